@@ -1,0 +1,9 @@
+/** Tests run from TypeScript sources; types are checked by `npm run typecheck`, so ts-jest only transpiles. */
+module.exports = {
+  testEnvironment: "node",
+  roots: ["<rootDir>/test"],
+  testMatch: ["**/*.test.ts"],
+  transform: { "^.+\\.ts$": ["ts-jest", { isolatedModules: true }] },
+  testTimeout: 60000,
+  maxWorkers: 2,
+};
