@@ -1,0 +1,15 @@
+import * as pulumi from "@pulumi/pulumi";
+import { declareOrganization } from "./organization";
+
+// Connection settings (devicemgmt:baseUrl and the secret devicemgmt:apiToken) are read by the provider.
+const config = new pulumi.Config();
+const org = declareOrganization({
+  loanerDeviceId: config.require("loanerDeviceId"),
+  stagingSlug: config.get("stagingSlug") ?? "acme-staging",
+  demoDeviceName: config.get("demoDeviceName") ?? "Headset 01",
+  emailDomain: config.get("emailDomain") ?? "acme.example",
+});
+
+export const groups = org.groups;
+export const users = org.users;
+export const migratedDevice = org.migratedDevice;
