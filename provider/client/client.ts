@@ -1,0 +1,174 @@
+/**
+ * DeviceMgmtClient: the typed v3 API. Cheap to construct — sockets, the rate limiter and the v3-token check
+ * are shared per process and organization — so callers may create one per operation or cache one. The token
+ * sits in a private field of the transport; the client is never meant to be serialized.
+ */
+import type { Dispatcher } from "undici";
+import { dispatcherFor, resolveEndpoints } from "./connection";
+import { UnauthorizedError, UnsupportedTokenError } from "./errors";
+import { createOperations, type Operations } from "./operations";
+import { secretsOf } from "./redact";
+import { type BackoffSettings, DEFAULT_BACKOFF } from "./retry";
+import * as s from "./schemas";
+import { DEFAULT_RATE_LIMIT, limiterFor, organizationKey, type RateLimitSettings } from "./throttle";
+import { type ClientStats, type RequestSpec, Transport } from "./transport";
+
+export interface DeviceMgmtClientOptions {
+  /** The v3 base URL, ending in /api/v3 (a trailing slash is fine). */
+  baseUrl: string;
+  apiToken: string;
+  /** Per-attempt timeout for the response headers and for each gap while reading the body. Default 30 s. */
+  timeoutMs?: number;
+  /** Bound on retrying one call, counted from its first send. Default 3 minutes. */
+  deadlineMs?: number;
+  /** The organization's allowance per minute (default 2000). Shorthand for `rateLimit` with a 60 s window. */
+  requestsPerMinute?: number;
+  /** Full throttle settings (overrides `requestsPerMinute`), e.g. for a server with a shorter window. */
+  rateLimit?: RateLimitSettings;
+  retry?: Partial<BackoffSettings>;
+  /** Sink for debug lines, written only while DEVICEMGMT_LOG=debug. Default: stderr. */
+  logger?: (line: string) => void;
+  /** Replaces the shared keep-alive dispatcher (tests use undici's MockAgent). */
+  dispatcher?: Dispatcher;
+  /** Replaces the wait between retries (tests). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_DEADLINE_MS = 180_000;
+
+/** Verified token info per organization key: one token-info call per process and token. */
+const tokenChecks = new Map<string, Promise<s.TokenInfo>>();
+
+export class DeviceMgmtClient {
+  readonly users: Operations["users"];
+  readonly roles: Operations["roles"];
+  readonly groups: Operations["groups"];
+  readonly devices: Operations["devices"];
+  readonly apps: Operations["apps"];
+  readonly deviceModels: Operations["deviceModels"];
+  readonly files: Operations["files"];
+  readonly videos: Operations["videos"];
+
+  readonly #transport: Transport;
+  readonly #organizationKey: string;
+  readonly #tokenInfoPath: string;
+
+  constructor(options: DeviceMgmtClientOptions) {
+    const endpoints = resolveEndpoints(options.baseUrl);
+    if (typeof options.apiToken !== "string" || options.apiToken.trim() === "") {
+      throw new Error(
+        `No API token given for ${endpoints.baseUrl}. Create a v3 token in the portal under Settings > Access Tokens.`,
+      );
+    }
+    const rateLimit =
+      options.rateLimit ??
+      (options.requestsPerMinute === undefined
+        ? DEFAULT_RATE_LIMIT
+        : { limit: options.requestsPerMinute, windowMs: 60_000 });
+    this.#organizationKey = organizationKey(endpoints.baseUrl, options.apiToken);
+    this.#tokenInfoPath = `${new URL(endpoints.apiRoot).pathname}/token-info`;
+    this.#transport = new Transport({
+      endpoints,
+      token: options.apiToken,
+      secrets: secretsOf(options.apiToken),
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS,
+      backoff: { ...DEFAULT_BACKOFF, ...options.retry },
+      limiter: limiterFor(this.#organizationKey, rateLimit),
+      dispatcher: options.dispatcher ?? dispatcherFor(endpoints.baseUrl),
+      logger: options.logger ?? ((line) => process.stderr.write(`${line}\n`)),
+      sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+      rng: Math.random,
+    });
+
+    const operations = createOperations({
+      get: (path, schema, query) => this.#call({ method: "GET", path, schema, query }),
+      write: (method, path, body, schema, query) => this.#write({ method, path, body, schema, query }),
+    });
+    this.users = operations.users;
+    this.roles = operations.roles;
+    this.groups = operations.groups;
+    this.devices = operations.devices;
+    this.apps = operations.apps;
+    this.deviceModels = operations.deviceModels;
+    this.files = operations.files;
+    this.videos = operations.videos;
+  }
+
+  /** Counters of this client's traffic (read by the benchmark). */
+  stats(): ClientStats {
+    return this.#transport.stats();
+  }
+
+  /** Token information from `{api_root}/token-info`. */
+  tokenInfo(): Promise<s.TokenInfo> {
+    return this.#transport.send({
+      method: "GET",
+      path: "/token-info",
+      apiRoot: true,
+      schema: s.tokenInfoSchema,
+    });
+  }
+
+  /** API information from `GET /`, the one operation without authentication. */
+  apiInfo(): Promise<s.ApiInfo> {
+    return this.#transport.send({ method: "GET", path: "/", authenticated: false, schema: s.apiInfoSchema });
+  }
+
+  currentOrganization(): Promise<s.Organization> {
+    return this.#call({ method: "GET", path: "/current-organization", schema: s.organizationSchema });
+  }
+
+  currentUser(): Promise<s.User> {
+    return this.#call({ method: "GET", path: "/current-user", schema: s.userSchema });
+  }
+
+  /**
+   * Resolves with the token info when the token is a v3 token and rejects with UnsupportedTokenError for a
+   * v2 token. token-info is asked once per process and token (concurrent callers share the answer); a
+   * transient failure is not remembered. Every write method calls this first, so a v2 token changes nothing.
+   */
+  assertV3Token(): Promise<s.TokenInfo> {
+    const key = this.#organizationKey;
+    let check = tokenChecks.get(key);
+    if (check === undefined) {
+      check = this.tokenInfo().then((info) => {
+        if (info.api_version !== "v3" || info.base_path !== "/api/v3") {
+          throw new UnsupportedTokenError(
+            { method: "GET", path: this.#tokenInfoPath },
+            `The API token "${info.token_name}" is a ${info.api_version} token (base path ${info.base_path}).`,
+          );
+        }
+        return info;
+      });
+      tokenChecks.set(key, check);
+      check.catch((error: unknown) => {
+        const definitive = error instanceof UnsupportedTokenError || error instanceof UnauthorizedError;
+        if (!definitive && tokenChecks.get(key) === check) tokenChecks.delete(key);
+      });
+    }
+    return check;
+  }
+
+  async #write<T>(spec: RequestSpec<T>): Promise<T> {
+    await this.assertV3Token();
+    return this.#call(spec);
+  }
+
+  /** A v3 call; a 401 is explained as a v2-token refusal when token-info says the token is v2. */
+  async #call<T>(spec: RequestSpec<T>): Promise<T> {
+    try {
+      return await this.#transport.send(spec);
+    } catch (error) {
+      if (error instanceof UnauthorizedError) {
+        const refusal = await this.assertV3Token().then(
+          () => undefined,
+          (tokenError: unknown) => (tokenError instanceof UnsupportedTokenError ? tokenError : undefined),
+        );
+        if (refusal) throw refusal;
+      }
+      throw error;
+    }
+  }
+}

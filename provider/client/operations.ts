@@ -1,0 +1,186 @@
+/**
+ * The typed v3 operations, grouped by resource. Each one names its method, path and schema here and nowhere
+ * else; the client supplies how a read and a write are executed (writes are preceded by the v3-token check).
+ */
+import type { z } from "zod";
+import { PageIterator } from "./pagination";
+import * as s from "./schemas";
+import type { HttpMethod, QueryValue } from "./transport";
+
+export interface CreateUserBody {
+  firstName: string;
+  lastName: string;
+  email: string;
+  /** An organization role, or a group role. */
+  defaultRoleId: string;
+  /** Up to 100 extra group roles assigned at creation. */
+  groupRoles?: Array<{ roleId: string; groupId: string }>;
+}
+
+export interface UpdateUserBody {
+  firstName?: string;
+  lastName?: string;
+  defaultRoleId?: string;
+  groupRoles?: Array<{ roleId: string; groupId: string; action: "attach" | "detach" }>;
+}
+
+export interface InviteUserBody {
+  email: string;
+  isSsoEnforced?: boolean;
+  defaultRoleId: string;
+  groupRoles?: Array<{ roleId: string; groupId: string }>;
+}
+
+export interface GroupBody {
+  name: string;
+  /** The parent folder (an unconfigured group), or null for a root-level group. */
+  parentId: string | null;
+}
+
+export interface UpdateDeviceBody {
+  name?: string;
+  groupId?: string | null;
+  tags?: string[];
+}
+
+export interface DeviceFilter {
+  /** Only devices in these groups (`group_ids[]`). */
+  groupIds?: readonly string[];
+}
+
+type Query = Record<string, QueryValue>;
+
+export interface Executor {
+  get<T>(path: string, schema: z.ZodType<T>, query?: Query): Promise<T>;
+  write<T>(
+    method: HttpMethod,
+    path: string,
+    body?: unknown,
+    schema?: z.ZodType<T>,
+    query?: Query,
+  ): Promise<T>;
+}
+
+const usersPage = s.pageSchema(s.userSchema);
+const rolesPage = s.pageSchema(s.roleSchema);
+const groupsPage = s.pageSchema(s.groupSchema);
+const devicesPage = s.pageSchema(s.deviceSchema);
+const releaseChannelsPage = s.pageSchema(s.releaseChannelSchema);
+const appsPage = s.pageSchema(s.appSchema);
+const deviceModelsPage = s.pageSchema(s.deviceModelSchema);
+const filesPage = s.pageSchema(s.fileSchema);
+const videosPage = s.pageSchema(s.videoSchema);
+
+/** Path segments are escaped so an identifier can never change which endpoint is called. */
+const e = encodeURIComponent;
+
+export function createOperations(run: Executor) {
+  const list = <T>(path: string, schema: z.ZodType<s.Page<T>>, query: Query = {}) =>
+    new PageIterator<T>((request) =>
+      run.get(path, schema, { ...query, page: request.page, per_page: request.perPage }),
+    );
+  const remove = (path: string, query?: Query) =>
+    run.write<void>("DELETE", path, undefined, undefined, query);
+  const post = (path: string, body: unknown) => run.write<void>("POST", path, body);
+  const deviceQuery = (filter: DeviceFilter): Query => ({ "group_ids[]": filter.groupIds });
+
+  return {
+    users: {
+      list: () => list(`/users`, usersPage),
+      all: () => list(`/users`, usersPage).all(),
+      get: (userId: string) => run.get(`/users/${e(userId)}`, s.userSchema),
+      create: (body: CreateUserBody) => run.write("POST", `/users`, body, s.userSchema),
+      update: (userId: string, body: UpdateUserBody) =>
+        run.write("PUT", `/users/${e(userId)}`, body, s.userSchema),
+      delete: (userId: string) => remove(`/users/${e(userId)}`),
+      /** Invites by e-mail (the user sets a password from the link); answers without a body. */
+      invite: (body: InviteUserBody) => post(`/user-invites`, body),
+    },
+
+    roles: {
+      list: () => list(`/roles`, rolesPage),
+      all: () => list(`/roles`, rolesPage).all(),
+      get: (roleId: string) => run.get(`/roles/${e(roleId)}`, s.roleSchema),
+    },
+
+    groups: {
+      list: () => list(`/groups`, groupsPage),
+      all: () => list(`/groups`, groupsPage).all(),
+      get: (groupId: string) => run.get(`/groups/${e(groupId)}`, s.groupSchema),
+      create: (body: GroupBody) =>
+        run.write("POST", `/groups`, { name: body.name, parentId: body.parentId }, s.groupSchema),
+      update: (groupId: string, body: GroupBody) =>
+        run.write(
+          "PUT",
+          `/groups/${e(groupId)}`,
+          { name: body.name, parentId: body.parentId },
+          s.groupSchema,
+        ),
+      /** For a folder, `replacementGroupId` receives its child groups. */
+      delete: (groupId: string, options: { replacementGroupId?: string } = {}) =>
+        remove(`/groups/${e(groupId)}`, { replacementGroupId: options.replacementGroupId }),
+      /** Turns a folder into a leaf that can hold devices and content; this cannot be undone. */
+      configure: (groupId: string) =>
+        run.write("PATCH", `/groups/${e(groupId)}/configure`, undefined, s.groupSchema),
+      hierarchy: async () => (await run.get(`/group-hierarchy`, s.groupHierarchySchema)).data,
+      releaseChannels: (groupId: string) =>
+        list(`/groups/${e(groupId)}/release-channels`, releaseChannelsPage),
+      addReleaseChannel: (groupId: string, releaseChannelId: string) =>
+        post(`/groups/${e(groupId)}/release-channels`, { releaseChannelId }),
+      removeReleaseChannel: (groupId: string, releaseChannelId: string) =>
+        remove(`/groups/${e(groupId)}/release-channels/${e(releaseChannelId)}`),
+      addFile: (groupId: string, fileId: string) => post(`/groups/${e(groupId)}/files`, { fileId }),
+      removeFile: (groupId: string, fileId: string) => remove(`/groups/${e(groupId)}/files/${e(fileId)}`),
+      addVideo: (groupId: string, videoId: string) => post(`/groups/${e(groupId)}/videos`, { videoId }),
+      removeVideo: (groupId: string, videoId: string) => remove(`/groups/${e(groupId)}/videos/${e(videoId)}`),
+    },
+
+    devices: {
+      list: (filter: DeviceFilter = {}) => list(`/devices`, devicesPage, deviceQuery(filter)),
+      all: (filter: DeviceFilter = {}) => list(`/devices`, devicesPage, deviceQuery(filter)).all(),
+      get: (deviceId: string) => run.get(`/devices/${e(deviceId)}`, s.deviceSchema),
+      update: (deviceId: string, body: UpdateDeviceBody) =>
+        run.write("PUT", `/devices/${e(deviceId)}`, body, s.deviceSchema),
+      releaseChannels: (deviceId: string) =>
+        list(`/devices/${e(deviceId)}/release-channels`, releaseChannelsPage),
+      addReleaseChannel: (deviceId: string, releaseChannelId: string) =>
+        post(`/devices/${e(deviceId)}/release-channels`, { releaseChannelId }),
+      removeReleaseChannel: (deviceId: string, releaseChannelId: string) =>
+        remove(`/devices/${e(deviceId)}/release-channels/${e(releaseChannelId)}`),
+      /** Moves the device to the organization with this slug, optionally into one of its groups. */
+      migrate: (deviceId: string, organizationSlug: string, options: { groupId?: string | null } = {}) =>
+        post(
+          `/devices/${e(deviceId)}/migrate/${e(organizationSlug)}`,
+          options.groupId === undefined ? {} : { groupId: options.groupId },
+        ),
+    },
+
+    apps: {
+      list: () => list(`/apps`, appsPage),
+      all: () => list(`/apps`, appsPage).all(),
+      get: (appId: string) => run.get(`/apps/${e(appId)}`, s.appSchema),
+      releaseChannels: (appId: string) => list(`/apps/${e(appId)}/release-channels`, releaseChannelsPage),
+      releaseChannel: (appId: string, releaseChannelId: string) =>
+        run.get(`/apps/${e(appId)}/release-channels/${e(releaseChannelId)}`, s.releaseChannelSchema),
+    },
+
+    deviceModels: {
+      list: () => list(`/device-models`, deviceModelsPage),
+      all: () => list(`/device-models`, deviceModelsPage).all(),
+    },
+
+    files: {
+      list: () => list(`/files`, filesPage),
+      all: () => list(`/files`, filesPage).all(),
+      get: (fileId: string) => run.get(`/files/${e(fileId)}`, s.fileSchema),
+    },
+
+    videos: {
+      list: () => list(`/videos`, videosPage),
+      all: () => list(`/videos`, videosPage).all(),
+      get: (videoId: string) => run.get(`/videos/${e(videoId)}`, s.videoSchema),
+    },
+  };
+}
+
+export type Operations = ReturnType<typeof createOperations>;

@@ -1,0 +1,356 @@
+/**
+ * Client-side throttling, so that a well-behaved run never sees a 429.
+ *
+ * The server limits each organization with a FIXED window (Laravel throttle): L requests per window W,
+ * the window starting at the first request, reporting `X-RateLimit-Limit` / `X-RateLimit-Remaining` on
+ * every answer. A token bucket alone at L/W would be slower than the window allows and could still overrun
+ * it, so a request goes out only when both agree:
+ *
+ * - `TokenBucket` — local pacing (capacity = burst, refill = limit per window). Its default burst equals the
+ *   limit, so it never holds back a run the server would accept.
+ * - `ServerBudget` — tracks the server's window: counts requests sent in the current window (in flight
+ *   included), reconciles with Remaining from answers (others may spend the same budget), and when the budget
+ *   is spent waits for the estimated reset. The reset is estimated never early: the window started no later
+ *   than the receipt of the first answer seen in it, so reset = that receipt + W + margin. While the window
+ *   is unknown (at start, after a reset) one probe request goes out alone and its answer re-establishes the
+ *   budget. A Remaining that rises for a request sent after a lower Remaining was seen means a new window.
+ * - On a 429 anyway, everybody pauses until Retry-After.
+ *
+ * Both are pure state machines driven by explicit timestamps; `RateLimiter` adds the queue and the timer,
+ * with an injectable clock. Limiters are process-wide per organization key (base URL + token hash).
+ */
+import { createHash } from "node:crypto";
+
+export interface RateLimitSettings {
+  /** Requests per window (the server's allowance). */
+  limit: number;
+  windowMs: number;
+  /** Token-bucket capacity; defaults to `limit`. */
+  burst?: number;
+}
+
+export const DEFAULT_RATE_LIMIT: RateLimitSettings = { limit: 2000, windowMs: 60_000 };
+
+/** Added to estimated window resets to absorb timer and clock granularity. */
+export const RESET_MARGIN_MS = 20;
+
+export class TokenBucket {
+  private tokens: number;
+  private updatedAt: number;
+
+  constructor(
+    private capacity: number,
+    private refillPerMs: number,
+    now: number,
+  ) {
+    this.tokens = capacity;
+    this.updatedAt = now;
+  }
+
+  reconfigure(capacity: number, refillPerMs: number, now: number): void {
+    this.refill(now);
+    this.capacity = capacity;
+    this.refillPerMs = refillPerMs;
+    this.tokens = Math.min(this.tokens, capacity);
+  }
+
+  /** Milliseconds until one token is available (0 when one is available now). */
+  msUntilAvailable(now: number): number {
+    this.refill(now);
+    if (this.tokens >= 1) return 0;
+    return Math.ceil((1 - this.tokens) / this.refillPerMs);
+  }
+
+  take(now: number): void {
+    this.refill(now);
+    this.tokens -= 1;
+  }
+
+  private refill(now: number): void {
+    if (now > this.updatedAt) {
+      this.tokens = Math.min(this.capacity, this.tokens + (now - this.updatedAt) * this.refillPerMs);
+      this.updatedAt = now;
+    }
+  }
+}
+
+/** Identifies one sent request to the budget, so its answer is reconciled against the right window. */
+export interface SendTicket {
+  readonly epoch: number;
+  readonly sentAt: number;
+  readonly probe: boolean;
+}
+
+export interface RateLimitObservation {
+  status: number;
+  /** X-RateLimit-Limit, when present. */
+  limit?: number;
+  /** X-RateLimit-Remaining, when present. */
+  remaining?: number;
+  /** Retry-After in ms (429 only). */
+  retryAfterMs?: number;
+}
+
+export type SendDecision =
+  | { send: true }
+  /** Wait until `until` (absolute ms) before asking again. */
+  | { send: false; until: number }
+  /** Wait for an outstanding answer (the probe of an unknown window). */
+  | { send: false; until: null };
+
+export class ServerBudget {
+  private limit: number;
+  private windowMs: number;
+  private epoch = 0;
+  /** "unknown": no answer seen in this window yet, so only a probe may go out. */
+  private phase: "unknown" | "known" = "unknown";
+  private remaining = 0;
+  private resetAt = 0;
+  private pausedUntil = 0;
+  private probeOutstanding = false;
+  private sentInEpoch = 0;
+  private inFlight = 0;
+  /** Lowest Remaining seen in this window and when it was received (for new-window detection). */
+  private minRemaining: number | null = null;
+  private minRemainingAt = 0;
+
+  constructor(settings: RateLimitSettings) {
+    this.limit = settings.limit;
+    this.windowMs = settings.windowMs;
+  }
+
+  reconfigure(settings: RateLimitSettings): void {
+    this.limit = settings.limit;
+    this.windowMs = settings.windowMs;
+  }
+
+  decide(now: number): SendDecision {
+    if (now < this.pausedUntil) return { send: false, until: this.pausedUntil };
+    if (this.phase === "known" && now >= this.resetAt) this.startUnknownWindow();
+    if (this.phase === "unknown")
+      return this.probeOutstanding ? { send: false, until: null } : { send: true };
+    return this.remaining > 0 ? { send: true } : { send: false, until: this.resetAt };
+  }
+
+  /** Records a send; call only right after `decide` answered `send: true`. */
+  onSend(now: number): SendTicket {
+    const probe = this.phase === "unknown";
+    if (probe) this.probeOutstanding = true;
+    else this.remaining -= 1;
+    this.sentInEpoch += 1;
+    this.inFlight += 1;
+    return { epoch: this.epoch, sentAt: now, probe };
+  }
+
+  onAnswer(ticket: SendTicket, now: number, observed: RateLimitObservation): void {
+    this.settle(ticket);
+    if (observed.limit !== undefined && observed.limit > 0) this.limit = observed.limit;
+
+    if (observed.status === 429) {
+      // Refused requests do not consume the window; everybody waits for the server's word, then probes.
+      const waitMs = observed.retryAfterMs ?? Math.min(this.windowMs, 1000);
+      this.pausedUntil = Math.max(this.pausedUntil, now + waitMs);
+      this.phase = "known";
+      this.remaining = 0;
+      this.resetAt = this.pausedUntil;
+      return;
+    }
+    if (ticket.epoch !== this.epoch) return; // sent before the last reset: already counted conservatively
+
+    const reported = observed.remaining;
+    if (this.phase === "unknown") {
+      if (!ticket.probe) return;
+      // Window start ≤ this answer's receipt, so a reset estimated from it is never early.
+      this.phase = "known";
+      this.resetAt = now + this.windowMs + RESET_MARGIN_MS;
+      this.remaining = reported === undefined ? this.limit - this.sentInEpoch : reported - this.inFlight;
+      this.recordRemaining(reported, now);
+      return;
+    }
+    if (reported === undefined) return;
+    if (this.minRemaining !== null && ticket.sentAt > this.minRemainingAt && reported > this.minRemaining) {
+      // Sent after a lower Remaining was seen, yet higher: the server started a new window.
+      this.epoch += 1;
+      this.sentInEpoch = this.inFlight;
+      this.resetAt = now + this.windowMs + RESET_MARGIN_MS;
+      this.remaining = reported - this.inFlight;
+      this.minRemaining = null;
+      this.recordRemaining(reported, now);
+      return;
+    }
+    // Requests still in flight may all be counted after this one; others may have spent budget too.
+    this.remaining = Math.min(this.remaining, reported - this.inFlight);
+    this.recordRemaining(reported, now);
+  }
+
+  /** An attempt that produced no answer (network failure): nothing learnt, but the probe slot is free again. */
+  onNoAnswer(ticket: SendTicket): void {
+    this.settle(ticket);
+  }
+
+  /** Snapshot for tests and diagnostics. */
+  state(): {
+    phase: "unknown" | "known";
+    limit: number;
+    remaining: number;
+    resetAt: number;
+    pausedUntil: number;
+    inFlight: number;
+    epoch: number;
+  } {
+    return {
+      phase: this.phase,
+      limit: this.limit,
+      remaining: this.remaining,
+      resetAt: this.resetAt,
+      pausedUntil: this.pausedUntil,
+      inFlight: this.inFlight,
+      epoch: this.epoch,
+    };
+  }
+
+  private settle(ticket: SendTicket): void {
+    this.inFlight -= 1;
+    if (ticket.probe && ticket.epoch === this.epoch) this.probeOutstanding = false;
+  }
+
+  private startUnknownWindow(): void {
+    this.epoch += 1;
+    this.phase = "unknown";
+    this.probeOutstanding = false;
+    // Requests still in flight may be counted in the new window.
+    this.sentInEpoch = this.inFlight;
+    this.minRemaining = null;
+  }
+
+  private recordRemaining(reported: number | undefined, now: number): void {
+    if (reported === undefined) return;
+    if (this.minRemaining === null || reported < this.minRemaining) {
+      this.minRemaining = reported;
+      this.minRemainingAt = now;
+    }
+  }
+}
+
+export interface Clock {
+  now(): number;
+  setTimer(callback: () => void, ms: number): { cancel(): void };
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  setTimer(callback, ms) {
+    const handle = setTimeout(callback, ms);
+    return { cancel: () => clearTimeout(handle) };
+  },
+};
+
+export interface Permit {
+  ticket: SendTicket;
+  /** Time spent waiting for this permit, in ms. */
+  waitedMs: number;
+}
+
+/** Queues requests (FIFO) and releases each when both the bucket and the server budget allow it. */
+export class RateLimiter {
+  private readonly bucket: TokenBucket;
+  private readonly budget: ServerBudget;
+  private readonly waiting: Array<{ enqueuedAt: number; grant: (permit: Permit) => void }> = [];
+  private timer: { cancel(): void; at: number } | null = null;
+
+  constructor(
+    settings: RateLimitSettings,
+    private readonly clock: Clock = systemClock,
+  ) {
+    const now = clock.now();
+    this.bucket = new TokenBucket(settings.burst ?? settings.limit, settings.limit / settings.windowMs, now);
+    this.budget = new ServerBudget(settings);
+  }
+
+  reconfigure(settings: RateLimitSettings): void {
+    this.bucket.reconfigure(
+      settings.burst ?? settings.limit,
+      settings.limit / settings.windowMs,
+      this.clock.now(),
+    );
+    this.budget.reconfigure(settings);
+    this.pump();
+  }
+
+  acquire(): Promise<Permit> {
+    return new Promise((grant) => {
+      this.waiting.push({ enqueuedAt: this.clock.now(), grant });
+      this.pump();
+    });
+  }
+
+  answered(ticket: SendTicket, observed: RateLimitObservation): void {
+    this.budget.onAnswer(ticket, this.clock.now(), observed);
+    this.pump();
+  }
+
+  unanswered(ticket: SendTicket): void {
+    this.budget.onNoAnswer(ticket);
+    this.pump();
+  }
+
+  budgetState(): ReturnType<ServerBudget["state"]> {
+    return this.budget.state();
+  }
+
+  private pump(): void {
+    while (this.waiting.length > 0) {
+      const now = this.clock.now();
+      const decision = this.budget.decide(now);
+      if (!decision.send) {
+        if (decision.until !== null) this.wakeAt(decision.until);
+        return;
+      }
+      const bucketWait = this.bucket.msUntilAvailable(now);
+      if (bucketWait > 0) {
+        this.wakeAt(now + bucketWait);
+        return;
+      }
+      this.bucket.take(now);
+      const ticket = this.budget.onSend(now);
+      const next = this.waiting.shift()!;
+      next.grant({ ticket, waitedMs: now - next.enqueuedAt });
+    }
+  }
+
+  private wakeAt(at: number): void {
+    if (this.timer !== null && this.timer.at <= at) return;
+    this.timer?.cancel();
+    const handle = this.clock.setTimer(
+      () => {
+        this.timer = null;
+        this.pump();
+      },
+      Math.max(0, at - this.clock.now()),
+    );
+    this.timer = { cancel: () => handle.cancel(), at };
+  }
+}
+
+const limiters = new Map<string, RateLimiter>();
+
+/** The organization key: base URL plus a hash of the token — never the token itself. */
+export function organizationKey(baseUrl: string, token: string): string {
+  const digest = createHash("sha256").update(token).digest("hex").slice(0, 16);
+  return `${baseUrl}#${digest}`;
+}
+
+/**
+ * The process-wide limiter for an organization key. The settings of the most recent caller apply, so two
+ * clients for one organization share one budget instead of each spending it in full.
+ */
+export function limiterFor(key: string, settings: RateLimitSettings): RateLimiter {
+  const existing = limiters.get(key);
+  if (existing) {
+    existing.reconfigure(settings);
+    return existing;
+  }
+  const limiter = new RateLimiter(settings);
+  limiters.set(key, limiter);
+  return limiter;
+}
