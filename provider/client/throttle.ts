@@ -98,21 +98,26 @@ export type SendDecision =
   /** Wait for an outstanding answer (the probe of an unknown window). */
   | { send: false; until: null };
 
+/**
+ * The server's window as seen from here. In a known window the budget is
+ * `reported − inFlight − unreflected`: `reported` is the lowest Remaining the server sent in this window (it
+ * already reflects every request whose answer carried it or a higher value, i.e. everything processed before),
+ * `inFlight` are our requests that may still be counted, and `unreflected` are requests that may have been
+ * counted without that showing in `reported` (lost answers, answers to requests sent before the window).
+ */
 export class ServerBudget {
   private limit: number;
   private windowMs: number;
   private epoch = 0;
   /** "unknown": no answer seen in this window yet, so only a probe may go out. */
   private phase: "unknown" | "known" = "unknown";
-  private remaining = 0;
+  private reported = 0;
+  private reportedAt = 0;
+  private unreflected = 0;
+  private inFlight = 0;
   private resetAt = 0;
   private pausedUntil = 0;
   private probeOutstanding = false;
-  private sentInEpoch = 0;
-  private inFlight = 0;
-  /** Lowest Remaining seen in this window and when it was received (for new-window detection). */
-  private minRemaining: number | null = null;
-  private minRemainingAt = 0;
 
   constructor(settings: RateLimitSettings) {
     this.limit = settings.limit;
@@ -129,15 +134,13 @@ export class ServerBudget {
     if (this.phase === "known" && now >= this.resetAt) this.startUnknownWindow();
     if (this.phase === "unknown")
       return this.probeOutstanding ? { send: false, until: null } : { send: true };
-    return this.remaining > 0 ? { send: true } : { send: false, until: this.resetAt };
+    return this.remaining() > 0 ? { send: true } : { send: false, until: this.resetAt };
   }
 
   /** Records a send; call only right after `decide` answered `send: true`. */
   onSend(now: number): SendTicket {
     const probe = this.phase === "unknown";
     if (probe) this.probeOutstanding = true;
-    else this.remaining -= 1;
-    this.sentInEpoch += 1;
     this.inFlight += 1;
     return { epoch: this.epoch, sentAt: now, probe };
   }
@@ -151,41 +154,51 @@ export class ServerBudget {
       const waitMs = observed.retryAfterMs ?? Math.min(this.windowMs, 1000);
       this.pausedUntil = Math.max(this.pausedUntil, now + waitMs);
       this.phase = "known";
-      this.remaining = 0;
       this.resetAt = this.pausedUntil;
+      this.reported = 0;
+      this.reportedAt = now;
       return;
     }
-    if (ticket.epoch !== this.epoch) return; // sent before the last reset: already counted conservatively
+    if (ticket.epoch !== this.epoch) {
+      // Sent before this window began: it may have been counted in it, unseen by `reported`.
+      this.unreflected += 1;
+      return;
+    }
 
-    const reported = observed.remaining;
+    const remaining = observed.remaining;
     if (this.phase === "unknown") {
       if (!ticket.probe) return;
-      // Window start ≤ this answer's receipt, so a reset estimated from it is never early.
+      // The window started no later than this answer's receipt, so a reset estimated from it is never early.
       this.phase = "known";
       this.resetAt = now + this.windowMs + RESET_MARGIN_MS;
-      this.remaining = reported === undefined ? this.limit - this.sentInEpoch : reported - this.inFlight;
-      this.recordRemaining(reported, now);
+      this.reported = remaining ?? this.limit - 1;
+      this.reportedAt = now;
       return;
     }
-    if (reported === undefined) return;
-    if (this.minRemaining !== null && ticket.sentAt > this.minRemainingAt && reported > this.minRemaining) {
-      // Sent after a lower Remaining was seen, yet higher: the server started a new window.
+    if (remaining === undefined) {
+      // No headers: count locally against the configured limit.
+      this.reported -= 1;
+      return;
+    }
+    if (ticket.sentAt > this.reportedAt && remaining > this.reported) {
+      // Sent after a lower Remaining was seen, yet higher: the server has started a new window.
       this.epoch += 1;
-      this.sentInEpoch = this.inFlight;
+      this.unreflected = 0;
       this.resetAt = now + this.windowMs + RESET_MARGIN_MS;
-      this.remaining = reported - this.inFlight;
-      this.minRemaining = null;
-      this.recordRemaining(reported, now);
+      this.reported = remaining;
+      this.reportedAt = now;
       return;
     }
-    // Requests still in flight may all be counted after this one; others may have spent budget too.
-    this.remaining = Math.min(this.remaining, reported - this.inFlight);
-    this.recordRemaining(reported, now);
+    if (remaining < this.reported) {
+      this.reported = remaining;
+      this.reportedAt = now;
+    }
   }
 
-  /** An attempt that produced no answer (network failure): nothing learnt, but the probe slot is free again. */
+  /** An attempt that produced no answer (network failure): it may have been counted, and the probe slot is free. */
   onNoAnswer(ticket: SendTicket): void {
     this.settle(ticket);
+    this.unreflected += 1;
   }
 
   /** Snapshot for tests and diagnostics. */
@@ -201,12 +214,16 @@ export class ServerBudget {
     return {
       phase: this.phase,
       limit: this.limit,
-      remaining: this.remaining,
+      remaining: this.remaining(),
       resetAt: this.resetAt,
       pausedUntil: this.pausedUntil,
       inFlight: this.inFlight,
       epoch: this.epoch,
     };
+  }
+
+  private remaining(): number {
+    return this.reported - this.inFlight - this.unreflected;
   }
 
   private settle(ticket: SendTicket): void {
@@ -218,17 +235,7 @@ export class ServerBudget {
     this.epoch += 1;
     this.phase = "unknown";
     this.probeOutstanding = false;
-    // Requests still in flight may be counted in the new window.
-    this.sentInEpoch = this.inFlight;
-    this.minRemaining = null;
-  }
-
-  private recordRemaining(reported: number | undefined, now: number): void {
-    if (reported === undefined) return;
-    if (this.minRemaining === null || reported < this.minRemaining) {
-      this.minRemaining = reported;
-      this.minRemainingAt = now;
-    }
+    this.unreflected = 0;
   }
 }
 
