@@ -1,0 +1,122 @@
+#!/usr/bin/env node
+/** `devicemgmt-emulator` / `npm run emulator`: run the v3 emulator in the foreground. */
+import { parseArgs } from "node:util";
+import { startEmulator } from "./index";
+import type { EmulatorOptions } from "./types";
+
+const USAGE = `usage: devicemgmt-emulator [options]
+  --host HOST                 address to bind (default 127.0.0.1)
+  --port PORT                 port (default 4010; 0 = any free port)
+  --state FILE                persist state in FILE (survives restarts); no disk I/O without it
+  --admin-token TOKEN         token for the /_emulator control endpoints (default: random, printed)
+  --rate-limit N              requests per window per organization (default 2000)
+  --rate-window-ms MS         rate-limit window (default 60000)
+  --max-per-page N            largest accepted per_page (default 100)
+  --seed-devices N            devices seeded per organization (default 8; ignored with an existing --state)
+  --latency-ms MS             fault: added latency per /api request
+  --error-rate R              fault: share (0..1) of /api requests answered 500/502/503
+  --rate-limit-burst E:L      fault: of every E requests, the last L get 429
+  --drop-before-write-rate R  fault: share of writes whose connection is dropped before applying
+  --drop-after-write-rate R   fault: share of writes whose connection is dropped after applying
+  --fault-seed N              seed of the fault dice (default 1)
+  --help                      show this help`;
+
+function number(name: string, value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isFinite(n)) throw new Error(`--${name} needs a number, got "${value}"`);
+  return n;
+}
+
+function parseBurst(value: string | undefined): { every: number; length: number } | undefined {
+  if (value === undefined) return undefined;
+  const match = /^(\d+):(\d+)$/.exec(value);
+  if (!match) throw new Error(`--rate-limit-burst needs EVERY:LENGTH, got "${value}"`);
+  return { every: Number(match[1]), length: Number(match[2]) };
+}
+
+export function optionsFromArgs(args: string[]): EmulatorOptions | "help" {
+  const { values } = parseArgs({
+    args,
+    strict: true,
+    options: {
+      host: { type: "string" },
+      port: { type: "string" },
+      state: { type: "string" },
+      "admin-token": { type: "string" },
+      "rate-limit": { type: "string" },
+      "rate-window-ms": { type: "string" },
+      "max-per-page": { type: "string" },
+      "seed-devices": { type: "string" },
+      "latency-ms": { type: "string" },
+      "error-rate": { type: "string" },
+      "rate-limit-burst": { type: "string" },
+      "drop-before-write-rate": { type: "string" },
+      "drop-after-write-rate": { type: "string" },
+      "fault-seed": { type: "string" },
+      help: { type: "boolean" },
+    },
+  });
+  if (values.help) return "help";
+  const faults: EmulatorOptions["faults"] = {};
+  const latencyMs = number("latency-ms", values["latency-ms"]);
+  const errorRate = number("error-rate", values["error-rate"]);
+  const burst = parseBurst(values["rate-limit-burst"]);
+  const dropBefore = number("drop-before-write-rate", values["drop-before-write-rate"]);
+  const dropAfter = number("drop-after-write-rate", values["drop-after-write-rate"]);
+  const seed = number("fault-seed", values["fault-seed"]);
+  if (latencyMs !== undefined) faults.latencyMs = latencyMs;
+  if (errorRate !== undefined) faults.errorRate = errorRate;
+  if (burst !== undefined) faults.rateLimitBurst = burst;
+  if (dropBefore !== undefined) faults.dropBeforeWriteRate = dropBefore;
+  if (dropAfter !== undefined) faults.dropAfterWriteRate = dropAfter;
+  if (seed !== undefined) faults.seed = seed;
+
+  const limit = number("rate-limit", values["rate-limit"]);
+  const windowMs = number("rate-window-ms", values["rate-window-ms"]);
+  const devices = number("seed-devices", values["seed-devices"]);
+  return {
+    host: values.host ?? "127.0.0.1",
+    port: number("port", values.port) ?? 4010,
+    statePath: values.state,
+    adminToken: values["admin-token"],
+    rateLimit:
+      limit !== undefined || windowMs !== undefined
+        ? { limit: limit ?? 2000, windowMs: windowMs ?? 60_000 }
+        : undefined,
+    maxPerPage: number("max-per-page", values["max-per-page"]),
+    seed: devices !== undefined ? { devices } : undefined,
+    faults,
+    quiet: false,
+  };
+}
+
+async function main(): Promise<void> {
+  let options: EmulatorOptions | "help";
+  try {
+    options = optionsFromArgs(process.argv.slice(2));
+  } catch (error) {
+    console.error(`${(error as Error).message}\n\n${USAGE}`);
+    process.exit(2);
+  }
+  if (options === "help") {
+    console.log(USAGE);
+    return;
+  }
+  const emulator = await startEmulator(options);
+  const stop = () => {
+    emulator.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once("SIGINT", stop);
+  process.once("SIGTERM", stop);
+}
+
+if (require.main === module) {
+  main().catch((error: unknown) => {
+    console.error(`emulator failed to start: ${(error as Error).message}`);
+    process.exit(1);
+  });
+}

@@ -1,0 +1,101 @@
+/** What a route handler sees of a request, and what it returns. */
+import { Access } from "./access";
+import { badRequest, unauthorized } from "./errors";
+import type { User } from "./model";
+import { paginate, parsePageRequest, type Page, type PageQuerySchema } from "./pagination";
+import type { TokenRecord } from "./seed";
+import type { OrgState, Store } from "./store";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+/** none: no token (GET /); token: any known token, v2 included (token-info); user: a v3 token of a live user. */
+export type AuthMode = "none" | "token" | "user";
+
+export interface HandlerResult {
+  status: number;
+  body?: unknown;
+}
+
+export type Handler = (ctx: RequestContext) => HandlerResult;
+
+export interface RouteDefinition {
+  method: HttpMethod;
+  /** fastify syntax (":groupId"), relative to /api/v3, or to /api when `underApiRoot` is set. */
+  path: string;
+  auth: AuthMode;
+  underApiRoot?: boolean;
+  handler: Handler;
+}
+
+export const ok = (body: unknown): HandlerResult => ({ status: 200, body });
+export const created = (body: unknown): HandlerResult => ({ status: 201, body });
+export const noContent = (): HandlerResult => ({ status: 204 });
+
+export interface SharedServices {
+  store: Store;
+  pageQuery: PageQuerySchema;
+  maxPerPage: number;
+  describeRateLimit(): string;
+}
+
+export type Query = Record<string, string | string[] | undefined>;
+
+export class RequestContext {
+  tokenRecord: TokenRecord | undefined;
+  orgState: OrgState | undefined;
+  userRecord: User | undefined;
+  rawBody: unknown;
+  private accessCache: Access | undefined;
+  private nowCache: string | undefined;
+
+  constructor(
+    readonly services: SharedServices,
+    readonly params: Record<string, string>,
+    readonly query: Query,
+    /** "http://host:port" as the client addressed us, for pagination links. */
+    readonly origin: string,
+    /** The request path without query. */
+    readonly path: string,
+  ) {}
+
+  get store(): Store {
+    return this.services.store;
+  }
+
+  get token(): TokenRecord {
+    if (!this.tokenRecord) throw unauthorized();
+    return this.tokenRecord;
+  }
+
+  get org(): OrgState {
+    if (!this.orgState) throw unauthorized();
+    return this.orgState;
+  }
+
+  get user(): User {
+    if (!this.userRecord) throw unauthorized();
+    return this.userRecord;
+  }
+
+  get access(): Access {
+    return (this.accessCache ??= new Access(this.org, this.user));
+  }
+
+  /** One timestamp per request, so every record a request touches shows the same instant. */
+  get now(): string {
+    return (this.nowCache ??= new Date().toISOString());
+  }
+
+  /** The JSON body as an object; no body counts as an empty object, any other JSON value is a bad request. */
+  get body(): Record<string, unknown> {
+    const body = this.rawBody;
+    if (body === undefined || body === null) return {};
+    if (typeof body !== "object" || Array.isArray(body)) throw badRequest();
+    return body as Record<string, unknown>;
+  }
+
+  page<T, R>(items: readonly T[], render: (item: T) => R): Page<R> {
+    const request = parsePageRequest(this.services.pageQuery, this.query);
+    return paginate(items, request, this.origin + this.path, this.query, render);
+  }
+}

@@ -1,0 +1,120 @@
+/** Seedable fault injection: the same seed and the same request sequence give the same faults. */
+import { z } from "zod";
+import type { FaultConfig, FaultStats } from "./types";
+
+export const NO_FAULTS: FaultConfig = {
+  latencyMs: 0,
+  errorRate: 0,
+  rateLimitBurst: null,
+  dropBeforeWriteRate: 0,
+  dropAfterWriteRate: 0,
+  seed: 1,
+};
+
+const share = z.number().min(0).max(1);
+
+export const faultConfigPatchSchema = z
+  .object({
+    latencyMs: z.number().int().min(0).max(60_000),
+    errorRate: share,
+    rateLimitBurst: z
+      .object({ every: z.number().int().min(1), length: z.number().int().min(1) })
+      .refine((b) => b.length <= b.every, { message: "length must not exceed every", path: ["length"] })
+      .nullable(),
+    dropBeforeWriteRate: share,
+    dropAfterWriteRate: share,
+    seed: z.number().int(),
+  })
+  .partial()
+  .strict();
+
+/** mulberry32: small, fast, good enough for dice. */
+function prng(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export type InjectedError = 500 | 502 | 503;
+
+export interface RequestFaults {
+  latencyMs: number;
+  error: InjectedError | null;
+  rateLimitBurst: boolean;
+}
+
+const INJECTED_ERRORS: readonly InjectedError[] = [500, 502, 503];
+
+export class FaultInjector {
+  private current: FaultConfig;
+  private random: () => number;
+  private requestCount = 0;
+  readonly stats: FaultStats = emptyFaultStats();
+
+  constructor(initial: Partial<FaultConfig> = {}) {
+    this.current = { ...NO_FAULTS, ...faultConfigPatchSchema.parse(initial) };
+    this.random = prng(this.current.seed);
+  }
+
+  get config(): FaultConfig {
+    return { ...this.current };
+  }
+
+  /** Throws a ZodError on an invalid patch. Setting `seed` restarts the dice and the burst cycle. */
+  update(patch: Partial<FaultConfig>): FaultConfig {
+    const valid = faultConfigPatchSchema.parse(patch);
+    this.current = { ...this.current, ...valid };
+    if (valid.seed !== undefined || valid.rateLimitBurst !== undefined) this.requestCount = 0;
+    if (valid.seed !== undefined) this.random = prng(valid.seed);
+    return this.config;
+  }
+
+  /** Dice for one /api request, drawn in a fixed order so a seed replays exactly. */
+  forRequest(): RequestFaults {
+    const { latencyMs, errorRate, rateLimitBurst } = this.current;
+    const position = this.requestCount++;
+    let error: InjectedError | null = null;
+    if (errorRate > 0 && this.random() < errorRate) {
+      error = INJECTED_ERRORS[Math.floor(this.random() * INJECTED_ERRORS.length)];
+    }
+    const burst =
+      error === null &&
+      rateLimitBurst !== null &&
+      position % rateLimitBurst.every >= rateLimitBurst.every - rateLimitBurst.length;
+    if (latencyMs > 0) this.stats.latencyApplied++;
+    if (error) this.stats.errorsInjected++;
+    if (burst) this.stats.rateLimitBursts++;
+    return { latencyMs, error, rateLimitBurst: burst };
+  }
+
+  dropBeforeWrite(): boolean {
+    const drop = this.current.dropBeforeWriteRate > 0 && this.random() < this.current.dropBeforeWriteRate;
+    if (drop) this.stats.droppedBeforeWrite++;
+    return drop;
+  }
+
+  dropAfterWrite(): boolean {
+    const drop = this.current.dropAfterWriteRate > 0 && this.random() < this.current.dropAfterWriteRate;
+    if (drop) this.stats.droppedAfterWrite++;
+    return drop;
+  }
+
+  resetStats(): void {
+    Object.assign(this.stats, emptyFaultStats());
+  }
+}
+
+export function emptyFaultStats(): FaultStats {
+  return {
+    latencyApplied: 0,
+    errorsInjected: 0,
+    rateLimitBursts: 0,
+    droppedBeforeWrite: 0,
+    droppedAfterWrite: 0,
+  };
+}

@@ -1,0 +1,110 @@
+/**
+ * A faithful local emulator of the device-management REST API v3 — test backend, demo target and sandbox.
+ * See emulator/README.md for the seeded organizations, tokens, roles, limits and fault injection.
+ */
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
+import { controlRoutes } from "./control";
+import { FaultInjector } from "./faults";
+import { DEFAULT_MAX_PER_PAGE, pageQuerySchema } from "./pagination";
+import { readStateFile, StateFile } from "./persistence";
+import { DEFAULT_RATE_LIMIT, FixedWindowRateLimiter } from "./rate-limit";
+import { catalogRoutes } from "./routes/catalog";
+import { deviceRoutes } from "./routes/devices";
+import { groupRoutes } from "./routes/groups";
+import { metaRoutes } from "./routes/meta";
+import { userRoutes } from "./routes/users";
+import { SEED_ORGS, SEED_TOKEN_RECORDS, SEED_TOKENS, seedState } from "./seed";
+import { API_V3_PREFIX, buildServer } from "./server";
+import { snapshotOf } from "./snapshot";
+import { StatsCollector } from "./stats";
+import { Store } from "./store";
+import type { EmulatorOptions, RunningEmulator } from "./types";
+
+export type * from "./types";
+export { PERMISSIONS, SYSTEM_ROLES, type Permission } from "./permissions";
+
+/** A one-line description per seeded token, for the start-up banner. */
+const TOKEN_DESCRIPTIONS: Record<keyof typeof SEED_TOKENS, string> = {
+  admin: "Ada Admin - Admin in acme",
+  readOnly: "Rory Reader - Read Only in acme",
+  noMigrate: "Dana Manager - Device Manager (no DEVICE__MIGRATE) in acme",
+  multiOrgAdmin: "Morgan Multi - Admin in acme (also Admin in acme-staging)",
+  multiOrgAdminSecondary: "Morgan Multi - Admin in acme-staging",
+  v2: "legacy v2 organization token for acme (refused by v3)",
+};
+
+export function banner(baseUrl: string, adminToken: string): string {
+  const width = Math.max(...Object.keys(SEED_TOKENS).map((k) => k.length));
+  const lines = [`listening on ${baseUrl}`, "seeded tokens (Authorization: Bearer <token>):"];
+  for (const [key, token] of Object.entries(SEED_TOKENS)) {
+    lines.push(`  ${key.padEnd(width)}  ${token}  ${TOKEN_DESCRIPTIONS[key as keyof typeof SEED_TOKENS]}`);
+  }
+  lines.push(`control endpoint /_emulator admin token: ${adminToken}`);
+  return lines.join("\n");
+}
+
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const host = options.host ?? "127.0.0.1";
+  const adminToken = options.adminToken ?? randomBytes(20).toString("hex");
+  const maxPerPage = options.maxPerPage ?? DEFAULT_MAX_PER_PAGE;
+  if (!Number.isInteger(maxPerPage) || maxPerPage < 1)
+    throw new Error("maxPerPage must be a positive integer");
+  const rateLimit = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+  if (!(rateLimit.limit >= 1) || !(rateLimit.windowMs >= 1))
+    throw new Error("rateLimit needs limit >= 1 and windowMs >= 1");
+
+  const saved = options.statePath ? await readStateFile(options.statePath) : undefined;
+  const store = new Store(saved ?? seedState(options.seed));
+  const stateFile = options.statePath ? new StateFile(options.statePath, () => store.toStored()) : undefined;
+  if (stateFile && !saved) await stateFile.commit();
+
+  const limiter = new FixedWindowRateLimiter(rateLimit, options.now ?? Date.now);
+  const faults = new FaultInjector(options.faults);
+  const stats = new StatsCollector();
+  const app = buildServer({
+    services: {
+      store,
+      maxPerPage,
+      pageQuery: pageQuerySchema(maxPerPage),
+      describeRateLimit: () => limiter.describe(),
+    },
+    tokens: SEED_TOKEN_RECORDS,
+    limiter,
+    faults,
+    stats,
+    stateFile,
+    routes: [...metaRoutes, ...userRoutes, ...groupRoutes, ...deviceRoutes, ...catalogRoutes],
+    registerControl: controlRoutes({ adminToken, store, primaryOrgId: SEED_ORGS.primary.id, faults, stats }),
+  });
+
+  await app.listen({ host, port: options.port ?? 0 });
+  const { port } = app.server.address() as AddressInfo;
+  const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const baseUrl = url + API_V3_PREFIX;
+  if (options.quiet === false) console.log(banner(baseUrl, adminToken));
+
+  return {
+    url,
+    baseUrl,
+    adminToken,
+    tokens: { ...SEED_TOKENS },
+    orgs: { primary: { ...SEED_ORGS.primary }, secondary: { ...SEED_ORGS.secondary } },
+    setFaults: (patch) => void faults.update(patch),
+    stats: () => stats.snapshot(faults.stats),
+    resetStats: () => {
+      stats.reset();
+      faults.resetStats();
+    },
+    snapshot: (orgId) => {
+      const key = orgId ?? SEED_ORGS.primary.id;
+      const org = store.orgById(key) ?? store.orgBySlug(key);
+      if (!org) throw new Error(`no organization ${key} in the emulator`);
+      return snapshotOf(org);
+    },
+    close: async () => {
+      await app.close();
+      await stateFile?.settle();
+    },
+  };
+}

@@ -1,0 +1,236 @@
+/** The emulator's stored records (the persisted shape) and the per-organization tables that hold them. */
+import type { Permission, RoleType } from "./permissions";
+
+export interface Timestamps {
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Organization extends Timestamps {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+export interface Role extends Timestamps {
+  id: string;
+  name: string;
+  description: string;
+  type: RoleType;
+  permissions: Permission[];
+  isOwnedBySystem: boolean;
+}
+
+export interface Protectable {
+  type: "organization" | "group";
+  id: string;
+}
+
+export interface AccessControl extends Timestamps {
+  id: string;
+  roleId: string;
+  protectable: Protectable;
+}
+
+export interface User extends Timestamps {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  accessControls: AccessControl[];
+}
+
+/** A pivot row: something attached to a group or device, and when. */
+export interface Attachment {
+  id: string;
+  attachedAt: string;
+}
+
+export interface Group extends Timestamps {
+  id: string;
+  name: string;
+  parentId: string | null;
+  isConfigured: boolean;
+  releaseChannels: Attachment[];
+  files: Attachment[];
+  videos: Attachment[];
+}
+
+/** Read-only telemetry a real device reports; seeded once, returned as is. */
+export interface DeviceTelemetry {
+  lastCommunicatedAt: string | null;
+  isOnline: boolean;
+  clientVersion: string | null;
+  launcherVersion: string | null;
+  systemVersion: string | null;
+  osVersion: string | null;
+  ssid: string | null;
+  macAddress: string | null;
+  randomizedMacAddress: string | null;
+  storageSpaceFreeBytes: number | null;
+  storageSpaceTotalBytes: number | null;
+  batteryHealth: string | null;
+  batteryCharging: boolean | null;
+  batteryPercentage: number | null;
+  batteryTemperatureC: number | null;
+  ipAddress: string | null;
+  signalStrength: number | null;
+  frequencyMhz: number | null;
+  linkSpeedMbps: number | null;
+  lastLocationLatitude: string | null;
+  lastLocationLongitude: string | null;
+  lastLocationAt: string | null;
+  runningApp: { packageName: string; name: string | null } | null;
+  customFields: { name: string; value: string }[];
+  complianceStatus: "up-to-date" | "out-of-date" | "syncing" | "waiting" | "error";
+  controllers: { name: string; batteryLevel: number; isConnected: boolean }[];
+}
+
+export interface Device extends Timestamps {
+  id: string;
+  name: string;
+  serialNumber: string;
+  groupId: string | null;
+  deviceModelId: string;
+  tags: string[];
+  releaseChannels: Attachment[];
+  enrollmentDate: string | null;
+  telemetry: DeviceTelemetry;
+}
+
+export interface DeviceModel extends Timestamps {
+  id: string;
+  name: string;
+  manufacturer: string;
+  isSupported: boolean;
+}
+
+export interface Checksum {
+  algorithm: "MD5" | "SHA-256" | "SHA-512";
+  value: string;
+}
+
+export interface AppBuild extends Timestamps {
+  id: string;
+  version: string;
+  code: number;
+  sizeBytes: number;
+  checksum: Checksum;
+}
+
+export interface App extends Timestamps {
+  id: string;
+  name: string;
+  packageName: string | null;
+  tags: string[];
+  deviceModelIds: string[];
+  iconId: string;
+  latestBuild: AppBuild;
+}
+
+export interface ReleaseChannel extends Timestamps {
+  id: string;
+  appId: string;
+  name: string;
+  build: AppBuild;
+  bundleId: string;
+}
+
+export interface FileItem extends Timestamps {
+  id: string;
+  filename: string;
+  location: string;
+  sizeBytes: number;
+  checksum: Checksum;
+  tags: string[];
+}
+
+export interface Video extends Timestamps {
+  id: string;
+  name: string;
+  filename: string;
+  location: string;
+  sizeBytes: number;
+  checksum: Checksum;
+  tags: string[];
+  playtimeSeconds: number;
+  videoType: "ThreeSixty" | "OneEighty" | "TwoDimensional";
+}
+
+/** Newest first, ties broken by id ascending: the order of every list endpoint. */
+export function newestFirst(
+  a: { createdAt: string; id: string },
+  b: { createdAt: string; id: string },
+): number {
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** A keyed collection that keeps its list order cached until a row is added or removed. */
+export class Table<T extends { id: string; createdAt: string }> {
+  private readonly rows = new Map<string, T>();
+  private ordered: T[] | null = null;
+
+  constructor(rows: Iterable<T> = []) {
+    for (const row of rows) this.rows.set(row.id, row);
+  }
+
+  get size(): number {
+    return this.rows.size;
+  }
+
+  get(id: string): T | undefined {
+    return this.rows.get(id);
+  }
+
+  insert(row: T): void {
+    this.rows.set(row.id, row);
+    this.ordered = null;
+  }
+
+  delete(id: string): boolean {
+    const removed = this.rows.delete(id);
+    if (removed) this.ordered = null;
+    return removed;
+  }
+
+  values(): IterableIterator<T> {
+    return this.rows.values();
+  }
+
+  /** All rows in list order; the array is shared, callers must not mutate it. */
+  list(): readonly T[] {
+    if (!this.ordered) this.ordered = [...this.rows.values()].sort(newestFirst);
+    return this.ordered;
+  }
+}
+
+export interface OrgTables {
+  org: Organization;
+  roles: Table<Role>;
+  users: Table<User>;
+  groups: Table<Group>;
+  devices: Table<Device>;
+  apps: Table<App>;
+  releaseChannels: Table<ReleaseChannel>;
+  files: Table<FileItem>;
+  videos: Table<Video>;
+}
+
+/** The persisted form of the whole store. */
+export interface StoredState {
+  format: "devicemgmt-emulator-state";
+  version: 1;
+  deviceModels: DeviceModel[];
+  orgs: {
+    org: Organization;
+    roles: Role[];
+    users: User[];
+    groups: Group[];
+    devices: Device[];
+    apps: App[];
+    releaseChannels: ReleaseChannel[];
+    files: FileItem[];
+    videos: Video[];
+  }[];
+}

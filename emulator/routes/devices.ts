@@ -1,0 +1,205 @@
+/** Devices: listing and editing, release channels of ungrouped devices, migration between organizations. */
+import { z } from "zod";
+import { Access } from "../access";
+import { noContent, ok, type RequestContext, type RouteDefinition } from "../context";
+import { FieldErrorCollector, forbidden, invalid, notFound, parseOrThrow } from "../errors";
+import { newestFirst, type Device } from "../model";
+import { deviceView, releaseChannelView } from "../views";
+
+const tag = z.string().trim().min(1).max(255);
+
+const updateDeviceBody = z.object({
+  name: z.string().trim().min(1).max(255).optional(),
+  groupId: z.guid().nullable().optional(),
+  tags: z.array(tag).max(100).optional(),
+});
+
+/** `group_ids[]` items: a group id, or an empty value (Laravel reads it as null) for ungrouped devices. */
+const listQuery = z.object({
+  "group_ids[]": z
+    .union([z.string(), z.array(z.string())])
+    .transform((v) => (Array.isArray(v) ? v : [v]))
+    .pipe(z.array(z.union([z.guid(), z.literal("")])).min(1))
+    .optional(),
+});
+
+const releaseChannelBody = z.object({ releaseChannelId: z.guid() });
+const migrateBody = z.object({ groupId: z.guid().nullable().optional() });
+
+function findDevice(ctx: RequestContext): Device {
+  const device = ctx.org.devices.get(ctx.params.deviceId);
+  if (!device) throw notFound();
+  return device;
+}
+
+function requireUngrouped(device: Device, field: string): void {
+  if (device.groupId !== null) {
+    throw invalid(field, "Release channels can only be managed on a device that is not in a group.");
+  }
+}
+
+const sameTags = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((t, i) => t === b[i]);
+
+export const deviceRoutes: RouteDefinition[] = [
+  {
+    method: "GET",
+    path: "/devices",
+    auth: "user",
+    handler: (ctx) => {
+      ctx.access.requireAnywhere("DEVICE__VIEW");
+      const query = parseOrThrow(listQuery, ctx.query);
+      const wanted =
+        query["group_ids[]"] && new Set(query["group_ids[]"].map((id) => id.toLowerCase() || null));
+      const everywhere = ctx.access.hasOrgWide("DEVICE__VIEW");
+      let devices = ctx.org.devices.list();
+      if (wanted || !everywhere) {
+        devices = devices.filter(
+          (d) =>
+            (!wanted || wanted.has(d.groupId)) &&
+            (everywhere || (d.groupId !== null && ctx.access.can("DEVICE__VIEW", d.groupId))),
+        );
+      }
+      return ok(ctx.page(devices, (device) => deviceView(ctx.store, ctx.org, device)));
+    },
+  },
+  {
+    method: "GET",
+    path: "/devices/:deviceId",
+    auth: "user",
+    handler: (ctx) => {
+      const device = findDevice(ctx);
+      ctx.access.require("DEVICE__VIEW", device.groupId);
+      return ok(deviceView(ctx.store, ctx.org, device));
+    },
+  },
+  {
+    method: "PUT",
+    path: "/devices/:deviceId",
+    auth: "user",
+    handler: (ctx) => {
+      const { org } = ctx;
+      const device = findDevice(ctx);
+      const body = parseOrThrow(updateDeviceBody, ctx.body);
+      if (body.name !== undefined || body.tags !== undefined)
+        ctx.access.require("DEVICE__MANAGE", device.groupId);
+
+      const targetId = body.groupId === undefined ? device.groupId : (body.groupId?.toLowerCase() ?? null);
+      const moving = targetId !== device.groupId;
+      if (moving) {
+        // Taking a device out of a group and putting it into one both need the right on that group.
+        if (device.groupId !== null) ctx.access.require("GROUP__ADD_REMOVE_DEVICES", device.groupId);
+        if (targetId !== null) {
+          const target = org.groups.get(targetId);
+          ctx.access.require("GROUP__ADD_REMOVE_DEVICES", target?.id ?? null);
+          if (!target) throw invalid("groupId", "The selected group id is invalid.");
+          if (!target.isConfigured)
+            throw invalid("groupId", "Devices can only be added to configured groups.");
+        }
+      }
+
+      let changed = false;
+      if (body.name !== undefined && body.name !== device.name) {
+        device.name = body.name;
+        changed = true;
+      }
+      if (body.tags !== undefined && !sameTags(body.tags, device.tags)) {
+        device.tags = body.tags;
+        changed = true;
+      }
+      if (moving) {
+        org.setDeviceGroup(device, targetId);
+        // A grouped device gets its release channels from its group.
+        if (targetId !== null) device.releaseChannels = [];
+        changed = true;
+      }
+      if (changed) device.updatedAt = ctx.now;
+      return ok(deviceView(ctx.store, org, device));
+    },
+  },
+  {
+    method: "GET",
+    path: "/devices/:deviceId/release-channels",
+    auth: "user",
+    handler: (ctx) => {
+      const device = findDevice(ctx);
+      ctx.access.require("DEVICE__VIEW", device.groupId);
+      const channels = device.releaseChannels
+        .map((a) => ctx.org.releaseChannels.get(a.id))
+        .filter((c) => c !== undefined)
+        .sort(newestFirst);
+      return ok(ctx.page(channels, (channel) => releaseChannelView(ctx.store, ctx.org, channel)));
+    },
+  },
+  {
+    method: "POST",
+    path: "/devices/:deviceId/release-channels",
+    auth: "user",
+    handler: (ctx) => {
+      const device = findDevice(ctx);
+      ctx.access.require("RELEASE_CHANNEL__MANAGE", device.groupId);
+      const id = parseOrThrow(releaseChannelBody, ctx.body).releaseChannelId.toLowerCase();
+      const errors = new FieldErrorCollector();
+      if (!ctx.org.releaseChannels.get(id))
+        errors.add("releaseChannelId", "The selected release channel id is invalid.");
+      errors.throwIfAny();
+      requireUngrouped(device, "deviceId");
+      if (device.releaseChannels.some((a) => a.id === id)) {
+        throw invalid("releaseChannelId", "The release channel is already assigned to this device.");
+      }
+      device.releaseChannels.push({ id, attachedAt: ctx.now });
+      return noContent();
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/devices/:deviceId/release-channels/:releaseChannelId",
+    auth: "user",
+    handler: (ctx) => {
+      const device = findDevice(ctx);
+      ctx.access.require("RELEASE_CHANNEL__MANAGE", device.groupId);
+      requireUngrouped(device, "deviceId");
+      const index = device.releaseChannels.findIndex((a) => a.id === ctx.params.releaseChannelId);
+      if (index < 0) throw notFound();
+      device.releaseChannels.splice(index, 1);
+      return noContent();
+    },
+  },
+  {
+    method: "POST",
+    path: "/devices/:deviceId/migrate/:organizationSlug",
+    auth: "user",
+    handler: (ctx) => {
+      const source = ctx.org;
+      const device = findDevice(ctx);
+      ctx.access.require("DEVICE__MIGRATE", device.groupId);
+      const { groupId } = parseOrThrow(migrateBody, ctx.body);
+      const target = ctx.store.orgBySlug(ctx.params.organizationSlug);
+      if (!target) throw notFound();
+      if (target === source)
+        throw invalid("organizationSlug", "The device already belongs to this organization.");
+
+      // There is no token for the target organization: the caller acts there as the user with the same e-mail.
+      const targetUser = target.findUserByEmail(ctx.user.email);
+      if (!targetUser) throw forbidden();
+      const targetAccess = new Access(target, targetUser);
+      if (!targetAccess.can("ENROLLMENT__ENROLL_DEVICE")) throw forbidden();
+      let targetGroupId: string | null = null;
+      if (groupId) {
+        const group = target.groups.get(groupId.toLowerCase());
+        if (!group) throw invalid("groupId", "The selected group id is invalid.");
+        if (!group.isConfigured) throw invalid("groupId", "Devices can only be added to configured groups.");
+        if (!targetAccess.can("GROUP__ADD_REMOVE_DEVICES", group.id)) throw forbidden();
+        targetGroupId = group.id;
+      }
+
+      source.removeDevice(device);
+      device.groupId = null;
+      device.releaseChannels = [];
+      device.updatedAt = ctx.now;
+      target.insertDevice(device);
+      target.setDeviceGroup(device, targetGroupId);
+      return noContent();
+    },
+  },
+];

@@ -1,0 +1,291 @@
+/**
+ * Groups form a tree: unconfigured groups are folders (may have children), configured groups are leaves (hold
+ * devices, release channels, files and videos). Configuring is one-way.
+ */
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { created, noContent, ok, type RequestContext, type RouteDefinition } from "../context";
+import { FieldErrorCollector, invalid, notFound, parseOrThrow } from "../errors";
+import { newestFirst, type Attachment, type Group } from "../model";
+import type { Permission } from "../permissions";
+import type { OrgState } from "../store";
+import { groupView, hierarchyView, releaseChannelView, type HierarchyNode } from "../views";
+
+const groupBody = z.object({
+  name: z.string().trim().min(1).max(255),
+  parentId: z.guid().nullable(),
+});
+
+const deleteQuery = z.object({ replacementGroupId: z.guid().optional() });
+
+function findGroup(ctx: RequestContext): Group {
+  const group = ctx.org.groups.get(ctx.params.groupId);
+  if (!group) throw notFound();
+  return group;
+}
+
+/**
+ * Resolve a body's parentId: an existing unconfigured group of the organization (null = root). `moving` is the
+ * group being re-parented, which may not end up under itself.
+ */
+function resolveParent(ctx: RequestContext, parentId: string | null, moving?: Group): Group | null {
+  if (parentId === null) {
+    ctx.access.require("GROUP__MANAGE");
+    return null;
+  }
+  const parent = ctx.org.groups.get(parentId.toLowerCase());
+  ctx.access.require("GROUP__MANAGE", parent?.id ?? null);
+  if (!parent) throw invalid("parentId", "The selected parent id is invalid.");
+  if (parent.isConfigured) throw invalid("parentId", "The parent group must be an unconfigured group.");
+  if (moving && ctx.org.isSelfOrDescendant(parent.id, moving.id)) {
+    throw invalid("parentId", "The parent group cannot be the group itself or one of its descendants.");
+  }
+  return parent;
+}
+
+/** Visible groups: all of them with organization-wide GROUP__VIEW, else those a group role reaches. */
+function visibleGroups(ctx: RequestContext): readonly Group[] {
+  ctx.access.requireAnywhere("GROUP__VIEW");
+  const all = ctx.org.groups.list();
+  if (ctx.access.hasOrgWide("GROUP__VIEW")) return all;
+  return all.filter((g) => ctx.access.can("GROUP__VIEW", g.id));
+}
+
+/** Release channels, files and videos attach to configured groups only, each at most once. */
+function attachmentRoutes(options: {
+  segment: "release-channels" | "files" | "videos";
+  idField: "releaseChannelId" | "fileId" | "videoId";
+  what: string;
+  permission: Permission;
+  list: (g: Group) => Attachment[];
+  exists: (org: OrgState, id: string) => boolean;
+}): RouteDefinition[] {
+  const { segment, idField, what, permission, list, exists } = options;
+  const body = z.object({ [idField]: z.guid() });
+  return [
+    {
+      method: "POST",
+      path: `/groups/:groupId/${segment}`,
+      auth: "user",
+      handler: (ctx) => {
+        const group = findGroup(ctx);
+        ctx.access.require(permission, group.id);
+        const id = (parseOrThrow(body, ctx.body)[idField] as string).toLowerCase();
+        const errors = new FieldErrorCollector();
+        if (!exists(ctx.org, id)) errors.add(idField, `The selected ${what} id is invalid.`);
+        else if (!group.isConfigured)
+          errors.add("groupId", `A ${what} can only be added to a configured group.`);
+        else if (list(group).some((a) => a.id === id))
+          errors.add(idField, `The ${what} is already assigned to this group.`);
+        errors.throwIfAny();
+        list(group).push({ id, attachedAt: ctx.now });
+        return noContent();
+      },
+    },
+    {
+      method: "DELETE",
+      path: `/groups/:groupId/${segment}/:${idField}`,
+      auth: "user",
+      handler: (ctx) => {
+        const group = findGroup(ctx);
+        ctx.access.require(permission, group.id);
+        const attached = list(group);
+        const index = attached.findIndex((a) => a.id === ctx.params[idField]);
+        if (index < 0) throw notFound();
+        attached.splice(index, 1);
+        return noContent();
+      },
+    },
+  ];
+}
+
+export const groupRoutes: RouteDefinition[] = [
+  {
+    method: "GET",
+    path: "/groups",
+    auth: "user",
+    handler: (ctx) => ok(ctx.page(visibleGroups(ctx), (group) => groupView(ctx.org, group))),
+  },
+  {
+    method: "GET",
+    path: "/groups/:groupId",
+    auth: "user",
+    handler: (ctx) => {
+      const group = findGroup(ctx);
+      ctx.access.require("GROUP__VIEW", group.id);
+      return ok(groupView(ctx.org, group));
+    },
+  },
+  {
+    method: "GET",
+    path: "/group-hierarchy",
+    auth: "user",
+    handler: (ctx) => {
+      ctx.access.requireAnywhere("GROUP__VIEW");
+      if (ctx.access.hasOrgWide("GROUP__VIEW")) return ok({ data: hierarchyView(ctx.org) });
+      // Only group roles: the tree starts at the highest groups the caller may see.
+      const data: HierarchyNode[] = [];
+      for (const group of visibleGroups(ctx)) {
+        if (group.parentId && ctx.access.can("GROUP__VIEW", group.parentId)) continue;
+        const node = hierarchyView(ctx.org, group.parentId).find((n) => n.id === group.id);
+        if (node) data.push(node);
+      }
+      return ok({ data });
+    },
+  },
+  {
+    method: "POST",
+    path: "/groups",
+    auth: "user",
+    handler: (ctx) => {
+      const body = parseOrThrow(groupBody, ctx.body);
+      const parent = resolveParent(ctx, body.parentId);
+      const group: Group = {
+        id: randomUUID(),
+        name: body.name,
+        parentId: parent?.id ?? null,
+        isConfigured: false,
+        releaseChannels: [],
+        files: [],
+        videos: [],
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      };
+      ctx.org.insertGroup(group);
+      return created(groupView(ctx.org, group));
+    },
+  },
+  {
+    method: "PUT",
+    path: "/groups/:groupId",
+    auth: "user",
+    handler: (ctx) => {
+      const group = findGroup(ctx);
+      ctx.access.require("GROUP__MANAGE", group.id);
+      const body = parseOrThrow(groupBody, ctx.body);
+      const parentId = body.parentId?.toLowerCase() ?? null;
+      const parent = parentId === group.parentId ? undefined : resolveParent(ctx, parentId, group);
+      let changed = false;
+      if (body.name !== group.name) {
+        group.name = body.name;
+        changed = true;
+      }
+      if (parent !== undefined) {
+        ctx.org.setGroupParent(group, parent?.id ?? null);
+        changed = true;
+      }
+      if (changed) group.updatedAt = ctx.now;
+      return ok(groupView(ctx.org, group));
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/groups/:groupId/configure",
+    auth: "user",
+    handler: (ctx) => {
+      const group = findGroup(ctx);
+      ctx.access.require("GROUP__MANAGE", group.id);
+      if (group.isConfigured) throw invalid("groupId", "The group is already configured.");
+      if (ctx.org.childIdsOf(group.id).size > 0) {
+        throw invalid("groupId", "A group that has child groups cannot be configured.");
+      }
+      group.isConfigured = true;
+      group.updatedAt = ctx.now;
+      return ok(groupView(ctx.org, group));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/groups/:groupId",
+    auth: "user",
+    handler: (ctx) => {
+      const { org } = ctx;
+      const group = findGroup(ctx);
+      ctx.access.require("GROUP__MANAGE", group.id);
+      const { replacementGroupId } = parseOrThrow(deleteQuery, ctx.query);
+      const children = [...org.childIdsOf(group.id)].map((id) => org.groups.get(id) as Group);
+
+      let replacement: Group | undefined;
+      if (replacementGroupId !== undefined) {
+        replacement = org.groups.get(replacementGroupId.toLowerCase());
+        if (!replacement)
+          throw invalid("replacementGroupId", "The selected replacement group id is invalid.");
+        ctx.access.require("GROUP__MANAGE", replacement.id);
+        if (replacement.isConfigured) {
+          throw invalid("replacementGroupId", "The replacement group must be an unconfigured group.");
+        }
+        if (org.isSelfOrDescendant(replacement.id, group.id)) {
+          throw invalid(
+            "replacementGroupId",
+            "The replacement group cannot be the deleted group itself or one of its descendants.",
+          );
+        }
+      } else if (children.length > 0) {
+        throw invalid(
+          "replacementGroupId",
+          "The replacement group id field is required when the group has child groups.",
+        );
+      }
+
+      for (const child of children) {
+        org.setGroupParent(child, (replacement as Group).id);
+        child.updatedAt = ctx.now;
+      }
+      for (const deviceId of [...org.deviceIdsIn(group.id)]) {
+        const device = org.devices.get(deviceId);
+        if (!device) continue;
+        org.setDeviceGroup(device, null);
+        device.updatedAt = ctx.now;
+      }
+      for (const user of org.users.values()) {
+        const kept = user.accessControls.filter(
+          (c) => !(c.protectable.type === "group" && c.protectable.id === group.id),
+        );
+        if (kept.length !== user.accessControls.length) {
+          user.accessControls = kept;
+          user.updatedAt = ctx.now;
+        }
+      }
+      org.removeGroup(group);
+      return noContent();
+    },
+  },
+  {
+    method: "GET",
+    path: "/groups/:groupId/release-channels",
+    auth: "user",
+    handler: (ctx) => {
+      const group = findGroup(ctx);
+      ctx.access.require("GROUP__VIEW", group.id);
+      const channels = group.releaseChannels
+        .map((a) => ctx.org.releaseChannels.get(a.id))
+        .filter((c) => c !== undefined)
+        .sort(newestFirst);
+      return ok(ctx.page(channels, (channel) => releaseChannelView(ctx.store, ctx.org, channel)));
+    },
+  },
+  ...attachmentRoutes({
+    segment: "release-channels",
+    idField: "releaseChannelId",
+    what: "release channel",
+    permission: "RELEASE_CHANNEL__MANAGE",
+    list: (g) => g.releaseChannels,
+    exists: (org, id) => org.releaseChannels.get(id) !== undefined,
+  }),
+  ...attachmentRoutes({
+    segment: "files",
+    idField: "fileId",
+    what: "file",
+    permission: "CONTENT__MANAGE",
+    list: (g) => g.files,
+    exists: (org, id) => org.files.get(id) !== undefined,
+  }),
+  ...attachmentRoutes({
+    segment: "videos",
+    idField: "videoId",
+    what: "video",
+    permission: "CONTENT__MANAGE",
+    list: (g) => g.videos,
+    exists: (org, id) => org.videos.get(id) !== undefined,
+  }),
+];

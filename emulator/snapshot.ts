@@ -1,0 +1,49 @@
+/** Plain-JSON view of one organization's mutable state, for test assertions (not an API shape). */
+import type { OrgState } from "./store";
+import type { OrgSnapshot } from "./types";
+
+export function snapshotOf(org: OrgState): OrgSnapshot {
+  const groups = [...org.groups.list()].reverse();
+  return {
+    organization: { id: org.org.id, slug: org.org.slug, name: org.org.name },
+    users: [...org.users.list()].reverse().map((user) => {
+      const defaultRole = user.accessControls.find((c) => c.protectable.type === "organization");
+      return {
+        id: user.id,
+        email: user.email,
+        firstName: user.firstName,
+        lastName: user.lastName,
+        defaultRoleId: defaultRole?.roleId ?? null,
+        groupRoles: user.accessControls
+          .filter((c) => c.protectable.type === "group")
+          .map((c) => ({ roleId: c.roleId, groupId: c.protectable.id })),
+        accessControls: user.accessControls.map((c) => ({
+          id: c.id,
+          roleId: c.roleId,
+          roleName: org.roles.get(c.roleId)?.name ?? "",
+          protectable: { ...c.protectable },
+        })),
+      };
+    }),
+    groups: groups.map((group) => ({
+      id: group.id,
+      name: group.name,
+      parentId: group.parentId,
+      isConfigured: group.isConfigured,
+      releaseChannelIds: group.releaseChannels.map((a) => a.id),
+      fileIds: group.files.map((a) => a.id),
+      videoIds: group.videos.map((a) => a.id),
+    })),
+    groupReleaseChannels: groups.flatMap((group) =>
+      group.releaseChannels.map((a) => ({ groupId: group.id, releaseChannelId: a.id })),
+    ),
+    devices: [...org.devices.list()].reverse().map((device) => ({
+      id: device.id,
+      name: device.name,
+      serialNumber: device.serialNumber,
+      groupId: device.groupId,
+      tags: [...device.tags],
+      releaseChannelIds: device.releaseChannels.map((a) => a.id),
+    })),
+  };
+}

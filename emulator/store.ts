@@ -1,0 +1,170 @@
+/** The in-memory state of all organizations, with the derived indexes the rules need (tree, group members). */
+import {
+  Table,
+  type App,
+  type Device,
+  type DeviceModel,
+  type FileItem,
+  type Group,
+  type Organization,
+  type OrgTables,
+  type ReleaseChannel,
+  type Role,
+  type StoredState,
+  type User,
+  type Video,
+} from "./model";
+
+function addToIndex<K>(index: Map<K, Set<string>>, key: K, id: string): void {
+  let ids = index.get(key);
+  if (!ids) index.set(key, (ids = new Set()));
+  ids.add(id);
+}
+
+function removeFromIndex<K>(index: Map<K, Set<string>>, key: K, id: string): void {
+  const ids = index.get(key);
+  if (!ids) return;
+  ids.delete(id);
+  if (ids.size === 0) index.delete(key);
+}
+
+export class OrgState implements OrgTables {
+  readonly org: Organization;
+  readonly roles: Table<Role>;
+  readonly users: Table<User>;
+  readonly groups: Table<Group>;
+  readonly devices: Table<Device>;
+  readonly apps: Table<App>;
+  readonly releaseChannels: Table<ReleaseChannel>;
+  readonly files: Table<FileItem>;
+  readonly videos: Table<Video>;
+  /** parent id (null = root) -> child group ids */
+  private readonly childIds = new Map<string | null, Set<string>>();
+  /** group id -> ids of the devices in it */
+  private readonly memberIds = new Map<string, Set<string>>();
+
+  constructor(data: StoredState["orgs"][number]) {
+    this.org = data.org;
+    this.roles = new Table(data.roles);
+    this.users = new Table(data.users);
+    this.groups = new Table(data.groups);
+    this.devices = new Table(data.devices);
+    this.apps = new Table(data.apps);
+    this.releaseChannels = new Table(data.releaseChannels);
+    this.files = new Table(data.files);
+    this.videos = new Table(data.videos);
+    for (const group of data.groups) addToIndex(this.childIds, group.parentId, group.id);
+    for (const device of data.devices)
+      if (device.groupId) addToIndex(this.memberIds, device.groupId, device.id);
+  }
+
+  toStored(): StoredState["orgs"][number] {
+    return {
+      org: this.org,
+      roles: [...this.roles.values()],
+      users: [...this.users.values()],
+      groups: [...this.groups.values()],
+      devices: [...this.devices.values()],
+      apps: [...this.apps.values()],
+      releaseChannels: [...this.releaseChannels.values()],
+      files: [...this.files.values()],
+      videos: [...this.videos.values()],
+    };
+  }
+
+  childIdsOf(parentId: string | null): ReadonlySet<string> {
+    return this.childIds.get(parentId) ?? new Set();
+  }
+
+  deviceIdsIn(groupId: string): ReadonlySet<string> {
+    return this.memberIds.get(groupId) ?? new Set();
+  }
+
+  /** The group itself, then its parent, up to the root. */
+  *selfAndAncestors(groupId: string): Generator<Group> {
+    let current = this.groups.get(groupId);
+    for (let depth = 0; current && depth <= this.groups.size; depth++) {
+      yield current;
+      current = current.parentId ? this.groups.get(current.parentId) : undefined;
+    }
+  }
+
+  isSelfOrDescendant(candidateId: string, ancestorId: string): boolean {
+    for (const group of this.selfAndAncestors(candidateId)) if (group.id === ancestorId) return true;
+    return false;
+  }
+
+  insertGroup(group: Group): void {
+    this.groups.insert(group);
+    addToIndex(this.childIds, group.parentId, group.id);
+  }
+
+  setGroupParent(group: Group, parentId: string | null): void {
+    removeFromIndex(this.childIds, group.parentId, group.id);
+    group.parentId = parentId;
+    addToIndex(this.childIds, parentId, group.id);
+  }
+
+  removeGroup(group: Group): void {
+    this.groups.delete(group.id);
+    removeFromIndex(this.childIds, group.parentId, group.id);
+  }
+
+  insertDevice(device: Device): void {
+    this.devices.insert(device);
+    if (device.groupId) addToIndex(this.memberIds, device.groupId, device.id);
+  }
+
+  setDeviceGroup(device: Device, groupId: string | null): void {
+    if (device.groupId) removeFromIndex(this.memberIds, device.groupId, device.id);
+    device.groupId = groupId;
+    if (groupId) addToIndex(this.memberIds, groupId, device.id);
+  }
+
+  removeDevice(device: Device): void {
+    this.devices.delete(device.id);
+    if (device.groupId) removeFromIndex(this.memberIds, device.groupId, device.id);
+  }
+
+  findUserByEmail(email: string): User | undefined {
+    const wanted = email.toLowerCase();
+    for (const user of this.users.values()) if (user.email.toLowerCase() === wanted) return user;
+    return undefined;
+  }
+}
+
+export class Store {
+  readonly deviceModels: Table<DeviceModel>;
+  private readonly byId = new Map<string, OrgState>();
+  private readonly bySlug = new Map<string, OrgState>();
+
+  constructor(state: StoredState) {
+    this.deviceModels = new Table(state.deviceModels);
+    for (const data of state.orgs) {
+      const org = new OrgState(data);
+      this.byId.set(org.org.id, org);
+      this.bySlug.set(org.org.slug, org);
+    }
+  }
+
+  toStored(): StoredState {
+    return {
+      format: "devicemgmt-emulator-state",
+      version: 1,
+      deviceModels: [...this.deviceModels.values()],
+      orgs: [...this.byId.values()].map((org) => org.toStored()),
+    };
+  }
+
+  orgById(id: string): OrgState | undefined {
+    return this.byId.get(id);
+  }
+
+  orgBySlug(slug: string): OrgState | undefined {
+    return this.bySlug.get(slug);
+  }
+
+  organizations(): IterableIterator<OrgState> {
+    return this.byId.values();
+  }
+}

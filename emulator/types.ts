@@ -1,0 +1,134 @@
+/** Public types of the emulator's in-process API (the contract other parts of the project build on). */
+
+export interface FaultConfig {
+  /** Added to every /api request before it is handled. */
+  latencyMs: number;
+  /** Share (0..1) of /api requests answered with 500, 502 or 503 without being executed. */
+  errorRate: number;
+  /**
+   * Injected 429 bursts: of every `every` consecutive /api requests, the last `length` are answered with 429
+   * (Retry-After: 1) without being executed. null = off.
+   */
+  rateLimitBurst: { every: number; length: number } | null;
+  /** Share (0..1) of writes whose connection is destroyed before the write is applied. */
+  dropBeforeWriteRate: number;
+  /** Share (0..1) of writes whose connection is destroyed after the write is applied (and persisted). */
+  dropAfterWriteRate: number;
+  /** Seed of the fault dice; setting it (again) restarts the deterministic sequence. */
+  seed: number;
+}
+
+export interface RateLimitConfig {
+  limit: number;
+  windowMs: number;
+}
+
+export interface EmulatorOptions {
+  host?: string;
+  port?: number;
+  /** Persist the whole state to this JSON file (atomic replace, flushed before a write is acknowledged). */
+  statePath?: string;
+  /** Token for the control endpoints under /_emulator; a random one when absent. */
+  adminToken?: string;
+  rateLimit?: RateLimitConfig;
+  maxPerPage?: number;
+  faults?: Partial<FaultConfig>;
+  /** Print the banner (listening line and seeded tokens). Defaults to true: the in-process API is silent. */
+  quiet?: boolean;
+  /** Seed-data knobs (ignored when statePath names an existing state file). */
+  seed?: { devices?: number };
+  /** Clock of the rate limiter, in epoch milliseconds; tests pass a fake one to step through windows. */
+  now?: () => number;
+}
+
+export interface SeedTokens {
+  admin: string;
+  readOnly: string;
+  noMigrate: string;
+  multiOrgAdmin: string;
+  multiOrgAdminSecondary: string;
+  v2: string;
+}
+
+export interface OrgRef {
+  id: string;
+  slug: string;
+  name: string;
+}
+
+export interface FaultStats {
+  latencyApplied: number;
+  errorsInjected: number;
+  rateLimitBursts: number;
+  droppedBeforeWrite: number;
+  droppedAfterWrite: number;
+}
+
+export interface EmulatorStats {
+  /** Every request that reached an /api route (answered, rejected or dropped). */
+  requests: number;
+  /** POST/PUT/PATCH/DELETE requests under /api. */
+  writes: number;
+  /** Answered requests by status code ("200", "422", ...). */
+  byStatus: Record<string, number>;
+  /** Requests by route, e.g. "GET /groups/{groupId}"; unmatched paths count as "<METHOD> (unmatched)". */
+  byRoute: Record<string, number>;
+  /** Requests refused by the rate limiter (injected 429 bursts are counted under faults). */
+  rateLimited: number;
+  faults: FaultStats;
+}
+
+export interface SnapshotAccessControl {
+  id: string;
+  roleId: string;
+  roleName: string;
+  protectable: { type: "organization" | "group"; id: string };
+}
+
+export interface OrgSnapshot {
+  organization: OrgRef;
+  users: {
+    id: string;
+    email: string;
+    firstName: string;
+    lastName: string;
+    /** The role on the organization protectable. */
+    defaultRoleId: string | null;
+    groupRoles: { roleId: string; groupId: string }[];
+    accessControls: SnapshotAccessControl[];
+  }[];
+  groups: {
+    id: string;
+    name: string;
+    parentId: string | null;
+    isConfigured: boolean;
+    releaseChannelIds: string[];
+    fileIds: string[];
+    videoIds: string[];
+  }[];
+  groupReleaseChannels: { groupId: string; releaseChannelId: string }[];
+  devices: {
+    id: string;
+    name: string;
+    serialNumber: string;
+    groupId: string | null;
+    tags: string[];
+    releaseChannelIds: string[];
+  }[];
+}
+
+export interface RunningEmulator {
+  /** http://HOST:PORT */
+  url: string;
+  /** url + "/api/v3" */
+  baseUrl: string;
+  adminToken: string;
+  tokens: SeedTokens;
+  orgs: { primary: OrgRef; secondary: OrgRef };
+  setFaults(faults: Partial<FaultConfig>): void;
+  stats(): EmulatorStats;
+  resetStats(): void;
+  /** One organization's state (by id or slug; the primary organization when omitted). */
+  snapshot(orgId?: string): OrgSnapshot;
+  close(): Promise<void>;
+}
