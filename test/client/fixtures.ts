@@ -106,7 +106,9 @@ export const JSON_HEADERS = { "content-type": "application/json" };
 
 /** Makes the token check that precedes writes pass. */
 export function allowV3Token(pool: MockPool): void {
-  pool.intercept({ path: "/api/token-info", method: "GET" }).reply(200, tokenInfo("v3"), { headers: JSON_HEADERS });
+  pool
+    .intercept({ path: "/api/token-info", method: "GET" })
+    .reply(200, tokenInfo("v3"), { headers: JSON_HEADERS });
 }
 
 export function networkError(code: string, message = code): Error {

@@ -10,7 +10,15 @@ import {
 const NOW = Date.parse("2024-05-01T10:00:00.000Z");
 
 function decide(method: string, outcome: AttemptOutcome, overrides: Partial<RetryInput> = {}) {
-  return decideRetry({ method, attempt: 1, outcome, now: NOW, deadline: NOW + 60_000, rng: () => 0.5, ...overrides });
+  return decideRetry({
+    method,
+    attempt: 1,
+    outcome,
+    now: NOW,
+    deadline: NOW + 60_000,
+    rng: () => 0.5,
+    ...overrides,
+  });
 }
 
 const status = (code: number): AttemptOutcome => ({ kind: "status", status: code });
@@ -37,19 +45,37 @@ describe("decideRetry: which failures are retried", () => {
     expect(decide("POST", refused).retry).toBe(true);
   });
 
-  test.each([500, 502, 503, 504])("POST answered %i is not retried and reported as an ambiguous write", (code) => {
-    expect(decide("POST", status(code))).toEqual({ retry: false, ambiguousWrite: true, reason: "not-retryable" });
-  });
+  test.each([500, 502, 503, 504])(
+    "POST answered %i is not retried and reported as an ambiguous write",
+    (code) => {
+      expect(decide("POST", status(code))).toEqual({
+        retry: false,
+        ambiguousWrite: true,
+        reason: "not-retryable",
+      });
+    },
+  );
 
   test("POST that failed after sending is not retried and reported as an ambiguous write", () => {
-    expect(decide("POST", sentFailure)).toEqual({ retry: false, ambiguousWrite: true, reason: "not-retryable" });
+    expect(decide("POST", sentFailure)).toEqual({
+      retry: false,
+      ambiguousWrite: true,
+      reason: "not-retryable",
+    });
   });
 
-  test.each([400, 401, 403, 404, 409, 422])("status %i is final for every method, never ambiguous", (code) => {
-    for (const method of ["GET", "POST", "PUT", "DELETE"]) {
-      expect(decide(method, status(code))).toEqual({ retry: false, ambiguousWrite: false, reason: "not-retryable" });
-    }
-  });
+  test.each([400, 401, 403, 404, 409, 422])(
+    "status %i is final for every method, never ambiguous",
+    (code) => {
+      for (const method of ["GET", "POST", "PUT", "DELETE"]) {
+        expect(decide(method, status(code))).toEqual({
+          retry: false,
+          ambiguousWrite: false,
+          reason: "not-retryable",
+        });
+      }
+    },
+  );
 });
 
 describe("decideRetry: timing", () => {
@@ -59,13 +85,22 @@ describe("decideRetry: timing", () => {
 
   test("Retry-After as an HTTP date is honoured", () => {
     const header = new Date(NOW + 12_000).toUTCString();
-    expect(decide("POST", status(429), { retryAfterHeader: header })).toEqual({ retry: true, delayMs: 12_000 });
+    expect(decide("POST", status(429), { retryAfterHeader: header })).toEqual({
+      retry: true,
+      delayMs: 12_000,
+    });
   });
 
   test("without Retry-After the delay is full-jitter backoff: rng × min(max, base × 2^(attempt−1))", () => {
     const base = DEFAULT_BACKOFF.baseDelayMs;
-    expect(decide("GET", status(503), { attempt: 1, rng: () => 0.5 })).toEqual({ retry: true, delayMs: base / 2 });
-    expect(decide("GET", status(503), { attempt: 3, rng: () => 0.5 })).toEqual({ retry: true, delayMs: base * 2 });
+    expect(decide("GET", status(503), { attempt: 1, rng: () => 0.5 })).toEqual({
+      retry: true,
+      delayMs: base / 2,
+    });
+    expect(decide("GET", status(503), { attempt: 3, rng: () => 0.5 })).toEqual({
+      retry: true,
+      delayMs: base * 2,
+    });
     expect(decide("GET", status(503), { attempt: 3, rng: () => 0 })).toEqual({ retry: true, delayMs: 0 });
   });
 

@@ -42,7 +42,11 @@ describe("ServerBudget", () => {
     expect(budget.decide(1)).toEqual({ send: false, until: null });
 
     budget.onAnswer(probe, 5, { status: 200, limit: L, remaining: L - 1 });
-    expect(budget.state()).toMatchObject({ phase: "known", remaining: L - 1, resetAt: 5 + W + RESET_MARGIN_MS });
+    expect(budget.state()).toMatchObject({
+      phase: "known",
+      remaining: L - 1,
+      resetAt: 5 + W + RESET_MARGIN_MS,
+    });
     expect(sendAll(budget, 6)).toHaveLength(L - 1);
     expect(budget.decide(6)).toEqual({ send: false, until: 5 + W + RESET_MARGIN_MS });
   });
