@@ -109,12 +109,10 @@ describe("list endpoints through the client (MockAgent)", () => {
   test("a server that refuses per_page=100 with 422 is read with its own page size", async () => {
     const { client, pool } = mockClient();
     const groups = Array.from({ length: 25 }, (_, i) => group({ name: `G${i}` }));
-    pool
-      .intercept({ path: "/api/v3/groups?page=1&per_page=100" })
-      .reply(422, {
-        message: "The per page field must not be greater than 50.",
-        errors: { per_page: ["max 50"] },
-      });
+    pool.intercept({ path: "/api/v3/groups?page=1&per_page=100" }).reply(422, {
+      message: "The per page field must not be greater than 50.",
+      errors: { per_page: ["max 50"] },
+    });
     for (let p = 1; p <= 3; p++) {
       pool
         .intercept({ path: `/api/v3/groups?page=${p}` })

@@ -1,0 +1,53 @@
+/**
+ * The throttle against the emulator's real fixed window, shortened to 500 requests per 2 s so that a burst
+ * of 3000 (six windows) takes about ten seconds. Assertions are on counts (429s seen by server and client),
+ * never on timing.
+ */
+import { type RunningEmulator, startEmulator } from "../../emulator";
+import { closeDispatchers, DeviceMgmtClient } from "../../provider/client";
+
+const RATE_LIMIT = { limit: 500, windowMs: 2000 };
+
+let emulator: RunningEmulator;
+
+beforeAll(async () => {
+  emulator = await startEmulator({ quiet: true, rateLimit: RATE_LIMIT, seed: { devices: 10 } });
+});
+
+afterAll(async () => {
+  await closeDispatchers();
+  await emulator.close();
+});
+
+test("a burst of 3000 requests from three clients of one organization sees no 429", async () => {
+  // Three clients with the same token share the process-wide limiter, as resources in one run do.
+  const clients = [0, 1, 2].map(
+    () =>
+      new DeviceMgmtClient({
+        baseUrl: emulator.baseUrl,
+        apiToken: emulator.tokens.admin,
+        rateLimit: RATE_LIMIT,
+      }),
+  );
+  emulator.resetStats();
+
+  const calls: Promise<unknown>[] = [];
+  for (let i = 0; i < 3000; i++) {
+    const c = clients[i % 3];
+    calls.push(i % 2 === 0 ? c.currentOrganization() : c.currentUser());
+  }
+  await Promise.all(calls);
+
+  const server = emulator.stats();
+  expect(server.rateLimited).toBe(0);
+  expect(server.byStatus["429"]).toBeUndefined();
+  expect(server.byStatus["200"]).toBe(3000);
+
+  const total = (key: "requests" | "retries" | "rateLimited" | "throttledMs") =>
+    clients.reduce((sum, c) => sum + c.stats()[key], 0);
+  expect(total("rateLimited")).toBe(0);
+  expect(total("retries")).toBe(0);
+  expect(total("requests")).toBe(3000);
+  // Six windows were needed, so requests waited in the client's throttle rather than being refused.
+  expect(total("throttledMs")).toBeGreaterThan(0);
+});
