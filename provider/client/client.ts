@@ -70,6 +70,7 @@ export class DeviceMgmtClient {
     this.#tokenInfoPath = `${new URL(endpoints.apiRoot).pathname}/token-info`;
     this.#transport = new Transport({
       endpoints,
+      organizationKey: this.#organizationKey,
       token: options.apiToken,
       secrets: secretsOf(options.apiToken),
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,

@@ -52,6 +52,6 @@ export {
   ServerBudget,
   TokenBucket,
 } from "./throttle";
-export type { ClientStats, HttpMethod } from "./transport";
+export { type ClientStats, type HttpMethod, organizationStats } from "./transport";
 export { closeDispatchers, resolveEndpoints, userAgent } from "./connection";
 export * from "./schemas";

@@ -1,9 +1,12 @@
 /**
- * zod schemas of the v3 resources. Strict on what the spec defines — a field the spec names is required
- * with its type (nullable only where the spec says so) — and tolerant of anything else: unknown fields
- * are dropped, so a new server field breaks nobody. Fields that only one of the two reference documents
- * (prose spec, OpenAPI) names are optional. Identifiers are checked as 8-4-4-4-12 hex GUIDs rather than
- * RFC 9562 UUIDs, since the spec only says "uuid format" and seeded data need not carry version bits.
+ * zod schemas of the v3 resources. Strict on what the spec defines, tolerant of everything else:
+ * - required: the fields the prose spec names for a resource and the fields the OpenAPI document marks
+ *   required, with their types (nullable only where the spec says so);
+ * - optional: the other OpenAPI fields, and the two fields the documents disagree on (Role.description and
+ *   ApiInfo.description appear in the prose only);
+ * - unknown fields are dropped, so a new server field breaks nobody.
+ * Identifiers are checked as 8-4-4-4-12 hex GUIDs rather than RFC 9562 UUIDs: the spec only says "uuid
+ * format", and seeded or imported data need not carry version bits.
  */
 import { z } from "zod";
 

@@ -47,8 +47,25 @@ export interface ClientStats {
   throttledMs: number;
 }
 
+/** Counters summed over every client of one organization key in this process. */
+const organizationCounters = new Map<string, ClientStats>();
+
+/**
+ * Traffic counters of every organization this process talked to, keyed by organization key (base URL and
+ * a hash of the token — never the token): the sum over all clients, however many were created.
+ */
+export function organizationStats(): Record<string, ClientStats> {
+  return Object.fromEntries([...organizationCounters].map(([key, stats]) => [key, { ...stats }]));
+}
+
+function emptyStats(): ClientStats {
+  return { requests: 0, retries: 0, rateLimited: 0, throttledMs: 0 };
+}
+
 export interface TransportSettings {
   endpoints: Endpoints;
+  /** Organization key (see throttle.organizationKey) under which the process-wide counters are kept. */
+  organizationKey: string;
   token: string;
   secrets: readonly string[];
   timeoutMs: number;
@@ -78,9 +95,18 @@ type Attempt =
   | { kind: "network"; sent: boolean; error: unknown; code?: string };
 
 export class Transport {
-  private readonly counters: ClientStats = { requests: 0, retries: 0, rateLimited: 0, throttledMs: 0 };
+  private readonly counters: ClientStats = emptyStats();
 
-  constructor(private readonly settings: TransportSettings) {}
+  private readonly organizationCounters: ClientStats;
+
+  constructor(private readonly settings: TransportSettings) {
+    let shared = organizationCounters.get(settings.organizationKey);
+    if (!shared) {
+      shared = emptyStats();
+      organizationCounters.set(settings.organizationKey, shared);
+    }
+    this.organizationCounters = shared;
+  }
 
   stats(): ClientStats {
     return { ...this.counters };
@@ -103,18 +129,20 @@ export class Transport {
     let earlierAttemptMayHaveApplied = false;
     for (let attempt = 1; ; attempt++) {
       let ticket: SendTicket | undefined;
+      let throttledMs = 0;
       if (authenticated) {
         const permit = await settings.limiter.acquire();
         ticket = permit.ticket;
-        this.counters.throttledMs += permit.waitedMs;
+        this.count("throttledMs", permit.waitedMs);
+        throttledMs = permit.waitedMs;
       }
       // The deadline bounds retrying, so it starts at the first send, not while queued behind the throttle.
       deadline ??= Date.now() + settings.deadlineMs;
-      this.counters.requests += 1;
-      if (attempt > 1) this.counters.retries += 1;
+      this.count("requests", 1);
+      if (attempt > 1) this.count("retries", 1);
       const started = Date.now();
       const result = await this.attemptOnce(url, spec.method, headers, payload, ticket);
-      this.log(spec.method, shownPath, result, Date.now() - started, attempt - 1);
+      this.log(spec.method, shownPath, result, Date.now() - started, attempt - 1, throttledMs);
 
       if (result.kind === "answer" && result.status >= 200 && result.status < 300) {
         return this.parseSuccess(
@@ -126,7 +154,7 @@ export class Transport {
           earlierAttemptMayHaveApplied,
         );
       }
-      if (result.kind === "answer" && result.status === 429) this.counters.rateLimited += 1;
+      if (result.kind === "answer" && result.status === 429) this.count("rateLimited", 1);
 
       const outcome: AttemptOutcome =
         result.kind === "answer"
@@ -256,11 +284,24 @@ export class Transport {
     });
   }
 
-  private log(method: string, shownPath: string, result: Attempt, ms: number, retry: number): void {
+  private count(counter: keyof ClientStats, amount: number): void {
+    this.counters[counter] += amount;
+    this.organizationCounters[counter] += amount;
+  }
+
+  private log(
+    method: string,
+    shownPath: string,
+    result: Attempt,
+    ms: number,
+    retry: number,
+    throttledMs: number,
+  ): void {
     // Read at call time so the variable can be switched on in a running process (e.g. by a test).
     if (process.env.DEVICEMGMT_LOG !== "debug") return;
     const outcome = result.kind === "answer" ? String(result.status) : (result.code ?? "network-error");
-    const line = `devicemgmt: ${method} ${shownPath} ${outcome} ${ms}ms retry=${retry}`;
+    const waited = throttledMs > 0 ? ` throttled=${throttledMs}ms` : "";
+    const line = `devicemgmt: ${method} ${shownPath} ${outcome} ${ms}ms retry=${retry}${waited}`;
     this.settings.logger(redact(line, this.settings.secrets));
   }
 }

@@ -4,7 +4,12 @@
  * never on timing.
  */
 import { type RunningEmulator, startEmulator } from "../../emulator";
-import { closeDispatchers, DeviceMgmtClient } from "../../provider/client";
+import {
+  closeDispatchers,
+  DeviceMgmtClient,
+  organizationKey,
+  organizationStats,
+} from "../../provider/client";
 
 const RATE_LIMIT = { limit: 500, windowMs: 2000 };
 
@@ -50,4 +55,13 @@ test("a burst of 3000 requests from three clients of one organization sees no 42
   expect(total("requests")).toBe(3000);
   // Six windows were needed, so requests waited in the client's throttle rather than being refused.
   expect(total("throttledMs")).toBeGreaterThan(0);
+  // The process-wide view sums all clients of the organization, keyed without the token.
+  const key = organizationKey(emulator.baseUrl, emulator.tokens.admin);
+  expect(key).not.toContain(emulator.tokens.admin);
+  expect(organizationStats()[key]).toEqual({
+    requests: 3000,
+    retries: 0,
+    rateLimited: 0,
+    throttledMs: total("throttledMs"),
+  });
 });
