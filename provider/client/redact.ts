@@ -11,6 +11,8 @@ export function secretsOf(token: string): string[] {
   if (token.length > 0) secrets.add(token);
   const bar = token.indexOf("|");
   if (bar >= 0 && token.length - bar - 1 >= 8) secrets.add(token.slice(bar + 1));
+  // As it would appear inside a URL.
+  for (const secret of [...secrets]) secrets.add(encodeURIComponent(secret));
   return [...secrets].sort((a, b) => b.length - a.length);
 }
 

@@ -13,6 +13,7 @@ import {
   UnsupportedTokenError,
   ValidationError,
 } from "../../provider/client";
+import { redact, secretsOf } from "../../provider/client/redact";
 import {
   allowV3Token,
   group,
@@ -222,5 +223,20 @@ describe("errors surfaced by the client (MockAgent)", () => {
     await expect(client.assertV3Token()).rejects.toBeInstanceOf(ServerError);
     pool.intercept({ path: "/api/token-info" }).reply(200, tokenInfo("v3"), { headers: JSON_HEADERS });
     await expect(client.assertV3Token()).resolves.toMatchObject({ api_version: "v3" });
+  });
+});
+
+describe("secretsOf / redact", () => {
+  test("a Sanctum token is scrubbed whole, by its secret part, and URL-encoded", () => {
+    const token = "12|AbCdEfGhIjKlMnOp";
+    const secrets = secretsOf(token);
+    const text = redact(`a ${token} b AbCdEfGhIjKlMnOp c 12%7CAbCdEfGhIjKlMnOp d`, secrets);
+    expect(text).toBe("a [REDACTED] b [REDACTED] c [REDACTED] d");
+  });
+
+  test("any bearer credential is scrubbed, even an unknown one", () => {
+    expect(redact('header "Authorization: Bearer xyz.123-abc" sent', [])).toBe(
+      'header "Authorization: Bearer [REDACTED]" sent',
+    );
   });
 });
