@@ -45,24 +45,23 @@ export class FieldErrorCollector {
   }
 }
 
-/** "groupRoles.0.roleId" -> "group roles.0.role id", as Laravel displays attribute names. */
+/** "firstName" -> "first name" as Laravel displays attribute names; nested paths stay as sent ("groupRoles.0.roleId"). */
 function displayName(path: readonly PropertyKey[]): string {
-  return path
-    .map((key) =>
-      String(key)
-        .replace(/\[\]$/, "")
-        .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
-        .replace(/_/g, " ")
-        .toLowerCase(),
-    )
-    .join(".");
+  if (path.length !== 1) return path.map(String).join(".");
+  return String(path[0])
+    .replace(/\[\]$/, "")
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/_/g, " ")
+    .toLowerCase();
 }
 
 function laravelMessage(issue: z.core.$ZodIssue, attribute: string): string {
   const input = (issue as { input?: unknown }).input;
   switch (issue.code) {
     case "invalid_type":
-      if (input === undefined || input === null || input === "") return `The ${attribute} field is required.`;
+      if (input === undefined || input === null || (input === "" && issue.expected === "string")) {
+        return `The ${attribute} field is required.`;
+      }
       switch (issue.expected) {
         case "string":
           return `The ${attribute} field must be a string.`;
@@ -96,6 +95,7 @@ function laravelMessage(issue: z.core.$ZodIssue, attribute: string): string {
         return `The ${attribute} field must be a valid UUID.`;
       return `The ${attribute} field format is invalid.`;
     case "invalid_value":
+      if (input === undefined || input === null) return `The ${attribute} field is required.`;
       return `The selected ${attribute} is invalid.`;
     default:
       return issue.message || `The ${attribute} field is invalid.`;

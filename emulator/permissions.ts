@@ -51,6 +51,19 @@ export const SYSTEM_ROLES: readonly SystemRoleDefinition[] = [
     permissions: VIEW_PERMISSIONS,
   },
   {
+    name: "Device Enroller",
+    description:
+      "Enrolls devices (including devices migrated in) and views groups and devices; cannot move devices between groups.",
+    type: "organization",
+    permissions: ["ENROLLMENT__ENROLL_DEVICE", "DEVICE__VIEW", "GROUP__VIEW"],
+  },
+  {
+    name: "Member",
+    description: "Belongs to the organization; what a member may see and do comes from group roles only.",
+    type: "organization",
+    permissions: [],
+  },
+  {
     name: "Group Admin",
     description: "Manages a group and its descendants: sub-groups, devices, release channels and content.",
     type: "group",

@@ -14,9 +14,12 @@ const updateDeviceBody = z.object({
   tags: z.array(tag).max(100).optional(),
 });
 
-/** `group_ids[]` items: a group id, or an empty value (Laravel reads it as null) for ungrouped devices. */
+/**
+ * `group_ids[]` items (a PHP-style array parameter, reported as `group_ids.N`): a group id, or an empty value
+ * (Laravel reads it as null) for ungrouped devices.
+ */
 const listQuery = z.object({
-  "group_ids[]": z
+  group_ids: z
     .union([z.string(), z.array(z.string())])
     .transform((v) => (Array.isArray(v) ? v : [v]))
     .pipe(z.array(z.union([z.guid(), z.literal("")])).min(1))
@@ -48,9 +51,8 @@ export const deviceRoutes: RouteDefinition[] = [
     auth: "user",
     handler: (ctx) => {
       ctx.access.requireAnywhere("DEVICE__VIEW");
-      const query = parseOrThrow(listQuery, ctx.query);
-      const wanted =
-        query["group_ids[]"] && new Set(query["group_ids[]"].map((id) => id.toLowerCase() || null));
+      const query = parseOrThrow(listQuery, { group_ids: ctx.query["group_ids[]"] });
+      const wanted = query.group_ids && new Set(query.group_ids.map((id) => id.toLowerCase() || null));
       const everywhere = ctx.access.hasOrgWide("DEVICE__VIEW");
       let devices = ctx.org.devices.list();
       if (wanted || !everywhere) {
