@@ -8,12 +8,15 @@
  *
  * - `TokenBucket` — local pacing (capacity = burst, refill = limit per window). Its default burst equals the
  *   limit, so it never holds back a run the server would accept.
- * - `ServerBudget` — tracks the server's window: counts requests sent in the current window (in flight
- *   included), reconciles with Remaining from answers (others may spend the same budget), and when the budget
- *   is spent waits for the estimated reset. The reset is estimated never early: the window started no later
- *   than the receipt of the first answer seen in it, so reset = that receipt + W + margin. While the window
- *   is unknown (at start, after a reset) one probe request goes out alone and its answer re-establishes the
- *   budget. A Remaining that rises for a request sent after a lower Remaining was seen means a new window.
+ * - `ServerBudget` — tracks the server's window: it may spend the lowest Remaining reported in the window
+ *   minus what may not be reflected in it yet (requests in flight, lost answers), so others spending the same
+ *   budget are accounted for; when that is spent it waits for the estimated reset. The reset is estimated
+ *   never early: the window started no later than the receipt of the first answer seen in it, so
+ *   reset = that receipt + W + margin. While the window is unknown (at start, after a reset) one probe
+ *   request goes out alone and its answer re-establishes the budget. A Remaining that rises for a request
+ *   sent after a lower Remaining was seen means a new window.
+ *   Limitation: a window someone else opened earlier (e.g. a previous process) is assumed to have opened at
+ *   our first answer, so its reset may be waited for up to W too late — the price of never guessing early.
  * - On a 429 anyway, everybody pauses until Retry-After.
  *
  * Both are pure state machines driven by explicit timestamps; `RateLimiter` adds the queue and the timer,
