@@ -60,6 +60,13 @@ export class StateFile {
       await handle.close();
     }
     await fs.rename(this.tempFile, this.file);
+    // The rename itself is only durable once the directory entry is on disk.
+    const directory = await fs.open(path.dirname(this.file), "r");
+    try {
+      await directory.sync();
+    } finally {
+      await directory.close();
+    }
     this.durable = covered;
   }
 
