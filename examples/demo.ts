@@ -19,14 +19,25 @@ async function findPulumiCli(): Promise<string> {
   return resolveCli();
 }
 
-function run(cli: string, args: string[], env: NodeJS.ProcessEnv, options: { quiet?: boolean } = {}): Promise<string> {
+function run(
+  cli: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { quiet?: boolean } = {},
+): Promise<string> {
   return new Promise((done, fail) => {
-    const child = spawn(cli, args, { cwd: root, env, stdio: options.quiet ? "pipe" : ["ignore", "inherit", "inherit"] });
+    const child = spawn(cli, args, {
+      cwd: root,
+      env,
+      stdio: options.quiet ? "pipe" : ["ignore", "inherit", "inherit"],
+    });
     let out = "";
     child.stdout?.on("data", (chunk) => (out += chunk));
     child.stderr?.on("data", (chunk) => (out += chunk));
     child.on("error", fail);
-    child.on("exit", (code) => (code === 0 ? done(out) : fail(new Error(`pulumi ${args[0]} exited with ${code}\n${out}`))));
+    child.on("exit", (code) =>
+      code === 0 ? done(out) : fail(new Error(`pulumi ${args[0]} exited with ${code}\n${out}`)),
+    );
   });
 }
 
@@ -43,11 +54,17 @@ async function main(): Promise<void> {
   }
 
   const work = mkdtempSync(join(tmpdir(), "devicemgmt-demo-"));
-  const emulator = await startEmulator({ port: 0, statePath: join(work, "emulator-state.json"), quiet: true });
+  const emulator = await startEmulator({
+    port: 0,
+    statePath: join(work, "emulator-state.json"),
+    quiet: true,
+  });
   const token = emulator.tokens.multiOrgAdmin;
   const loaner = await fetch(`${emulator.baseUrl}/devices?per_page=100`, {
     headers: { Accept: "application/json", Authorization: `Bearer ${token}` },
-  }).then(async (r) => ((await r.json()) as { data: { id: string; name: string }[] }).data.find((d) => d.name === "Headset 08"));
+  }).then(async (r) =>
+    ((await r.json()) as { data: { id: string; name: string }[] }).data.find((d) => d.name === "Headset 08"),
+  );
   if (!loaner) throw new Error("the emulator's seed has no device named Headset 08");
 
   const configFile = join(work, "Pulumi.demo.yaml");
@@ -63,8 +80,12 @@ async function main(): Promise<void> {
   const withConfig = ["--config-file", configFile];
   try {
     await run(cli, ["stack", "init", "demo", "--non-interactive"], env, { quiet: true });
-    await run(cli, ["config", "set", "devicemgmt:baseUrl", emulator.baseUrl, ...withConfig], env, { quiet: true });
-    await run(cli, ["config", "set", "--secret", "devicemgmt:apiToken", token, ...withConfig], env, { quiet: true });
+    await run(cli, ["config", "set", "devicemgmt:baseUrl", emulator.baseUrl, ...withConfig], env, {
+      quiet: true,
+    });
+    await run(cli, ["config", "set", "--secret", "devicemgmt:apiToken", token, ...withConfig], env, {
+      quiet: true,
+    });
     await run(cli, ["config", "set", "loanerDeviceId", loaner.id, ...withConfig], env, { quiet: true });
     await run(cli, ["up", "--yes", "--non-interactive", ...withConfig], env);
     const outputs = await run(cli, ["stack", "output", "--json"], env, { quiet: true });

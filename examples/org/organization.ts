@@ -25,10 +25,16 @@ export function declareOrganization(settings: OrganizationSettings) {
   const groupAdmin = dm.getRoleOutput({ name: "Group Admin", type: "group" });
   const groupViewer = dm.getRoleOutput({ name: "Group Viewer", type: "group" });
 
-  const simulatorProduction = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" });
+  const simulatorProduction = dm.getReleaseChannelOutput({
+    appName: "Training Simulator",
+    channelName: "Production",
+  });
   const simulatorBeta = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Beta" });
   const safetyStable = dm.getReleaseChannelOutput({ appName: "Safety Briefing", channelName: "Stable" });
-  const pickerProduction = dm.getReleaseChannelOutput({ appName: "Warehouse Picker", channelName: "Production" });
+  const pickerProduction = dm.getReleaseChannelOutput({
+    appName: "Warehouse Picker",
+    channelName: "Production",
+  });
 
   // The tree: company -> regions -> sites. Only sites are configured: they hold devices and content.
   const company = new dm.Group("company", { name: "Acme Training" });
@@ -51,7 +57,10 @@ export function declareOrganization(settings: OrganizationSettings) {
 
   // A demo headset outside any group tries the beta build directly.
   const demoDevice = dm.getDeviceOutput({ name: settings.demoDeviceName });
-  new dm.DeviceReleaseChannel("demo-device-beta", { deviceId: demoDevice.id, releaseChannelId: simulatorBeta.id });
+  new dm.DeviceReleaseChannel("demo-device-beta", {
+    deviceId: demoDevice.id,
+    releaseChannelId: simulatorBeta.id,
+  });
 
   const person = (firstName: string, lastName: string) =>
     `${firstName}.${lastName}@${settings.emailDomain}`.toLowerCase();
@@ -85,7 +94,14 @@ export function declareOrganization(settings: OrganizationSettings) {
   });
 
   return {
-    groups: { company: company.id, emea: emea.id, americas: americas.id, berlin: berlin.id, london: london.id, austin: austin.id },
+    groups: {
+      company: company.id,
+      emea: emea.id,
+      americas: americas.id,
+      berlin: berlin.id,
+      london: london.id,
+      austin: austin.id,
+    },
     users: { ops: ops.id, emeaLead: emeaLead.id, trainer: trainer.id },
     migratedDevice: loaner.id,
   };

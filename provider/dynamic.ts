@@ -1,0 +1,27 @@
+import type * as pulumi from "@pulumi/pulumi";
+
+/** The kinds of resource the runtime knows. Never remove one: state written by older versions names them. */
+export type ResourceKind =
+  "group" | "user" | "groupReleaseChannel" | "deviceReleaseChannel" | "deviceMigration";
+
+/**
+ * The provider object a dynamic resource serializes into its `__provider` input (and so into state).
+ *
+ * It is deliberately thin: every method requires the package's runtime entry point at call time instead of
+ * capturing code. That keeps the serialized text a few hundred bytes, free of any credential, and means that
+ * upgrading the package changes what later check/diff/read/update/delete run, even for resources created by
+ * an older version. `require` is never captured by Pulumi's closure serializer, so the literal specifier
+ * survives serialization and resolves from the plugin's working directory like any installed package.
+ */
+export function thinProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+  return {
+    configure: async (req) => require("pulumi-devicemgmt/runtime").configure(req),
+    check: async (olds, news) => require("pulumi-devicemgmt/runtime").handler(kind).check(olds, news),
+    diff: async (id, olds, news) => require("pulumi-devicemgmt/runtime").handler(kind).diff(id, olds, news),
+    create: async (inputs) => require("pulumi-devicemgmt/runtime").handler(kind).create(inputs),
+    read: async (id, props) => require("pulumi-devicemgmt/runtime").handler(kind).read(id, props),
+    update: async (id, olds, news) =>
+      require("pulumi-devicemgmt/runtime").handler(kind).update(id, olds, news),
+    delete: async (id, props) => require("pulumi-devicemgmt/runtime").handler(kind).delete(id, props),
+  };
+}

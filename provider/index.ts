@@ -1,0 +1,11 @@
+/**
+ * pulumi-devicemgmt: the organization of a device-management service as Pulumi resources.
+ */
+export { Group, type GroupArgs } from "./resources/group";
+export { User, type UserArgs, type GroupRole, type GroupRoleArgs } from "./resources/user";
+export { GroupReleaseChannel, type GroupReleaseChannelArgs } from "./resources/groupReleaseChannel";
+export { DeviceReleaseChannel, type DeviceReleaseChannelArgs } from "./resources/deviceReleaseChannel";
+export { DeviceMigration, type DeviceMigrationArgs } from "./resources/deviceMigration";
+export * from "./lookups";
+export type { ConnectionInput } from "./connection";
+export type { ConnectionArgs } from "./resources/secretConnection";

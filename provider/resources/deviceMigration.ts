@@ -1,0 +1,168 @@
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { AmbiguousWriteError, ForbiddenError, NotFoundError, type DeviceMgmtClient } from "../client";
+import { thinProvider } from "../dynamic";
+import { clientForProps } from "./context";
+import {
+  carriedInputs,
+  checkProperties,
+  connectionSchema,
+  diffProperties,
+  jsonClean,
+  uuid,
+  type Props,
+  type ResourceHandler,
+} from "./framework";
+import { secretConnection, type ConnectionArgs } from "./secretConnection";
+
+// ---- Input schema -------------------------------------------------------------------------------------------
+
+const migrationShape = {
+  deviceId: uuid("deviceId"),
+  organizationSlug: z
+    .string({ error: "organizationSlug is required: the target organization's slug" })
+    .trim()
+    .regex(/^[a-z0-9][a-z0-9-]*$/i, {
+      error: "organizationSlug must be an organization slug such as acme-staging",
+    }),
+  groupId: uuid("groupId").nullable().optional(),
+  connection: connectionSchema,
+};
+
+// ---- Diff ---------------------------------------------------------------------------------------------------
+
+/** A migration is an event: any change means another migration. */
+export function diffMigration(olds: Props, news: Props): pulumi.dynamic.DiffResult {
+  return diffProperties(olds, news, {
+    updatable: [],
+    replaceOn: ["deviceId", "organizationSlug", "groupId"],
+    defaults: { groupId: null },
+  });
+}
+
+// ---- CRUD ---------------------------------------------------------------------------------------------------
+
+export function migrationForbiddenMessage(deviceId: string, slug: string, groupId: string | null): string {
+  return (
+    `Migrating device ${deviceId} to organization "${slug}" was refused (403 Forbidden). The token's user needs ` +
+    `DEVICE__MIGRATE in the source organization, ENROLLMENT__ENROLL_DEVICE in the target organization "${slug}"` +
+    (groupId
+      ? `, and GROUP__ADD_REMOVE_DEVICES on the target group ${groupId}.`
+      : `, and GROUP__ADD_REMOVE_DEVICES on the target group when a groupId is given.`)
+  );
+}
+
+/** True while the device is still visible in the source organization (i.e. not migrated). */
+async function inSourceOrganization(client: DeviceMgmtClient, deviceId: string): Promise<boolean> {
+  try {
+    await client.devices.get(deviceId);
+    return true;
+  } catch (error) {
+    if (error instanceof NotFoundError) return false;
+    throw error;
+  }
+}
+
+const outputs = (props: Props, migratedAt: string): Props =>
+  jsonClean({
+    deviceId: props.deviceId,
+    organizationSlug: props.organizationSlug,
+    groupId: props.groupId ?? null,
+    migratedAt,
+    ...carriedInputs(props),
+  });
+
+export const deviceMigrationHandler: ResourceHandler = {
+  async check(_olds, news) {
+    return checkProperties("DeviceMigration", migrationShape, news);
+  },
+
+  async diff(_id, olds, news) {
+    return diffMigration(olds, news);
+  },
+
+  async create(inputs) {
+    const client = clientForProps(inputs);
+    await client.assertV3Token();
+    const deviceId = inputs.deviceId as string;
+    const slug = inputs.organizationSlug as string;
+    const groupId = (inputs.groupId as string | null | undefined) ?? null;
+    const migrate = () => client.devices.migrate(deviceId, slug, groupId ? { groupId } : {});
+    try {
+      await migrate();
+    } catch (error) {
+      if (error instanceof AmbiguousWriteError) {
+        if (await inSourceOrganization(client, deviceId)) await migrate();
+      } else if (error instanceof ForbiddenError) {
+        throw new Error(migrationForbiddenMessage(deviceId, slug, groupId));
+      } else if (error instanceof NotFoundError) {
+        throw new Error(
+          `Cannot migrate device ${deviceId} to "${slug}": the device is not in the source organization, or no ` +
+            `organization has that slug (${error.message}).`,
+        );
+      } else {
+        throw error;
+      }
+    }
+    return { id: `${deviceId}/${slug}`, outs: outputs(inputs, new Date().toISOString()) };
+  },
+
+  async read(id, props) {
+    const client = clientForProps(props);
+    // The source organization cannot see the device once migrated. If it can again, the device came back (or
+    // the migration was undone elsewhere): report the migration gone so the next `up` migrates it again.
+    if (await inSourceOrganization(client, props.deviceId as string)) return {};
+    const { migratedAt: _migratedAt, ...inputs } = props;
+    return { id, props, inputs };
+  },
+
+  async update(_id, olds, news) {
+    // Every property replaces; only the token (connection) can change in place.
+    return { outs: outputs(news, olds.migratedAt as string) };
+  },
+
+  async delete(id) {
+    await pulumi.log.warn(
+      `DeviceMigration ${id}: a migration cannot be undone through the API; the device stays in the target ` +
+        `organization. Removed from the stack only.`,
+    );
+  },
+};
+
+// ---- Resource class -----------------------------------------------------------------------------------------
+
+export interface DeviceMigrationArgs {
+  /** The device, in the source organization (the one the token or connection belongs to). */
+  deviceId: pulumi.Input<string>;
+  /** The target organization's slug. */
+  organizationSlug: pulumi.Input<string>;
+  /** Optional configured group in the target organization. */
+  groupId?: pulumi.Input<string | null>;
+  connection?: pulumi.Input<ConnectionArgs>;
+}
+
+/**
+ * Moves a device to another organization. Deleting the resource does not move it back (the API cannot); it
+ * only leaves the stack, with a warning.
+ */
+export class DeviceMigration extends pulumi.dynamic.Resource {
+  declare readonly deviceId: pulumi.Output<string>;
+  declare readonly organizationSlug: pulumi.Output<string>;
+  declare readonly groupId: pulumi.Output<string | null>;
+  declare readonly migratedAt: pulumi.Output<string>;
+
+  constructor(name: string, args: DeviceMigrationArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      thinProvider("deviceMigration"),
+      name,
+      {
+        deviceId: args.deviceId,
+        organizationSlug: args.organizationSlug,
+        groupId: args.groupId,
+        connection: secretConnection(args.connection),
+        migratedAt: undefined,
+      },
+      opts,
+    );
+  }
+}

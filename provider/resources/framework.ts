@@ -1,0 +1,179 @@
+import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+
+/** What the engine sends for a value it does not know yet (during preview). */
+export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
+
+export function containsUnknown(value: unknown): boolean {
+  if (value === UNKNOWN) return true;
+  if (Array.isArray(value)) return value.some(containsUnknown);
+  if (value !== null && typeof value === "object") return Object.values(value).some(containsUnknown);
+  return false;
+}
+
+export type Props = Record<string, unknown>;
+
+/** The CRUD a resource kind implements; the plugin calls it through the thin serialized provider. */
+export interface ResourceHandler {
+  check(olds: Props, news: Props): Promise<pulumi.dynamic.CheckResult>;
+  diff(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.DiffResult>;
+  create(inputs: Props): Promise<pulumi.dynamic.CreateResult>;
+  read(id: string, props: Props): Promise<pulumi.dynamic.ReadResult>;
+  update(id: string, olds: Props, news: Props): Promise<pulumi.dynamic.UpdateResult>;
+  delete(id: string, props: Props): Promise<void>;
+}
+
+/**
+ * Thrown when an operation changed the live object but could not finish. The dynamic-provider plugin turns an
+ * error carrying `id` and `properties` into the engine's "resource initialization failed" answer, so the engine
+ * records what exists (instead of forgetting a created object) and the next `up` diffs against it and repairs.
+ */
+export class PartialFailureError extends Error {
+  readonly reasons: string[];
+  constructor(
+    readonly id: string,
+    readonly properties: Props,
+    cause: Error,
+  ) {
+    super(cause.message);
+    this.name = "PartialFailureError";
+    this.reasons = [cause.message];
+  }
+}
+
+/** The plugin needs `__provider` in recorded properties to find the provider again on later operations. */
+export function partialFailure(
+  id: string,
+  outputs: object,
+  inputs: Props,
+  cause: unknown,
+): PartialFailureError {
+  return new PartialFailureError(id, { ...outputs, __provider: inputs.__provider }, asError(cause));
+}
+
+export function asError(value: unknown): Error {
+  return value instanceof Error ? value : new Error(String(value));
+}
+
+/** Drops `undefined` everywhere: the plugin cannot encode it ("Unexpected struct type"). */
+export function jsonClean<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(jsonClean) as T;
+  if (value !== null && typeof value === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(value)) if (v !== undefined) out[key] = jsonClean(v);
+    return out as T;
+  }
+  return value;
+}
+
+/**
+ * Validates inputs property by property so that `pulumi preview` shows one failure per bad property, each with a
+ * readable reason. Values not known yet (preview) pass and are kept as they are; engine-internal keys (`__*`)
+ * are left alone.
+ */
+export function checkProperties<Shape extends z.ZodRawShape>(
+  resourceName: string,
+  shape: Shape,
+  news: Props,
+): { inputs: Props; failures: pulumi.dynamic.CheckFailure[] } {
+  const inputs: Props = {};
+  const failures: pulumi.dynamic.CheckFailure[] = [];
+  for (const key of Object.keys(news)) {
+    if (key.startsWith("__")) continue;
+    if (!(key in shape))
+      failures.push({ property: key, reason: `${key} is not a property of ${resourceName}.` });
+  }
+  for (const [key, schema] of Object.entries(shape) as [string, z.ZodType][]) {
+    const value = news[key];
+    if (containsUnknown(value)) {
+      inputs[key] = value;
+      continue;
+    }
+    const parsed = schema.safeParse(value);
+    if (parsed.success) {
+      if (parsed.data !== undefined) inputs[key] = parsed.data;
+    } else {
+      failures.push({ property: key, reason: describeIssues(key, parsed.error) });
+    }
+  }
+  return { inputs: jsonClean(inputs), failures };
+}
+
+function describeIssues(key: string, error: z.ZodError): string {
+  return error.issues
+    .map((issue) => {
+      const where = issue.path.length
+        ? `${key}${issue.path.map((p) => (typeof p === "number" ? `[${p}]` : `.${String(p)}`)).join("")}`
+        : key;
+      return `${where}: ${issue.message}`;
+    })
+    .join("; ");
+}
+
+/** Strings the API takes as ids. */
+export const uuid = (what: string) => z.guid({ error: `${what} must be an id (a UUID such as 3f2b…-…)` });
+
+export const connectionSchema = z
+  .object({
+    baseUrl: z
+      .string()
+      .url({ error: "connection.baseUrl must be a URL such as https://host/api/v3" })
+      .optional(),
+    apiToken: z.string().min(1, { error: "connection.apiToken must not be empty" }).optional(),
+  })
+  .strict()
+  .optional();
+
+export const adoptIdSchema = uuid("adoptId").optional();
+
+/** The declared connection's organization: a change of base URL means another organization, so a replacement. */
+export function connectionBaseUrl(props: Props): string | undefined {
+  const connection = props.connection as { baseUrl?: string } | undefined;
+  return connection?.baseUrl;
+}
+
+export interface PropertyDiffSpec {
+  /** Properties that change in place. */
+  updatable: string[];
+  /** Properties whose change needs a new object. */
+  replaceOn: string[];
+  /** Per-property equality where plain equality would report a change that is not there. */
+  equal?: Record<string, (a: unknown, b: unknown) => boolean>;
+  /** Value used when a property is absent (so `parentId: undefined` equals `parentId: null`). */
+  defaults?: Record<string, unknown>;
+}
+
+/** Pure: compares prior outputs with new inputs. Unknown new values count as changed. */
+export function diffProperties(olds: Props, news: Props, spec: PropertyDiffSpec): pulumi.dynamic.DiffResult {
+  const changed = (key: string): boolean => {
+    const fallback = spec.defaults?.[key];
+    const a = olds[key] ?? fallback;
+    const b = news[key] ?? fallback;
+    if (containsUnknown(b)) return true;
+    const eq = spec.equal?.[key] ?? deepEqual;
+    return !eq(a, b);
+  };
+  const replaces = spec.replaceOn.filter(changed);
+  const updates = spec.updatable.filter(changed);
+  if (connectionBaseUrl(olds) !== connectionBaseUrl(news) && !containsUnknown(news.connection)) {
+    replaces.push("connection");
+  }
+  return { changes: replaces.length > 0 || updates.length > 0, replaces, deleteBeforeReplace: false };
+}
+
+export function deepEqual(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (Array.isArray(a) && Array.isArray(b))
+    return a.length === b.length && a.every((v, i) => deepEqual(v, b[i]));
+  if (a && b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
+    const ka = Object.keys(a).filter((k) => (a as Props)[k] !== undefined);
+    const kb = Object.keys(b).filter((k) => (b as Props)[k] !== undefined);
+    return ka.length === kb.length && ka.every((k) => deepEqual((a as Props)[k], (b as Props)[k]));
+  }
+  return false;
+}
+
+/** Inputs that are not about the remote object but travel with it in state. */
+export function carriedInputs(props: Props): Props {
+  return jsonClean({ adoptId: props.adoptId, connection: props.connection });
+}

@@ -1,0 +1,439 @@
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import {
+  AmbiguousWriteError,
+  NotFoundError,
+  ValidationError,
+  type DeviceMgmtClient,
+  type User as ApiUser,
+} from "../client";
+import { thinProvider } from "../dynamic";
+import { clientForProps } from "./context";
+import {
+  adoptIdSchema,
+  carriedInputs,
+  checkProperties,
+  connectionSchema,
+  diffProperties,
+  jsonClean,
+  partialFailure,
+  uuid,
+  type Props,
+  type ResourceHandler,
+} from "./framework";
+import { secretConnection, type ConnectionArgs } from "./secretConnection";
+
+// ---- Input schema -------------------------------------------------------------------------------------------
+
+export interface GroupRole {
+  roleId: string;
+  groupId: string;
+}
+
+const groupRoleSchema = z.object({ roleId: uuid("roleId"), groupId: uuid("groupId") }).strict();
+
+const MAX_GROUP_ROLES = 100;
+
+const userShape = {
+  firstName: z
+    .string({ error: "firstName is required and must be a string" })
+    .trim()
+    .min(1, { error: "firstName must not be empty" }),
+  lastName: z
+    .string({ error: "lastName is required and must be a string" })
+    .trim()
+    .min(1, { error: "lastName must not be empty" }),
+  email: z.email({ error: "email must be an e-mail address" }),
+  defaultRoleId: uuid("defaultRoleId"),
+  groupRoles: z
+    .array(groupRoleSchema, { error: "groupRoles must be a list of { roleId, groupId }" })
+    .max(MAX_GROUP_ROLES, { error: `groupRoles can hold at most ${MAX_GROUP_ROLES} entries` })
+    .optional()
+    .transform((roles) => roles ?? [])
+    .superRefine((roles, ctx) => {
+      const duplicates = findDuplicateGroupRoles(roles);
+      if (duplicates.length) {
+        ctx.addIssue({
+          code: "custom",
+          message: `duplicate entries: ${duplicates.map((r) => `{ roleId: ${r.roleId}, groupId: ${r.groupId} }`).join(", ")}`,
+        });
+      }
+    })
+    .transform(sortGroupRoles),
+  invite: z
+    .boolean({ error: "invite must be true or false" })
+    .optional()
+    .transform((v) => v ?? false),
+  adoptId: adoptIdSchema,
+  connection: connectionSchema,
+};
+
+export interface UserOutputs {
+  firstName: string;
+  lastName: string;
+  email: string;
+  defaultRoleId: string;
+  groupRoles: GroupRole[];
+  invite: boolean;
+  createdAt: string;
+  updatedAt: string;
+}
+
+// ---- Pure set logic -----------------------------------------------------------------------------------------
+
+const keyOf = (r: GroupRole) => `${r.groupId}/${r.roleId}`;
+
+export function sortGroupRoles(roles: GroupRole[]): GroupRole[] {
+  return [...roles].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
+}
+
+export function findDuplicateGroupRoles(roles: GroupRole[]): GroupRole[] {
+  const seen = new Set<string>();
+  const duplicates: GroupRole[] = [];
+  for (const role of roles) {
+    if (seen.has(keyOf(role))) duplicates.push(role);
+    seen.add(keyOf(role));
+  }
+  return duplicates;
+}
+
+export type GroupRoleAction = GroupRole & { action: "attach" | "detach" };
+
+/** The attach/detach actions that turn `current` into `desired`: only the difference, never detach-all. */
+export function groupRoleActions(current: GroupRole[], desired: GroupRole[]): GroupRoleAction[] {
+  const have = new Set(current.map(keyOf));
+  const want = new Set(desired.map(keyOf));
+  return [
+    ...sortGroupRoles(current.filter((r) => !want.has(keyOf(r)))).map((r) => ({
+      ...pick(r),
+      action: "detach" as const,
+    })),
+    ...sortGroupRoles(desired.filter((r) => !have.has(keyOf(r)))).map((r) => ({
+      ...pick(r),
+      action: "attach" as const,
+    })),
+  ];
+}
+
+const pick = (r: GroupRole): GroupRole => ({ roleId: r.roleId, groupId: r.groupId });
+
+const sameEmail = (a: unknown, b: unknown) =>
+  typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : a === b;
+
+const sameGroupRoles = (a: unknown, b: unknown) =>
+  groupRoleActions((a as GroupRole[] | undefined) ?? [], (b as GroupRole[] | undefined) ?? []).length === 0;
+
+// ---- Diff ---------------------------------------------------------------------------------------------------
+
+export function diffUser(olds: Props, news: Props): pulumi.dynamic.DiffResult {
+  return diffProperties(olds, news, {
+    updatable: ["firstName", "lastName", "defaultRoleId", "groupRoles"],
+    replaceOn: ["email"],
+    equal: { email: sameEmail, groupRoles: sameGroupRoles },
+    defaults: { groupRoles: [] },
+  });
+}
+
+// ---- Mapping ------------------------------------------------------------------------------------------------
+
+/** Live access controls back to inputs: the organization-level one is the default role, group ones are groupRoles. */
+export function rolesOf(user: ApiUser): { defaultRoleId: string | null; groupRoles: GroupRole[] } {
+  const orgLevel = user.accessControls.find((ac) => ac.protectable.type === "organization");
+  const groupRoles = user.accessControls
+    .filter((ac) => ac.protectable.type === "group")
+    .map((ac) => ({ roleId: ac.role.id, groupId: ac.protectable.id }));
+  return { defaultRoleId: orgLevel?.role.id ?? null, groupRoles: sortGroupRoles(groupRoles) };
+}
+
+function toOutputs(live: ApiUser, props: Props): UserOutputs {
+  const roles = rolesOf(live);
+  return jsonClean({
+    firstName: live.firstName,
+    lastName: live.lastName,
+    email: live.email,
+    defaultRoleId: roles.defaultRoleId,
+    groupRoles: roles.groupRoles,
+    invite: props.invite === true,
+    createdAt: live.createdAt,
+    updatedAt: live.updatedAt,
+    ...carriedInputs(props),
+  }) as UserOutputs;
+}
+
+function liveInputs(outputs: Props): Props {
+  const { createdAt: _c, updatedAt: _u, ...inputs } = outputs;
+  return inputs;
+}
+
+export interface DeclaredUser {
+  firstName: string;
+  lastName: string;
+  email: string;
+  defaultRoleId: string;
+  groupRoles: GroupRole[];
+}
+
+const declared = (props: Props): DeclaredUser => ({
+  firstName: props.firstName as string,
+  lastName: props.lastName as string,
+  email: props.email as string,
+  defaultRoleId: props.defaultRoleId as string,
+  groupRoles: (props.groupRoles as GroupRole[] | undefined) ?? [],
+});
+
+// ---- CRUD ---------------------------------------------------------------------------------------------------
+
+/** Newest users come first in the API's order, so a just-made user is found on the first page. */
+async function findByEmail(client: DeviceMgmtClient, email: string): Promise<ApiUser | undefined> {
+  for await (const user of client.users.list()) {
+    if (sameEmail(user.email, email)) return user;
+  }
+  return undefined;
+}
+
+async function createOrInvite(
+  client: DeviceMgmtClient,
+  want: DeclaredUser,
+  invite: boolean,
+): Promise<ApiUser> {
+  const attempt = async (): Promise<ApiUser | undefined> => {
+    if (!invite) return client.users.create(want);
+    await client.users.invite({
+      email: want.email,
+      defaultRoleId: want.defaultRoleId,
+      groupRoles: want.groupRoles,
+    });
+    return undefined;
+  };
+  let created: ApiUser | undefined;
+  try {
+    created = await attempt();
+  } catch (error) {
+    if (error instanceof AmbiguousWriteError) {
+      created = (await findByEmail(client, want.email)) ?? (await attempt());
+    } else if (error instanceof ValidationError && error.fieldErrors?.email) {
+      const existing = await findByEmail(client, want.email);
+      if (existing) {
+        throw new Error(
+          `A user with e-mail ${want.email} already exists in the organization (id ${existing.id}). ` +
+            `To manage that user, set adoptId: "${existing.id}" on this resource.`,
+        );
+      }
+      throw error;
+    } else {
+      throw error;
+    }
+  }
+  if (created) return created;
+  const invited = await findByEmail(client, want.email);
+  if (!invited)
+    throw new Error(`The invitation for ${want.email} was accepted, but no user with that e-mail appeared.`);
+  return invited;
+}
+
+/** The user's mutable fields, from the API or from recorded outputs. */
+export interface UserFields {
+  firstName: string;
+  lastName: string;
+  defaultRoleId: string | null;
+  groupRoles: GroupRole[];
+}
+
+const fieldsOf = (user: ApiUser): UserFields => ({
+  firstName: user.firstName,
+  lastName: user.lastName,
+  ...rolesOf(user),
+});
+
+const fieldsFromOutputs = (olds: Props): UserFields => ({
+  firstName: olds.firstName as string,
+  lastName: olds.lastName as string,
+  defaultRoleId: (olds.defaultRoleId as string | undefined) ?? null,
+  groupRoles: (olds.groupRoles as GroupRole[] | undefined) ?? [],
+});
+
+/** Pure: the PUT bodies that turn `current` into `want` — only what differs, group roles in batches the API takes. */
+export function userUpdateBodies(current: UserFields, want: DeclaredUser): Record<string, unknown>[] {
+  const fields: Record<string, unknown> = {};
+  if (current.firstName !== want.firstName) fields.firstName = want.firstName;
+  if (current.lastName !== want.lastName) fields.lastName = want.lastName;
+  if (current.defaultRoleId !== want.defaultRoleId) fields.defaultRoleId = want.defaultRoleId;
+  const actions = groupRoleActions(current.groupRoles, want.groupRoles);
+  const bodies: Record<string, unknown>[] = [];
+  for (let i = 0; i < actions.length; i += MAX_GROUP_ROLES) {
+    bodies.push({ groupRoles: actions.slice(i, i + MAX_GROUP_ROLES) });
+  }
+  if (Object.keys(fields).length) {
+    if (bodies.length) Object.assign(bodies[0], fields);
+    else bodies.push(fields);
+  }
+  return bodies;
+}
+
+/** Applies the bodies; returns the user as the last answer shows it, or undefined when nothing had to change. */
+async function applyUpdates(
+  client: DeviceMgmtClient,
+  id: string,
+  bodies: Record<string, unknown>[],
+): Promise<ApiUser | undefined> {
+  let last: ApiUser | undefined;
+  for (const body of bodies) last = await client.users.update(id, body);
+  return last;
+}
+
+export const userHandler: ResourceHandler = {
+  async check(_olds, news) {
+    return checkProperties("User", userShape, news);
+  },
+
+  async diff(_id, olds, news) {
+    return diffUser(olds, news);
+  },
+
+  async create(inputs) {
+    const client = clientForProps(inputs);
+    await client.assertV3Token();
+    const want = declared(inputs);
+    let live: ApiUser;
+    if (typeof inputs.adoptId === "string") {
+      live = await adoptable(client, inputs.adoptId);
+      if (!sameEmail(live.email, want.email)) {
+        throw new Error(
+          `adoptId: user ${inputs.adoptId} has e-mail ${live.email}, but the program declares ${want.email}. ` +
+            `A user's e-mail cannot change: declare ${live.email} to adopt this user.`,
+        );
+      }
+    } else {
+      live = await createOrInvite(client, want, inputs.invite === true);
+    }
+    try {
+      live = (await applyUpdates(client, live.id, userUpdateBodies(fieldsOf(live), want))) ?? live;
+    } catch (error) {
+      throw partialFailure(live.id, toOutputs(live, inputs), inputs, error);
+    }
+    return { id: live.id, outs: toOutputs(live, inputs) };
+  },
+
+  async read(id, props) {
+    const client = clientForProps(props);
+    try {
+      const outputs = toOutputs(await client.users.get(id), props);
+      return { id, props: outputs, inputs: liveInputs(outputs as unknown as Props) };
+    } catch (error) {
+      if (error instanceof NotFoundError) return {};
+      throw error;
+    }
+  },
+
+  async update(id, olds, news) {
+    const client = clientForProps(news);
+    await client.assertV3Token();
+    const want = declared(news);
+    // Plan from the recorded outputs (no extra read); if the server says they are stale because someone
+    // changed the user's roles behind Pulumi's back, plan again from a fresh read.
+    try {
+      const updated = await applyUpdates(client, id, userUpdateBodies(fieldsFromOutputs(olds), want));
+      return { outs: toOutputs(updated ?? (await client.users.get(id)), news) };
+    } catch (error) {
+      const live = await client.users.get(id).catch(() => undefined);
+      if (!(error instanceof ValidationError) || !live) {
+        throw live ? partialFailure(id, toOutputs(live, news), news, error) : error;
+      }
+      try {
+        return {
+          outs: toOutputs(
+            (await applyUpdates(client, id, userUpdateBodies(fieldsOf(live), want))) ?? live,
+            news,
+          ),
+        };
+      } catch (retryError) {
+        throw partialFailure(
+          id,
+          toOutputs(await client.users.get(id).catch(() => live), news),
+          news,
+          retryError,
+        );
+      }
+    }
+  },
+
+  async delete(id, props) {
+    const client = clientForProps(props);
+    await client.assertV3Token();
+    try {
+      await client.users.delete(id);
+    } catch (error) {
+      if (error instanceof NotFoundError) return;
+      throw error;
+    }
+  },
+};
+
+async function adoptable(client: DeviceMgmtClient, adoptId: string): Promise<ApiUser> {
+  try {
+    return await client.users.get(adoptId);
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      throw new Error(
+        `adoptId: no user with id ${adoptId} exists in the organization, so there is nothing to adopt. ` +
+          `Remove adoptId to create the user, or correct the id.`,
+      );
+    }
+    throw error;
+  }
+}
+
+// ---- Resource class -----------------------------------------------------------------------------------------
+
+export interface GroupRoleArgs {
+  roleId: pulumi.Input<string>;
+  groupId: pulumi.Input<string>;
+}
+
+export interface UserArgs {
+  firstName: pulumi.Input<string>;
+  lastName: pulumi.Input<string>;
+  /** Changing the e-mail replaces the user. */
+  email: pulumi.Input<string>;
+  /** The role the user holds across the organization (an organization or group role). */
+  defaultRoleId: pulumi.Input<string>;
+  /** Extra roles on particular groups; order does not matter; at most 100; no duplicates. */
+  groupRoles?: pulumi.Input<pulumi.Input<GroupRoleArgs>[]>;
+  /** true: send an invitation e-mail (POST /user-invites); false (default): create directly, for single sign-on accounts. */
+  invite?: pulumi.Input<boolean>;
+  /** Adopt the existing user with this id instead of creating one; it is updated to the declared inputs. */
+  adoptId?: pulumi.Input<string>;
+  /** Another organization's API for this resource only (the token is kept secret). */
+  connection?: pulumi.Input<ConnectionArgs>;
+}
+
+/** A user of the organization with a default role and group roles. */
+export class User extends pulumi.dynamic.Resource {
+  declare readonly firstName: pulumi.Output<string>;
+  declare readonly lastName: pulumi.Output<string>;
+  declare readonly email: pulumi.Output<string>;
+  declare readonly defaultRoleId: pulumi.Output<string>;
+  declare readonly groupRoles: pulumi.Output<GroupRole[]>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly updatedAt: pulumi.Output<string>;
+
+  constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      thinProvider("user"),
+      name,
+      {
+        firstName: args.firstName,
+        lastName: args.lastName,
+        email: args.email,
+        defaultRoleId: args.defaultRoleId,
+        groupRoles: args.groupRoles,
+        invite: args.invite,
+        adoptId: args.adoptId,
+        connection: secretConnection(args.connection),
+        createdAt: undefined,
+        updatedAt: undefined,
+      },
+      opts,
+    );
+  }
+}

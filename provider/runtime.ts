@@ -1,0 +1,43 @@
+/**
+ * The entry point the dynamic-provider plugin loads at run time (`require("pulumi-devicemgmt/runtime")`).
+ *
+ * Its exports are a compatibility contract with every state file ever written: serialized providers call
+ * `configure(req)` and `handler(kind)`, and old kinds must keep working.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { CONFIG_KEYS, stackSettingsFrom, type StackSettings } from "./connection";
+import type { ResourceKind } from "./dynamic";
+import type { ResourceHandler } from "./resources/framework";
+import { groupHandler } from "./resources/group";
+import { userHandler } from "./resources/user";
+import { groupReleaseChannelHandler } from "./resources/groupReleaseChannel";
+import { deviceReleaseChannelHandler } from "./resources/deviceReleaseChannel";
+import { deviceMigrationHandler } from "./resources/deviceMigration";
+import { bindStackSettings } from "./resources/context";
+
+const handlers: Record<ResourceKind, ResourceHandler> = {
+  group: groupHandler,
+  user: userHandler,
+  groupReleaseChannel: groupReleaseChannelHandler,
+  deviceReleaseChannel: deviceReleaseChannelHandler,
+  deviceMigration: deviceMigrationHandler,
+};
+
+/** Called once per serialized provider by the plugin, after the engine's Configure, with the stack config. */
+export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
+  const settings: StackSettings = stackSettingsFrom((key) => req.config.get(key));
+  bindStackSettings(settings);
+}
+
+export function handler(kind: string): ResourceHandler {
+  const found = (handlers as Record<string, ResourceHandler | undefined>)[kind];
+  if (!found) {
+    throw new Error(
+      `This version of pulumi-devicemgmt does not know the resource kind "${kind}" recorded in state. ` +
+        `Install the version that created it (or newer).`,
+    );
+  }
+  return found;
+}
+
+export { CONFIG_KEYS };
