@@ -34,7 +34,6 @@ export const noContent = (): HandlerResult => ({ status: 204 });
 export interface SharedServices {
   store: Store;
   pageQuery: PageQuerySchema;
-  maxPerPage: number;
   describeRateLimit(): string;
 }
 

@@ -109,7 +109,7 @@ export class FaultInjector {
   }
 }
 
-export function emptyFaultStats(): FaultStats {
+function emptyFaultStats(): FaultStats {
   return {
     latencyApplied: 0,
     errorsInjected: 0,

@@ -34,7 +34,7 @@ const TOKEN_DESCRIPTIONS: Record<keyof typeof SEED_TOKENS, string> = {
   v2: "legacy v2 organization token for acme (refused by v3)",
 };
 
-export function banner(baseUrl: string, adminToken: string): string {
+function banner(baseUrl: string, adminToken: string): string {
   const width = Math.max(...Object.keys(SEED_TOKENS).map((k) => k.length));
   const lines = [`listening on ${baseUrl}`, "seeded tokens (Authorization: Bearer <token>):"];
   for (const [key, token] of Object.entries(SEED_TOKENS)) {
@@ -65,7 +65,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const app = buildServer({
     services: {
       store,
-      maxPerPage,
       pageQuery: pageQuerySchema(maxPerPage),
       describeRateLimit: () => limiter.describe(),
     },

@@ -29,7 +29,6 @@ interface RouteConfig {
   /** Stats key, e.g. "GET /groups/{groupId}". */
   key: string;
   auth: AuthMode;
-  write: boolean;
   idParams: string[];
 }
 
@@ -64,8 +63,8 @@ function bearerToken(header: string | undefined): string | undefined {
   return match?.[1];
 }
 
-function sendError(reply: FastifyReply, status: number, extra?: Partial<ApiError["body"]>): FastifyReply {
-  return reply.code(status).send({ message: statusPhrase(status), ...extra });
+function sendError(reply: FastifyReply, status: number): FastifyReply {
+  return reply.code(status).send({ message: statusPhrase(status) });
 }
 
 /** Destroy the connection without answering (a load balancer dropping it, a crash mid-request). */
@@ -172,7 +171,6 @@ export function buildServer(parts: ServerParts): FastifyInstance {
     const config: RouteConfig = {
       key: `${route.method} ${(route.path || "/").replace(/:(\w+)/g, "{$1}")}`,
       auth: route.auth,
-      write,
       idParams: [...route.path.matchAll(/:(\w+Id)\b/g)].map((m) => m[1]),
     };
     app.route({

@@ -33,7 +33,7 @@ export interface EmulatorOptions {
   rateLimit?: RateLimitConfig;
   maxPerPage?: number;
   faults?: Partial<FaultConfig>;
-  /** Print the banner (listening line and seeded tokens). Defaults to true: the in-process API is silent. */
+  /** Suppress the banner (listening line and seeded tokens). Defaults to true in process; the CLI passes false. */
   quiet?: boolean;
   /** Seed-data knobs (ignored when statePath names an existing state file). */
   seed?: { devices?: number };
