@@ -1,11 +1,16 @@
-import { DeviceMgmtClient } from "./client";
+import { DeviceMgmtClient, organizationKey } from "./client";
 
 /** Where a resource's API calls go. The token is a secret: it lives in stack config, the environment, or a
  * per-resource `connection` input that the resource classes wrap in `pulumi.secret`. */
-export interface ConnectionSettings {
+export interface ConnectionSettings extends ClientTuning {
   baseUrl: string;
   apiToken: string;
+}
+
+/** Stack-wide knobs of the client; absent means the client's defaults. */
+export interface ClientTuning {
   requestsPerMinute?: number;
+  maxRetries?: number;
 }
 
 export interface ConnectionInput {
@@ -17,6 +22,7 @@ export const CONFIG_KEYS = {
   baseUrl: "devicemgmt:baseUrl",
   apiToken: "devicemgmt:apiToken",
   requestsPerMinute: "devicemgmt:requestsPerMinute",
+  maxRetries: "devicemgmt:maxRetries",
 } as const;
 
 export const ENV_KEYS = {
@@ -35,10 +41,9 @@ const MISSING_BASE_URL =
   "https://<host>/api/v3`, the environment variable DEVICEMGMT_BASE_URL, or a resource's " +
   "`connection: { baseUrl }` input.";
 
-export interface StackSettings {
+export interface StackSettings extends ClientTuning {
   baseUrl?: string;
   apiToken?: string;
-  requestsPerMinute?: number;
 }
 
 /**
@@ -56,9 +61,8 @@ export function resolveConnection(
     nonEmpty(perResource?.apiToken) ?? nonEmpty(stack.apiToken) ?? nonEmpty(env[ENV_KEYS.apiToken]);
   if (!apiToken) throw new Error(MISSING_TOKEN);
   if (!baseUrl) throw new Error(MISSING_BASE_URL);
-  return stack.requestsPerMinute
-    ? { baseUrl, apiToken, requestsPerMinute: stack.requestsPerMinute }
-    : { baseUrl, apiToken };
+  const { baseUrl: _baseUrl, apiToken: _apiToken, ...tuning } = stack;
+  return { baseUrl, apiToken, ...tuning };
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -70,30 +74,42 @@ export function stackSettingsFrom(get: (key: string) => string | undefined): Sta
   const settings: StackSettings = {};
   const baseUrl = get(CONFIG_KEYS.baseUrl);
   const apiToken = get(CONFIG_KEYS.apiToken);
-  const rpm = get(CONFIG_KEYS.requestsPerMinute);
   if (baseUrl) settings.baseUrl = baseUrl;
   if (apiToken) settings.apiToken = apiToken;
-  if (rpm) {
-    const parsed = Number(rpm);
-    if (!Number.isInteger(parsed) || parsed <= 0) {
-      throw new Error(`devicemgmt:requestsPerMinute must be a positive whole number, got "${rpm}".`);
-    }
-    settings.requestsPerMinute = parsed;
-  }
+  const requestsPerMinute = wholeNumber(get, CONFIG_KEYS.requestsPerMinute, 1);
+  const maxRetries = wholeNumber(get, CONFIG_KEYS.maxRetries, 0);
+  if (requestsPerMinute !== undefined) settings.requestsPerMinute = requestsPerMinute;
+  if (maxRetries !== undefined) settings.maxRetries = maxRetries;
   return settings;
+}
+
+function wholeNumber(get: (key: string) => string | undefined, key: string, min: number): number | undefined {
+  const raw = get(key);
+  if (raw === undefined || raw === "") return undefined;
+  const parsed = Number(raw);
+  if (!Number.isInteger(parsed) || parsed < min) {
+    throw new Error(`${key} must be a whole number of at least ${min}, got "${raw}".`);
+  }
+  return parsed;
 }
 
 const clients = new Map<string, DeviceMgmtClient>();
 
 /** One client per organization and token in a process, so throttling and keep-alive are shared. */
 export function clientFor(settings: ConnectionSettings): DeviceMgmtClient {
-  const key = `${settings.baseUrl}\u0000${settings.apiToken}\u0000${settings.requestsPerMinute ?? ""}`;
+  const key = JSON.stringify([
+    settings.baseUrl,
+    organizationKey(settings.baseUrl, settings.apiToken),
+    settings.requestsPerMinute,
+    settings.maxRetries,
+  ]);
   let client = clients.get(key);
   if (!client) {
     client = new DeviceMgmtClient({
       baseUrl: settings.baseUrl,
       apiToken: settings.apiToken,
       ...(settings.requestsPerMinute ? { requestsPerMinute: settings.requestsPerMinute } : {}),
+      ...(settings.maxRetries !== undefined ? { retry: { maxAttempts: settings.maxRetries + 1 } } : {}),
     });
     clients.set(key, client);
   }

@@ -309,7 +309,7 @@ describe("connection settings", () => {
       requestsPerMinute: 500,
     });
     expect(() => stackSettingsFrom((k) => ({ "devicemgmt:requestsPerMinute": "fast" })[k])).toThrow(
-      /positive whole number/,
+      /whole number of at least 1/,
     );
   });
 });

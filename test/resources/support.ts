@@ -1,0 +1,164 @@
+/**
+ * Drives one resource kind through the real dynamic-provider plugin, as the engine does for a single resource:
+ * check, then create / diff / update / read / delete, with the provider text serialized exactly as
+ * `dynamic.Resource` serializes it. The emulator is the API.
+ */
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { DeviceMgmtClient } from "../../provider/client";
+import { thinProvider, type ResourceKind } from "../../provider/dynamic";
+import {
+  startProviderPlugin,
+  type CheckResult,
+  type DiffResult,
+  type PropertyMap,
+  type ProviderPlugin,
+  type ReadResult,
+} from "../harness/plugin";
+
+export const repoRoot = path.resolve(__dirname, "../..");
+
+/** The `__provider` text, produced by the SDK's own closure serializer as dynamic.Resource does. */
+export async function serializedProvider(kind: ResourceKind): Promise<string> {
+  const { serializeFunction } = require("@pulumi/pulumi/runtime/closure/serializeClosure");
+  const provider = thinProvider(kind);
+  return (await serializeFunction(() => provider, { allowSecrets: true })).text;
+}
+
+export interface Stack {
+  emulator: RunningEmulator;
+  plugin: ProviderPlugin;
+  /** An outside actor on the same organization (the admin), for drift and assertions. */
+  admin: DeviceMgmtClient;
+  close(): Promise<void>;
+}
+
+export async function startStack(
+  options: { token?: (e: RunningEmulator) => string; config?: Record<string, string> } = {},
+): Promise<Stack> {
+  const emulator = await startEmulator({ port: 0 });
+  const plugin = await startProviderPlugin({
+    cwd: repoRoot,
+    env: { DEVICEMGMT_API_TOKEN: "", DEVICEMGMT_BASE_URL: "" },
+  });
+  const token = options.token ? options.token(emulator) : emulator.tokens.admin;
+  await plugin.configure(
+    { "devicemgmt:baseUrl": emulator.baseUrl, "devicemgmt:apiToken": token, ...options.config },
+    ["devicemgmt:apiToken"],
+  );
+  const admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
+  return {
+    emulator,
+    plugin,
+    admin,
+    async close() {
+      await plugin.close();
+      await emulator.close();
+    },
+  };
+}
+
+/** One declared resource and its state, moved through the plugin step by step. */
+export class Managed {
+  id = "";
+  inputs: PropertyMap = {};
+  outputs: PropertyMap = {};
+  private constructor(
+    private readonly plugin: ProviderPlugin,
+    private readonly provider: string,
+    readonly urn: string,
+  ) {}
+
+  static async of(plugin: ProviderPlugin, kind: ResourceKind, name: string): Promise<Managed> {
+    const urn = `urn:pulumi:test::devicemgmt::pulumi-nodejs:dynamic:Resource::${name}`;
+    return new Managed(plugin, await serializedProvider(kind), urn);
+  }
+
+  check(news: PropertyMap): Promise<CheckResult> {
+    return this.plugin.check({
+      urn: this.urn,
+      olds: this.inputs,
+      news: { ...news, __provider: this.provider },
+    });
+  }
+
+  /** check then create; throws with the failures when check refuses. */
+  async create(news: PropertyMap): Promise<PropertyMap> {
+    const checked = await this.checked(news);
+    const created = await this.plugin.create({ urn: this.urn, properties: checked });
+    this.id = created.id;
+    this.inputs = checked;
+    this.outputs = created.properties;
+    return this.outputs;
+  }
+
+  async diff(news: PropertyMap): Promise<DiffResult> {
+    const checked = await this.checked(news);
+    return this.plugin.diff({
+      urn: this.urn,
+      id: this.id,
+      olds: this.outputs,
+      news: checked,
+      oldInputs: this.inputs,
+    });
+  }
+
+  async update(news: PropertyMap): Promise<PropertyMap> {
+    const checked = await this.checked(news);
+    this.outputs = await this.plugin.update({
+      urn: this.urn,
+      id: this.id,
+      olds: this.outputs,
+      news: checked,
+      oldInputs: this.inputs,
+    });
+    this.inputs = checked;
+    return this.outputs;
+  }
+
+  /** A refresh: the engine keeps what read returns (an empty id means the object is gone). */
+  async read(): Promise<ReadResult> {
+    const result = await this.plugin.read({
+      urn: this.urn,
+      id: this.id,
+      properties: this.outputs,
+      inputs: this.inputs,
+    });
+    if (result.id) {
+      this.outputs = result.properties;
+      if (result.inputs) this.inputs = result.inputs;
+    }
+    return result;
+  }
+
+  delete(): Promise<void> {
+    return this.plugin.delete({
+      urn: this.urn,
+      id: this.id,
+      properties: this.outputs,
+      oldInputs: this.inputs,
+    });
+  }
+
+  private async checked(news: PropertyMap): Promise<PropertyMap> {
+    const result = await this.check(news);
+    if (result.failures.length) {
+      throw new Error(
+        `check failed: ${result.failures.map((f) => `${f.property}: ${f.reason}`).join(" | ")}`,
+      );
+    }
+    return result.inputs;
+  }
+}
+
+/** What the user sees of the engine's error for a failed provider call. */
+export async function failure(
+  promise: Promise<unknown>,
+): Promise<Error & { id?: string; properties?: PropertyMap }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error;
+  }
+  throw new Error("expected the call to fail");
+}
