@@ -110,8 +110,12 @@ function describeIssues(key: string, error: z.ZodError): string {
     .join("; ");
 }
 
-/** Strings the API takes as ids. */
-export const uuid = (what: string) => z.guid({ error: `${what} must be an id (a UUID such as 3f2b…-…)` });
+/**
+ * Strings the API takes as ids. Lowercased, as the API compares and returns them: an id written in capitals
+ * would otherwise never equal what a read brings back, and show a change on every run.
+ */
+export const uuid = (what: string) =>
+  z.guid({ error: `${what} must be an id (a UUID such as 3f2b…-…)` }).transform((id) => id.toLowerCase());
 
 export const connectionSchema = z
   .object({
@@ -157,6 +161,10 @@ export function diffProperties(olds: Props, news: Props, spec: PropertyDiffSpec)
   const updates = spec.updatable.filter(changed);
   if (connectionBaseUrl(olds) !== connectionBaseUrl(news) && !containsUnknown(news.connection)) {
     replaces.push("connection");
+  } else if (containsUnknown(news.connection) || !deepEqual(olds.connection, news.connection)) {
+    // A new token for the same organization changes nothing remote, but it must reach the recorded outputs:
+    // a later delete only sees those, and would otherwise call with the old (perhaps revoked) token.
+    updates.push("connection");
   }
   return { changes: replaces.length > 0 || updates.length > 0, replaces, deleteBeforeReplace: false };
 }

@@ -191,11 +191,22 @@ async function findByEmail(client: DeviceMgmtClient, email: string): Promise<Api
   return undefined;
 }
 
+/** Allowance for the server's clock running behind ours when judging whether a user is one we just made. */
+const CLOCK_SKEW_MS = 60_000;
+
+function emailTaken(email: string, existing: ApiUser): Error {
+  return new Error(
+    `A user with e-mail ${email} already exists in the organization (id ${existing.id}). ` +
+      `To manage that user, set adoptId: "${existing.id}" on this resource.`,
+  );
+}
+
 async function createOrInvite(
   client: DeviceMgmtClient,
   want: DeclaredUser,
   invite: boolean,
 ): Promise<ApiUser> {
+  const startedAt = Date.now();
   const attempt = async (): Promise<ApiUser | undefined> => {
     if (!invite) return client.users.create(want);
     await client.users.invite({
@@ -210,15 +221,15 @@ async function createOrInvite(
     created = await attempt();
   } catch (error) {
     if (error instanceof AmbiguousWriteError) {
-      created = (await findByEmail(client, want.email)) ?? (await attempt());
+      // The request may have made the user. One that existed before it began is someone else's: the request
+      // was then refused as a duplicate, and quietly taking that user over would manage (and later delete) it.
+      const found = await findByEmail(client, want.email);
+      if (found && Date.parse(found.createdAt) < startedAt - CLOCK_SKEW_MS)
+        throw emailTaken(want.email, found);
+      created = found ?? (await attempt());
     } else if (error instanceof ValidationError && error.fieldErrors?.email) {
       const existing = await findByEmail(client, want.email);
-      if (existing) {
-        throw new Error(
-          `A user with e-mail ${want.email} already exists in the organization (id ${existing.id}). ` +
-            `To manage that user, set adoptId: "${existing.id}" on this resource.`,
-        );
-      }
+      if (existing) throw emailTaken(want.email, existing);
       throw error;
     } else {
       throw error;
@@ -329,6 +340,13 @@ export const userHandler: ResourceHandler = {
     const client = clientForProps(news);
     await client.assertV3Token();
     const want = declared(news);
+    const gone = (error: unknown) =>
+      error instanceof NotFoundError
+        ? new Error(
+            `User ${id} (${olds.email as string}) no longer exists in the organization. Run \`pulumi refresh\` ` +
+              `to forget it, then \`pulumi up\` creates it again.`,
+          )
+        : error;
     // Plan from the recorded outputs (no extra read); if the server says they are stale because someone
     // changed the user's roles behind Pulumi's back, plan again from a fresh read.
     try {
@@ -337,7 +355,7 @@ export const userHandler: ResourceHandler = {
     } catch (error) {
       const live = await client.users.get(id).catch(() => undefined);
       if (!(error instanceof ValidationError) || !live) {
-        throw live ? partialFailure(id, toOutputs(live, news), news, error) : error;
+        throw live ? partialFailure(id, toOutputs(live, news), news, error) : gone(error);
       }
       try {
         return {

@@ -131,6 +131,30 @@ export class Managed {
     return result;
   }
 
+  /**
+   * A replacement as the engine runs it by default (create before delete): the new object is created from the
+   * new inputs, then the old one is deleted with its recorded state.
+   */
+  async replace(news: PropertyMap): Promise<{ oldId: string }> {
+    const old = { id: this.id, outputs: this.outputs, inputs: this.inputs };
+    await this.create(news);
+    await this.plugin.delete({ urn: this.urn, id: old.id, properties: old.outputs, oldInputs: old.inputs });
+    return { oldId: old.id };
+  }
+
+  /** What the engine records after a create or update that failed part-way (ErrorResourceInitFailed). */
+  async recordPartialFailure(
+    error: { id?: string; properties?: PropertyMap },
+    news: PropertyMap,
+  ): Promise<void> {
+    if (!error.id || !error.properties)
+      throw new Error(`the failure carries no partial state: ${String(error)}`);
+    const inputs = await this.checked(news);
+    this.id = error.id;
+    this.outputs = error.properties;
+    this.inputs = inputs;
+  }
+
   delete(): Promise<void> {
     return this.plugin.delete({
       urn: this.urn,
