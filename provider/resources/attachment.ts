@@ -118,6 +118,9 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
       } catch (error) {
         if (error instanceof NotFoundError) return;
         if (error instanceof ValidationError) {
+          // Refused because the owner changed outside Pulumi (e.g. a device put into a group), which also
+          // dropped the channel: nothing is left to detach.
+          if (!(await spec.attached(client, ownerId, rcId))) return;
           const reason = await spec.explainRefusal(client, ownerId);
           if (reason) throw new Error(`Cannot detach ${describe(ownerId, rcId)}: ${reason}`);
         }

@@ -4,7 +4,7 @@
  * `dynamic.Resource` serializes it. The emulator is the API.
  */
 import * as path from "path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
+import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { thinProvider, type ResourceKind } from "../../provider/dynamic";
 import {
@@ -34,9 +34,13 @@ export interface Stack {
 }
 
 export async function startStack(
-  options: { token?: (e: RunningEmulator) => string; config?: Record<string, string> } = {},
+  options: {
+    token?: (e: RunningEmulator) => string;
+    config?: Record<string, string>;
+    emulator?: EmulatorOptions;
+  } = {},
 ): Promise<Stack> {
-  const emulator = await startEmulator({ port: 0 });
+  const emulator = await startEmulator({ port: 0, ...options.emulator });
   const plugin = await startProviderPlugin({
     cwd: repoRoot,
     env: { DEVICEMGMT_API_TOKEN: "", DEVICEMGMT_BASE_URL: "" },
@@ -125,6 +129,25 @@ export class Managed {
       inputs: this.inputs,
     });
     if (result.id) {
+      this.outputs = result.properties;
+      if (result.inputs) this.inputs = result.inputs;
+    }
+    return result;
+  }
+
+  /**
+   * A read by id alone, as for a resource looked up by id with no recorded state: the plugin gets only the
+   * provider (in the inputs) and must find the object from the id. Adopts what it returns.
+   */
+  async readById(id: string): Promise<ReadResult> {
+    const result = await this.plugin.read({
+      urn: this.urn,
+      id,
+      properties: {},
+      inputs: { __provider: this.provider },
+    });
+    if (result.id) {
+      this.id = result.id;
       this.outputs = result.properties;
       if (result.inputs) this.inputs = result.inputs;
     }
