@@ -63,6 +63,14 @@ async function inSourceOrganization(client: DeviceMgmtClient, deviceId: string):
   }
 }
 
+/** Migration ids are `<device id>/<target organization slug>`, so a migration made elsewhere can be imported. */
+const migrationId = (deviceId: string, slug: string) => `${deviceId}/${slug}`;
+
+function parseMigrationId(id: string): { deviceId: string; organizationSlug: string } | undefined {
+  const [deviceId, organizationSlug, ...rest] = id.split("/");
+  return deviceId && organizationSlug && rest.length === 0 ? { deviceId, organizationSlug } : undefined;
+}
+
 const outputs = (props: Props, migratedAt: string): Props =>
   jsonClean({
     deviceId: props.deviceId,
@@ -96,24 +104,41 @@ export const deviceMigrationHandler: ResourceHandler = {
       } else if (error instanceof ForbiddenError) {
         throw new Error(migrationForbiddenMessage(deviceId, slug, groupId));
       } else if (error instanceof NotFoundError) {
+        // One status for two causes: tell them apart by whether the source organization still has the device.
         throw new Error(
-          `Cannot migrate device ${deviceId} to "${slug}": the device is not in the source organization, or no ` +
-            `organization has that slug (${error.message}).`,
+          (await inSourceOrganization(client, deviceId))
+            ? `Cannot migrate device ${deviceId}: no organization has the slug "${slug}" (${error.message}).`
+            : `Cannot migrate device ${deviceId} to "${slug}": the device is not in the source organization ` +
+                `(the id is wrong, or it was migrated already). If it is already in "${slug}", adopt that ` +
+                `migration with the resource option import: "${migrationId(deviceId, slug)}".`,
         );
       } else {
         throw error;
       }
     }
-    return { id: `${deviceId}/${slug}`, outs: outputs(inputs, new Date().toISOString()) };
+    return { id: migrationId(deviceId, slug), outs: outputs(inputs, new Date().toISOString()) };
   },
 
   async read(id, props) {
     const client = clientForProps(props);
+    const parsed = parseMigrationId(id);
+    const deviceId = (props.deviceId as string | undefined) ?? parsed?.deviceId;
+    const slug = (props.organizationSlug as string | undefined) ?? parsed?.organizationSlug;
+    if (!deviceId || !slug)
+      throw new Error(`DeviceMigration id "${id}" is not <deviceId>/<organizationSlug>.`);
     // The source organization cannot see the device once migrated. If it can again, the device came back (or
     // the migration was undone elsewhere): report the migration gone so the next `up` migrates it again.
-    if (await inSourceOrganization(client, props.deviceId as string)) return {};
-    const { migratedAt: _migratedAt, ...inputs } = props;
-    return { id, props, inputs };
+    if (await inSourceOrganization(client, deviceId)) return {};
+    const live = jsonClean({
+      ...props,
+      deviceId,
+      organizationSlug: slug,
+      groupId: (props.groupId as string | null | undefined) ?? null,
+      // Unknown for a migration made outside Pulumi: when it was found.
+      migratedAt: (props.migratedAt as string | undefined) ?? new Date().toISOString(),
+    });
+    const { migratedAt: _migratedAt, ...inputs } = live;
+    return { id, props: live, inputs };
   },
 
   async update(_id, olds, news) {

@@ -209,3 +209,15 @@ export async function failure(
   }
   throw new Error("expected the call to fail");
 }
+
+/**
+ * Waits until `condition` holds, for output that arrives on its own schedule (the plugin's stderr is a pipe,
+ * so a line written during a call may land after the call has answered). Fails with `what` after `limitMs`.
+ */
+export async function eventually(condition: () => boolean, what: string, limitMs = 10_000): Promise<void> {
+  const deadline = Date.now() + limitMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
