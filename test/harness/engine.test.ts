@@ -463,6 +463,17 @@ describe("runs and plugin processes", () => {
 
     await engine.up(program, { config: { "fixture:unused": "x" } });
     expect(configured()).toBe(3);
+
+    // A run with its own environment gets a plugin of its own; the engine's plugin serves the next run again.
+    await engine.up(program, { env: { ITEM_PROVIDER_LABEL: "one-off" } });
+    expect(engine.stderr()).toContain("(one-off)");
+    await engine.up(program, { config: { "fixture:unused": "x" } });
+    expect(configured()).toBe(4);
+
+    await engine.restartPlugin({ env: { ITEM_PROVIDER_LABEL: "upgraded" } });
+    await engine.up(program);
+    expect(engine.stderr()).toContain("(upgraded)");
+    expect(configured()).toBe(5);
   });
 
   test("parallelism bounds how many steps run at once", async () => {
