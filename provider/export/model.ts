@@ -1,0 +1,148 @@
+/**
+ * The in-memory picture of an organization that the export reads (read.ts) and renders (render.ts). It holds
+ * only what a program declares or looks up, by name where the program refers to things by name, so rendering
+ * is a pure function of it.
+ */
+
+/** What a program can declare; `groups` also decides whether groups are declared or only looked up. */
+export type ExportKind = "groups" | "users" | "attachments";
+export const EXPORT_KINDS: readonly ExportKind[] = ["groups", "users", "attachments"];
+
+export type RoleType = "organization" | "group";
+
+/** A role as the program finds it: `getRoleOutput({ name, type })`. */
+export interface RoleRef {
+  name: string;
+  type: RoleType;
+}
+
+/** A release channel as the program finds it: `getReleaseChannelOutput({ appName, channelName })`. */
+export interface ChannelRef {
+  appName: string;
+  channelName: string;
+}
+
+export interface ModelGroup {
+  id: string;
+  name: string;
+  parentId: string | null;
+  configured: boolean;
+}
+
+export interface ModelUser {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  defaultRole: RoleRef;
+  groupRoles: { role: RoleRef; groupId: string }[];
+}
+
+export interface ModelGroupChannel {
+  groupId: string;
+  channel: ChannelRef;
+}
+
+/** A release channel on an ungrouped device; the program finds the device by name (`getDeviceOutput`). */
+export interface ModelDeviceChannel {
+  deviceId: string;
+  deviceName: string;
+  channel: ChannelRef;
+}
+
+export interface OrgModel {
+  organization: { id: string; name: string; slug: string };
+  /** E-mail of the token's own user, never declared (every organization has its token's user); null if unread. */
+  exportedBy: string | null;
+  /** What the program declares. Without "groups", the groups it refers to are looked up by name instead. */
+  kinds: ExportKind[];
+  /** Every group of the organization (the tree is needed even when groups are only looked up). */
+  groups: ModelGroup[];
+  users: ModelUser[];
+  groupChannels: ModelGroupChannel[];
+  deviceChannels: ModelDeviceChannel[];
+  /** One sentence per thing the program leaves out, and why; shown in the generated README. */
+  leftOut: string[];
+}
+
+/** Code-unit order: the same on every machine and locale, so output never depends on where it ran. */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Compares by each key in turn. */
+export function compareBy<T>(...keys: ((item: T) => string)[]): (a: T, b: T) => number {
+  return (a, b) => {
+    for (const key of keys) {
+      const order = compareText(key(a), key(b));
+      if (order !== 0) return order;
+    }
+    return 0;
+  };
+}
+
+export interface TreeGroup extends ModelGroup {
+  /** Names from the root down to this group. */
+  path: string[];
+  depth: number;
+}
+
+/**
+ * The groups depth-first, parents before children, siblings by name then id: a stable order that reads like
+ * the tree. Throws if a parent is missing or the parents form a loop (the export would otherwise be wrong).
+ */
+export function groupTree(groups: ModelGroup[]): TreeGroup[] {
+  const byId = new Map(groups.map((g) => [g.id, g]));
+  const children = new Map<string | null, ModelGroup[]>();
+  for (const group of groups) {
+    if (group.parentId !== null && !byId.has(group.parentId)) {
+      throw new Error(
+        `Group ${group.id} ("${group.name}") has parent ${group.parentId}, which the token cannot see. ` +
+          `Export with a token whose user sees the whole group tree (e.g. an Admin).`,
+      );
+    }
+    const siblings = children.get(group.parentId) ?? [];
+    siblings.push(group);
+    children.set(group.parentId, siblings);
+  }
+  const ordered: TreeGroup[] = [];
+  const visit = (parentId: string | null, path: string[]) => {
+    const siblings = [...(children.get(parentId) ?? [])].sort(
+      compareBy(
+        (g) => g.name,
+        (g) => g.id,
+      ),
+    );
+    for (const group of siblings) {
+      const groupPath = [...path, group.name];
+      ordered.push({ ...group, path: groupPath, depth: groupPath.length - 1 });
+      visit(group.id, groupPath);
+    }
+  };
+  visit(null, []);
+  if (ordered.length !== groups.length) {
+    const reached = new Set(ordered.map((g) => g.id));
+    const stranded = groups.filter((g) => !reached.has(g.id)).map((g) => g.id);
+    throw new Error(`The parents of groups ${stranded.join(", ")} form a loop; the tree cannot be exported.`);
+  }
+  return ordered;
+}
+
+export const roleKey = (role: RoleRef) => `${role.type}\u0000${role.name}`;
+export const channelKey = (channel: ChannelRef) => `${channel.appName}\u0000${channel.channelName}`;
+
+/**
+ * Groups a lookup by name under their parent cannot single out: those with a same-named sibling, and
+ * everything below them (a looked-up group is found through its ancestors).
+ */
+export function groupsNotFindableByName(tree: TreeGroup[]): Set<string> {
+  const siblingsNamed = new Map<string, number>();
+  const key = (g: ModelGroup) => `${g.parentId ?? ""}\u0000${g.name}`;
+  for (const g of tree) siblingsNamed.set(key(g), (siblingsNamed.get(key(g)) ?? 0) + 1);
+  const unfindable = new Set<string>();
+  // Tree order visits parents first, so a parent's verdict is known when its children are judged.
+  for (const g of tree) {
+    if (siblingsNamed.get(key(g))! > 1 || (g.parentId && unfindable.has(g.parentId))) unfindable.add(g.id);
+  }
+  return unfindable;
+}

@@ -1,0 +1,374 @@
+/**
+ * Names in the generated program: Pulumi resource names (which also key the adoption ids in stack config) and
+ * TypeScript variables. Both are derived from the objects' own names, made unique deterministically, so an
+ * unchanged organization exports to the same program every time:
+ * - a group is the slug of its name; on a collision, its parent's slug then its name; then its whole path;
+ *   numbered (`-2`, `-3`) only when even the paths are equal (same-named siblings), in tree order;
+ * - a user is the slug of the e-mail's local part; on a collision, of the whole e-mail;
+ * - an attachment is its owner's name followed by the app and channel.
+ * A candidate two objects share goes to neither of them, so no name depends on which object was seen first.
+ */
+import {
+  channelKey,
+  compareBy,
+  groupTree,
+  roleKey,
+  type ChannelRef,
+  type ModelUser,
+  type OrgModel,
+  type RoleRef,
+  type TreeGroup,
+} from "./model";
+
+const SLUG_PART_LENGTH = 40;
+
+/** Lowercase letters and digits of any script (accents dropped) joined by single dashes; "" when none. */
+export function slugify(text: string): string {
+  const slug = text
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, "-")
+    .replace(/^-+|-+$/g, "");
+  return [...slug].slice(0, SLUG_PART_LENGTH).join("").replace(/-+$/, "");
+}
+
+export interface NameRequest {
+  /** Preferred names, most readable first; an empty string is never used. */
+  candidates: string[];
+  /** What gets `-2`, `-3` … when every candidate collides; defaults to the last candidate. */
+  numberBase?: string;
+}
+
+/**
+ * Gives each request a name not in `taken` (and adds it there). At each level a candidate is used only if no
+ * other pending request has the same one, so equal candidates push all their owners to the next level; the
+ * rest are numbered in the order given.
+ */
+export function assignUnique(requests: NameRequest[], taken: Set<string>): string[] {
+  const names: string[] = new Array(requests.length);
+  let pending = requests.map((_, index) => index);
+  const levels = Math.max(0, ...requests.map((r) => r.candidates.length));
+  for (let level = 0; level < levels && pending.length > 0; level++) {
+    const counts = new Map<string, number>();
+    for (const index of pending) {
+      const candidate = requests[index].candidates[level];
+      if (candidate) counts.set(candidate, (counts.get(candidate) ?? 0) + 1);
+    }
+    pending = pending.filter((index) => {
+      const candidate = requests[index].candidates[level];
+      if (!candidate || counts.get(candidate) !== 1 || taken.has(candidate)) return true;
+      names[index] = candidate;
+      taken.add(candidate);
+      return false;
+    });
+  }
+  for (const index of pending) {
+    const request = requests[index];
+    const base = request.numberBase || request.candidates.filter(Boolean).at(-1) || "resource";
+    let name = base;
+    for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+    names[index] = name;
+    taken.add(name);
+  }
+  return names;
+}
+
+// ---- TypeScript identifiers ---------------------------------------------------------------------------------
+
+/** Words a top-level `const` of a CommonJS module may not (or should not) use. */
+const RESERVED_IDENTIFIERS = new Set(
+  (
+    "break case catch class const continue debugger default delete do else enum export extends false finally " +
+    "for function if import in instanceof new null return super switch this throw true try typeof var void " +
+    "while with yield let static implements interface package private protected public await arguments eval " +
+    "undefined require exports module process console global globalThis __filename __dirname " +
+    // The generated program's own names.
+    "pulumi dm adopt"
+  ).split(" "),
+);
+
+/** camelCase of a slug, made a valid identifier; `prefix` goes in front when it would start with a digit. */
+export function identifierFrom(slug: string, prefix: string): string {
+  const words = slug
+    .split("-")
+    .map((word) => [...word].filter((c) => /\p{ID_Continue}/u.test(c)).join(""))
+    .filter(Boolean);
+  const camel = words.map((word, i) => (i === 0 ? word : word[0].toUpperCase() + word.slice(1))).join("");
+  if (!camel) return prefix;
+  return /^\p{ID_Start}/u.test(camel) ? camel : prefix + camel[0].toUpperCase() + camel.slice(1);
+}
+
+/** `berlinLab` + `Group`, but `adminRole` stays as it is and so does `role` alone. */
+const withSuffix = (identifier: string, suffix: string) =>
+  identifier.endsWith(suffix) || identifier === suffix.toLowerCase() ? identifier : identifier + suffix;
+
+/** Organization-wide roles read first, as they do in the product. */
+const ROLE_TYPE_ORDER: Record<RoleRef["type"], string> = { organization: "0", group: "1" };
+
+// ---- The plan: what the program declares, in order, with its names ------------------------------------------
+
+export interface PlannedRole {
+  ref: RoleRef;
+  variable: string;
+}
+
+export interface PlannedChannel {
+  ref: ChannelRef;
+  variable: string;
+}
+
+export interface PlannedGroup {
+  group: TreeGroup;
+  /** Declared groups: the resource name. Looked-up groups have none. */
+  resourceName?: string;
+  /** Set when something refers to the group (a child, a user, an attachment). */
+  variable?: string;
+  parentVariable?: string;
+}
+
+export interface PlannedUser {
+  user: ModelUser;
+  resourceName: string;
+  defaultRoleVariable: string;
+  groupRoles: { roleVariable: string; groupVariable: string }[];
+}
+
+export interface PlannedGroupChannel {
+  resourceName: string;
+  groupVariable: string;
+  channelVariable: string;
+}
+
+export interface PlannedDevice {
+  deviceName: string;
+  variable: string;
+  channels: { resourceName: string; channelVariable: string }[];
+}
+
+export interface ProgramPlan {
+  organization: OrgModel["organization"];
+  exportedBy: string | null;
+  declaresGroups: boolean;
+  roles: PlannedRole[];
+  channels: PlannedChannel[];
+  /** Declared groups (all of them) or looked-up groups (those referred to, with their ancestors), tree order. */
+  groups: PlannedGroup[];
+  users: PlannedUser[];
+  groupChannels: PlannedGroupChannel[];
+  devices: PlannedDevice[];
+  /** Resource name → id in the source organization, for stack config, in program order. */
+  adopt: [string, string][];
+  leftOut: string[];
+}
+
+/** Orders everything the model holds and names it. Pure: the same model always gives the same plan. */
+export function planProgram(model: OrgModel): ProgramPlan {
+  const declaresGroups = model.kinds.includes("groups");
+  const tree = groupTree(model.groups);
+  const treeById = new Map(tree.map((g) => [g.id, g]));
+  const treeIndex = new Map(tree.map((g, i) => [g.id, i]));
+  const resourceNames = new Set<string>();
+
+  // Groups are named even when only looked up: attachment names start with their group's name.
+  const groupNames = assignUnique(
+    tree.map((g) => {
+      const own = slugify(g.name) || "group";
+      const parent = g.parentId ? slugify(treeById.get(g.parentId)!.name) : "";
+      const withParent = parent ? `${parent}-${own}` : own;
+      return {
+        candidates: [own, withParent, g.path.map((name) => slugify(name) || "group").join("-")],
+        numberBase: withParent,
+      };
+    }),
+    declaresGroups ? resourceNames : new Set<string>(),
+  );
+  const groupName = new Map(tree.map((g, i) => [g.id, groupNames[i]]));
+
+  const byTreeThenRole = (a: ModelUser["groupRoles"][number], b: ModelUser["groupRoles"][number]) =>
+    treeIndex.get(a.groupId)! - treeIndex.get(b.groupId)! ||
+    compareBy<RoleRef>(
+      (r) => ROLE_TYPE_ORDER[r.type],
+      (r) => r.name,
+    )(a.role, b.role);
+  const users = model.users
+    .map((u) => ({ ...u, groupRoles: [...u.groupRoles].sort(byTreeThenRole) }))
+    .sort(
+      compareBy(
+        (u) => u.email.toLowerCase(),
+        (u) => u.id,
+      ),
+    );
+  const userNames = assignUnique(
+    users.map((u) => {
+      const at = u.email.lastIndexOf("@");
+      const local =
+        slugify(at > 0 ? u.email.slice(0, at) : u.email) || slugify(`${u.firstName} ${u.lastName}`);
+      const whole = slugify(u.email) || "user";
+      return { candidates: [local, whole] };
+    }),
+    resourceNames,
+  );
+
+  const channelSlug = (c: ChannelRef) =>
+    `${slugify(c.appName) || "app"}-${slugify(c.channelName) || "channel"}`;
+  const groupChannels = [...model.groupChannels].sort(
+    (a, b) =>
+      treeIndex.get(a.groupId)! - treeIndex.get(b.groupId)! ||
+      compareBy<ChannelRef>(
+        (c) => c.appName,
+        (c) => c.channelName,
+      )(a.channel, b.channel),
+  );
+  const groupChannelNames = assignUnique(
+    groupChannels.map((a) => ({ candidates: [`${groupName.get(a.groupId)}-${channelSlug(a.channel)}`] })),
+    resourceNames,
+  );
+  const deviceChannels = [...model.deviceChannels].sort(
+    compareBy(
+      (a) => a.deviceName,
+      (a) => a.deviceId,
+      (a) => a.channel.appName,
+      (a) => a.channel.channelName,
+    ),
+  );
+  const deviceChannelNames = assignUnique(
+    deviceChannels.map((a) => ({
+      candidates: [`${slugify(a.deviceName) || "device"}-${channelSlug(a.channel)}`],
+    })),
+    resourceNames,
+  );
+
+  // What needs a variable: everything referred to by something declared.
+  const referencedGroups = new Set<string>([
+    ...users.flatMap((u) => u.groupRoles.map((r) => r.groupId)),
+    ...groupChannels.map((a) => a.groupId),
+  ]);
+  if (declaresGroups) {
+    for (const g of tree) if (g.parentId) referencedGroups.add(g.parentId);
+  } else {
+    // A looked-up group is found by name under its parent, so its ancestors are looked up too.
+    for (const id of [...referencedGroups]) {
+      for (let p = treeById.get(id)!.parentId; p; p = treeById.get(p)!.parentId) referencedGroups.add(p);
+    }
+  }
+  const plannedTree = tree.filter((g) => declaresGroups || referencedGroups.has(g.id));
+
+  const roles = uniqueSorted(
+    users.flatMap((u) => [u.defaultRole, ...u.groupRoles.map((r) => r.role)]),
+    roleKey,
+    compareBy(
+      (r) => ROLE_TYPE_ORDER[r.type],
+      (r) => r.name,
+    ),
+  );
+  const channels = uniqueSorted(
+    [...groupChannels, ...deviceChannels].map((a) => a.channel),
+    channelKey,
+    compareBy(
+      (c) => c.appName,
+      (c) => c.channelName,
+    ),
+  );
+  const devices = uniqueSorted(
+    deviceChannels.map((a) => ({ id: a.deviceId, name: a.deviceName })),
+    (d) => d.id,
+    compareBy(
+      (d) => d.name,
+      (d) => d.id,
+    ),
+  );
+  const variableGroups = plannedTree.filter((g) => referencedGroups.has(g.id));
+
+  const variables = new Set(RESERVED_IDENTIFIERS);
+  const roleVariables = assignUnique(
+    roles.map((r) => {
+      const base = withSuffix(identifierFrom(slugify(r.name), "role"), "Role");
+      return {
+        candidates: [base, base.replace(/Role$/, "") + (r.type === "group" ? "GroupRole" : "OrgRole")],
+      };
+    }),
+    variables,
+  );
+  const channelVariables = assignUnique(
+    channels.map((c) => {
+      const base = identifierFrom(channelSlug(c), "channel");
+      return { candidates: [base, withSuffix(base, "Channel")] };
+    }),
+    variables,
+  );
+  const groupVariables = assignUnique(
+    variableGroups.map((g) => {
+      const base = identifierFrom(groupName.get(g.id)!, "group");
+      return { candidates: [base, withSuffix(base, "Group")] };
+    }),
+    variables,
+  );
+  const deviceVariables = assignUnique(
+    devices.map((d) => ({ candidates: [withSuffix(identifierFrom(slugify(d.name), "device"), "Device")] })),
+    variables,
+  );
+
+  const roleVariable = new Map(roles.map((r, i) => [roleKey(r), roleVariables[i]]));
+  const channelVariable = new Map(channels.map((c, i) => [channelKey(c), channelVariables[i]]));
+  const groupVariable = new Map(variableGroups.map((g, i) => [g.id, groupVariables[i]]));
+  const deviceVariable = new Map(devices.map((d, i) => [d.id, deviceVariables[i]]));
+
+  const plannedGroups: PlannedGroup[] = plannedTree.map((group) => ({
+    group,
+    ...(declaresGroups ? { resourceName: groupName.get(group.id)! } : {}),
+    ...(groupVariable.has(group.id) ? { variable: groupVariable.get(group.id)! } : {}),
+    ...(group.parentId ? { parentVariable: groupVariable.get(group.parentId)! } : {}),
+  }));
+  const plannedUsers: PlannedUser[] = users.map((user, i) => ({
+    user,
+    resourceName: userNames[i],
+    defaultRoleVariable: roleVariable.get(roleKey(user.defaultRole))!,
+    groupRoles: user.groupRoles.map((r) => ({
+      roleVariable: roleVariable.get(roleKey(r.role))!,
+      groupVariable: groupVariable.get(r.groupId)!,
+    })),
+  }));
+
+  return {
+    organization: model.organization,
+    exportedBy: model.exportedBy,
+    declaresGroups,
+    roles: roles.map((ref) => ({ ref, variable: roleVariable.get(roleKey(ref))! })),
+    channels: channels.map((ref) => ({ ref, variable: channelVariable.get(channelKey(ref))! })),
+    groups: plannedGroups,
+    users: plannedUsers,
+    groupChannels: groupChannels.map((a, i) => ({
+      resourceName: groupChannelNames[i],
+      groupVariable: groupVariable.get(a.groupId)!,
+      channelVariable: channelVariable.get(channelKey(a.channel))!,
+    })),
+    devices: devices.map((d) => ({
+      deviceName: d.name,
+      variable: deviceVariable.get(d.id)!,
+      channels: deviceChannels.flatMap((a, i) =>
+        a.deviceId === d.id
+          ? [
+              {
+                resourceName: deviceChannelNames[i],
+                channelVariable: channelVariable.get(channelKey(a.channel))!,
+              },
+            ]
+          : [],
+      ),
+    })),
+    adopt: [
+      ...plannedGroups.flatMap((g) =>
+        g.resourceName ? [[g.resourceName, g.group.id] as [string, string]] : [],
+      ),
+      ...plannedUsers.map((u) => [u.resourceName, u.user.id] as [string, string]),
+    ],
+    leftOut: [...new Set(model.leftOut)].sort(compareBy((s) => s)),
+  };
+}
+
+function uniqueSorted<T>(items: T[], key: (item: T) => string, order: (a: T, b: T) => number): T[] {
+  const unique = new Map<string, T>();
+  for (const item of items) if (!unique.has(key(item))) unique.set(key(item), item);
+  return [...unique.values()].sort(order);
+}

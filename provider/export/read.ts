@@ -1,0 +1,301 @@
+/**
+ * Reads an organization through the typed client into an `OrgModel`. Only what the requested kinds need is
+ * read; everything a program could not reproduce faithfully is left out with a sentence saying why, rather
+ * than exported wrong (a lookup that would match several objects, a pending invitation, …).
+ */
+import type { DeviceMgmtClient, PageIterator, ReleaseChannel, Role, User } from "../client";
+import {
+  channelKey,
+  compareBy,
+  groupTree,
+  groupsNotFindableByName,
+  type ChannelRef,
+  type ExportKind,
+  type ModelDeviceChannel,
+  type ModelGroup,
+  type ModelGroupChannel,
+  type ModelUser,
+  type OrgModel,
+  type RoleRef,
+} from "./model";
+
+export interface ReadOptions {
+  kinds: ExportKind[];
+  /** One line per step of a long read ("read 1200/3000 users"). */
+  progress?: (line: string) => void;
+  /** Concurrent per-group and per-device reads (the client's throttle still paces them). Default 8. */
+  concurrency?: number;
+}
+
+/** The API caps a user's group roles per request, and the User resource takes at most this many. */
+const MAX_GROUP_ROLES = 100;
+const PROGRESS_EVERY = 100;
+
+export async function readOrganization(client: DeviceMgmtClient, options: ReadOptions): Promise<OrgModel> {
+  const progress = options.progress ?? (() => {});
+  const concurrency = options.concurrency ?? 8;
+  const leftOut: string[] = [];
+  const [organization, caller] = await Promise.all([client.currentOrganization(), client.currentUser()]);
+
+  const groups: ModelGroup[] = (await readAll(client.groups.list(), "groups", progress)).map((g) => ({
+    id: g.id,
+    name: g.name,
+    parentId: g.parent?.id ?? null,
+    configured: g.isConfigured,
+  }));
+  const tree = groupTree(groups);
+  const pathOf = new Map(tree.map((g) => [g.id, g.path.join(" > ")]));
+
+  let users: ModelUser[] = [];
+  if (options.kinds.includes("users")) {
+    const roles = await client.roles.all();
+    const apiUsers = await readAll(client.users.list(), "users", progress);
+    users = apiUsers.flatMap((user) => {
+      if (user.id === caller.id) return [];
+      const result = exportableUser(user, roles, pathOf);
+      leftOut.push(...result.notes);
+      return result.user ? [result.user] : [];
+    });
+  }
+
+  let groupChannels: ModelGroupChannel[] = [];
+  const deviceChannels: ModelDeviceChannel[] = [];
+  if (options.kinds.includes("attachments")) {
+    const channels = await channelResolver(client);
+    const configured = tree.filter((g) => g.configured);
+    const perGroup = await mapConcurrently(
+      configured,
+      concurrency,
+      async (group) => {
+        const attached = await client.groups.releaseChannels(group.id).all();
+        return attached.map((rc) => ({ group, rc }));
+      },
+      (done) =>
+        everyHundred(done, configured.length) &&
+        progress(`read release channels of ${done}/${configured.length} groups`),
+    );
+    for (const { group, rc } of perGroup.flat()) {
+      const channel = await channels.resolve(rc);
+      if (channel.ref) groupChannels.push({ groupId: group.id, channel: channel.ref });
+      else
+        leftOut.push(
+          `Release channel "${rc.name}" of app "${rc.app.name}" on group "${pathOf.get(group.id)}": ${channel.reason}`,
+        );
+    }
+
+    const devices = await readAll(client.devices.list(), "devices", progress);
+    const sameName = countBy(devices, (d) => d.name);
+    const ungrouped = devices.filter((d) => !d.group);
+    const perDevice = await mapConcurrently(
+      ungrouped,
+      concurrency,
+      async (device) => {
+        const attached = await client.devices.releaseChannels(device.id).all();
+        return attached.map((rc) => ({ device, rc }));
+      },
+      (done) =>
+        everyHundred(done, ungrouped.length) &&
+        progress(`read release channels of ${done}/${ungrouped.length} ungrouped devices`),
+    );
+    for (const { device, rc } of perDevice.flat()) {
+      const where = `Release channel "${rc.name}" of app "${rc.app.name}" on device "${device.name}" (${device.serialNumber})`;
+      if (sameName.get(device.name)! > 1) {
+        leftOut.push(
+          `${where}: ${sameName.get(device.name)} devices are named "${device.name}", so it cannot be looked up by name.`,
+        );
+        continue;
+      }
+      const channel = await channels.resolve(rc);
+      if (channel.ref)
+        deviceChannels.push({ deviceId: device.id, deviceName: device.name, channel: channel.ref });
+      else leftOut.push(`${where}: ${channel.reason}`);
+    }
+    groupChannels.sort(
+      compareBy(
+        (a) => a.groupId,
+        (a) => channelKey(a.channel),
+      ),
+    );
+    deviceChannels.sort(
+      compareBy(
+        (a) => a.deviceId,
+        (a) => channelKey(a.channel),
+      ),
+    );
+  }
+
+  if (!options.kinds.includes("groups")) {
+    // Without declared groups the program finds groups by name under their parent: that must be unambiguous.
+    const unfindable = groupsNotFindableByName(tree);
+    const because = (groupId: string) =>
+      `group "${pathOf.get(groupId)}" has a same-named sibling on its path, so it cannot be looked up by name ` +
+      `(export the groups too).`;
+    users = users.filter((user) => {
+      const blocked = user.groupRoles.find((r) => unfindable.has(r.groupId));
+      if (blocked) leftOut.push(`User ${user.email}: ${because(blocked.groupId)}`);
+      return !blocked;
+    });
+    groupChannels = groupChannels.filter((a) => {
+      if (unfindable.has(a.groupId)) {
+        leftOut.push(
+          `Release channel "${a.channel.channelName}" of app "${a.channel.appName}" on ${because(a.groupId)}`,
+        );
+      }
+      return !unfindable.has(a.groupId);
+    });
+  }
+
+  return {
+    organization: { id: organization.id, name: organization.name, slug: organization.slug },
+    exportedBy: options.kinds.includes("users") ? caller.email : null,
+    kinds: [...options.kinds],
+    groups,
+    users,
+    groupChannels,
+    deviceChannels,
+    leftOut,
+  };
+}
+
+/** A user as the program declares it, or why it cannot be, plus notes on what of it is left out. */
+export function exportableUser(
+  user: User,
+  roles: Role[],
+  groupPaths: Map<string, string>,
+): { user?: ModelUser; notes: string[] } {
+  const who = `User ${user.email}`;
+  if (!user.firstName.trim() || !user.lastName.trim()) {
+    return {
+      notes: [`${who}: a pending invitation (no name yet); invite them again in the other organization.`],
+    };
+  }
+  const sameRole = countBy(roles, (r) => `${r.type}/${r.name}`);
+  const ambiguous = (r: RoleRef) => (sameRole.get(`${r.type}/${r.name}`) ?? 0) > 1;
+  const notes: string[] = [];
+  const orgLevel = user.accessControls.filter((ac) => ac.protectable.type === "organization");
+  if (orgLevel.length !== 1) {
+    return { notes: [`${who}: has ${orgLevel.length} organization-wide roles where a default role is one.`] };
+  }
+  const defaultRole: RoleRef = { name: orgLevel[0].role.name, type: orgLevel[0].role.type };
+  if (ambiguous(defaultRole)) {
+    return {
+      notes: [
+        `${who}: several ${defaultRole.type} roles are named "${defaultRole.name}", so the default role cannot be looked up by name.`,
+      ],
+    };
+  }
+  const groupRoles: ModelUser["groupRoles"] = [];
+  for (const ac of user.accessControls) {
+    if (ac.protectable.type === "device") {
+      notes.push(
+        `${who}: role "${ac.role.name}" on device ${ac.protectable.id} (roles on devices have no resource); it is left as it is.`,
+      );
+    } else if (ac.protectable.type === "group") {
+      const role: RoleRef = { name: ac.role.name, type: ac.role.type };
+      if (!groupPaths.has(ac.protectable.id)) {
+        return {
+          notes: [
+            `${who}: has role "${role.name}" on group ${ac.protectable.id}, which the token cannot see.`,
+          ],
+        };
+      }
+      if (ambiguous(role)) {
+        return {
+          notes: [
+            `${who}: several ${role.type} roles are named "${role.name}", so its group roles cannot be looked up by name.`,
+          ],
+        };
+      }
+      groupRoles.push({ role, groupId: ac.protectable.id });
+    }
+  }
+  if (groupRoles.length > MAX_GROUP_ROLES) {
+    return {
+      notes: [
+        `${who}: has ${groupRoles.length} group roles; a User resource holds at most ${MAX_GROUP_ROLES}.`,
+      ],
+    };
+  }
+  return {
+    user: {
+      id: user.id,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      email: user.email,
+      defaultRole,
+      groupRoles,
+    },
+    notes,
+  };
+}
+
+/**
+ * Release channels by app and channel name, checked to be unambiguous the way `getReleaseChannel` finds them:
+ * exactly one app of that name, and exactly one channel of that name in it. Apps' channels are read once each.
+ */
+async function channelResolver(client: DeviceMgmtClient) {
+  const apps = await client.apps.all();
+  const appsNamed = countBy(apps, (a) => a.name);
+  const channelsOfApp = new Map<string, Promise<ReleaseChannel[]>>();
+  return {
+    async resolve(rc: ReleaseChannel): Promise<{ ref?: ChannelRef; reason?: string }> {
+      const ref: ChannelRef = { appName: rc.app.name, channelName: rc.name };
+      if ((appsNamed.get(rc.app.name) ?? 0) !== 1) {
+        return {
+          reason: `${appsNamed.get(rc.app.name) ?? 0} apps are named "${rc.app.name}", so the channel cannot be looked up by name.`,
+        };
+      }
+      let channels = channelsOfApp.get(rc.app.id);
+      if (!channels) {
+        channels = client.apps.releaseChannels(rc.app.id).all();
+        channelsOfApp.set(rc.app.id, channels);
+      }
+      const named = (await channels).filter((c) => c.name === rc.name).length;
+      return named === 1
+        ? { ref }
+        : { reason: `app "${rc.app.name}" has ${named} channels named "${rc.name}".` };
+    },
+  };
+}
+
+async function readAll<T>(
+  list: PageIterator<T>,
+  what: string,
+  progress: (line: string) => void,
+): Promise<T[]> {
+  const items: T[] = [];
+  for await (const page of list.pages()) {
+    items.push(...page.data);
+    progress(`read ${items.length}/${Math.max(page.meta.total, items.length)} ${what}`);
+  }
+  return items;
+}
+
+const everyHundred = (done: number, total: number) => done % PROGRESS_EVERY === 0 || done === total;
+
+/** `fn` over `items`, at most `limit` at a time; results in the items' order. */
+async function mapConcurrently<T, R>(
+  items: T[],
+  limit: number,
+  fn: (item: T) => Promise<R>,
+  onDone: (done: number) => void,
+): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  let done = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]);
+      onDone(++done);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+function countBy<T>(items: T[], key: (item: T) => string): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const item of items) counts.set(key(item), (counts.get(key(item)) ?? 0) + 1);
+  return counts;
+}

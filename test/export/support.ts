@@ -1,0 +1,99 @@
+// Shared helpers of the export tests: hand-made models, and running a generated program's text in-process.
+import * as ts from "typescript";
+import type { ExportKind, ModelGroup, ModelUser, OrgModel, RoleRef } from "../../provider/export/model";
+import type { RenderOptions } from "../../provider/export/render";
+
+export const VERSIONS: RenderOptions["versions"] = {
+  pulumi: "3.270.0",
+  provider: "^0.1.0",
+  typescript: "5.9.3",
+  tsNode: "10.9.2",
+  typesNode: "20.19.43",
+};
+
+export const RENDER_OPTIONS: RenderOptions = {
+  project: "acme-org",
+  stack: "production",
+  baseUrl: "http://127.0.0.1:4010/api/v3",
+  versions: VERSIONS,
+};
+
+/** A readable fake id: the same label always gives the same UUID-shaped id. */
+export function id(label: string): string {
+  let hash = 0;
+  for (const c of label) hash = (Math.imul(hash, 31) + c.codePointAt(0)!) >>> 0;
+  const hex = hash.toString(16).padStart(8, "0");
+  return `${hex}-0000-4000-8000-${hex}0000`.slice(0, 36);
+}
+
+export const ADMIN: RoleRef = { name: "Admin", type: "organization" };
+export const READ_ONLY: RoleRef = { name: "Read Only", type: "organization" };
+export const GROUP_ADMIN: RoleRef = { name: "Group Admin", type: "group" };
+
+export function group(label: string, name: string, parent: string | null, configured = false): ModelGroup {
+  return { id: id(label), name, parentId: parent === null ? null : id(parent), configured };
+}
+
+export function user(email: string, defaultRole: RoleRef, groupRoles: [RoleRef, string][] = []): ModelUser {
+  const [first, last] = email.split("@")[0].split(".");
+  return {
+    id: id(email),
+    firstName: first,
+    lastName: last ?? "Person",
+    email,
+    defaultRole,
+    groupRoles: groupRoles.map(([role, groupLabel]) => ({ role, groupId: id(groupLabel) })),
+  };
+}
+
+export function model(
+  parts: Partial<OrgModel> = {},
+  kinds: ExportKind[] = ["groups", "users", "attachments"],
+): OrgModel {
+  return {
+    organization: { id: id("org"), name: "Acme Devices", slug: "acme" },
+    exportedBy: "morgan.multi@acme.example",
+    kinds,
+    groups: [],
+    users: [],
+    groupChannels: [],
+    deviceChannels: [],
+    leftOut: [],
+    ...parts,
+  };
+}
+
+/** The example tree: Acme > EMEA > Berlin Lab [configured], Acme > Americas > Austin Lab [configured]. */
+export function exampleGroups(): ModelGroup[] {
+  return [
+    group("acme", "Acme Training", null),
+    group("emea", "EMEA", "acme"),
+    group("berlin", "Berlin Lab", "emea", true),
+    group("americas", "Americas", "acme"),
+    group("austin", "Austin Lab", "americas", true),
+  ];
+}
+
+/** TypeScript → CommonJS JavaScript, as ts-node's transpile-only mode does. */
+export function transpile(source: string): string {
+  return ts.transpileModule(source, {
+    fileName: "index.ts",
+    reportDiagnostics: true,
+    compilerOptions: {
+      module: ts.ModuleKind.CommonJS,
+      target: ts.ScriptTarget.ES2022,
+      esModuleInterop: true,
+    },
+  }).outputText;
+}
+
+/** Runs a generated program's text with the given modules standing in for its imports; returns its exports. */
+export function runModule(source: string, modules: Record<string, unknown>): Record<string, unknown> {
+  const module = { exports: {} as Record<string, unknown> };
+  const requireModule = (name: string) => {
+    if (!(name in modules)) throw new Error(`the generated program imports "${name}", which it should not`);
+    return modules[name];
+  };
+  new Function("exports", "require", "module", transpile(source))(module.exports, requireModule, module);
+  return module.exports;
+}
