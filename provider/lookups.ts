@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { clientFor, resolveConnection, stackSettingsFrom, type ConnectionInput } from "./connection";
-import type { DeviceMgmtClient, Device as ApiDevice } from "./client";
+import { NotFoundError, type DeviceMgmtClient, type Device as ApiDevice } from "./client";
 
 /**
  * Lookups read the organization while the program runs (during preview too), like a Terraform data source.
@@ -26,6 +26,18 @@ function exactlyOne<T>(what: string, matches: T[], describe: (m: T) => string, n
   throw new Error(
     `More than one ${what}: ${matches.map(describe).join("; ")}. Narrow the lookup (e.g. by id).`,
   );
+}
+
+/** A by-id read whose 404 says, in the program's terms, that nothing has that id. */
+async function byId<T>(what: string, id: string, read: () => Promise<T>): Promise<T> {
+  try {
+    return await read();
+  } catch (error) {
+    if (error instanceof NotFoundError) {
+      throw new Error(`No ${what} with id ${id} in the organization (${error.message}).`);
+    }
+    throw error;
+  }
 }
 
 const toOutput =
@@ -76,7 +88,7 @@ export type GetGroupArgs = { id: string } | { name: string; parentId?: string | 
 export async function getGroup(args: GetGroupArgs, options?: LookupOptions): Promise<GroupResult> {
   const client = lookupClient(options);
   if ("id" in args && args.id) {
-    const g = await client.groups.get(args.id);
+    const g = await byId("group", args.id, () => client.groups.get(args.id));
     return {
       id: g.id,
       name: g.name,
@@ -85,7 +97,9 @@ export async function getGroup(args: GetGroupArgs, options?: LookupOptions): Pro
       deviceCount: g.deviceCount ?? 0,
     };
   }
-  const { name, parentId = null } = args as { name: string; parentId?: string | null };
+  const { name, parentId: givenParentId } = args as { name: string; parentId?: string | null };
+  // The API returns ids in lower case; one copied in capitals must still find its children.
+  const parentId = givenParentId ? givenParentId.toLowerCase() : null;
   const groups = await client.groups.all();
   const siblings = groups.filter((g) => (g.parent?.id ?? null) === parentId);
   const g = exactlyOne(
@@ -156,7 +170,10 @@ const deviceResult = (d: ApiDevice): DeviceResult => ({
 
 export async function getDevice(args: GetDeviceArgs, options?: LookupOptions): Promise<DeviceResult> {
   const client = lookupClient(options);
-  if ("id" in args && args.id) return deviceResult(await client.devices.get(args.id));
+  if ("id" in args && args.id) {
+    const id = args.id;
+    return deviceResult(await byId("device", id, () => client.devices.get(id)));
+  }
   const devices = await client.devices.all();
   const [field, value] =
     "serialNumber" in args

@@ -1,0 +1,284 @@
+// Lookups run in the program's process: stack config comes from the SDK's config store (as `pulumi up` sets
+// it), or from the environment. Tested directly against the emulator.
+import * as pulumi from "@pulumi/pulumi";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { DeviceMgmtClient } from "../../provider/client";
+import {
+  getCurrentOrganization,
+  getCurrentOrganizationOutput,
+  getCurrentUser,
+  getCurrentUserOutput,
+  getDevice,
+  getDeviceOutput,
+  getGroup,
+  getGroupOutput,
+  getReleaseChannel,
+  getReleaseChannelOutput,
+  getRole,
+  getRoleOutput,
+  getTokenInfo,
+  getTokenInfoOutput,
+} from "../../provider/lookups";
+import { failure } from "./support";
+
+let emulator: RunningEmulator;
+let admin: DeviceMgmtClient;
+
+/** Stack config as the engine hands it to the program; the token is a secret. */
+function useStackConfig(apiToken: string, baseUrl = emulator.baseUrl): void {
+  pulumi.runtime.setAllConfig({ "devicemgmt:baseUrl": baseUrl, "devicemgmt:apiToken": apiToken }, [
+    "devicemgmt:apiToken",
+  ]);
+}
+
+/** An Output's value outside a program (the SDK's own accessor, as its unit-test helpers use). */
+const valueOf = <T>(output: pulumi.Output<T>): Promise<T> =>
+  (output as unknown as { promise(): Promise<T> }).promise();
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
+});
+beforeEach(() => useStackConfig(emulator.tokens.admin));
+afterAll(async () => {
+  pulumi.runtime.setAllConfig({});
+  await emulator.close();
+});
+
+describe("getRole", () => {
+  it("finds a role by name, and by name and type", async () => {
+    const roles = await admin.roles.all();
+    const viewer = roles.find((r) => r.name === "Group Viewer")!;
+    expect(await getRole({ name: "Group Viewer" })).toEqual({
+      id: viewer.id,
+      name: "Group Viewer",
+      type: "group",
+      isOwnedBySystem: true,
+    });
+    expect((await getRole({ name: "Admin", type: "organization" })).id).toBe(
+      roles.find((r) => r.name === "Admin")!.id,
+    );
+    expect(await valueOf(getRoleOutput({ name: pulumi.output("Group Viewer") }))).toMatchObject({
+      id: viewer.id,
+    });
+  });
+
+  it("a name that matches nothing is an error listing the roles there are", async () => {
+    const error = await failure(getRole({ name: "Superuser" }));
+    expect(error.message).toMatch(/No role named "Superuser"/);
+    expect(error.message).toMatch(/"Admin \(organization\)"/);
+    expect(error.message).toMatch(/"Group Viewer \(group\)"/);
+    const wrongType = await failure(getRole({ name: "Admin", type: "group" }));
+    expect(wrongType.message).toMatch(/No role named "Admin" of type group/);
+  });
+});
+
+describe("getGroup", () => {
+  let region: string;
+  let site: string;
+  beforeAll(async () => {
+    region = (await admin.groups.create({ name: "Region", parentId: null })).id;
+    site = (await admin.groups.create({ name: "Site", parentId: region })).id;
+    await admin.groups.configure(site);
+  });
+
+  it("finds a group by id, by name at the root, and by name under a parent", async () => {
+    expect(await getGroup({ id: site })).toEqual({
+      id: site,
+      name: "Site",
+      parentId: region,
+      configured: true,
+      deviceCount: 0,
+    });
+    expect(await getGroup({ name: "Region" })).toMatchObject({
+      id: region,
+      parentId: null,
+      configured: false,
+    });
+    expect(await getGroup({ name: "Site", parentId: region })).toMatchObject({ id: site, parentId: region });
+    expect(await getGroup({ name: "Site", parentId: region.toUpperCase() })).toMatchObject({
+      id: site,
+      parentId: region,
+    });
+    expect(await valueOf(getGroupOutput({ name: "Site", parentId: pulumi.output(region) }))).toMatchObject({
+      id: site,
+    });
+  });
+
+  it("a name is looked for only under the given parent; a miss lists the names there", async () => {
+    const atRoot = await failure(getGroup({ name: "Site" }));
+    expect(atRoot.message).toMatch(/No group named "Site" at the root/);
+    expect(atRoot.message).toMatch(/"Region"/);
+    const underParent = await failure(getGroup({ name: "Nowhere", parentId: region }));
+    expect(underParent.message).toMatch(new RegExp(`No group named "Nowhere" under group ${region}`));
+    expect(underParent.message).toMatch(/Available: "Site"/);
+  });
+
+  it("an id that names no group is an error naming the id", async () => {
+    const missing = "56565656-5656-4565-8565-565656565656";
+    const error = await failure(getGroup({ id: missing }));
+    expect(error.message).toMatch(/No group with id 56565656-5656-4565-8565-565656565656/);
+  });
+
+  it("two groups of the same name under one parent are an error listing both", async () => {
+    const first = await admin.groups.create({ name: "Twin", parentId: region });
+    const second = await admin.groups.create({ name: "Twin", parentId: region });
+    const error = await failure(getGroup({ name: "Twin", parentId: region }));
+    expect(error.message).toMatch(/More than one group named "Twin"/);
+    expect(error.message).toContain(first.id);
+    expect(error.message).toContain(second.id);
+  });
+});
+
+describe("getReleaseChannel", () => {
+  it("finds a channel by app name and channel name", async () => {
+    const app = (await admin.apps.all()).find((a) => a.name === "Warehouse Picker")!;
+    const channels: { id: string; name: string }[] = [];
+    for await (const c of admin.apps.releaseChannels(app.id)) channels.push(c);
+    const pilot = channels.find((c) => c.name === "Pilot")!;
+    expect(await getReleaseChannel({ appName: "Warehouse Picker", channelName: "Pilot" })).toEqual({
+      id: pilot.id,
+      name: "Pilot",
+      appId: app.id,
+      appName: "Warehouse Picker",
+    });
+    expect(
+      await valueOf(
+        getReleaseChannelOutput({ appName: "Warehouse Picker", channelName: pulumi.output("Pilot") }),
+      ),
+    ).toMatchObject({ id: pilot.id });
+  });
+
+  it("an unknown app or channel is an error listing what there is", async () => {
+    const noApp = await failure(getReleaseChannel({ appName: "Forklift Trainer", channelName: "Stable" }));
+    expect(noApp.message).toMatch(/No app named "Forklift Trainer"/);
+    expect(noApp.message).toMatch(/"Safety Briefing"/);
+    const noChannel = await failure(getReleaseChannel({ appName: "Safety Briefing", channelName: "Beta" }));
+    expect(noChannel.message).toMatch(/No release channel named "Beta" in app "Safety Briefing"/);
+    expect(noChannel.message).toMatch(/Available: "Stable"/);
+  });
+});
+
+describe("getDevice", () => {
+  it("finds a device by id, by name and by serial number, with its group", async () => {
+    const devices = await admin.devices.all();
+    const device = devices.find((d) => d.name === "Headset 03")!;
+    const expected = { id: device.id, name: "Headset 03", serialNumber: device.serialNumber, groupId: null };
+    expect(await getDevice({ id: device.id })).toEqual(expected);
+    expect(await getDevice({ name: "Headset 03" })).toEqual(expected);
+    expect(await getDevice({ serialNumber: device.serialNumber })).toEqual(expected);
+    expect(await valueOf(getDeviceOutput({ serialNumber: pulumi.output(device.serialNumber) }))).toEqual(
+      expected,
+    );
+
+    const group = await admin.groups.create({ name: "Holding", parentId: null });
+    await admin.groups.configure(group.id);
+    await admin.devices.update(device.id, { groupId: group.id });
+    expect(await getDevice({ id: device.id })).toMatchObject({ groupId: group.id });
+    expect(await getDevice({ name: "Headset 03" })).toMatchObject({ groupId: group.id });
+  });
+
+  it("a device that is not there is an error; one name on two devices is an error listing both", async () => {
+    const unknownName = await failure(getDevice({ name: "Headset 99" }));
+    expect(unknownName.message).toMatch(/No device with name "Headset 99"/);
+    const unknownId = await failure(getDevice({ id: "78787878-7878-4787-8787-787878787878" }));
+    expect(unknownId.message).toMatch(/No device with id 78787878-7878-4787-8787-787878787878/);
+
+    const devices = await admin.devices.all();
+    const [a, b] = [
+      devices.find((d) => d.name === "Headset 05")!,
+      devices.find((d) => d.name === "Headset 06")!,
+    ];
+    await admin.devices.update(b.id, { name: "Headset 05" });
+    const error = await failure(getDevice({ name: "Headset 05" }));
+    expect(error.message).toMatch(/More than one device with name "Headset 05"/);
+    expect(error.message).toContain(a.id);
+    expect(error.message).toContain(b.id);
+    expect(error.message).toContain(a.serialNumber);
+  });
+});
+
+describe("the caller", () => {
+  it("getCurrentOrganization, getCurrentUser and getTokenInfo describe the token's organization and user", async () => {
+    const primary = emulator.orgs.primary;
+    expect(await getCurrentOrganization()).toEqual({
+      id: primary.id,
+      name: primary.name,
+      slug: primary.slug,
+    });
+    expect(await valueOf(getCurrentOrganizationOutput())).toMatchObject({ slug: "acme" });
+    expect(await getCurrentUser()).toMatchObject({
+      firstName: "Ada",
+      lastName: "Admin",
+      email: "ada.admin@acme.example",
+    });
+    expect(await valueOf(getCurrentUserOutput())).toMatchObject({ email: "ada.admin@acme.example" });
+    const info = await getTokenInfo();
+    expect(info).toMatchObject({ apiVersion: "v3", organizationId: primary.id, basePath: "/api/v3" });
+    expect(typeof info.tokenName).toBe("string");
+    // Not even the token's display form (the first characters of its secret) is part of the result.
+    expect(JSON.stringify(info)).not.toContain(emulator.tokens.admin.split("|")[1].slice(0, 8));
+    expect(await valueOf(getTokenInfoOutput())).toEqual(info);
+  });
+
+  it("a lookup's own connection reaches another organization", async () => {
+    const connection = { baseUrl: emulator.baseUrl, apiToken: emulator.tokens.multiOrgAdminSecondary };
+    expect(await getCurrentOrganization({ connection })).toMatchObject({ slug: "acme-staging" });
+    const stagingAdmin = (await getRole({ name: "Admin" }, { connection })).id;
+    expect(stagingAdmin).not.toBe((await getRole({ name: "Admin" })).id);
+    expect(await valueOf(getCurrentOrganizationOutput({ connection }))).toMatchObject({
+      slug: "acme-staging",
+    });
+  });
+});
+
+describe("lookup connection settings and refusals", () => {
+  const saved = { ...process.env };
+  afterEach(() => {
+    process.env.DEVICEMGMT_BASE_URL = saved.DEVICEMGMT_BASE_URL;
+    process.env.DEVICEMGMT_API_TOKEN = saved.DEVICEMGMT_API_TOKEN;
+    for (const key of ["DEVICEMGMT_BASE_URL", "DEVICEMGMT_API_TOKEN"]) {
+      if (saved[key] === undefined) delete process.env[key];
+    }
+  });
+
+  it("falls back to DEVICEMGMT_BASE_URL and DEVICEMGMT_API_TOKEN when the stack has no config", async () => {
+    pulumi.runtime.setAllConfig({});
+    process.env.DEVICEMGMT_BASE_URL = emulator.baseUrl;
+    process.env.DEVICEMGMT_API_TOKEN = emulator.tokens.readOnly;
+    expect(await getCurrentUser()).toMatchObject({ email: "rory.reader@acme.example" });
+  });
+
+  it("with no token anywhere, names all three ways to give one", async () => {
+    pulumi.runtime.setAllConfig({ "devicemgmt:baseUrl": emulator.baseUrl });
+    delete process.env.DEVICEMGMT_API_TOKEN;
+    const error = await failure(getCurrentOrganization());
+    expect(error.message).toMatch(/devicemgmt:apiToken/);
+    expect(error.message).toMatch(/DEVICEMGMT_API_TOKEN/);
+    expect(error.message).toMatch(/connection/);
+  });
+
+  it("an unknown token is a 401 and a v2 token is told how to get a v3 one, neither printed", async () => {
+    useStackConfig("95|NotALookupToken000000000000000000000000000");
+    const unknown = await failure(getRole({ name: "Admin" }));
+    expect(unknown.message).toMatch(/401/);
+    expect(unknown.message).not.toContain("NotALookupToken");
+
+    useStackConfig(emulator.tokens.v2);
+    const v2 = await failure(getGroup({ name: "Region" }));
+    expect(v2.message).toMatch(/v2/);
+    expect(v2.message).toMatch(/Access Tokens/);
+    expect(v2.message).not.toContain(emulator.tokens.v2.split("|")[1]);
+  });
+
+  it("a user without the view permission gets a 403 naming the request", async () => {
+    const rory = (await admin.users.all()).find((u) => u.email === "rory.reader@acme.example")!;
+    const member = (await admin.roles.all()).find((r) => r.name === "Member")!;
+    await admin.users.update(rory.id, { defaultRoleId: member.id });
+    useStackConfig(emulator.tokens.readOnly);
+    const error = await failure(getRole({ name: "Admin" }));
+    expect(error.message).toMatch(/403/);
+    expect(error.message).toMatch(/GET/);
+    expect(error.message).toMatch(/roles/);
+  });
+});
