@@ -1127,7 +1127,12 @@ export class Engine {
         stack: this.stack,
         env: { ...this.options.env, ...env },
       });
-      await plugin.configure(config, secretKeys);
+      try {
+        await plugin.configure(config, secretKeys);
+      } catch (err) {
+        await plugin.close();
+        throw err;
+      }
       return plugin;
     };
     if (options.env) {
