@@ -1,7 +1,17 @@
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["dist/**", "node_modules/**", "**/node_modules/**", "coverage/**", "results/**", "**/*.js", "**/*.mjs"] },
+  {
+    ignores: [
+      "dist/**",
+      "node_modules/**",
+      "**/node_modules/**",
+      "coverage/**",
+      "results/**",
+      "**/*.js",
+      "**/*.mjs",
+    ],
+  },
   ...tseslint.configs.recommended,
   {
     rules: {

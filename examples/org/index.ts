@@ -8,6 +8,7 @@ const org = declareOrganization({
   stagingSlug: config.get("stagingSlug") ?? "acme-staging",
   demoDeviceName: config.get("demoDeviceName") ?? "Headset 01",
   emailDomain: config.get("emailDomain") ?? "acme.example",
+  companyName: config.get("companyName"),
 });
 
 export const groups = org.groups;

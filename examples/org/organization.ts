@@ -15,6 +15,8 @@ export interface OrganizationSettings {
   demoDeviceName: string;
   /** Where people's addresses live. */
   emailDomain: string;
+  /** The root group's name (default "Acme Training"). */
+  companyName?: string;
 }
 
 export function declareOrganization(settings: OrganizationSettings) {
@@ -37,7 +39,7 @@ export function declareOrganization(settings: OrganizationSettings) {
   });
 
   // The tree: company -> regions -> sites. Only sites are configured: they hold devices and content.
-  const company = new dm.Group("company", { name: "Acme Training" });
+  const company = new dm.Group("company", { name: settings.companyName ?? "Acme Training" });
   const emea = new dm.Group("emea", { name: "EMEA", parentId: company.id });
   const americas = new dm.Group("americas", { name: "Americas", parentId: company.id });
   const site = (key: string, name: string, region: dm.Group) =>

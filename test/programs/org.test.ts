@@ -1,0 +1,211 @@
+// The example organization as whole programs, driven the way `pulumi up` drives them: the real SDK runs the
+// program, every resource goes to the real dynamic-provider plugin, and the emulator is the organization.
+import * as path from "path";
+import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emulator";
+import { DeviceMgmtClient } from "../../provider/client";
+import { createEngine, type Engine } from "../harness/engine";
+import { declareOrganization, type OrganizationSettings } from "../../examples/org/organization";
+
+const repoRoot = path.resolve(__dirname, "../..");
+
+let emulator: RunningEmulator;
+let engine: Engine;
+let settings: OrganizationSettings;
+let before: OrgSnapshot;
+
+/** What a person would compare: names, tree, roles, attachments — not ids or timestamps. */
+function shape(snapshot: OrgSnapshot) {
+  const groupName = new Map(snapshot.groups.map((g) => [g.id, g.name]));
+  return {
+    groups: snapshot.groups
+      .map(
+        (g) =>
+          `${g.parentId ? groupName.get(g.parentId) : "(root)"} > ${g.name}${g.isConfigured ? " [configured]" : ""}`,
+      )
+      .sort(),
+    users: snapshot.users
+      .map((u) => ({
+        email: u.email,
+        name: `${u.firstName} ${u.lastName}`,
+        roles: u.accessControls
+          .map(
+            (ac) =>
+              `${ac.roleName}@${ac.protectable.type === "group" ? groupName.get(ac.protectable.id) : "org"}`,
+          )
+          .sort(),
+      }))
+      .sort((a, b) => a.email.localeCompare(b.email)),
+    groupChannels: snapshot.groupReleaseChannels
+      .map((a) => `${groupName.get(a.groupId)}:${a.releaseChannelId}`)
+      .sort(),
+    devices: snapshot.devices
+      .map((d) => `${d.name}:${d.groupId ?? "-"}:${[...d.releaseChannelIds].sort().join(",")}`)
+      .sort(),
+  };
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  const admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.multiOrgAdmin });
+  const loaner = (await admin.devices.all()).find((d) => d.name === "Headset 08");
+  settings = {
+    loanerDeviceId: loaner!.id,
+    stagingSlug: "acme-staging",
+    demoDeviceName: "Headset 01",
+    emailDomain: "acme.example",
+  };
+  before = emulator.snapshot();
+  engine = await createEngine({
+    cwd: repoRoot,
+    project: "devicemgmt-example-org",
+    config: { "devicemgmt:baseUrl": emulator.baseUrl },
+    secretConfig: { "devicemgmt:apiToken": emulator.tokens.multiOrgAdmin },
+  });
+});
+
+afterAll(async () => {
+  await engine?.close();
+  await emulator?.close();
+});
+
+const program =
+  (overrides: Partial<OrganizationSettings> = {}) =>
+  () =>
+    declareOrganization({ ...settings, ...overrides });
+
+describe("the example organization", () => {
+  it("up creates the whole organization", async () => {
+    const result = await engine.up(program());
+    expect(result.errors).toEqual([]);
+    expect(result.steps.create).toHaveLength(6 + 6 + 1 + 3 + 1);
+
+    const org = shape(emulator.snapshot());
+    expect(org.groups).toEqual([
+      "(root) > Acme Training",
+      "Acme Training > Americas",
+      "Acme Training > EMEA",
+      "Americas > Austin Lab [configured]",
+      "EMEA > Berlin Lab [configured]",
+      "EMEA > London Warehouse [configured]",
+    ]);
+    expect(org.users.find((u) => u.email === "emil.lindqvist@acme.example")?.roles).toEqual([
+      "Group Admin@Berlin Lab",
+      "Group Admin@London Warehouse",
+      "Read Only@org",
+    ]);
+    expect(org.groupChannels).toHaveLength(6);
+    const staging = emulator.snapshot("acme-staging");
+    expect(emulator.snapshot().devices.find((d) => d.id === settings.loanerDeviceId)).toBeUndefined();
+    expect(staging.devices.find((d) => d.id === settings.loanerDeviceId)).toBeDefined();
+    expect(emulator.snapshot().devices.find((d) => d.name === "Headset 01")?.releaseChannelIds).toHaveLength(
+      1,
+    );
+    expect(result.outputs.groups).toMatchObject({ berlin: expect.any(String) });
+  });
+
+  it("up again changes nothing: no step, no write request", async () => {
+    emulator.resetStats();
+    const result = await engine.up(program());
+    expect(result.errors).toEqual([]);
+    expect(result.steps.create).toEqual([]);
+    expect(result.steps.update).toEqual([]);
+    expect(result.steps.replace).toEqual([]);
+    expect(result.steps.delete).toEqual([]);
+    expect(emulator.stats().writes).toBe(0);
+  });
+
+  it("refresh with no outside change shows none", async () => {
+    const result = await engine.refresh();
+    expect(result.errors).toEqual([]);
+    expect(result.steps.update).toEqual([]);
+    expect(result.steps.delete).toEqual([]);
+  });
+
+  it("preview of an edit shows exactly the planned change and writes nothing (the preview is the review)", async () => {
+    emulator.resetStats();
+    const preview = await engine.preview(program({ companyName: "Acme Academy" }));
+    expect(preview.errors).toEqual([]);
+    expect(preview.steps.update.map((s) => ({ name: s.name, changed: s.changedKeys }))).toEqual([
+      { name: "company", changed: ["name"] },
+    ]);
+    expect(preview.steps.create).toEqual([]);
+    expect(preview.steps.delete).toEqual([]);
+    expect(emulator.stats().writes).toBe(0);
+  });
+
+  it("preview reports bad input per property before any write", async () => {
+    emulator.resetStats();
+    const preview = await engine.preview(program({ emailDomain: "not a domain" }));
+    expect(preview.ok).toBe(false);
+    const failures = preview.errors.flatMap((e) => e.failures ?? []);
+    expect(failures.length).toBeGreaterThan(0);
+    expect(failures.every((f) => f.property === "email")).toBe(true);
+    expect(emulator.stats().writes).toBe(0);
+  });
+
+  it("an edited program updates only what changed", async () => {
+    emulator.resetStats();
+    const renamed = await engine.up(program({ companyName: "Acme Academy" }));
+    expect(renamed.errors).toEqual([]);
+    expect(renamed.steps.update.map((s) => s.name)).toEqual(["company"]);
+    expect(renamed.steps.create).toEqual([]);
+    expect(renamed.steps.replace).toEqual([]);
+    expect(emulator.stats().writes).toBe(1);
+    expect(shape(emulator.snapshot()).groups).toContain("(root) > Acme Academy");
+
+    // A new e-mail domain is a new identity for every person: the users are replaced, nothing else moves.
+    const moved = await engine.up(program({ companyName: "Acme Academy", emailDomain: "academy.example" }));
+    expect(moved.errors).toEqual([]);
+    expect(moved.steps.replace.map((s) => s.name).sort()).toEqual([
+      "austin-trainer",
+      "emea-lead",
+      "ops-lead",
+    ]);
+    expect(moved.steps.update).toEqual([]);
+    expect(emulator.snapshot().users.filter((u) => u.email.endsWith("@academy.example"))).toHaveLength(3);
+    expect(
+      emulator.snapshot().users.filter((u) => u.email.endsWith("@acme.example") && u.firstName === "Olivia"),
+    ).toEqual([]);
+
+    const back = await engine.up(program());
+    expect(back.errors).toEqual([]);
+    expect(shape(emulator.snapshot()).groups).toContain("(root) > Acme Training");
+  });
+
+  it("a change behind Pulumi's back shows on refresh and is repaired by up", async () => {
+    const admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
+    const berlinId = engine.resource("berlin").id as string;
+    await admin.groups.update(berlinId, {
+      name: "Berlin (renamed by hand)",
+      parentId: engine.resource("emea").id as string,
+    });
+    const emil = emulator.snapshot().users.find((u) => u.email === "emil.lindqvist@acme.example")!;
+    await admin.users.update(emil.id, { groupRoles: [{ ...emil.groupRoles[0], action: "detach" }] });
+
+    const refreshed = await engine.refresh();
+    expect(refreshed.errors).toEqual([]);
+    expect(refreshed.steps.update.map((s) => s.name).sort()).toEqual(["berlin", "emea-lead"]);
+
+    emulator.resetStats();
+    const repaired = await engine.up(program());
+    expect(repaired.errors).toEqual([]);
+    expect(repaired.steps.update.map((s) => s.name).sort()).toEqual(["berlin", "emea-lead"]);
+    expect(emulator.stats().writes).toBe(2);
+    const org = shape(emulator.snapshot());
+    expect(org.groups).toContain("EMEA > Berlin Lab [configured]");
+    expect(org.users.find((u) => u.email === "emil.lindqvist@acme.example")?.roles).toHaveLength(3);
+  });
+
+  it("destroy leaves the organization as it was before the first up, but for the migrated device", async () => {
+    const result = await engine.destroy();
+    expect(result.errors).toEqual([]);
+    const after = shape(emulator.snapshot());
+    const was = shape(before);
+    expect(after.groups).toEqual(was.groups);
+    expect(after.users).toEqual(was.users);
+    expect(after.groupChannels).toEqual(was.groupChannels);
+    // A migration cannot be undone through the API: the device stays in the staging organization.
+    expect(after.devices).toEqual(was.devices.filter((d) => !d.startsWith("Headset 08:")));
+    expect(engine.stderr()).toMatch(/cannot be undone/);
+  });
+});
