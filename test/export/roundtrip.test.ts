@@ -315,7 +315,9 @@ describe("up of the generated program", () => {
     // out, so she is left out (and the README says why) rather than declared with a role missing.
     expect(up.steps.create.map((s) => s.name)).not.toContain("zoe-obrien");
     expect(up.steps.create).toHaveLength(5 + 8);
-    expect(result.files["README.md"]).toMatch(/User zoe\.obrien@acme\.example: group "Acme Training > Americas > Spare"/);
+    expect(result.files["README.md"]).toMatch(
+      /User zoe\.obrien@acme\.example: group "Acme Training > Americas > Spare"/,
+    );
     const stats = emulator.stats();
     expect(stats.writes).toBe(
       (stats.byRoute["POST /groups/{groupId}/release-channels"] ?? 0) +
