@@ -5,6 +5,7 @@ import {
   carriedInputs,
   checkProperties,
   connectionSchema,
+  connectionStaysInOrganization,
   diffProperties,
   jsonClean,
   uuid,
@@ -53,7 +54,12 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
     },
 
     async diff(_id, olds, news): Promise<pulumi.dynamic.DiffResult> {
-      return diffProperties(olds, news, { updatable: [], replaceOn: [ownerKey, "releaseChannelId"] });
+      return diffProperties(
+        olds,
+        news,
+        { updatable: [], replaceOn: [ownerKey, "releaseChannelId"] },
+        await connectionStaysInOrganization(olds, news),
+      );
     },
 
     async create(inputs) {

@@ -7,6 +7,7 @@ import {
   carriedInputs,
   checkProperties,
   connectionSchema,
+  connectionStaysInOrganization,
   diffProperties,
   jsonClean,
   uuid,
@@ -32,12 +33,21 @@ const migrationShape = {
 // ---- Diff ---------------------------------------------------------------------------------------------------
 
 /** A migration is an event: any change means another migration. */
-export function diffMigration(olds: Props, news: Props): pulumi.dynamic.DiffResult {
-  return diffProperties(olds, news, {
-    updatable: [],
-    replaceOn: ["deviceId", "organizationSlug", "groupId"],
-    defaults: { groupId: null },
-  });
+export function diffMigration(
+  olds: Props,
+  news: Props,
+  sameOrganization?: boolean,
+): pulumi.dynamic.DiffResult {
+  return diffProperties(
+    olds,
+    news,
+    {
+      updatable: [],
+      replaceOn: ["deviceId", "organizationSlug", "groupId"],
+      defaults: { groupId: null },
+    },
+    sameOrganization,
+  );
 }
 
 // ---- CRUD ---------------------------------------------------------------------------------------------------
@@ -86,7 +96,7 @@ export const deviceMigrationHandler: ResourceHandler = {
   },
 
   async diff(_id, olds, news) {
-    return diffMigration(olds, news);
+    return diffMigration(olds, news, await connectionStaysInOrganization(olds, news));
   },
 
   async create(inputs) {

@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { clientForProps } from "./context";
 
 /** What the engine sends for a value it does not know yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -147,8 +148,20 @@ export interface PropertyDiffSpec {
   defaults?: Record<string, unknown>;
 }
 
-/** Pure: compares prior outputs with new inputs. Unknown new values count as changed. */
-export function diffProperties(olds: Props, news: Props, spec: PropertyDiffSpec): pulumi.dynamic.DiffResult {
+/**
+ * Pure: compares prior outputs with new inputs. Unknown new values count as changed.
+ *
+ * A changed `connection` replaces the object when it now points at another organization, and is otherwise an
+ * in-place update (a new token must reach the recorded outputs: a later delete only sees those, and would
+ * otherwise call with the old, perhaps revoked, token). `sameOrganization` is what the API said about that
+ * (see `connectionStaysInOrganization`); without an answer a change of base URL counts as another organization.
+ */
+export function diffProperties(
+  olds: Props,
+  news: Props,
+  spec: PropertyDiffSpec,
+  sameOrganization?: boolean,
+): pulumi.dynamic.DiffResult {
   const changed = (key: string): boolean => {
     const fallback = spec.defaults?.[key];
     const a = olds[key] ?? fallback;
@@ -159,14 +172,34 @@ export function diffProperties(olds: Props, news: Props, spec: PropertyDiffSpec)
   };
   const replaces = spec.replaceOn.filter(changed);
   const updates = spec.updatable.filter(changed);
-  if (connectionBaseUrl(olds) !== connectionBaseUrl(news) && !containsUnknown(news.connection)) {
-    replaces.push("connection");
-  } else if (containsUnknown(news.connection) || !deepEqual(olds.connection, news.connection)) {
-    // A new token for the same organization changes nothing remote, but it must reach the recorded outputs:
-    // a later delete only sees those, and would otherwise call with the old (perhaps revoked) token.
-    updates.push("connection");
+  const unknownConnection = containsUnknown(news.connection);
+  if (unknownConnection || !deepEqual(olds.connection, news.connection)) {
+    const otherOrganization =
+      sameOrganization === undefined
+        ? !unknownConnection && connectionBaseUrl(olds) !== connectionBaseUrl(news)
+        : !sameOrganization;
+    (otherOrganization ? replaces : updates).push("connection");
   }
   return { changes: replaces.length > 0 || updates.length > 0, replaces, deleteBeforeReplace: false };
+}
+
+/**
+ * Whether a changed `connection` still reaches the same organization, asked of the API (token info) for the
+ * recorded and the declared connection — a token, not a URL, says which organization. undefined when the
+ * connection did not change, is not known yet (preview), or either side cannot answer (e.g. the old token was
+ * revoked, the usual reason to change it).
+ */
+export async function connectionStaysInOrganization(olds: Props, news: Props): Promise<boolean | undefined> {
+  if (containsUnknown(news.connection) || deepEqual(olds.connection, news.connection)) return undefined;
+  const organizationOf = async (props: Props) => {
+    try {
+      return (await clientForProps(props).assertV3Token()).organization_id;
+    } catch {
+      return undefined;
+    }
+  };
+  const [before, after] = await Promise.all([organizationOf(olds), organizationOf(news)]);
+  return before && after ? before === after : undefined;
 }
 
 export function deepEqual(a: unknown, b: unknown): boolean {

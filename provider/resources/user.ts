@@ -14,6 +14,7 @@ import {
   carriedInputs,
   checkProperties,
   connectionSchema,
+  connectionStaysInOrganization,
   diffProperties,
   jsonClean,
   partialFailure,
@@ -125,13 +126,18 @@ const sameGroupRoles = (a: unknown, b: unknown) =>
 
 // ---- Diff ---------------------------------------------------------------------------------------------------
 
-export function diffUser(olds: Props, news: Props): pulumi.dynamic.DiffResult {
-  return diffProperties(olds, news, {
-    updatable: ["firstName", "lastName", "defaultRoleId", "groupRoles"],
-    replaceOn: ["email"],
-    equal: { email: sameEmail, groupRoles: sameGroupRoles },
-    defaults: { groupRoles: [] },
-  });
+export function diffUser(olds: Props, news: Props, sameOrganization?: boolean): pulumi.dynamic.DiffResult {
+  return diffProperties(
+    olds,
+    news,
+    {
+      updatable: ["firstName", "lastName", "defaultRoleId", "groupRoles"],
+      replaceOn: ["email"],
+      equal: { email: sameEmail, groupRoles: sameGroupRoles },
+      defaults: { groupRoles: [] },
+    },
+    sameOrganization,
+  );
 }
 
 // ---- Mapping ------------------------------------------------------------------------------------------------
@@ -298,7 +304,7 @@ export const userHandler: ResourceHandler = {
   },
 
   async diff(_id, olds, news) {
-    return diffUser(olds, news);
+    return diffUser(olds, news, await connectionStaysInOrganization(olds, news));
   },
 
   async create(inputs) {
