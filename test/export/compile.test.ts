@@ -1,0 +1,136 @@
+// The generated programs type-check: with the project's own strict compiler options, and with the tsconfig.json
+// the export writes next to them. Each program sits in a folder whose node_modules links the packages the way
+// `npm install` of its package.json would: pulumi-devicemgmt is this repository (its built typings).
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as ts from "typescript";
+import { planProgram } from "../../provider/export/naming";
+import type { OrgModel } from "../../provider/export/model";
+import { renderFiles } from "../../provider/export/render";
+import { exampleGroups, group, GROUP_ADMIN, id, model, READ_ONLY, RENDER_OPTIONS, user } from "./support";
+
+const repoRoot = path.resolve(__dirname, "../..");
+
+const full = model({
+  groups: [
+    ...exampleGroups(),
+    group("class", "class", "acme"),
+    group("odd", 'Zürich "Depot" \\ 東京\n🚀 \u202E', "class", true),
+    group("spare-1", "Spare", "emea", true),
+    group("spare-2", "Spare", "emea", true),
+  ],
+  users: [
+    user("emil.lindqvist@acme.example", READ_ONLY, [
+      [GROUP_ADMIN, "berlin"],
+      [GROUP_ADMIN, "odd"],
+    ]),
+    user("zoe@acme.example", GROUP_ADMIN, [[{ name: "Group Viewer", type: "group" }, "spare-2"]]),
+    user("ops@acme.example", { name: "Member", type: "organization" }),
+  ],
+  groupChannels: [
+    { groupId: id("berlin"), channel: { appName: "Training Simulator", channelName: "Production" } },
+    { groupId: id("odd"), channel: { appName: 'App "Q"', channelName: "Beta\\1" } },
+  ],
+  deviceChannels: [
+    {
+      deviceId: id("h1"),
+      deviceName: "Headset 01",
+      channel: { appName: "Safety Briefing", channelName: "Stable" },
+    },
+  ],
+});
+
+const variants: Record<string, OrgModel> = {
+  full,
+  "groups-looked-up": { ...full, kinds: ["users", "attachments"] },
+  "groups-only": { ...full, kinds: ["groups"], users: [], groupChannels: [], deviceChannels: [] },
+  "attachments-only": { ...full, kinds: ["attachments"], users: [] },
+  empty: model(),
+};
+
+let workDir: string;
+
+beforeAll(() => {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), "devicemgmt-export-tsc-"));
+  const modules = path.join(workDir, "node_modules");
+  fs.mkdirSync(path.join(modules, "@types"), { recursive: true });
+  fs.symlinkSync(repoRoot, path.join(modules, "pulumi-devicemgmt"), "dir");
+  fs.symlinkSync(path.join(repoRoot, "node_modules/@pulumi"), path.join(modules, "@pulumi"), "dir");
+  fs.symlinkSync(path.join(repoRoot, "node_modules/@types/node"), path.join(modules, "@types/node"), "dir");
+  for (const [name, variant] of Object.entries(variants)) {
+    const dir = path.join(workDir, name);
+    fs.mkdirSync(dir);
+    for (const [file, content] of Object.entries(renderFiles(planProgram(variant), RENDER_OPTIONS))) {
+      fs.writeFileSync(path.join(dir, file), content);
+    }
+  }
+});
+
+afterAll(() => {
+  if (workDir) fs.rmSync(workDir, { recursive: true, force: true });
+});
+
+function diagnosticsOf(rootNames: string[], options: ts.CompilerOptions): string {
+  const program = ts.createProgram(rootNames, { ...options, noEmit: true });
+  return ts.formatDiagnostics(ts.getPreEmitDiagnostics(program), {
+    getCanonicalFileName: (f) => f,
+    getCurrentDirectory: () => workDir,
+    getNewLine: () => "\n",
+  });
+}
+
+const programs = () => Object.keys(variants).map((name) => path.join(workDir, name, "index.ts"));
+
+it("compiles under the repository's strict tsconfig", () => {
+  const file = path.join(repoRoot, "tsconfig.json");
+  const { config } = ts.readConfigFile(file, ts.sys.readFile);
+  const { options, errors } = ts.parseJsonConfigFileContent(config, ts.sys, repoRoot, undefined, file);
+  expect(errors).toEqual([]);
+  expect(options.strict).toBe(true);
+  expect(options.noUnusedLocals).toBe(true);
+  // A generated folder has no jest; everything else is the project's own setting.
+  expect(diagnosticsOf(programs(), { ...options, types: ["node"] })).toBe("");
+});
+
+it("compiles under the tsconfig.json it is generated with", () => {
+  const parsed = Object.keys(variants).map((name) => {
+    const config = ts.getParsedCommandLineOfConfigFile(
+      path.join(workDir, name, "tsconfig.json"),
+      {},
+      {
+        ...ts.sys,
+        onUnRecoverableConfigFileDiagnostic: (d) => {
+          throw new Error(ts.flattenDiagnosticMessageText(d.messageText, "\n"));
+        },
+      },
+    )!;
+    expect(config.errors).toEqual([]);
+    expect(config.fileNames).toEqual([path.join(workDir, name, "index.ts")]);
+    return config;
+  });
+  // Every variant gets the same tsconfig, so one compilation checks them all.
+  const texts = Object.keys(variants).map((name) =>
+    fs.readFileSync(path.join(workDir, name, "tsconfig.json"), "utf8"),
+  );
+  expect(new Set(texts).size).toBe(1);
+  expect(parsed[0].options.strict).toBe(true);
+  expect(diagnosticsOf(programs(), parsed[0].options)).toBe("");
+});
+
+it("reports a broken program, so a pass above means something", () => {
+  const broken = path.join(workDir, "full", "broken.ts");
+  fs.writeFileSync(
+    broken,
+    fs.readFileSync(path.join(workDir, "full", "index.ts"), "utf8").replace("name: ", "nmae: "),
+  );
+  expect(
+    diagnosticsOf([broken], {
+      strict: true,
+      module: ts.ModuleKind.Node16,
+      moduleResolution: ts.ModuleResolutionKind.Node16,
+      types: ["node"],
+      skipLibCheck: true,
+    }),
+  ).toMatch(/nmae/);
+});
