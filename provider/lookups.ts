@@ -40,10 +40,29 @@ async function byId<T>(what: string, id: string, read: () => Promise<T>): Promis
   }
 }
 
+/** The options of a getXOutput: the connection may come from Outputs, e.g. a secret from stack config. */
+export interface LookupOutputOptions {
+  connection?: pulumi.Input<{ baseUrl?: pulumi.Input<string>; apiToken?: pulumi.Input<string> }>;
+}
+
+/** Resolves the options' Inputs; a secret token makes the result secret too, as Outputs do. */
+const resolvedOptions = (options?: LookupOutputOptions): pulumi.Output<LookupOptions> =>
+  pulumi.output(options ?? {}) as pulumi.Output<LookupOptions>;
+
 const toOutput =
   <A, R>(fn: (args: A, options?: LookupOptions) => Promise<R>) =>
-  (args: pulumi.Inputs & { [K in keyof A]: pulumi.Input<A[K]> }, options?: LookupOptions): pulumi.Output<R> =>
-    pulumi.output(args).apply((resolved) => fn(resolved as unknown as A, options));
+  (
+    args: pulumi.Inputs & { [K in keyof A]: pulumi.Input<A[K]> },
+    options?: LookupOutputOptions,
+  ): pulumi.Output<R> =>
+    pulumi
+      .all([pulumi.output(args), resolvedOptions(options)])
+      .apply(([resolved, opts]) => fn(resolved as unknown as A, opts));
+
+const toOutputWithoutArgs =
+  <R>(fn: (options?: LookupOptions) => Promise<R>) =>
+  (options?: LookupOutputOptions): pulumi.Output<R> =>
+    resolvedOptions(options).apply((opts) => fn(opts));
 
 // ---- Roles --------------------------------------------------------------------------------------------------
 
@@ -201,8 +220,7 @@ export async function getCurrentOrganization(options?: LookupOptions): Promise<O
   const org = await lookupClient(options).currentOrganization();
   return { id: org.id, name: org.name, slug: org.slug };
 }
-export const getCurrentOrganizationOutput = (options?: LookupOptions) =>
-  pulumi.output(getCurrentOrganization(options));
+export const getCurrentOrganizationOutput = toOutputWithoutArgs(getCurrentOrganization);
 
 export interface CurrentUserResult {
   id: string;
@@ -215,7 +233,7 @@ export async function getCurrentUser(options?: LookupOptions): Promise<CurrentUs
   const user = await lookupClient(options).currentUser();
   return { id: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email };
 }
-export const getCurrentUserOutput = (options?: LookupOptions) => pulumi.output(getCurrentUser(options));
+export const getCurrentUserOutput = toOutputWithoutArgs(getCurrentUser);
 
 export interface TokenInfoResult {
   tokenName: string;
@@ -234,4 +252,4 @@ export async function getTokenInfo(options?: LookupOptions): Promise<TokenInfoRe
     basePath: info.base_path,
   };
 }
-export const getTokenInfoOutput = (options?: LookupOptions) => pulumi.output(getTokenInfo(options));
+export const getTokenInfoOutput = toOutputWithoutArgs(getTokenInfo);

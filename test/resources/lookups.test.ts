@@ -230,6 +230,16 @@ describe("the caller", () => {
       slug: "acme-staging",
     });
   });
+
+  it("a getXOutput takes its connection from Outputs, such as a secret token, and keeps the result secret", async () => {
+    const plain = { baseUrl: emulator.baseUrl, apiToken: emulator.tokens.multiOrgAdminSecondary };
+    const fromOutputs = { baseUrl: pulumi.output(plain.baseUrl), apiToken: pulumi.secret(plain.apiToken) };
+    const organization = getCurrentOrganizationOutput({ connection: fromOutputs });
+    expect(await valueOf(organization)).toMatchObject({ slug: "acme-staging" });
+    expect(await pulumi.isSecret(organization)).toBe(true);
+    const role = getRoleOutput({ name: "Admin" }, { connection: pulumi.output(fromOutputs) });
+    expect((await valueOf(role)).id).toBe((await getRole({ name: "Admin" }, { connection: plain })).id);
+  });
 });
 
 describe("lookup connection settings and refusals", () => {
