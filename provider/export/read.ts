@@ -3,6 +3,7 @@
  * read; everything a program could not reproduce faithfully is left out with a sentence saying why, rather
  * than exported wrong (a lookup that would match several objects, a pending invitation, …).
  */
+import { z } from "zod";
 import type { DeviceMgmtClient, PageIterator, ReleaseChannel, Role, User } from "../client";
 import {
   channelKey,
@@ -168,6 +169,9 @@ export function exportableUser(
     return {
       notes: [`${who}: a pending invitation (no name yet); invite them again in the other organization.`],
     };
+  }
+  if (!z.email().safeParse(user.email).success) {
+    return { notes: [`${who}: the User resource does not accept this e-mail address.`] };
   }
   const sameRole = countBy(roles, (r) => `${r.type}/${r.name}`);
   const ambiguous = (r: RoleRef) => (sameRole.get(`${r.type}/${r.name}`) ?? 0) > 1;
