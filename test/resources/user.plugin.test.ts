@@ -1,5 +1,5 @@
 // User through the real dynamic-provider plugin against the emulator.
-import type { PropertyMap } from "../harness/plugin";
+import { UNKNOWN, type PropertyMap } from "../harness/plugin";
 import { failure, Managed, startStack, type Stack } from "./support";
 
 let stack: Stack;
@@ -403,6 +403,20 @@ describe("User", () => {
       "lastName",
     ]);
     expect(stack.emulator.stats().requests).toBe(0);
+  });
+
+  it("in a preview, lets values not known yet through check, and diff counts them as changes", async () => {
+    const user = await Managed.of(stack.plugin, "user", "previewed");
+    await user.create(declared("preview@acme.example"));
+    const pending = declared("preview@acme.example", {
+      groupRoles: [{ roleId: role("Group Admin"), groupId: UNKNOWN }],
+    });
+    const checked = await user.check(pending);
+    expect(checked.failures).toEqual([]);
+    expect(checked.inputs.groupRoles).toEqual([{ roleId: role("Group Admin"), groupId: UNKNOWN }]);
+    expect(await user.diff(pending)).toMatchObject({ changes: "some", replaces: [] });
+    expect(await user.diff(declared(UNKNOWN))).toMatchObject({ changes: "some", replaces: ["email"] });
+    await user.delete();
   });
 
   it("passes the server's 422 through with its field errors", async () => {
