@@ -84,7 +84,6 @@ export function compareBy<T>(...keys: ((item: T) => string)[]): (a: T, b: T) => 
 export interface TreeGroup extends ModelGroup {
   /** Names from the root down to this group. */
   path: string[];
-  depth: number;
 }
 
 /**
@@ -115,7 +114,7 @@ export function groupTree(groups: ModelGroup[]): TreeGroup[] {
     );
     for (const group of siblings) {
       const groupPath = [...path, group.name];
-      ordered.push({ ...group, path: groupPath, depth: groupPath.length - 1 });
+      ordered.push({ ...group, path: groupPath });
       visit(group.id, groupPath);
     }
   };

@@ -389,6 +389,9 @@ function renderReadme(plan: ProgramPlan, options: RenderOptions): string {
       "pulumi up",
       "```",
     ].join("\n"),
+    `\`package.json\` asks for pulumi-devicemgmt ${options.versions.provider}, the version that wrote this ` +
+      "program; if you install the package from a checkout or a tarball rather than a registry, point that line " +
+      "there (e.g. `file:../pulumi-devicemgmt`).",
     `Each \`Group\` and \`User\` reads its \`adoptId\` from the \`${options.project}:adopt\` map in ` +
       `${configFile}: the first \`up\` takes over the existing objects (it only reads them, since they already ` +
       "match the program) and later runs manage them. After that first `up` the ids are inert. Release-channel " +

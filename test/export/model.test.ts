@@ -42,7 +42,7 @@ const paths = new Map(groupTree(exampleGroups()).map((g) => [g.id, g.path.join("
 describe("groupTree", () => {
   it("orders depth-first, parents first, siblings by name then id, with each group's path", () => {
     const tree = groupTree([...exampleGroups()].reverse());
-    expect(tree.map((g) => `${"  ".repeat(g.depth)}${g.name}`)).toEqual([
+    expect(tree.map((g) => `${"  ".repeat(g.path.length - 1)}${g.name}`)).toEqual([
       "Acme Training",
       "  Americas",
       "    Austin Lab",
