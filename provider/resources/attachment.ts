@@ -68,6 +68,12 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
       const ownerId = inputs[ownerKey] as string;
       const rcId = inputs.releaseChannelId as string;
       const result = { id: attachmentId(ownerId, rcId), outs: outputs(ownerId, rcId, inputs) };
+      // Look before writing: adopting an attachment that exists (an exported org, a lost answer) writes nothing.
+      const alreadyAttached = await spec.attached(client, ownerId, rcId).catch((error: unknown) => {
+        if (error instanceof NotFoundError) return false;
+        throw error;
+      });
+      if (alreadyAttached) return result;
       try {
         await spec.attach(client, ownerId, rcId);
         return result;

@@ -9,6 +9,7 @@ import {
   carriedInputs,
   checkProperties,
   connectionSchema,
+  connectionStaysInOrganization,
   diffProperties,
   jsonClean,
   partialFailure,
@@ -65,12 +66,17 @@ export function unconfigureFailure(olds: Props, news: Props): string | undefined
 
 // ---- Diff ---------------------------------------------------------------------------------------------------
 
-export function diffGroup(olds: Props, news: Props): pulumi.dynamic.DiffResult {
-  return diffProperties(olds, news, {
-    updatable: ["name", "parentId", "configured"],
-    replaceOn: [],
-    defaults: { parentId: null, configured: false },
-  });
+export function diffGroup(olds: Props, news: Props, sameOrganization?: boolean): pulumi.dynamic.DiffResult {
+  return diffProperties(
+    olds,
+    news,
+    {
+      updatable: ["name", "parentId", "configured"],
+      replaceOn: [],
+      defaults: { parentId: null, configured: false },
+    },
+    sameOrganization,
+  );
 }
 
 // ---- CRUD ---------------------------------------------------------------------------------------------------
@@ -159,7 +165,7 @@ export const groupHandler: ResourceHandler = {
   },
 
   async diff(_id, olds, news) {
-    return diffGroup(olds, news);
+    return diffGroup(olds, news, await connectionStaysInOrganization(olds, news));
   },
 
   async create(inputs) {

@@ -122,13 +122,19 @@ describe("Group check and diff", () => {
     });
   });
 
-  it("replaces when the connection moves to another organization, not when only the token changes", () => {
+  it("replaces when the connection moves to another organization; a new token alone updates in place", () => {
     const olds = { name: "a", connection: { baseUrl: "http://x/api/v3", apiToken: "1|old" } };
+    // In place, so the new token reaches the recorded outputs that a later delete uses.
     expect(
       diffGroup(olds, { name: "a", connection: { baseUrl: "http://x/api/v3", apiToken: "2|new" } }),
     ).toMatchObject({
-      changes: false,
+      changes: true,
+      replaces: [],
     });
+    // The API said the new token belongs to another organization: a replacement.
+    expect(
+      diffGroup(olds, { name: "a", connection: { baseUrl: "http://x/api/v3", apiToken: "2|new" } }, false),
+    ).toMatchObject({ replaces: ["connection"] });
     expect(
       diffGroup(olds, { name: "a", connection: { baseUrl: "http://y/api/v3", apiToken: "1|old" } }),
     ).toMatchObject({
