@@ -4,7 +4,7 @@
  * `pulumi up --yes` on examples/org. Where the Pulumi CLI cannot be had, it says so in one line and fails.
  */
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startEmulator } from "../emulator";
@@ -67,8 +67,10 @@ async function main(): Promise<void> {
   );
   if (!loaner) throw new Error("the emulator's seed has no device named Headset 08");
 
-  const configFile = join(work, "Pulumi.demo.yaml");
-  writeFileSync(configFile, "config: {}\n");
+  // The stack's config file sits beside Pulumi.yaml (gitignored); a stale one from an earlier demo would carry
+  // the encryption salt of a backend that no longer exists, so it is started afresh.
+  rmSync(join(root, "Pulumi.demo.yaml"), { force: true });
+  mkdirSync(join(work, "backend"), { recursive: true });
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     PULUMI_BACKEND_URL: `file://${join(work, "backend")}`,
@@ -76,26 +78,23 @@ async function main(): Promise<void> {
     PULUMI_SKIP_UPDATE_CHECK: "true",
     PULUMI_HOME: join(work, "pulumi-home"),
   };
-  require("node:fs").mkdirSync(join(work, "backend"), { recursive: true });
-  const withConfig = ["--config-file", configFile];
   try {
     await run(cli, ["stack", "init", "demo", "--non-interactive"], env, { quiet: true });
-    await run(cli, ["config", "set", "devicemgmt:baseUrl", emulator.baseUrl, ...withConfig], env, {
-      quiet: true,
-    });
-    await run(cli, ["config", "set", "--secret", "devicemgmt:apiToken", token, ...withConfig], env, {
-      quiet: true,
-    });
-    await run(cli, ["config", "set", "loanerDeviceId", loaner.id, ...withConfig], env, { quiet: true });
-    await run(cli, ["up", "--yes", "--non-interactive", ...withConfig], env);
+    await run(cli, ["config", "set", "devicemgmt:baseUrl", emulator.baseUrl], env, { quiet: true });
+    await run(cli, ["config", "set", "--secret", "devicemgmt:apiToken", token], env, { quiet: true });
+    await run(cli, ["config", "set", "loanerDeviceId", loaner.id], env, { quiet: true });
+    await run(cli, ["up", "--yes", "--non-interactive"], env);
     const outputs = await run(cli, ["stack", "output", "--json"], env, { quiet: true });
     console.log(`\nStack outputs:\n${outputs}`);
     console.log(
       [
         "Where to look next:",
-        `  - the emulated organization: curl -H 'Accept: application/json' -H 'Authorization: Bearer ${token}' ${emulator.baseUrl}/group-hierarchy`,
-        `  - the program: examples/org/organization.ts (edit it and run the demo again to see an update)`,
-        `  - the Pulumi state and config: ${work}`,
+        `  - the organization, kept in ${join(work, "emulator-state.json")}: bring it back with`,
+        `      npm run emulator -- --state ${join(work, "emulator-state.json")}`,
+        `    and look at it with`,
+        `      curl -H 'Accept: application/json' -H 'Authorization: Bearer <the multi-organization admin token it prints>' http://127.0.0.1:4010/api/v3/group-hierarchy`,
+        `  - the program: examples/org/organization.ts (edit it and run the demo again to see a fresh org built)`,
+        `  - the Pulumi state (local backend) and secrets (passphrase "devicemgmt-demo"): ${work}`,
       ].join("\n"),
     );
   } finally {
