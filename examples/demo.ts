@@ -8,6 +8,7 @@ import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startEmulator } from "../emulator";
+import { DeviceMgmtClient } from "../provider/client";
 
 const root = resolve(__dirname, "..");
 
@@ -60,11 +61,8 @@ async function main(): Promise<void> {
     quiet: true,
   });
   const token = emulator.tokens.multiOrgAdmin;
-  const loaner = await fetch(`${emulator.baseUrl}/devices?per_page=100`, {
-    headers: { Accept: "application/json", Authorization: `Bearer ${token}` },
-  }).then(async (r) =>
-    ((await r.json()) as { data: { id: string; name: string }[] }).data.find((d) => d.name === "Headset 08"),
-  );
+  const client = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: token });
+  const loaner = (await client.devices.all()).find((d) => d.name === "Headset 08");
   if (!loaner) throw new Error("the emulator's seed has no device named Headset 08");
 
   // The stack's config file sits beside Pulumi.yaml (gitignored); a stale one from an earlier demo would carry
