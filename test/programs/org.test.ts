@@ -1,5 +1,7 @@
 // The example organization as whole programs, driven the way `pulumi up` drives them: the real SDK runs the
 // program, every resource goes to the real dynamic-provider plugin, and the emulator is the organization.
+import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
@@ -101,6 +103,19 @@ describe("the example organization", () => {
       1,
     );
     expect(result.outputs.groups).toMatchObject({ berlin: expect.any(String) });
+  });
+
+  it("keeps the token out of state and out of the plugin's log, even with debug logging on", async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "org-state-")), "state.json");
+    await engine.saveState(file);
+    const state = fs.readFileSync(file, "utf8");
+    const secretPart = emulator.tokens.multiOrgAdmin.split("|")[1];
+    expect(state).toContain("__provider");
+    expect(state).not.toContain(secretPart);
+    const debug = await engine.refresh({ env: { DEVICEMGMT_LOG: "debug" } });
+    expect(debug.errors).toEqual([]);
+    expect(engine.stderr()).toMatch(/GET \/api\/v3\/groups/);
+    expect(engine.stderr()).not.toContain(secretPart);
   });
 
   it("up again changes nothing: no step, no write request", async () => {
