@@ -177,7 +177,15 @@ interface ListPass<T> extends Pass {
   misses: Set<string>;
   /** The fetch of every page, once it was worth it. */
   everything?: Promise<boolean>;
+  /** Resolves when `everything` starts. */
+  everythingStarted: Promise<void>;
+  startEverything: () => void;
+  /** How long page 1 took: how long a read page 1 could not answer waits for others to join it. */
+  firstPageMs: number;
 }
+
+/** The longest a read waits for company before it is read on its own. */
+const MAX_COMPANY_WAIT_MS = 1_000;
 
 /** Serves reads of one kind (users, groups) from its list pages, falling back to single reads. */
 export class ListCoalescer<T extends { id: string }> extends Passes<ListPass<T>> {
@@ -202,6 +210,9 @@ export class ListCoalescer<T extends { id: string }> extends Passes<ListPass<T>>
       let found = pass.items.get(id);
       if (found === undefined && !pass.complete) {
         this.fetchEverythingIfWorthIt(pass);
+        // Waiting as long as a request takes costs no more than one: in a refresh, the reads that make every
+        // page worth fetching arrive meanwhile; a lone read goes on its own afterwards.
+        if (!pass.everything) await Promise.race([pass.everythingStarted, delay(pass.firstPageMs)]);
         if (pass.everything && (await pass.everything)) found = pass.items.get(id);
       }
       return found ?? this.source.one(id);
@@ -209,6 +220,8 @@ export class ListCoalescer<T extends { id: string }> extends Passes<ListPass<T>>
   }
 
   private start(stamp: string): ListPass<T> {
+    let startEverything = () => {};
+    const everythingStarted = new Promise<void>((resolve) => (startEverything = resolve));
     const pass: ListPass<T> = {
       ...this.begin(stamp),
       items: new Map(),
@@ -216,9 +229,13 @@ export class ListCoalescer<T extends { id: string }> extends Passes<ListPass<T>>
       complete: false,
       misses: new Set(),
       ready: Promise.resolve(false),
+      everythingStarted,
+      startEverything,
+      firstPageMs: 0,
     };
     pass.ready = this.source.firstPage().then(
       ({ items, lastPage }) => {
+        pass.firstPageMs = Math.min(MAX_COMPANY_WAIT_MS, Math.max(0, this.settings.now() - pass.startedAt));
         for (const item of items) pass.items.set(item.id, item);
         pass.lastPage = lastPage;
         pass.complete = lastPage <= 1;
@@ -243,7 +260,12 @@ export class ListCoalescer<T extends { id: string }> extends Passes<ListPass<T>>
       },
       () => false,
     );
+    pass.startEverything();
   }
+}
+
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }
 
 interface OwnerPass extends Pass {

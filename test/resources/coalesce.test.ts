@@ -143,9 +143,9 @@ describe("ListCoalescer", () => {
       }),
     );
     expect(results.map((r) => r.id).sort()).toEqual([...wanted].sort());
-    // The first 16 reads arrive together: page 1 answers ten; the six others are fewer than the ten pages, so
-    // they are read on their own; the next misses make fetching every page worth it, and it serves the rest.
-    expect(list.calls).toEqual({ firstPage: 1, all: 1, one: ids(10, 16) });
+    // The first 16 reads arrive together: page 1 answers ten; the six others wait for company, the next reads
+    // make fetching every page worth it, and it serves them all: no read goes on its own.
+    expect(list.calls).toEqual({ firstPage: 1, all: 1, one: [] });
   });
 
   it("answers from page 1 alone when the list has one page", async () => {
