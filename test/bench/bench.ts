@@ -41,6 +41,8 @@ interface PhaseResult {
   windowAtStart: { remaining: number; untilResetMs: number };
   wallOverFloor: number;
   requestsOverNaive: number;
+  /** Requests by route ("GET /users"). */
+  routes: Record<string, number>;
   /** CPU seconds spent in the phase by this process (engine and program), the plugin, and the emulator. */
   cpu: { engine: number; plugin: number; emulator: number };
 }
@@ -164,6 +166,11 @@ async function main(): Promise<void> {
       windowAtStart,
       wallOverFloor: floor > 0 ? wallMs / floor : Number.POSITIVE_INFINITY,
       requestsOverNaive: requests / naive,
+      routes: Object.fromEntries(
+        Object.entries(after.byRoute)
+          .map(([route, n]) => [route, n - (before.byRoute[route] ?? 0)] as const)
+          .filter(([, n]) => n > 0),
+      ),
       cpu: {
         engine: cpuAfter.engine - cpuBefore.engine,
         plugin: cpuAfter.plugin - cpuBefore.plugin,
