@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { AmbiguousWriteError, NotFoundError, ValidationError, type DeviceMgmtClient } from "../client";
 import { clientForProps } from "./context";
+import { attachedReleaseChannel } from "./coalescedReads";
 import {
   carriedInputs,
   checkProperties,
@@ -106,7 +107,7 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
       if (!ownerId || !rcId)
         throw new Error(`${spec.resourceName} id "${id}" is not <${ownerKey}>/<releaseChannelId>.`);
       try {
-        if (!(await spec.attached(client, ownerId, rcId))) return {};
+        if (!(await attachedReleaseChannel(client, ownerKey, ownerId, rcId))) return {};
       } catch (error) {
         if (error instanceof NotFoundError) return {};
         throw error;

@@ -4,6 +4,7 @@ import { AmbiguousWriteError, NotFoundError, type DeviceMgmtClient, type Group a
 import { thinProvider } from "../dynamic";
 import type { ConnectionInput } from "../connection";
 import { clientForProps } from "./context";
+import { readGroup } from "./coalescedReads";
 import {
   adoptIdSchema,
   carriedInputs,
@@ -189,7 +190,7 @@ export const groupHandler: ResourceHandler = {
   async read(id, props) {
     const client = clientForProps(props);
     try {
-      const outputs = toOutputs(await client.groups.get(id), props);
+      const outputs = toOutputs(await readGroup(client, id), props);
       return { id, props: outputs, inputs: liveInputs(outputs) };
     } catch (error) {
       if (error instanceof NotFoundError) return {};

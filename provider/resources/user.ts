@@ -9,6 +9,7 @@ import {
 } from "../client";
 import { thinProvider } from "../dynamic";
 import { clientForProps } from "./context";
+import { readUser } from "./coalescedReads";
 import {
   adoptIdSchema,
   carriedInputs,
@@ -334,7 +335,7 @@ export const userHandler: ResourceHandler = {
   async read(id, props) {
     const client = clientForProps(props);
     try {
-      const outputs = toOutputs(await client.users.get(id), props);
+      const outputs = toOutputs(await readUser(client, id), props);
       return { id, props: outputs, inputs: liveInputs(outputs as unknown as Props) };
     } catch (error) {
       if (error instanceof NotFoundError) return {};
