@@ -9,6 +9,7 @@ import {
   connectionStaysInOrganization,
   diffProperties,
   jsonClean,
+  unlessGone,
   uuid,
   type Props,
   type ResourceHandler,
@@ -70,11 +71,7 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
       const rcId = inputs.releaseChannelId as string;
       const result = { id: attachmentId(ownerId, rcId), outs: outputs(ownerId, rcId, inputs) };
       // Look before writing: adopting an attachment that exists (an exported org, a lost answer) writes nothing.
-      const alreadyAttached = await spec.attached(client, ownerId, rcId).catch((error: unknown) => {
-        if (error instanceof NotFoundError) return false;
-        throw error;
-      });
-      if (alreadyAttached) return result;
+      if (await unlessGone(spec.attached(client, ownerId, rcId))) return result;
       try {
         await spec.attach(client, ownerId, rcId);
         return result;
@@ -106,12 +103,7 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
       const rcId = (props.releaseChannelId as string | undefined) ?? parsed?.releaseChannelId;
       if (!ownerId || !rcId)
         throw new Error(`${spec.resourceName} id "${id}" is not <${ownerKey}>/<releaseChannelId>.`);
-      try {
-        if (!(await attachedReleaseChannel(client, ownerKey, ownerId, rcId))) return {};
-      } catch (error) {
-        if (error instanceof NotFoundError) return {};
-        throw error;
-      }
+      if (!(await unlessGone(attachedReleaseChannel(client, ownerKey, ownerId, rcId)))) return {};
       const live = outputs(ownerId, rcId, props);
       return { id, props: live, inputs: live };
     },

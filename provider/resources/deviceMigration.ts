@@ -10,6 +10,7 @@ import {
   connectionStaysInOrganization,
   diffProperties,
   jsonClean,
+  unlessGone,
   uuid,
   type Props,
   type ResourceHandler,
@@ -64,13 +65,7 @@ export function migrationForbiddenMessage(deviceId: string, slug: string, groupI
 
 /** True while the device is still visible in the source organization (i.e. not migrated). */
 async function inSourceOrganization(client: DeviceMgmtClient, deviceId: string): Promise<boolean> {
-  try {
-    await client.devices.get(deviceId);
-    return true;
-  } catch (error) {
-    if (error instanceof NotFoundError) return false;
-    throw error;
-  }
+  return (await unlessGone(client.devices.get(deviceId))) !== undefined;
 }
 
 /** Migration ids are `<device id>/<target organization slug>`, so a migration made elsewhere can be imported. */

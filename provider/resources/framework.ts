@@ -1,5 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
+import { NotFoundError } from "../client";
 import { clientForProps } from "./context";
 
 /** What the engine sends for a value it does not know yet (during preview). */
@@ -217,4 +218,30 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 /** Inputs that are not about the remote object but travel with it in state. */
 export function carriedInputs(props: Props): Props {
   return jsonClean({ adoptId: props.adoptId, connection: props.connection });
+}
+
+/** Resolves to undefined when the API answers 404: on read that means the object is gone from the organization. */
+export async function unlessGone<T>(request: Promise<T>): Promise<T | undefined> {
+  try {
+    return await request;
+  } catch (error) {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  }
+}
+
+/** Adoption starts from the object with that id; none is an error that says what to do instead. */
+export async function adoptable<T>(
+  noun: string,
+  adoptId: string,
+  fetch: (id: string) => Promise<T>,
+): Promise<T> {
+  const found = await unlessGone(fetch(adoptId));
+  if (found === undefined) {
+    throw new Error(
+      `adoptId: no ${noun} with id ${adoptId} exists in the organization, so there is nothing to adopt. ` +
+        `Remove adoptId to create a new ${noun}, or correct the id.`,
+    );
+  }
+  return found;
 }

@@ -7,6 +7,7 @@ import { clientForProps } from "./context";
 import { readGroup } from "./coalescedReads";
 import {
   adoptIdSchema,
+  adoptable,
   carriedInputs,
   checkProperties,
   connectionSchema,
@@ -16,6 +17,7 @@ import {
   partialFailure,
   uuid,
   type Props,
+  unlessGone,
   type ResourceHandler,
 } from "./framework";
 import { secretConnection, type ConnectionArgs } from "./secretConnection";
@@ -175,7 +177,7 @@ export const groupHandler: ResourceHandler = {
     const want = declared(inputs);
     let live: ApiGroup;
     if (typeof inputs.adoptId === "string") {
-      live = await adoptable(client, inputs.adoptId);
+      live = await adoptable("group", inputs.adoptId, (id) => client.groups.get(id));
     } else {
       live = await createOnce(client, want.name, want.parentId);
     }
@@ -188,14 +190,10 @@ export const groupHandler: ResourceHandler = {
   },
 
   async read(id, props) {
-    const client = clientForProps(props);
-    try {
-      const outputs = toOutputs(await readGroup(client, id), props);
-      return { id, props: outputs, inputs: liveInputs(outputs) };
-    } catch (error) {
-      if (error instanceof NotFoundError) return {};
-      throw error;
-    }
+    const live = await unlessGone(readGroup(clientForProps(props), id));
+    if (!live) return {};
+    const outputs = toOutputs(live, props);
+    return { id, props: outputs, inputs: liveInputs(outputs) };
   },
 
   async update(id, olds, news) {
@@ -220,28 +218,9 @@ export const groupHandler: ResourceHandler = {
   async delete(id, props) {
     const client = clientForProps(props);
     await client.assertV3Token();
-    try {
-      await client.groups.delete(id);
-    } catch (error) {
-      if (error instanceof NotFoundError) return;
-      throw error;
-    }
+    await unlessGone(client.groups.delete(id));
   },
 };
-
-async function adoptable(client: DeviceMgmtClient, adoptId: string): Promise<ApiGroup> {
-  try {
-    return await client.groups.get(adoptId);
-  } catch (error) {
-    if (error instanceof NotFoundError) {
-      throw new Error(
-        `adoptId: no group with id ${adoptId} exists in the organization, so there is nothing to adopt. ` +
-          `Remove adoptId to create a new group, or correct the id.`,
-      );
-    }
-    throw error;
-  }
-}
 
 // ---- Resource class -----------------------------------------------------------------------------------------
 

@@ -12,6 +12,7 @@ import { clientForProps } from "./context";
 import { readUser } from "./coalescedReads";
 import {
   adoptIdSchema,
+  adoptable,
   carriedInputs,
   checkProperties,
   connectionSchema,
@@ -21,6 +22,7 @@ import {
   partialFailure,
   uuid,
   type Props,
+  unlessGone,
   type ResourceHandler,
 } from "./framework";
 import { secretConnection, type ConnectionArgs } from "./secretConnection";
@@ -314,7 +316,7 @@ export const userHandler: ResourceHandler = {
     const want = declared(inputs);
     let live: ApiUser;
     if (typeof inputs.adoptId === "string") {
-      live = await adoptable(client, inputs.adoptId);
+      live = await adoptable("user", inputs.adoptId, (id) => client.users.get(id));
       if (!sameEmail(live.email, want.email)) {
         throw new Error(
           `adoptId: user ${inputs.adoptId} has e-mail ${live.email}, but the program declares ${want.email}. ` +
@@ -333,14 +335,10 @@ export const userHandler: ResourceHandler = {
   },
 
   async read(id, props) {
-    const client = clientForProps(props);
-    try {
-      const outputs = toOutputs(await readUser(client, id), props);
-      return { id, props: outputs, inputs: liveInputs(outputs as unknown as Props) };
-    } catch (error) {
-      if (error instanceof NotFoundError) return {};
-      throw error;
-    }
+    const live = await unlessGone(readUser(clientForProps(props), id));
+    if (!live) return {};
+    const outputs = toOutputs(live, props);
+    return { id, props: outputs, inputs: liveInputs(outputs as unknown as Props) };
   },
 
   async update(id, olds, news) {
@@ -385,28 +383,9 @@ export const userHandler: ResourceHandler = {
   async delete(id, props) {
     const client = clientForProps(props);
     await client.assertV3Token();
-    try {
-      await client.users.delete(id);
-    } catch (error) {
-      if (error instanceof NotFoundError) return;
-      throw error;
-    }
+    await unlessGone(client.users.delete(id));
   },
 };
-
-async function adoptable(client: DeviceMgmtClient, adoptId: string): Promise<ApiUser> {
-  try {
-    return await client.users.get(adoptId);
-  } catch (error) {
-    if (error instanceof NotFoundError) {
-      throw new Error(
-        `adoptId: no user with id ${adoptId} exists in the organization, so there is nothing to adopt. ` +
-          `Remove adoptId to create the user, or correct the id.`,
-      );
-    }
-    throw error;
-  }
-}
 
 // ---- Resource class -----------------------------------------------------------------------------------------
 
