@@ -35,6 +35,10 @@ interface PhaseResult {
   writes: number;
   rateLimited: number;
   retries: number;
+  /** Of those, the retries of the program's lookups (this process; the rest are the plugin's). */
+  lookupRetries: number;
+  /** The plugin's debug lines of its first retried attempts, to see why. */
+  retrySamples: string[];
   wallMs: number;
   floorMs: number;
   /** Budget left in the open window and time to its end when the phase began (what its floor started from). */
@@ -87,13 +91,16 @@ function options() {
   };
 }
 
-/** Attempts that were retries: the plugin's debug lines (`retry=N`) plus this process's lookups. */
-function retriesSoFar(pluginStderr: string): number {
-  const plugin = [...pluginStderr.matchAll(/^devicemgmt: .* retry=(\d+)/gm)].filter(
-    (m) => m[1] !== "0",
-  ).length;
-  const here = Object.values(organizationStats()).reduce((sum, s) => sum + s.retries, 0);
-  return plugin + here;
+/** The plugin's debug lines of attempts that were retries (`retry=N`, N > 0). */
+function retriedLines(pluginStderr: string): string[] {
+  return [...pluginStderr.matchAll(/^devicemgmt: .* retry=(\d+).*$/gm)]
+    .filter((m) => m[1] !== "0")
+    .map((m) => m[0]);
+}
+
+/** Attempts of this process's lookups that were retries. */
+function lookupRetriesSoFar(): number {
+  return Object.values(organizationStats()).reduce((sum, s) => sum + s.retries, 0);
 }
 
 function failIfErrors(phase: string, result: RunResult): void {
@@ -144,7 +151,8 @@ async function main(): Promise<void> {
   async function phase(name: string, naive: number, run: () => Promise<RunResult>): Promise<RunResult> {
     const windowAtStart = await emulator.window();
     const before = await emulator.stats();
-    const retriesBefore = retriesSoFar(engine.stderr());
+    const retriedBefore = retriedLines(engine.stderr()).length;
+    const lookupRetriesBefore = lookupRetriesSoFar();
     const cpuBefore = cpuNow();
     const started = performance.now();
     const result = await run();
@@ -160,7 +168,10 @@ async function main(): Promise<void> {
       naive,
       writes: after.writes - before.writes,
       rateLimited: (after.byStatus["429"] ?? 0) - (before.byStatus["429"] ?? 0),
-      retries: retriesSoFar(engine.stderr()) - retriesBefore,
+      retries:
+        retriedLines(engine.stderr()).length - retriedBefore + lookupRetriesSoFar() - lookupRetriesBefore,
+      lookupRetries: lookupRetriesSoFar() - lookupRetriesBefore,
+      retrySamples: retriedLines(engine.stderr()).slice(retriedBefore, retriedBefore + 10),
       wallMs,
       floorMs: floor,
       windowAtStart,
@@ -180,7 +191,7 @@ async function main(): Promise<void> {
     phases.push(row);
     console.log(
       `  ${name.padEnd(9)} ${fixed(wallMs / 1000)} s (floor ${fixed(floor / 1000)} s), ${requests} requests ` +
-        `(naive ${naive}), ${row.rateLimited} 429s, ${row.retries} retries; CPU s: engine ${fixed(row.cpu.engine, 1)}, ` +
+        `(naive ${naive}), ${row.rateLimited} 429s, ${row.retries} retries (${row.lookupRetries} of lookups); CPU s: engine ${fixed(row.cpu.engine, 1)}, ` +
         `plugin ${fixed(row.cpu.plugin, 1)}, emulator ${fixed(row.cpu.emulator, 1)}`,
     );
     return result;
