@@ -14,6 +14,19 @@ export type ResourceKind =
  * survives serialization and resolves from the plugin's working directory like any installed package.
  */
 export function thinProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
+  // One object per kind: the SDK caches serialized providers by object identity, and serializing a closure
+  // costs milliseconds of CPU, which a program of thousands of resources would otherwise pay per resource.
+  let provider = providers.get(kind);
+  if (!provider) {
+    provider = serializableProvider(kind);
+    providers.set(kind, provider);
+  }
+  return provider;
+}
+
+const providers = new Map<ResourceKind, pulumi.dynamic.ResourceProvider>();
+
+function serializableProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
   return {
     configure: async (req) => require("pulumi-devicemgmt/runtime").configure(req),
     check: async (olds, news) => require("pulumi-devicemgmt/runtime").handler(kind).check(olds, news),
