@@ -109,6 +109,8 @@ async function runChild(options: EmulatorProcessOptions): Promise<void> {
         process.disconnect();
     }
   });
+  // A bench that dies must not leave its emulator behind: the IPC channel closes with it.
+  process.on("disconnect", () => process.exit(0));
   send({ type: "ready", baseUrl: emulator.baseUrl, tokens: emulator.tokens });
 }
 
