@@ -16,6 +16,7 @@ import { declareBenchOrg, treeShape, type OrgSize } from "./benchOrg";
 import { chartSvg } from "./chart";
 import { startEmulatorProcess } from "./emulatorProcess";
 import { floorMs } from "./floor";
+import { assertFreshBuild } from "./freshBuild";
 import { cpuSeconds, memoryMiB, pluginPid, resetPeakMemory } from "./proc";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -114,6 +115,7 @@ const pad = (text: string, width: number) => text.padStart(width);
 const fixed = (n: number, digits = 2) => n.toFixed(digits);
 
 async function main(): Promise<void> {
+  assertFreshBuild();
   const settings = options();
   const { size, latencyMs, parallelism, limit, windowMs } = settings;
   const resources = size.users + size.groups + size.attachments;

@@ -5,6 +5,7 @@
  */
 import { parseArgs } from "node:util";
 import { runSoak } from "../soak/scenario";
+import { assertFreshBuild } from "./freshBuild";
 
 const { values } = parseArgs({
   options: {
@@ -25,6 +26,7 @@ const number = (name: keyof typeof values) => {
 };
 
 async function main(): Promise<void> {
+  assertFreshBuild();
   const started = performance.now();
   const report = await runSoak({
     extra: { users: number("users"), groups: number("groups"), attachments: number("attachments") },
