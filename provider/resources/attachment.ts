@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { AmbiguousWriteError, NotFoundError, ValidationError, type DeviceMgmtClient } from "../client";
+import { NotFoundError, ValidationError, type DeviceMgmtClient } from "../client";
 import { clientForProps } from "./context";
 import { attachedReleaseChannel } from "./coalescedReads";
 import {
@@ -10,6 +10,7 @@ import {
   diffProperties,
   jsonClean,
   unlessGone,
+  untilApplied,
   uuid,
   type Props,
   type ResourceHandler,
@@ -73,13 +74,12 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
       // Look before writing: adopting an attachment that exists (an exported org, a lost answer) writes nothing.
       if (await unlessGone(spec.attached(client, ownerId, rcId))) return result;
       try {
-        await spec.attach(client, ownerId, rcId);
+        await untilApplied(
+          async () => (await spec.attach(client, ownerId, rcId), true),
+          async () => (await spec.attached(client, ownerId, rcId)) || undefined,
+        );
         return result;
       } catch (error) {
-        if (error instanceof AmbiguousWriteError) {
-          if (!(await spec.attached(client, ownerId, rcId))) await spec.attach(client, ownerId, rcId);
-          return result;
-        }
         if (error instanceof ValidationError) {
           // Already attached (made outside Pulumi, or by an earlier run that lost its answer): adopt it.
           if (await spec.attached(client, ownerId, rcId)) return result;

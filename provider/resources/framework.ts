@@ -1,6 +1,6 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { NotFoundError } from "../client";
+import { AmbiguousWriteError, NotFoundError } from "../client";
 import { clientForProps } from "./context";
 
 /** What the engine sends for a value it does not know yet (during preview). */
@@ -244,4 +244,26 @@ export async function adoptable<T>(
     );
   }
   return found;
+}
+
+/** How often a write whose answer was lost is tried again (after looking whether it was applied) before giving up. */
+export const AMBIGUOUS_WRITE_ATTEMPTS = 5;
+
+/**
+ * Runs a write that is not safe to repeat blindly (a POST) until it is known to be applied: after an ambiguous
+ * failure (lost answer, 5xx) `applied()` looks for its effect, and only when there is none is it sent again.
+ */
+export async function untilApplied<T>(
+  write: () => Promise<T>,
+  applied: () => Promise<T | undefined>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await write();
+    } catch (error) {
+      if (!(error instanceof AmbiguousWriteError) || attempt >= AMBIGUOUS_WRITE_ATTEMPTS) throw error;
+      const found = await applied();
+      if (found !== undefined) return found;
+    }
+  }
 }

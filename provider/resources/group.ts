@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { AmbiguousWriteError, NotFoundError, type DeviceMgmtClient, type Group as ApiGroup } from "../client";
+import { NotFoundError, ValidationError, type DeviceMgmtClient, type Group as ApiGroup } from "../client";
 import { thinProvider } from "../dynamic";
 import type { ConnectionInput } from "../connection";
 import { clientForProps } from "./context";
@@ -15,6 +15,7 @@ import {
   diffProperties,
   jsonClean,
   partialFailure,
+  untilApplied,
   uuid,
   type Props,
   unlessGone,
@@ -118,19 +119,18 @@ async function createOnce(
   parentId: string | null,
 ): Promise<ApiGroup> {
   const startedAt = Date.now();
-  try {
-    return await client.groups.create({ name, parentId });
-  } catch (error) {
-    if (!(error instanceof AmbiguousWriteError)) throw error;
-    const recent = (await client.groups.all()).filter(
-      (g) =>
-        g.name === name &&
-        (g.parent?.id ?? null) === parentId &&
-        Date.parse(g.createdAt) >= startedAt - CLOCK_SKEW_MS,
-    );
-    if (recent.length === 1) return recent[0];
-    return await client.groups.create({ name, parentId });
-  }
+  return untilApplied(
+    () => client.groups.create({ name, parentId }),
+    async () => {
+      const recent = (await client.groups.all()).filter(
+        (g) =>
+          g.name === name &&
+          (g.parent?.id ?? null) === parentId &&
+          Date.parse(g.createdAt) >= startedAt - CLOCK_SKEW_MS,
+      );
+      return recent.length === 1 ? recent[0] : undefined;
+    },
+  );
 }
 
 /** Brings a live group to the declared state with the fewest calls; used by create (adoption) and update. */
@@ -146,7 +146,13 @@ async function reconcile(client: DeviceMgmtClient, live: ApiGroup, want: GroupSt
     current = await client.groups.update(current.id, { name: want.name, parentId: want.parentId });
   }
   if (want.configured && !current.isConfigured) {
-    current = await client.groups.configure(current.id);
+    const id = current.id;
+    current = await client.groups.configure(id).catch(async (error: unknown) => {
+      // A retried PATCH whose first attempt was applied is refused as "already configured".
+      const now = error instanceof ValidationError ? await client.groups.get(id) : undefined;
+      if (!now?.isConfigured) throw error;
+      return now;
+    });
   }
   return current;
 }

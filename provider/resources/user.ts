@@ -1,12 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import {
-  AmbiguousWriteError,
-  NotFoundError,
-  ValidationError,
-  type DeviceMgmtClient,
-  type User as ApiUser,
-} from "../client";
+import { NotFoundError, ValidationError, type DeviceMgmtClient, type User as ApiUser } from "../client";
 import { thinProvider } from "../dynamic";
 import { clientForProps } from "./context";
 import { readUser } from "./coalescedReads";
@@ -20,6 +14,7 @@ import {
   diffProperties,
   jsonClean,
   partialFailure,
+  untilApplied,
   uuid,
   type Props,
   unlessGone,
@@ -227,16 +222,16 @@ async function createOrInvite(
   };
   let created: ApiUser | undefined;
   try {
-    created = await attempt();
-  } catch (error) {
-    if (error instanceof AmbiguousWriteError) {
+    created = await untilApplied(attempt, async () => {
       // The request may have made the user. One that existed before it began is someone else's: the request
       // was then refused as a duplicate, and quietly taking that user over would manage (and later delete) it.
       const found = await findByEmail(client, want.email);
       if (found && Date.parse(found.createdAt) < startedAt - CLOCK_SKEW_MS)
         throw emailTaken(want.email, found);
-      created = found ?? (await attempt());
-    } else if (error instanceof ValidationError && error.fieldErrors?.email) {
+      return found;
+    });
+  } catch (error) {
+    if (error instanceof ValidationError && error.fieldErrors?.email) {
       const existing = await findByEmail(client, want.email);
       if (existing) throw emailTaken(want.email, existing);
       throw error;
