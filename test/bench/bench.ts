@@ -9,6 +9,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { findRepoRoot } from "./repoRoot";
 import { parseArgs } from "node:util";
 import { closeDispatchers, organizationStats } from "../../provider/client";
 import { createEngine, type RunResult } from "../harness/engine";
@@ -19,7 +20,7 @@ import { floorMs } from "./floor";
 import { assertFreshBuild } from "./freshBuild";
 import { cpuSeconds, memoryMiB, pluginPid, resetPeakMemory } from "./proc";
 
-const repoRoot = path.resolve(__dirname, "../..");
+const repoRoot = findRepoRoot(__dirname);
 
 const PRESETS: Record<string, OrgSize> = {
   tiny: { users: 20, groups: 10, attachments: 6 },

@@ -4,8 +4,9 @@
  */
 import * as fs from "node:fs";
 import * as path from "node:path";
+import { findRepoRoot } from "./repoRoot";
 
-const repoRoot = path.resolve(__dirname, "../..");
+const repoRoot = findRepoRoot(__dirname);
 
 function newestSource(dir: string): number {
   let newest = 0;
