@@ -324,13 +324,21 @@ async function deleteInReverseDependencyOrder(
   remove: (entry: StateEntry) => Promise<void>,
 ): Promise<void> {
   const done = new Map<StateEntry, Promise<boolean>>();
+  // Who depends on whom, computed once: scanning the set per entry would be quadratic in the stack's size.
+  const dependentsOf = new Map<string, StateEntry[]>();
+  for (const other of entries) {
+    for (const urn of new Set(dependenciesOf(other))) {
+      if (urn === other.urn) continue;
+      const list = dependentsOf.get(urn) ?? [];
+      list.push(other);
+      dependentsOf.set(urn, list);
+    }
+  }
   let failed = false;
   const schedule = (entry: StateEntry): Promise<boolean> => {
     let promise = done.get(entry);
     if (!promise) {
-      const dependents = entries.filter(
-        (other) => other !== entry && dependenciesOf(other).includes(entry.urn),
-      );
+      const dependents = dependentsOf.get(entry.urn) ?? [];
       promise = Promise.all(dependents.map(schedule)).then((results) =>
         failed || results.includes(false)
           ? false
