@@ -5,7 +5,7 @@
  * `configure(req)` and `handler(kind)`, and old kinds must keep working.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { CONFIG_KEYS, stackSettingsFrom, type StackSettings } from "./connection";
+import { stackSettingsFrom, type StackSettings } from "./connection";
 import type { ResourceKind } from "./dynamic";
 import type { ResourceHandler } from "./resources/framework";
 import { groupHandler } from "./resources/group";
@@ -39,5 +39,3 @@ export function handler(kind: string): ResourceHandler {
   }
   return found;
 }
-
-export { CONFIG_KEYS };
