@@ -14,6 +14,7 @@ import type {
   User,
   Video,
 } from "./model";
+import { newestFirst } from "./model";
 import type { OrgState, Store } from "./store";
 
 export function organizationView(org: Organization) {
@@ -230,6 +231,14 @@ function reachedDevices(
     }
   }
   return reached;
+}
+
+/** The release channels a group or device has attached, in list order (newest first). */
+export function attachedReleaseChannels(org: OrgState, attachments: readonly Attachment[]): ReleaseChannel[] {
+  return attachments
+    .map((a) => org.releaseChannels.get(a.id))
+    .filter((c) => c !== undefined)
+    .sort(newestFirst);
 }
 
 export function releaseChannelView(store: Store, org: OrgState, channel: ReleaseChannel) {

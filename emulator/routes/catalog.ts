@@ -1,7 +1,7 @@
 /** Read-mostly catalogue: apps and their release channels, files, videos, device models. */
 import { noContent, ok, type RequestContext, type RouteDefinition } from "../context";
 import { notFound } from "../errors";
-import type { DeviceModel } from "../model";
+import type { DeviceModel, Table } from "../model";
 import type { OrgState } from "../store";
 import { appView, deviceModelView, fileView, releaseChannelView, videoView } from "../views";
 
@@ -23,6 +23,47 @@ function detachEverywhere(org: OrgState, kind: "files" | "videos", id: string): 
     const index = group[kind].findIndex((a) => a.id === id);
     if (index >= 0) group[kind].splice(index, 1);
   }
+}
+
+/** List, read and delete of one kind of content (files or videos): the same rules for both. */
+function contentRoutes<T extends { id: string; createdAt: string }>(
+  kind: "files" | "videos",
+  idParam: string,
+  tableOf: (org: OrgState) => Table<T>,
+  view: (org: OrgState, item: T) => unknown,
+): RouteDefinition[] {
+  return [
+    {
+      method: "GET",
+      path: `/${kind}`,
+      auth: "user",
+      handler: (ctx) => {
+        ctx.access.require("CONTENT__VIEW");
+        return ok(ctx.page(tableOf(ctx.org).list(), (item) => view(ctx.org, item)));
+      },
+    },
+    {
+      method: "GET",
+      path: `/${kind}/:${idParam}`,
+      auth: "user",
+      handler: (ctx) => {
+        ctx.access.require("CONTENT__VIEW");
+        return ok(view(ctx.org, found(tableOf(ctx.org).get(ctx.params[idParam]))));
+      },
+    },
+    {
+      method: "DELETE",
+      path: `/${kind}/:${idParam}`,
+      auth: "user",
+      handler: (ctx) => {
+        ctx.access.require("CONTENT__MANAGE");
+        const item = found(tableOf(ctx.org).get(ctx.params[idParam]));
+        detachEverywhere(ctx.org, kind, item.id);
+        tableOf(ctx.org).delete(item.id);
+        return noContent();
+      },
+    },
+  ];
 }
 
 export const catalogRoutes: RouteDefinition[] = [
@@ -67,66 +108,8 @@ export const catalogRoutes: RouteDefinition[] = [
       return ok(releaseChannelView(ctx.store, ctx.org, channel));
     },
   },
-  {
-    method: "GET",
-    path: "/files",
-    auth: "user",
-    handler: (ctx) => {
-      ctx.access.require("CONTENT__VIEW");
-      return ok(ctx.page(ctx.org.files.list(), (file) => fileView(ctx.org, file)));
-    },
-  },
-  {
-    method: "GET",
-    path: "/files/:fileId",
-    auth: "user",
-    handler: (ctx) => {
-      ctx.access.require("CONTENT__VIEW");
-      return ok(fileView(ctx.org, found(ctx.org.files.get(ctx.params.fileId))));
-    },
-  },
-  {
-    method: "DELETE",
-    path: "/files/:fileId",
-    auth: "user",
-    handler: (ctx) => {
-      ctx.access.require("CONTENT__MANAGE");
-      const file = found(ctx.org.files.get(ctx.params.fileId));
-      detachEverywhere(ctx.org, "files", file.id);
-      ctx.org.files.delete(file.id);
-      return noContent();
-    },
-  },
-  {
-    method: "GET",
-    path: "/videos",
-    auth: "user",
-    handler: (ctx) => {
-      ctx.access.require("CONTENT__VIEW");
-      return ok(ctx.page(ctx.org.videos.list(), (video) => videoView(ctx.org, video)));
-    },
-  },
-  {
-    method: "GET",
-    path: "/videos/:videoId",
-    auth: "user",
-    handler: (ctx) => {
-      ctx.access.require("CONTENT__VIEW");
-      return ok(videoView(ctx.org, found(ctx.org.videos.get(ctx.params.videoId))));
-    },
-  },
-  {
-    method: "DELETE",
-    path: "/videos/:videoId",
-    auth: "user",
-    handler: (ctx) => {
-      ctx.access.require("CONTENT__MANAGE");
-      const video = found(ctx.org.videos.get(ctx.params.videoId));
-      detachEverywhere(ctx.org, "videos", video.id);
-      ctx.org.videos.delete(video.id);
-      return noContent();
-    },
-  },
+  ...contentRoutes("files", "fileId", (org) => org.files, fileView),
+  ...contentRoutes("videos", "videoId", (org) => org.videos, videoView),
   {
     method: "GET",
     path: "/device-models",

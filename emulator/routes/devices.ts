@@ -3,8 +3,8 @@ import { z } from "zod";
 import { Access } from "../access";
 import { noContent, ok, type RequestContext, type RouteDefinition } from "../context";
 import { FieldErrorCollector, forbidden, invalid, notFound, parseOrThrow } from "../errors";
-import { newestFirst, type Device } from "../model";
-import { deviceView, releaseChannelView } from "../views";
+import type { Device } from "../model";
+import { deviceView, releaseChannelView, attachedReleaseChannels } from "../views";
 
 const tag = z.string().trim().min(1).max(255);
 
@@ -126,10 +126,7 @@ export const deviceRoutes: RouteDefinition[] = [
     handler: (ctx) => {
       const device = findDevice(ctx);
       ctx.access.require("DEVICE__VIEW", device.groupId);
-      const channels = device.releaseChannels
-        .map((a) => ctx.org.releaseChannels.get(a.id))
-        .filter((c) => c !== undefined)
-        .sort(newestFirst);
+      const channels = attachedReleaseChannels(ctx.org, device.releaseChannels);
       return ok(ctx.page(channels, (channel) => releaseChannelView(ctx.store, ctx.org, channel)));
     },
   },

@@ -6,10 +6,16 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { created, noContent, ok, type RequestContext, type RouteDefinition } from "../context";
 import { FieldErrorCollector, invalid, notFound, parseOrThrow } from "../errors";
-import { newestFirst, type Attachment, type Group } from "../model";
+import type { Attachment, Group } from "../model";
 import type { Permission } from "../permissions";
 import type { OrgState } from "../store";
-import { groupView, hierarchyView, releaseChannelView, type HierarchyNode } from "../views";
+import {
+  groupView,
+  hierarchyView,
+  releaseChannelView,
+  attachedReleaseChannels,
+  type HierarchyNode,
+} from "../views";
 
 const groupBody = z.object({
   name: z.string().trim().min(1).max(255),
@@ -257,10 +263,7 @@ export const groupRoutes: RouteDefinition[] = [
     handler: (ctx) => {
       const group = findGroup(ctx);
       ctx.access.require("GROUP__VIEW", group.id);
-      const channels = group.releaseChannels
-        .map((a) => ctx.org.releaseChannels.get(a.id))
-        .filter((c) => c !== undefined)
-        .sort(newestFirst);
+      const channels = attachedReleaseChannels(ctx.org, group.releaseChannels);
       return ok(ctx.page(channels, (channel) => releaseChannelView(ctx.store, ctx.org, channel)));
     },
   },
