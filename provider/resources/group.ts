@@ -133,28 +133,51 @@ async function createOnce(
   );
 }
 
-/** Brings a live group to the declared state with the fewest calls; used by create (adoption) and update. */
-async function reconcile(client: DeviceMgmtClient, live: ApiGroup, want: GroupState): Promise<ApiGroup> {
-  if (live.isConfigured && !want.configured) {
+/** The group's mutable fields, from the API or from recorded outputs. */
+interface GroupFields {
+  id: string;
+  name: string;
+  parentId: string | null;
+  configured: boolean;
+}
+
+const fieldsOf = (group: ApiGroup): GroupFields => ({
+  id: group.id,
+  name: group.name,
+  parentId: group.parent?.id ?? null,
+  configured: group.isConfigured,
+});
+
+/**
+ * Brings a group to the declared state with the fewest calls; used by create (adoption) and update. Returns the
+ * group as the last answer shows it, or undefined when nothing had to change.
+ */
+async function reconcile(
+  client: DeviceMgmtClient,
+  current: GroupFields,
+  want: GroupState,
+): Promise<ApiGroup | undefined> {
+  if (current.configured && !want.configured) {
     throw new Error(
-      `Group ${live.id} ("${live.name}") is configured in the organization but the program declares ` +
+      `Group ${current.id} ("${current.name}") is configured in the organization but the program declares ` +
         `configured: false. Configuring is irreversible: declare configured: true.`,
     );
   }
-  let current = live;
-  if (current.name !== want.name || (current.parent?.id ?? null) !== want.parentId) {
-    current = await client.groups.update(current.id, { name: want.name, parentId: want.parentId });
+  const id = current.id;
+  let last: ApiGroup | undefined;
+  if (current.name !== want.name || current.parentId !== want.parentId) {
+    last = await client.groups.update(id, { name: want.name, parentId: want.parentId });
   }
-  if (want.configured && !current.isConfigured) {
-    const id = current.id;
-    current = await client.groups.configure(id).catch(async (error: unknown) => {
-      // A retried PATCH whose first attempt was applied is refused as "already configured".
+  if (want.configured && !(last?.isConfigured ?? current.configured)) {
+    last = await client.groups.configure(id).catch(async (error: unknown) => {
+      // A retried PATCH whose first attempt was applied (or a group configured outside Pulumi since it was last
+      // read) is refused as "already configured".
       const now = error instanceof ValidationError ? await client.groups.get(id) : undefined;
       if (!now?.isConfigured) throw error;
       return now;
     });
   }
-  return current;
+  return last;
 }
 
 function declared(props: Props): GroupState {
@@ -188,7 +211,7 @@ export const groupHandler: ResourceHandler = {
       live = await createOnce(client, want.name, want.parentId);
     }
     try {
-      live = await reconcile(client, live, want);
+      live = (await reconcile(client, fieldsOf(live), want)) ?? live;
     } catch (error) {
       throw partialFailure(live.id, toOutputs(live, inputs), inputs, error);
     }
@@ -205,18 +228,25 @@ export const groupHandler: ResourceHandler = {
   async update(id, olds, news) {
     const client = clientForProps(news);
     await client.assertV3Token();
-    const current = await client.groups.get(id).catch((error: unknown) => {
+    // Plan from the recorded outputs (no extra read): PUT carries the whole declared name and parent, and a
+    // configure that turns out to be done already is recognised.
+    const recorded: GroupFields = {
+      id,
+      name: olds.name as string,
+      parentId: (olds.parentId as string | null | undefined) ?? null,
+      configured: olds.configured === true,
+    };
+    try {
+      const updated = await reconcile(client, recorded, declared(news));
+      return { outs: toOutputs(updated ?? (await client.groups.get(id)), news) };
+    } catch (error) {
       if (error instanceof NotFoundError) {
         throw new Error(
           `Group ${id} no longer exists in the organization. Run \`pulumi refresh\` to forget it, then \`pulumi up\` recreates it.`,
         );
       }
-      throw error;
-    });
-    try {
-      return { outs: toOutputs(await reconcile(client, current, declared(news)), news) };
-    } catch (error) {
-      const now = await client.groups.get(id).catch(() => current);
+      const now = await unlessGone(client.groups.get(id));
+      if (!now) throw error;
       throw partialFailure(id, toOutputs(now, { ...olds, ...carriedInputs(news) }), news, error);
     }
   },
