@@ -1,4 +1,7 @@
-/** A small hand-written SVG of a benchmark run: per phase, wall time against the floor, requests against naive. */
+/**
+ * A small hand-written SVG of a benchmark run: per phase, wall time against the floor and the engine process's CPU
+ * time, requests against naive.
+ */
 
 export interface ChartRow {
   phase: string;
@@ -6,6 +9,7 @@ export interface ChartRow {
   floorMs: number;
   requests: number;
   naive: number;
+  cpu: { engine: number };
 }
 
 const esc = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -26,10 +30,11 @@ interface Panel {
 export function chartSvg(title: string, rows: ChartRow[]): string {
   const panels: Panel[] = [
     {
-      title: "Wall time against the floor",
+      title: "Wall time against the floor and the engine's CPU",
       bars: [
         { label: "wall", color: "#3366cc", value: (r) => r.wallMs, text: seconds },
         { label: "floor", color: "#99aabb", value: (r) => r.floorMs, text: seconds },
+        { label: "engine CPU", color: "#66aa66", value: (r) => r.cpu.engine * 1000, text: seconds },
       ],
     },
     {
@@ -44,7 +49,7 @@ export function chartSvg(title: string, rows: ChartRow[]): string {
   const barWidth = 300;
   const barHeight = 14;
   const panelWidth = labelWidth + barWidth + 80;
-  const rowHeight = barHeight * 2 + 10;
+  const rowHeight = barHeight * Math.max(...panels.map((panel) => panel.bars.length)) + 10;
   const top = 50;
   const height = top + rows.length * rowHeight + 40;
   const parts: string[] = [
