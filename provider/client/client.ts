@@ -10,7 +10,14 @@ import { createOperations, type Operations } from "./operations";
 import { secretsOf } from "./redact";
 import { type BackoffSettings, DEFAULT_BACKOFF } from "./retry";
 import * as s from "./schemas";
-import { DEFAULT_RATE_LIMIT, limiterFor, organizationKey, type RateLimitSettings } from "./throttle";
+import {
+  DEFAULT_RATE_LIMIT,
+  limiterFor,
+  organizationKey,
+  organizationLimiterKey,
+  type RateLimiter,
+  type RateLimitSettings,
+} from "./throttle";
 import { type ClientStats, type RequestSpec, Transport } from "./transport";
 
 export interface DeviceMgmtClientOptions {
@@ -26,6 +33,11 @@ export interface DeviceMgmtClientOptions {
   /** Full throttle settings (overrides `requestsPerMinute`), e.g. for a server with a shorter window. */
   rateLimit?: RateLimitSettings;
   retry?: Partial<BackoffSettings>;
+  /**
+   * The organization the token belongs to, when the caller already knows it. The throttle budget is shared
+   * per organization, which the client otherwise learns with one token-info call per token and process.
+   */
+  organizationId?: string;
   /** Sink for debug lines, written only while DEVICEMGMT_LOG=debug. Default: stderr. */
   logger?: (line: string) => void;
   /** Replaces the shared keep-alive dispatcher (tests use undici's MockAgent). */
@@ -37,7 +49,9 @@ export interface DeviceMgmtClientOptions {
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_DEADLINE_MS = 180_000;
 
-/** Verified token info per organization key: one token-info call per process and token. */
+/** Token info per token key: one token-info call per process and token (failures other than 401 retried). */
+const tokenInfos = new Map<string, Promise<s.TokenInfo>>();
+/** The v3 check built on it, so a v2 refusal is one shared rejection. */
 const tokenChecks = new Map<string, Promise<s.TokenInfo>>();
 
 export class DeviceMgmtClient {
@@ -53,6 +67,9 @@ export class DeviceMgmtClient {
   readonly #transport: Transport;
   readonly #organizationKey: string;
   readonly #tokenInfoPath: string;
+  readonly #baseUrl: string;
+  readonly #rateLimit: RateLimitSettings;
+  #organizationLimiter: Promise<RateLimiter> | undefined;
 
   constructor(options: DeviceMgmtClientOptions) {
     const endpoints = resolveEndpoints(options.baseUrl);
@@ -61,11 +78,21 @@ export class DeviceMgmtClient {
         `No API token given for ${endpoints.baseUrl}. Create a v3 token in the portal under Settings > Access Tokens.`,
       );
     }
-    const rateLimit =
-      options.rateLimit ??
-      (options.requestsPerMinute === undefined
-        ? DEFAULT_RATE_LIMIT
-        : { limit: options.requestsPerMinute, windowMs: 60_000 });
+    const backoff = { ...DEFAULT_BACKOFF, ...options.retry };
+    const rateLimit: RateLimitSettings = {
+      maxPauseMs: backoff.maxRetryAfterMs,
+      ...(options.rateLimit ??
+        (options.requestsPerMinute === undefined
+          ? DEFAULT_RATE_LIMIT
+          : { limit: options.requestsPerMinute, windowMs: 60_000 })),
+    };
+    this.#baseUrl = endpoints.baseUrl;
+    this.#rateLimit = rateLimit;
+    if (options.organizationId !== undefined) {
+      this.#organizationLimiter = Promise.resolve(
+        limiterFor(organizationLimiterKey(endpoints.baseUrl, options.organizationId), rateLimit),
+      );
+    }
     this.#organizationKey = organizationKey(endpoints.baseUrl, options.apiToken);
     this.#tokenInfoPath = `${new URL(endpoints.apiRoot).pathname}/token-info`;
     this.#transport = new Transport({
@@ -75,8 +102,8 @@ export class DeviceMgmtClient {
       secrets: secretsOf(options.apiToken),
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS,
-      backoff: { ...DEFAULT_BACKOFF, ...options.retry },
-      limiter: limiterFor(this.#organizationKey, rateLimit),
+      backoff,
+      limiter: (spec) => this.#limiter(spec),
       dispatcher: options.dispatcher ?? dispatcherFor(endpoints.baseUrl),
       logger: options.logger ?? ((line) => process.stderr.write(`${line}\n`)),
       sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
@@ -134,7 +161,7 @@ export class DeviceMgmtClient {
     const key = this.#organizationKey;
     let check = tokenChecks.get(key);
     if (check === undefined) {
-      check = this.tokenInfo().then((info) => {
+      check = this.#tokenInfoOnce().then((info) => {
         if (info.api_version !== "v3" || info.base_path !== "/api/v3") {
           throw new UnsupportedTokenError(
             { method: "GET", path: this.#tokenInfoPath },
@@ -150,6 +177,41 @@ export class DeviceMgmtClient {
       });
     }
     return check;
+  }
+
+  /** token-info once per process and token; a 401 is remembered (the token will not become valid). */
+  #tokenInfoOnce(): Promise<s.TokenInfo> {
+    const key = this.#organizationKey;
+    let info = tokenInfos.get(key);
+    if (info === undefined) {
+      info = this.tokenInfo();
+      tokenInfos.set(key, info);
+      info.catch((error: unknown) => {
+        if (!(error instanceof UnauthorizedError) && tokenInfos.get(key) === info) tokenInfos.delete(key);
+      });
+    }
+    return info;
+  }
+
+  /**
+   * The organization's limiter, shared by every token of it. token-info itself (and any request while the
+   * organization cannot be learnt, e.g. for a rejected token) goes through the token's own limiter.
+   */
+  #limiter(spec: RequestSpec<unknown>): RateLimiter | Promise<RateLimiter> {
+    const own = () => limiterFor(this.#organizationKey, this.#rateLimit);
+    if (spec.apiRoot) return own();
+    if (this.#organizationLimiter === undefined) {
+      const resolving = this.#tokenInfoOnce().then((info) =>
+        limiterFor(organizationLimiterKey(this.#baseUrl, info.organization_id), this.#rateLimit),
+      );
+      this.#organizationLimiter = resolving;
+      // Not learnt this time: use the token's own limiter for this request and ask again next time.
+      return resolving.catch(() => {
+        if (this.#organizationLimiter === resolving) this.#organizationLimiter = undefined;
+        return own();
+      });
+    }
+    return this.#organizationLimiter.catch(own);
   }
 
   async #write<T>(spec: RequestSpec<T>): Promise<T> {

@@ -77,15 +77,25 @@ export class ValidationError extends DeviceMgmtError {}
 export class RateLimitedError extends DeviceMgmtError {
   /** Server's Retry-After, in milliseconds, when it sent one. */
   readonly retryAfterMs?: number;
-  constructor(details: ErrorDetails, retryAfterMs?: number) {
-    super(
-      details,
-      retryAfterMs === undefined
-        ? "Rate limit exceeded."
-        : `Rate limit exceeded; the server asked to retry after ${Math.ceil(retryAfterMs / 1000)} s.`,
-    );
+  /** When the server allows the request again (from Retry-After), when that is a representable date. */
+  readonly retryAt?: Date;
+  constructor(details: ErrorDetails, retryAfterMs?: number, note?: string) {
+    const retryAt = retryAfterMs === undefined ? undefined : dateAfter(retryAfterMs);
+    let explanation = "Rate limit exceeded.";
+    if (retryAfterMs !== undefined) {
+      explanation = `Rate limit exceeded; the server asked to retry after ${Math.ceil(retryAfterMs / 1000)} s`;
+      explanation += retryAt === undefined ? "." : ` (at ${retryAt.toISOString()}).`;
+    }
+    super(details, note === undefined ? explanation : `${explanation} ${note}`);
     this.retryAfterMs = retryAfterMs;
+    this.retryAt = retryAt;
   }
+}
+
+/** `now + ms` as a Date, or undefined when it lies beyond the range a Date can hold. */
+function dateAfter(ms: number): Date | undefined {
+  const at = Date.now() + ms;
+  return Number.isFinite(at) && at <= 8.64e15 ? new Date(at) : undefined;
 }
 
 export class ServerError extends DeviceMgmtError {}
@@ -150,6 +160,8 @@ export interface ErrorResponse {
   afterAmbiguousAttempt?: boolean;
   /** Strings to scrub from every part of the error (the token). */
   secrets: readonly string[];
+  /** Why a retryable answer was not retried (429 and 5xx only), appended to the message. */
+  note?: string;
 }
 
 /** Builds the error class that matches an HTTP answer's status. */
@@ -179,8 +191,8 @@ export function errorFromResponse(response: ErrorResponse): DeviceMgmtError {
   if (status === 403) return new ForbiddenError(details);
   if (status === 404) return new NotFoundError(details);
   if (status === 422) return new ValidationError(details);
-  if (status === 429) return new RateLimitedError(details, response.retryAfterMs);
-  if (status >= 500) return new ServerError(details);
+  if (status === 429) return new RateLimitedError(details, response.retryAfterMs, response.note);
+  if (status >= 500) return new ServerError(details, response.note);
   return new DeviceMgmtError(details);
 }
 

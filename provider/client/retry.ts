@@ -16,8 +16,11 @@
  * NotFoundError flagged `afterAmbiguousAttempt`, which resource code treats as "already gone".
  *
  * Delays use exponential backoff with full jitter (delay = rng() × min(max, base × 2^(attempt−1))) unless
- * the server sent Retry-After (seconds or an HTTP date), which is honoured as is. No retry is scheduled
- * whose wait would end after the call's deadline.
+ * the server sent Retry-After (seconds or an HTTP date), which is honoured as is — up to `maxRetryAfterMs`.
+ * A longer Retry-After (a 600 s abuse pause, or a value beyond what a timer can even hold) is not slept:
+ * the call fails at once with reason "retry-after-too-long", so one throttled call cannot freeze a whole
+ * `pulumi up`; the error tells the user when to run again. No retry is scheduled whose wait would end after
+ * the call's deadline.
  */
 
 export type AttemptOutcome =
@@ -29,9 +32,25 @@ export interface BackoffSettings {
   baseDelayMs: number;
   maxDelayMs: number;
   maxAttempts: number;
+  /** Longest Retry-After that is waited for; a longer one fails the call at once. Default 120 s. */
+  maxRetryAfterMs?: number;
 }
 
-export const DEFAULT_BACKOFF: BackoffSettings = { baseDelayMs: 250, maxDelayMs: 20_000, maxAttempts: 10 };
+/** The largest delay a Node timer holds; longer ones fire after 1 ms with a TimeoutOverflowWarning. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * Two minutes: twice the documented one-minute rate-limit window, so an ordinary 429 (Retry-After ≤ 60 s)
+ * is always waited for, while an unusual pause (an abuse block, a maintenance window) is reported instead.
+ */
+export const DEFAULT_MAX_RETRY_AFTER_MS = 120_000;
+
+export const DEFAULT_BACKOFF: BackoffSettings = {
+  baseDelayMs: 250,
+  maxDelayMs: 20_000,
+  maxAttempts: 10,
+  maxRetryAfterMs: DEFAULT_MAX_RETRY_AFTER_MS,
+};
 
 export interface RetryInput {
   method: string;
@@ -53,7 +72,9 @@ export type RetryDecision =
       retry: false;
       /** The failed attempt was a write that may have been applied: raise AmbiguousWriteError. */
       ambiguousWrite: boolean;
-      reason: "not-retryable" | "deadline" | "max-attempts";
+      reason: "not-retryable" | "deadline" | "max-attempts" | "retry-after-too-long";
+      /** The server's Retry-After in ms, when it sent one (so the error can say when to try again). */
+      retryAfterMs?: number;
     };
 
 const RETRYABLE_STATUSES = new Set([429, 500, 502, 503, 504]);
@@ -84,9 +105,12 @@ export function decideRetry(input: RetryInput): RetryDecision {
     return { retry: false, ambiguousWrite: false, reason: "max-attempts" };
 
   const retryAfterMs = parseRetryAfter(input.retryAfterHeader, input.now);
+  const maxRetryAfterMs = Math.min(backoff.maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS, MAX_TIMER_MS);
+  if (retryAfterMs !== undefined && retryAfterMs > maxRetryAfterMs)
+    return { retry: false, ambiguousWrite: false, reason: "retry-after-too-long", retryAfterMs };
   const delayMs = retryAfterMs ?? jitteredBackoff(input.attempt, backoff, input.rng);
   if (input.now + delayMs > input.deadline)
-    return { retry: false, ambiguousWrite: false, reason: "deadline" };
+    return { retry: false, ambiguousWrite: false, reason: "deadline", retryAfterMs };
   return { retry: true, delayMs };
 }
 

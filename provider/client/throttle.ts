@@ -20,7 +20,8 @@
  * - On a 429 anyway, everybody pauses until Retry-After.
  *
  * Both are pure state machines driven by explicit timestamps; `RateLimiter` adds the queue and the timer,
- * with an injectable clock. Limiters are process-wide per organization key (base URL + token hash).
+ * with an injectable clock. Limiters are process-wide per organization (base URL + organization id, learnt
+ * from token-info); a token whose organization is not known yet uses one keyed by base URL + token hash.
  */
 import { createHash } from "node:crypto";
 
@@ -30,9 +31,21 @@ export interface RateLimitSettings {
   windowMs: number;
   /** Token-bucket capacity; defaults to `limit`. */
   burst?: number;
+  /**
+   * Longest 429 Retry-After that pauses the whole organization (default 120 s, the client's
+   * retry.maxRetryAfterMs). A longer one pauses nobody: the request that got it fails, and the others go out
+   * one at a time (probes) until an answer other than 429 arrives — so a 600 s pause cannot freeze every
+   * other request of the run, and an organization that really is blocked costs one refused request each.
+   */
+  maxPauseMs?: number;
 }
 
 export const DEFAULT_RATE_LIMIT: RateLimitSettings = { limit: 2000, windowMs: 60_000 };
+
+const DEFAULT_MAX_PAUSE_MS = 120_000;
+
+/** The largest delay a Node timer holds; a longer one fires after 1 ms (a busy loop) with a warning. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Added to estimated window resets to absorb timer and clock granularity. */
 export const RESET_MARGIN_MS = 20;
@@ -111,6 +124,7 @@ export type SendDecision =
 export class ServerBudget {
   private limit: number;
   private windowMs: number;
+  private maxPauseMs: number;
   private epoch = 0;
   /** "unknown": no answer seen in this window yet, so only a probe may go out. */
   private phase: "unknown" | "known" = "unknown";
@@ -125,11 +139,13 @@ export class ServerBudget {
   constructor(settings: RateLimitSettings) {
     this.limit = settings.limit;
     this.windowMs = settings.windowMs;
+    this.maxPauseMs = settings.maxPauseMs ?? DEFAULT_MAX_PAUSE_MS;
   }
 
   reconfigure(settings: RateLimitSettings): void {
     this.limit = settings.limit;
     this.windowMs = settings.windowMs;
+    this.maxPauseMs = settings.maxPauseMs ?? DEFAULT_MAX_PAUSE_MS;
   }
 
   decide(now: number): SendDecision {
@@ -155,6 +171,11 @@ export class ServerBudget {
     if (observed.status === 429) {
       // Refused requests do not consume the window; everybody waits for the server's word, then probes.
       const waitMs = observed.retryAfterMs ?? Math.min(this.windowMs, 1000);
+      if (waitMs > this.maxPauseMs) {
+        // Too long to make everybody wait (see maxPauseMs): forget the window and probe one at a time.
+        this.startUnknownWindow();
+        return;
+      }
       this.pausedUntil = Math.max(this.pausedUntil, now + waitMs);
       this.phase = "known";
       this.resetAt = this.pausedUntil;
@@ -336,7 +357,8 @@ export class RateLimiter {
         this.timer = null;
         this.pump();
       },
-      Math.max(0, at - this.clock.now()),
+      // Clamped: a wake-up before `at` just finds nothing to do and schedules the next one.
+      Math.min(MAX_TIMER_MS, Math.max(0, at - this.clock.now())),
     );
     this.timer = { cancel: () => handle.cancel(), at };
   }
@@ -348,6 +370,14 @@ const limiters = new Map<string, RateLimiter>();
 export function organizationKey(baseUrl: string, token: string): string {
   const digest = createHash("sha256").update(token).digest("hex").slice(0, 16);
   return `${baseUrl}#${digest}`;
+}
+
+/**
+ * The key of an organization's shared limiter once its id is known (from token-info): every token of one
+ * organization on one server spends the same budget, as the server counts it.
+ */
+export function organizationLimiterKey(baseUrl: string, organizationId: string): string {
+  return `${baseUrl}#org:${organizationId.toLowerCase()}`;
 }
 
 /**

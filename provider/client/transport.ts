@@ -15,7 +15,13 @@ import {
   ResponseShapeError,
 } from "./errors";
 import { redact } from "./redact";
-import { type AttemptOutcome, type BackoffSettings, decideRetry, parseRetryAfter } from "./retry";
+import {
+  type AttemptOutcome,
+  type BackoffSettings,
+  decideRetry,
+  DEFAULT_MAX_RETRY_AFTER_MS,
+  parseRetryAfter,
+} from "./retry";
 import type { RateLimiter, RateLimitObservation, SendTicket } from "./throttle";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
@@ -71,7 +77,11 @@ export interface TransportSettings {
   timeoutMs: number;
   deadlineMs: number;
   backoff: BackoffSettings;
-  limiter: RateLimiter;
+  /**
+   * The throttle a request goes through: the organization's (shared by every token of it), found once the
+   * client knows the token's organization. May be async because learning it takes a token-info call.
+   */
+  limiter: (spec: RequestSpec<unknown>) => RateLimiter | Promise<RateLimiter>;
   dispatcher: Dispatcher;
   logger: (line: string) => void;
   sleep: (ms: number) => Promise<void>;
@@ -127,11 +137,12 @@ export class Transport {
 
     let deadline: number | undefined;
     let earlierAttemptMayHaveApplied = false;
+    const limiter = authenticated ? await settings.limiter(spec) : undefined;
     for (let attempt = 1; ; attempt++) {
       let ticket: SendTicket | undefined;
       let throttledMs = 0;
-      if (authenticated) {
-        const permit = await settings.limiter.acquire();
+      if (limiter) {
+        const permit = await limiter.acquire();
         ticket = permit.ticket;
         this.count("throttledMs", permit.waitedMs);
         throttledMs = permit.waitedMs;
@@ -141,7 +152,7 @@ export class Transport {
       this.count("requests", 1);
       if (attempt > 1) this.count("retries", 1);
       const started = Date.now();
-      const result = await this.attemptOnce(url, spec.method, headers, payload, ticket);
+      const result = await this.attemptOnce(url, spec.method, headers, payload, limiter, ticket);
       this.log(spec.method, shownPath, result, Date.now() - started, attempt - 1, throttledMs);
 
       if (result.kind === "answer" && result.status >= 200 && result.status < 300) {
@@ -172,7 +183,18 @@ export class Transport {
         rng: settings.rng,
         backoff: settings.backoff,
       });
-      const error = this.errorFor(spec.method, shownPath, result, attempt, earlierAttemptMayHaveApplied);
+      const note =
+        !decision.retry && decision.reason === "retry-after-too-long"
+          ? tooLongNote(settings.backoff.maxRetryAfterMs)
+          : undefined;
+      const error = this.errorFor(
+        spec.method,
+        shownPath,
+        result,
+        attempt,
+        earlierAttemptMayHaveApplied,
+        note,
+      );
       if (!decision.retry) {
         if (decision.ambiguousWrite) {
           throw new AmbiguousWriteError({
@@ -196,6 +218,7 @@ export class Transport {
     method: HttpMethod,
     headers: Record<string, string>,
     payload: string | undefined,
+    limiter: RateLimiter | undefined,
     ticket: SendTicket | undefined,
   ): Promise<Attempt> {
     const { settings } = this;
@@ -209,14 +232,14 @@ export class Transport {
         headersTimeout: settings.timeoutMs,
         bodyTimeout: settings.timeoutMs,
       });
-      if (ticket) {
-        settings.limiter.answered(ticket, observe(response.statusCode, response.headers));
+      if (limiter && ticket) {
+        limiter.answered(ticket, observe(response.statusCode, response.headers));
         reported = true;
       }
       const text = await response.body.text();
       return { kind: "answer", status: response.statusCode, headers: response.headers, text };
     } catch (error) {
-      if (ticket && !reported) settings.limiter.unanswered(ticket);
+      if (limiter && ticket && !reported) limiter.unanswered(ticket);
       const code = errorCode(error);
       return { kind: "network", sent: code === undefined || !NOT_SENT_CODES.has(code), error, code };
     }
@@ -262,6 +285,7 @@ export class Transport {
     result: Attempt,
     attempts: number,
     afterAmbiguousAttempt: boolean,
+    note?: string,
   ): DeviceMgmtError {
     const { secrets } = this.settings;
     if (result.kind === "network") {
@@ -281,6 +305,7 @@ export class Transport {
       attempts,
       afterAmbiguousAttempt,
       secrets,
+      note,
     });
   }
 
@@ -304,6 +329,15 @@ export class Transport {
     const line = `devicemgmt: ${method} ${shownPath} ${outcome} ${ms}ms retry=${retry}${waited}`;
     this.settings.logger(redact(line, this.settings.secrets));
   }
+}
+
+/** Why a Retry-After was not waited for, and the setting that decides it. */
+function tooLongNote(maxRetryAfterMs: number | undefined): string {
+  const max = Math.round((maxRetryAfterMs ?? DEFAULT_MAX_RETRY_AFTER_MS) / 1000);
+  return (
+    `Not retried: that is longer than the longest wait this client accepts (${max} s, option ` +
+    "retry.maxRetryAfterMs); run the operation again after that time."
+  );
 }
 
 function buildUrl(base: string, spec: RequestSpec<unknown>): URL {

@@ -93,6 +93,9 @@ export function mockClient(options: Partial<DeviceMgmtClientOptions> = {}): Mock
   const client = new DeviceMgmtClient({
     baseUrl: BASE_URL,
     apiToken: token,
+    // A known organization (unique per client, like the token) spares reads the token-info look-up that
+    // keys the shared throttle, so each test scripts exactly the requests it asserts on.
+    organizationId: randomUUID(),
     dispatcher: agent,
     sleep: async (ms) => {
       sleeps.push(ms);

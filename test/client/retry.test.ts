@@ -121,8 +121,41 @@ describe("decideRetry: timing", () => {
       retry: false,
       ambiguousWrite: false,
       reason: "deadline",
+      retryAfterMs: 30_000,
     });
     expect(decide("GET", status(429), { retryAfterHeader: "30", deadline: NOW + 30_000 }).retry).toBe(true);
+  });
+
+  test("a Retry-After longer than maxRetryAfterMs is not waited for, however long the deadline", () => {
+    const far = NOW + 365 * 24 * 3_600_000;
+    expect(decide("GET", status(429), { retryAfterHeader: "600", deadline: far })).toEqual({
+      retry: false,
+      ambiguousWrite: false,
+      reason: "retry-after-too-long",
+      retryAfterMs: 600_000,
+    });
+    // Beyond what a Node timer can hold (2^31-1 ms): refused rather than turned into a 1 ms busy loop.
+    const huge = decide("POST", status(429), { retryAfterHeader: "99999999999", deadline: Infinity });
+    expect(huge).toMatchObject({
+      retry: false,
+      reason: "retry-after-too-long",
+      retryAfterMs: 99_999_999_999_000,
+    });
+    // Exactly the maximum is still waited for; a raised maximum lets a longer pause be waited for.
+    expect(decide("GET", status(429), { retryAfterHeader: "120", deadline: far })).toEqual({
+      retry: true,
+      delayMs: 120_000,
+    });
+    const patient = { ...DEFAULT_BACKOFF, maxRetryAfterMs: 900_000 };
+    expect(decide("GET", status(503), { retryAfterHeader: "600", deadline: far, backoff: patient })).toEqual({
+      retry: true,
+      delayMs: 600_000,
+    });
+    // Even a raised maximum never exceeds the timer range.
+    const unbounded = { ...DEFAULT_BACKOFF, maxRetryAfterMs: Number.MAX_SAFE_INTEGER };
+    expect(
+      decide("GET", status(429), { retryAfterHeader: "3000000", deadline: Infinity, backoff: unbounded }),
+    ).toMatchObject({ retry: false, reason: "retry-after-too-long" });
   });
 
   test("attempts are bounded by maxAttempts", () => {

@@ -139,6 +139,22 @@ describe("ServerBudget", () => {
     expect(budget.onSend(701).probe).toBe(true);
   });
 
+  test("a 429 whose Retry-After exceeds maxPauseMs pauses nobody: the next requests go out one at a time", () => {
+    const budget = new ServerBudget({ limit: L, windowMs: W, maxPauseMs: 120_000 });
+    const probe = budget.onSend(0);
+    budget.onAnswer(probe, 1, { status: 200, limit: L, remaining: L - 1 });
+    const refused = budget.onSend(2);
+    budget.onAnswer(refused, 3, { status: 429, limit: L, remaining: 0, retryAfterMs: 600_000 });
+    expect(budget.state().pausedUntil).toBeLessThan(600_000);
+    expect(budget.decide(4)).toEqual({ send: true });
+    const next = budget.onSend(4);
+    expect(next.probe).toBe(true);
+    expect(budget.decide(5)).toEqual({ send: false, until: null });
+    budget.onAnswer(next, 6, { status: 200, limit: L, remaining: L - 3 });
+    expect(budget.decide(7)).toEqual({ send: true });
+    expect(budget.state()).toMatchObject({ phase: "known", remaining: L - 3 });
+  });
+
   test("without rate-limit headers the configured limit is counted locally", () => {
     const budget = new ServerBudget({ limit: 4, windowMs: W });
     const probe = budget.onSend(0);
@@ -251,6 +267,46 @@ async function simulate(options: {
   await Promise.all(all);
   return { rateLimited, finishedAt: finishedAt - 1_000_000, sent };
 }
+
+describe("RateLimiter timers", () => {
+  function recordingClock() {
+    const timers: number[] = [];
+    const state = { now: 0 };
+    const clock: Clock = {
+      now: () => state.now,
+      setTimer(_callback, ms) {
+        timers.push(ms);
+        return { cancel: () => undefined };
+      },
+    };
+    return { clock, timers, state };
+  }
+
+  test("a pause beyond the timer range is never handed to a timer as is", async () => {
+    const { clock, timers } = recordingClock();
+    // maxPauseMs raised past the range on purpose: the clamp, not the cap, must keep the timer valid.
+    const limiter = new RateLimiter({ limit: 10, windowMs: 1000, maxPauseMs: Infinity }, clock);
+    const first = await limiter.acquire();
+    limiter.answered(first.ticket, { status: 429, limit: 10, remaining: 0, retryAfterMs: 2 ** 33 });
+    let granted = false;
+    void limiter.acquire().then(() => (granted = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(granted).toBe(false);
+    expect(timers.length).toBeGreaterThan(0);
+    for (const ms of timers) expect(ms).toBeLessThanOrEqual(2 ** 31 - 1);
+  });
+
+  test("after a 429 with Retry-After 600 s (default cap 120 s) the next request is granted at once", async () => {
+    const { clock, timers } = recordingClock();
+    const limiter = new RateLimiter({ limit: 10, windowMs: 1000 }, clock);
+    const first = await limiter.acquire();
+    limiter.answered(first.ticket, { status: 429, limit: 10, remaining: 0, retryAfterMs: 600_000 });
+    const second = await limiter.acquire();
+    expect(second.waitedMs).toBe(0);
+    expect(second.ticket.probe).toBe(true);
+    expect(timers).toEqual([]);
+  });
+});
 
 describe("RateLimiter against a simulated fixed window", () => {
   test("3000 concurrent requests at 500 per 2 s window: no 429, and close to the window's floor", async () => {
