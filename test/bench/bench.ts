@@ -12,7 +12,7 @@ import * as path from "node:path";
 import { findRepoRoot } from "./repoRoot";
 import { parseArgs } from "node:util";
 import { closeDispatchers, organizationStats } from "../../provider/client";
-import { createEngine, type RunResult } from "../harness/engine";
+import { createEngine, type RunResult } from "../../emulator/engine";
 import { declareBenchOrg, treeShape, type OrgSize } from "./benchOrg";
 import { chartSvg } from "./chart";
 import { startEmulatorProcess } from "./emulatorProcess";

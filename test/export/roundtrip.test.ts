@@ -9,7 +9,7 @@ import { parse as parseYaml } from "yaml";
 import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { main } from "../../provider/export/cli";
-import { createEngine, type Engine, type Program, type RunResult } from "../harness/engine";
+import { createEngine, type Engine, type Program, type RunResult } from "../../emulator/engine";
 import { runModule } from "./support";
 
 const repoRoot = path.resolve(__dirname, "../..");

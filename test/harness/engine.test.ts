@@ -2,7 +2,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import { Engine, UNKNOWN } from "./engine";
+import { Engine, UNKNOWN } from "../../emulator/engine";
 import { Item } from "./fixtures/item-resource";
 import { engineTracker, ItemBackend, newItemBackend } from "./fixtures/item-fixture";
 
@@ -243,7 +243,7 @@ describe("up", () => {
 });
 
 describe("resource options", () => {
-  test("ignoreChanges keeps the old value and replaceOnChanges turns an update into a replacement", async () => {
+  test("ignoreChanges keeps the old value; replaceOnChanges does nothing for a dynamic resource", async () => {
     const program = (value: string, opts: pulumi.CustomResourceOptions) => () => {
       new Item("opt", { name: "opt", value }, opts);
     };
@@ -253,9 +253,13 @@ describe("resource options", () => {
     expect(names(ignored.steps.same)).toEqual(["opt"]);
     expect(backend.byName("opt")?.value).toBe("one");
 
-    const replaced = await engine.up(program("three", { replaceOnChanges: ["value"] }));
-    expect(replaced.steps.replace[0]).toMatchObject({ name: "opt", replaceKeys: ["value"] });
-    expect(backend.byName("opt")?.value).toBe("three");
+    // The dynamic provider's Diff reports no changed keys, so the engine's applyReplaceOnChanges
+    // (pkg/resource/deploy/step_generator.go) has nothing to turn into a replacement: an update.
+    const before = backend.byName("opt")?.id;
+    const updated = await engine.up(program("three", { replaceOnChanges: ["value"] }));
+    expect(updated.steps.replace).toEqual([]);
+    expect(names(updated.steps.update)).toEqual(["opt"]);
+    expect(backend.byName("opt")).toMatchObject({ id: before, value: "three" });
   });
 
   test("protect refuses the deletion; retainOnDelete forgets the resource without deleting it", async () => {
@@ -418,9 +422,9 @@ describe("secrets", () => {
     expect(result.secretOutputs).toEqual(["value"]);
     expect(engine.resource("a")).toMatchObject({ secretInputs: [], secretOutputs: ["value"] });
     const checkpoint = engine.checkpoint() as {
-      deployment: { resources: Array<{ outputs: { value?: unknown } }> };
+      deployment: { resources: Array<{ type: string; outputs: { value?: unknown } }> };
     };
-    const [stack, item] = checkpoint.deployment.resources;
+    const [stack, item] = checkpoint.deployment.resources.filter((r) => !r.type.startsWith("pulumi:providers:"));
     expect(item.outputs.value).toEqual(expect.objectContaining({ ciphertext: expect.any(String) }));
     expect(stack.outputs.value).toEqual(expect.objectContaining({ ciphertext: expect.any(String) }));
   });

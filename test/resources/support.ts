@@ -14,7 +14,7 @@ import {
   type PropertyMap,
   type ProviderPlugin,
   type ReadResult,
-} from "../harness/plugin";
+} from "../../emulator/engine/plugin";
 
 export const repoRoot = path.resolve(__dirname, "../..");
 

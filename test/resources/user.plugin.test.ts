@@ -1,5 +1,5 @@
 // User through the real dynamic-provider plugin against the emulator.
-import { UNKNOWN, type PropertyMap } from "../harness/plugin";
+import { UNKNOWN, type PropertyMap } from "../../emulator/engine/plugin";
 import { failure, Managed, startStack, type Stack } from "./support";
 
 let stack: Stack;

@@ -122,6 +122,8 @@ export interface ProviderPlugin {
   delete(req: { urn: string; id: string; properties: PropertyMap; oldInputs?: PropertyMap }): Promise<void>;
   /** Stops the plugin process. */
   close(): Promise<void>;
+  /** Kills the plugin process at once (SIGKILL), as a cancelled CI job or a crashed CLI leaves it. */
+  kill(): Promise<void>;
   /** Everything the plugin wrote to stderr so far (provider `console.error`, the plugin's error traces). */
   stderr(): string;
   /** Everything the plugin wrote to stdout after announcing its port (provider `console.log`). */
@@ -344,6 +346,16 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
         await new Promise<void>((resolve) => {
           child.once("exit", () => resolve());
           child.kill("SIGTERM");
+        });
+      }
+    },
+
+    async kill() {
+      client.close();
+      if (child.exitCode === null && child.signalCode === null) {
+        await new Promise<void>((resolve) => {
+          child.once("exit", () => resolve());
+          child.kill("SIGKILL");
         });
       }
     },

@@ -1,0 +1,644 @@
+/**
+ * One `pulumi up`, `preview` or `destroy`: the step generator and executor of the engine for dynamic resources.
+ * Each behaviour names the file of pulumi/pulumi it follows (pkg/resource/deploy/...).
+ */
+import type * as grpcTypes from "@grpc/grpc-js";
+import * as path from "path";
+import * as resproto from "@pulumi/pulumi/proto/resource_pb";
+import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
+import { ProviderCallError, type PropertyMap, type ProviderPlugin } from "./plugin";
+import { Limiter, deleteInAntichains } from "./schedule";
+import {
+  STEP_KINDS,
+  type EngineError,
+  type PendingOperation,
+  type RunResult,
+  type Step,
+  type StateEntry,
+  type StepKind,
+} from "./types";
+import { aliasUrns, createUrn } from "./urns";
+import { ROOT_STACK_TYPE, annotateSecrets, changedKeys, reveal, secretKeysOf } from "./values";
+
+const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
+const grpc: typeof grpcTypes = require(require.resolve("@grpc/grpc-js", { paths: [sdkDir] }));
+const { Struct }: typeof structTypes = require(
+  require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [sdkDir] }),
+);
+
+export type Mode = "up" | "preview" | "destroy";
+
+export class DeploymentFailed extends Error {}
+
+/**
+ * The error a registration gets once the deployment has stopped: the gRPC "unavailable" a terminating engine
+ * gives. The SDK then leaves the resource's outputs (and so its dependents) pending instead of rejecting them,
+ * as a program the engine abandons; the run ends when the in-flight steps have finished.
+ */
+export function registrationRefused(message: string): Error {
+  return Object.assign(new Error(message), {
+    code: grpc.status.UNAVAILABLE,
+    details: message,
+    metadata: new grpc.Metadata(),
+  });
+}
+
+export function newResult(): RunResult {
+  return {
+    ok: true,
+    errors: [],
+    warnings: [],
+    steps: Object.fromEntries(STEP_KINDS.map((k) => [k, []])) as unknown as Record<StepKind, Step[]>,
+    operations: [],
+    outputs: {},
+    secretOutputs: [],
+    interrupted: false,
+  };
+}
+
+export interface DeploymentSettings {
+  mode: Mode;
+  plugin: ProviderPlugin;
+  oldState: StateEntry[];
+  steps: Limiter;
+  project: string;
+  stack: string;
+  /** URNs or names to replace without asking Diff (`pulumi up --replace`). */
+  replace?: string[];
+  interruptAfter?: number;
+}
+
+interface Plan {
+  kind: StepKind;
+  checked: PropertyMap;
+  changed: string[];
+  replaceKeys: string[];
+  deleteBeforeReplace: boolean;
+}
+
+export class Deployment {
+  readonly result = newResult();
+  /** Resources registered by this run, in completion order (dependencies before dependents). */
+  readonly registered = new Map<string, StateEntry>();
+  /** Replaced resources whose deletion is due at the end of the run. */
+  readonly condemned: StateEntry[] = [];
+  /** Provider calls under way: what the checkpoint's pending_operations holds if the CLI dies now. */
+  readonly inFlightOperations = new Set<PendingOperation>();
+  private readonly seen = new Set<string>();
+  private readonly old: Map<string, StateEntry>;
+  /** Old URN -> new URN, for resources found through an alias (their old URN must not be deleted). */
+  private readonly aliased = new Map<string, string>();
+  /** New URN -> the old URN it was found under, so children can inherit the alias. */
+  private readonly oldUrnOf = new Map<string, string>();
+  private readonly checkQueue = new Limiter(1);
+  private readonly deleted = new Set<StateEntry>();
+  private stackOutputs: PropertyMap = {};
+  private rootUrn?: string;
+  private inFlight = 0;
+  private mutatingCalls = 0;
+  private signalStopped?: () => void;
+  /** Resolves once the deployment has failed and no step is in flight: the program is abandoned then. */
+  readonly stopped = new Promise<void>((resolve) => (this.signalStopped = resolve));
+
+  constructor(private readonly settings: DeploymentSettings) {
+    this.old = new Map(settings.oldState.filter((e) => !e.pendingDelete).map((e) => [e.urn, e]));
+  }
+
+  get failed(): boolean {
+    return this.result.errors.length > 0 || this.result.interrupted;
+  }
+
+  fail(error: EngineError): void {
+    if (this.result.interrupted) return;
+    this.result.errors.push(error);
+    this.result.ok = false;
+    this.noticeStop();
+  }
+
+  private noticeStop(): void {
+    if (this.failed && (this.inFlight === 0 || this.result.interrupted)) this.signalStopped?.();
+  }
+
+  private record(kind: StepKind, entry: StateEntry, details: Partial<Step> = {}): void {
+    if (entry.type === ROOT_STACK_TYPE) return;
+    this.result.steps[kind].push({
+      kind,
+      urn: entry.urn,
+      type: entry.type,
+      name: entry.name,
+      ...(entry.id ? { id: entry.id } : {}),
+      changedKeys: [],
+      replaceKeys: [],
+      ...details,
+    });
+  }
+
+  /** Runs a provider call as part of `urn`'s step, recording its failure as the deployment's. */
+  private async attempt<T>(op: EngineError["op"], urn: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (!(err instanceof DeploymentFailed)) this.fail({ urn, op, message: (err as Error).message });
+      throw err;
+    }
+  }
+
+  /**
+   * A create/update/delete call, journaled as the engine does (pkg/backend/snapshot.go: a step's operation is
+   * pending from its begin until its end is recorded). With `interruptAfter`, the CLI "dies" once that many
+   * calls were sent: the plugin is killed and the calls still in flight stay pending.
+   */
+  private async mutate<T>(
+    op: "create" | "update" | "delete",
+    entry: StateEntry,
+    inputs: PropertyMap,
+    call: () => Promise<T>,
+  ): Promise<T> {
+    if (this.result.interrupted) throw new DeploymentFailed("interrupted");
+    const pending: PendingOperation = {
+      type: op === "create" ? "creating" : op === "update" ? "updating" : "deleting",
+      urn: entry.urn,
+      resourceType: entry.type,
+      inputs,
+      ...(entry.id ? { id: entry.id } : {}),
+    };
+    this.inFlightOperations.add(pending);
+    const sent = call();
+    this.mutatingCalls++;
+    if (this.settings.interruptAfter !== undefined && this.mutatingCalls >= this.settings.interruptAfter) {
+      this.interrupt();
+    }
+    try {
+      const value = await sent;
+      this.inFlightOperations.delete(pending);
+      return value;
+    } catch (err) {
+      if (this.result.interrupted) throw new DeploymentFailed("interrupted");
+      this.inFlightOperations.delete(pending);
+      throw err;
+    }
+  }
+
+  private interrupt(): void {
+    if (this.result.interrupted) return;
+    this.result.interrupted = true;
+    this.result.ok = false;
+    // Give the request that was just sent time to leave the plugin, then kill it mid-flight.
+    setTimeout(() => void this.settings.plugin.kill(), 50);
+    this.signalStopped?.();
+  }
+
+  async register(req: resproto.RegisterResourceRequest): Promise<resproto.RegisterResourceResponse> {
+    this.inFlight++;
+    try {
+      return await this.registerGoal(req);
+    } finally {
+      this.inFlight--;
+      this.noticeStop();
+    }
+  }
+
+  private async registerGoal(
+    req: resproto.RegisterResourceRequest,
+  ): Promise<resproto.RegisterResourceResponse> {
+    const { project, stack } = this.settings;
+    const type = req.getType();
+    const name = req.getName();
+    const parent = req.getParent();
+    const urn = createUrn(name, type, parent, project, stack);
+    if (type === ROOT_STACK_TYPE && !parent) this.rootUrn = urn;
+    if (this.seen.has(urn) || this.aliased.has(urn)) {
+      this.fail({
+        urn,
+        op: "register",
+        message: `Duplicate resource URN '${urn}'; try giving it a unique name`,
+      });
+      throw registrationRefused(`duplicate resource URN ${urn}`);
+    }
+    this.seen.add(urn);
+    if (this.failed) throw registrationRefused("the deployment has failed; no new steps start");
+    const propertyDependencies: Record<string, string[]> = {};
+    for (const [key, deps] of req.getPropertydependenciesMap().entries()) {
+      propertyDependencies[key] = deps.getUrnsList();
+    }
+    const goal: StateEntry = {
+      urn,
+      type,
+      name,
+      custom: req.getCustom(),
+      ...(parent ? { parent } : {}),
+      inputs: (req.getObject()?.toJavaScript() ?? {}) as PropertyMap,
+      outputs: {},
+      dependencies: req.getDependenciesList(),
+      propertyDependencies,
+      options: {
+        protect: req.getProtect() ?? false,
+        // An option the program did not set is absent, and then the provider decides (step_generator.go).
+        ...(req.getDeletebeforereplacedefined() ? { deleteBeforeReplace: req.getDeletebeforereplace() } : {}),
+        ignoreChanges: req.getIgnorechangesList(),
+        replaceOnChanges: req.getReplaceonchangesList(),
+        additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+        retainOnDelete: req.getRetainondelete() ?? false,
+      },
+    };
+    try {
+      const old = this.oldResource(goal, req);
+      const importId = req.getImportid();
+      const entry = !goal.custom
+        ? this.stepComponent(goal, old)
+        : importId && !old
+          ? await this.stepImport(goal, importId)
+          : await this.stepCustom(goal, old);
+      const response = new resproto.RegisterResourceResponse();
+      response.setUrn(urn);
+      response.setId(entry.id ?? "");
+      response.setObject(Struct.fromJavaScript(entry.outputs as Record<string, structTypes.JavaScriptValue>));
+      return response;
+    } catch (err) {
+      if (!this.failed) this.fail({ urn, op: "register", message: (err as Error).message });
+      throw registrationRefused((err as Error).message);
+    }
+  }
+
+  /**
+   * The old state of a resource: by URN first, then by its aliases (step_generator.go, getOldResource). A
+   * resource found through an alias takes over that entry, which is then not deleted at the end.
+   */
+  private oldResource(goal: StateEntry, req: resproto.RegisterResourceRequest): StateEntry | undefined {
+    const direct = this.old.get(goal.urn);
+    if (direct) return direct;
+    const aliases = [
+      ...req.getAliasurnsList(),
+      ...aliasUrns(
+        req.getAliasesList(),
+        { name: goal.name, type: goal.type, parent: goal.parent ?? "" },
+        {
+          project: this.settings.project,
+          stack: this.settings.stack,
+          oldUrnOfParent: (p) => this.oldUrnOf.get(p),
+        },
+      ),
+    ];
+    for (const alias of aliases) {
+      const old = this.old.get(alias);
+      if (!old) continue;
+      if (this.seen.has(alias) || this.aliased.has(alias)) {
+        throw new Error(
+          `Duplicate resource alias '${alias}' applied to resource with URN '${goal.urn}' conflicting with ` +
+            `resource with URN '${this.aliased.get(alias) ?? alias}'`,
+        );
+      }
+      this.aliased.set(alias, goal.urn);
+      this.oldUrnOf.set(goal.urn, alias);
+      return old;
+    }
+    return undefined;
+  }
+
+  registerOutputs(urn: string, outputs: PropertyMap): void {
+    if (urn === this.rootUrn) this.stackOutputs = outputs;
+    const entry = this.registered.get(urn);
+    if (entry) entry.outputs = outputs;
+  }
+
+  private stepComponent(goal: StateEntry, old: StateEntry | undefined): StateEntry {
+    const entry: StateEntry = { ...goal, outputs: old?.outputs ?? {} };
+    this.record(old ? "same" : "create", entry, this.aliasDetails(goal));
+    this.registered.set(goal.urn, entry);
+    return entry;
+  }
+
+  private aliasDetails(goal: StateEntry): Partial<Step> {
+    const alias = this.oldUrnOf.get(goal.urn);
+    return alias ? { aliasOf: alias } : {};
+  }
+
+  /**
+   * The `import` resource option (step_generator.go, ImportStep in step.go): the engine asks the provider to
+   * Read the object by its id alone, with no inputs and no prior state. A dynamic provider cannot answer that:
+   * its code travels in the state (`__provider`), which an import does not have.
+   */
+  private async stepImport(goal: StateEntry, importId: string): Promise<StateEntry> {
+    if (this.settings.mode === "preview") {
+      const entry: StateEntry = { ...goal, id: importId, outputs: goal.inputs };
+      this.record("create", entry);
+      return entry;
+    }
+    const read = await this.attempt("import", goal.urn, () =>
+      this.settings.plugin.read({ urn: goal.urn, id: importId, properties: {}, inputs: {} }),
+    );
+    if (!read.id) {
+      this.fail({ urn: goal.urn, op: "import", message: `resource '${importId}' does not exist` });
+      throw new DeploymentFailed(goal.urn);
+    }
+    const entry: StateEntry = { ...goal, id: read.id, inputs: read.inputs ?? {}, outputs: read.properties };
+    this.registered.set(goal.urn, entry);
+    this.record("create", entry);
+    return entry;
+  }
+
+  private isTargetedReplace(goal: StateEntry): boolean {
+    const targets = this.settings.replace ?? [];
+    return targets.includes(goal.urn) || targets.includes(goal.name);
+  }
+
+  private async plan(goal: StateEntry, old: StateEntry | undefined, news: PropertyMap): Promise<Plan> {
+    return this.checkQueue.run(async () => {
+      this.stopIfFailed();
+      if (!old) {
+        const checked = await this.check(goal, {}, news);
+        return { kind: "create", checked, changed: [], replaceKeys: [], deleteBeforeReplace: false };
+      }
+      if (this.isTargetedReplace(goal)) {
+        // `--replace`: checked without the old inputs, and no Diff: the replacement "blames the id"
+        // (step_generator.go, diff()); only the deleteBeforeReplace option can ask for delete-first.
+        const checked = await this.check(goal, {}, news);
+        return {
+          kind: "replace",
+          checked,
+          changed: changedKeys(old.inputs, checked),
+          replaceKeys: ["id"],
+          deleteBeforeReplace: goal.options.deleteBeforeReplace ?? false,
+        };
+      }
+      const checked = await this.check(goal, old.inputs, news);
+      const diff = await this.attempt("diff", goal.urn, () =>
+        this.settings.plugin.diff({
+          urn: goal.urn,
+          id: old.id ?? "",
+          olds: reveal(old.outputs),
+          news: reveal(checked),
+          oldInputs: reveal(old.inputs),
+          ignoreChanges: goal.options.ignoreChanges,
+        }),
+      );
+      const changed = changedKeys(old.inputs, checked);
+      // A dynamic provider's Diff carries no changed keys and no detailed diff, so `replaceOnChanges` has
+      // nothing to act on (step_generator.go, applyReplaceOnChanges): it is ignored here as there.
+      const hasChanges =
+        diff.changes === "some" ||
+        (diff.changes === "unknown" && changed.length > 0) || // diffResource: engine-side comparison
+        (old.initErrors?.length ?? 0) > 0; // continueStepsFromDiff: init errors force an update
+      const replaces = diff.changes !== "none" && diff.replaces.length > 0;
+      return {
+        kind: !hasChanges && !replaces ? "same" : replaces ? "replace" : "update",
+        checked,
+        changed,
+        replaceKeys: diff.replaces,
+        // An explicit option wins over the provider's answer (step_generator.go, continueStepsFromDiff).
+        deleteBeforeReplace: goal.options.deleteBeforeReplace ?? diff.deleteBeforeReplace,
+      };
+    });
+  }
+
+  private async stepCustom(goal: StateEntry, old: StateEntry | undefined): Promise<StateEntry> {
+    if (!goal.type.startsWith("pulumi-nodejs:dynamic")) {
+      throw new Error(`${goal.type}: only dynamic resources (pulumi-nodejs:dynamic*) are supported here`);
+    }
+    const news = { ...goal.inputs };
+    if (old) {
+      // ignoreChanges: the engine keeps the old value of an ignored property (top-level paths only here).
+      for (const key of goal.options.ignoreChanges) {
+        if (key in old.inputs) news[key] = old.inputs[key];
+        else delete news[key];
+      }
+    }
+    const plan = await this.plan(goal, old, news);
+    const details = { changedKeys: plan.changed, replaceKeys: plan.replaceKeys, ...this.aliasDetails(goal) };
+    if (plan.kind === "same" && old) {
+      const entry: StateEntry = { ...goal, id: old.id, inputs: plan.checked, outputs: old.outputs };
+      this.record("same", entry, details);
+      this.registered.set(goal.urn, entry);
+      return entry;
+    }
+    if (this.settings.mode === "preview") {
+      // Providers without preview support: the engine returns the inputs as outputs, with a new id unknown.
+      const id = plan.kind === "create" || plan.kind === "replace" ? undefined : old?.id;
+      const entry: StateEntry = { ...goal, id, inputs: plan.checked, outputs: plan.checked };
+      this.record(plan.kind, entry, {
+        ...details,
+        ...(plan.kind === "replace" ? { oldId: old?.id, deleteBeforeReplace: plan.deleteBeforeReplace } : {}),
+      });
+      return entry;
+    }
+    if (plan.kind === "create") {
+      const entry = await this.create(goal, plan.checked);
+      this.record("create", entry, details);
+      return entry;
+    }
+    if (plan.kind === "update" && old) {
+      const entry = await this.update(goal, old, plan.checked);
+      this.record("update", entry, details);
+      return entry;
+    }
+    return this.replace(goal, old as StateEntry, news, plan, details);
+  }
+
+  private async replace(
+    goal: StateEntry,
+    old: StateEntry,
+    news: PropertyMap,
+    plan: Plan,
+    details: Partial<Step>,
+  ): Promise<StateEntry> {
+    if (old.options.protect && goal.options.protect) {
+      this.fail({
+        urn: goal.urn,
+        op: "delete",
+        message: `unable to replace resource "${goal.urn}" as it is currently marked for protection`,
+      });
+      throw new DeploymentFailed(goal.urn);
+    }
+    // A replacement is a new resource: the engine checks it again without the old inputs (not for --replace,
+    // whose inputs were checked that way already).
+    const checked = this.isTargetedReplace(goal)
+      ? plan.checked
+      : await this.checkQueue.run(() => this.check(goal, {}, news));
+    if (plan.deleteBeforeReplace) {
+      await this.settings.steps.run(async () => {
+        this.stopIfFailed();
+        await this.deleteResource(old);
+      });
+    }
+    const entry = await this.create(goal, checked);
+    if (!plan.deleteBeforeReplace) {
+      // Create-before-delete: the old one goes after the program, once its dependents have moved.
+      this.condemned.push({ ...old, pendingDelete: true });
+    }
+    this.record("replace", entry, {
+      ...details,
+      oldId: old.id,
+      deleteBeforeReplace: plan.deleteBeforeReplace,
+    });
+    return entry;
+  }
+
+  private stopIfFailed(): void {
+    if (this.failed) throw new DeploymentFailed("the deployment has failed; no new steps start");
+  }
+
+  private async check(goal: StateEntry, olds: PropertyMap, news: PropertyMap): Promise<PropertyMap> {
+    const result = await this.attempt("check", goal.urn, () =>
+      this.settings.plugin.check({ urn: goal.urn, olds: reveal(olds), news: reveal(news) }),
+    );
+    if (result.failures.length > 0) {
+      const problems = result.failures.map((f) => `property ${f.property} has a problem: ${f.reason}`);
+      this.fail({
+        urn: goal.urn,
+        op: "check",
+        message: `${goal.type} resource '${goal.name}': ${problems.join("; ")}`,
+        failures: result.failures,
+      });
+      throw new DeploymentFailed(goal.urn);
+    }
+    return annotateSecrets(result.inputs, news);
+  }
+
+  private async create(goal: StateEntry, checked: PropertyMap): Promise<StateEntry> {
+    return this.settings.steps.run(async () => {
+      this.stopIfFailed();
+      try {
+        const created = await this.attempt("create", goal.urn, () =>
+          this.mutate("create", goal, checked, () =>
+            this.settings.plugin.create({ urn: goal.urn, properties: reveal(checked) }),
+          ),
+        );
+        this.result.operations.push({ op: "create", urn: goal.urn, id: created.id });
+        return this.keep(goal, created.id, checked, created.properties);
+      } catch (err) {
+        this.keepInitFailure("create", goal, checked, err);
+        throw err;
+      }
+    });
+  }
+
+  private async update(goal: StateEntry, old: StateEntry, checked: PropertyMap): Promise<StateEntry> {
+    const id = old.id ?? "";
+    return this.settings.steps.run(async () => {
+      this.stopIfFailed();
+      try {
+        const outs = await this.attempt("update", goal.urn, () =>
+          this.mutate("update", old, checked, () =>
+            this.settings.plugin.update({
+              urn: goal.urn,
+              id,
+              olds: reveal(old.outputs),
+              news: reveal(checked),
+              oldInputs: reveal(old.inputs),
+            }),
+          ),
+        );
+        this.result.operations.push({ op: "update", urn: goal.urn, id });
+        return this.keep(goal, id, checked, outs);
+      } catch (err) {
+        this.keepInitFailure("update", goal, checked, err);
+        throw err;
+      }
+    });
+  }
+
+  private keep(goal: StateEntry, id: string, checked: PropertyMap, outs: PropertyMap, initErrors?: string[]) {
+    const entry: StateEntry = {
+      ...goal,
+      id,
+      inputs: checked,
+      outputs: annotateSecrets(outs, checked, goal.options.additionalSecretOutputs),
+      ...(initErrors ? { initErrors } : {}),
+    };
+    this.registered.set(goal.urn, entry);
+    return entry;
+  }
+
+  /** A resource that exists but failed to initialize is recorded with its id and properties. */
+  private keepInitFailure(op: "create" | "update", goal: StateEntry, checked: PropertyMap, err: unknown) {
+    if (err instanceof ProviderCallError && err.initFailure) {
+      const { id, properties, reasons } = err.initFailure;
+      this.result.operations.push({ op, urn: goal.urn, id });
+      this.keep(goal, id, checked, properties, reasons.length > 0 ? reasons : [err.message]);
+    }
+  }
+
+  async deleteResource(entry: StateEntry): Promise<void> {
+    if (entry.options.protect) {
+      this.fail({
+        urn: entry.urn,
+        op: "delete",
+        message: `resource ${entry.urn} is protected and cannot be deleted`,
+      });
+      throw new DeploymentFailed(entry.urn);
+    }
+    if (!entry.custom || entry.options.retainOnDelete) {
+      this.deleted.add(entry);
+      return;
+    }
+    const id = entry.id ?? "";
+    await this.attempt("delete", entry.urn, () =>
+      this.mutate("delete", entry, entry.inputs, () =>
+        this.settings.plugin.delete({
+          urn: entry.urn,
+          id,
+          properties: reveal(entry.outputs),
+          oldInputs: reveal(entry.inputs),
+        }),
+      ),
+    );
+    this.result.operations.push({ op: "delete", urn: entry.urn, id });
+    this.deleted.add(entry);
+  }
+
+  /**
+   * After the program: deletes what it no longer declares (renamed resources without `aliases` included) and
+   * what was replaced, unless the run failed (deployment_executor.go, performPostSteps).
+   */
+  async finish(): Promise<void> {
+    const removed = this.settings.oldState.filter(
+      (e) => !e.pendingDelete && !this.seen.has(e.urn) && !this.aliased.has(e.urn),
+    );
+    if (this.settings.mode === "preview") {
+      if (!this.failed) removed.forEach((e) => this.record("delete", e));
+      return;
+    }
+    if (this.failed) return;
+    const due = [...removed, ...this.settings.oldState.filter((e) => e.pendingDelete), ...this.condemned];
+    await deleteInAntichains(due, this.settings.steps, async (e) => {
+      await this.deleteResource(e);
+      if (removed.includes(e)) this.record("delete", e);
+    });
+  }
+
+  /** Destroy: deletes every resource of the state. */
+  async destroyAll(): Promise<void> {
+    await deleteInAntichains(this.settings.oldState, this.settings.steps, async (e) => {
+      await this.deleteResource(e);
+      this.record("delete", e);
+    });
+  }
+
+  /** The state after this run: what it registered, then whatever survives from before (a failed run keeps it). */
+  newState(): StateEntry[] {
+    const survivors = this.settings.oldState.filter(
+      (e) =>
+        !this.deleted.has(e) &&
+        (e.pendingDelete || (!this.registered.has(e.urn) && !this.registeredUnderAlias(e.urn))),
+    );
+    return [...this.registered.values(), ...survivors, ...this.condemned.filter((e) => !this.deleted.has(e))];
+  }
+
+  private registeredUnderAlias(oldUrn: string): boolean {
+    const now = this.aliased.get(oldUrn);
+    return now !== undefined && this.registered.has(now);
+  }
+
+  /** A program error, unless the deployment already failed: the program's follow-on errors are noise then. */
+  programFailed(err: unknown): void {
+    if (!this.failed) this.fail({ op: "program", message: err instanceof Error ? err.message : String(err) });
+  }
+
+  finalResult(): RunResult {
+    return {
+      ...this.result,
+      outputs: reveal(this.stackOutputs),
+      secretOutputs: secretKeysOf(this.stackOutputs),
+    };
+  }
+}

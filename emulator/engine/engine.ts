@@ -1,0 +1,411 @@
+/**
+ * An engine stand-in: runs a real Pulumi program (a function using the real SDK) in this process and drives
+ * every dynamic resource through the real dynamic-provider plugin (plugin.ts) the way `pulumi up`, `preview`,
+ * `refresh` and `destroy` do. See README.md for what it mirrors of the real engine and what not.
+ *
+ * Each run gets a fresh SDK runtime (the SDK's per-run local storage, as the Automation API uses for inline
+ * programs) whose resource monitor is this engine; state is kept in memory between runs.
+ */
+import * as fs from "fs";
+import * as os from "os";
+import * as runtimeConfig from "@pulumi/pulumi/runtime/config";
+import * as stackRuntime from "@pulumi/pulumi/runtime/stack";
+import { checkpointOf, SecretsCipher } from "./checkpoint";
+import { Deployment, newResult, type Mode } from "./deployment";
+import { EngineMonitor, runGuarded } from "./monitor";
+import {
+  SECRET_SIG,
+  SECRET_SIG_KEY,
+  UNKNOWN,
+  startProviderPlugin,
+  type PropertyMap,
+  type ProviderPlugin,
+} from "./plugin";
+import { Limiter } from "./schedule";
+import type {
+  EngineOptions,
+  PendingOperation,
+  Program,
+  ResourceView,
+  RunOptions,
+  RunResult,
+  StateEntry,
+} from "./types";
+import { ROOT_STACK_TYPE, annotateSecrets, changedKeys, reveal, viewOf } from "./values";
+
+export { UNKNOWN };
+export type * from "./types";
+
+// Internal SDK entry points (not in its typings) that the Automation API uses to run inline programs.
+const sdkState: {
+  withLocalStorage<T>(run: () => Promise<T>): Promise<T>;
+  getStore(): Record<string, unknown>;
+} = require("@pulumi/pulumi/runtime/state");
+const sdkSettings: {
+  setMockOptions(monitor: object, project: string, stack: string, preview: boolean): void;
+  waitForRPCs(): Promise<void>;
+} = require("@pulumi/pulumi/runtime/settings");
+
+/** The CLI's default --parallel: 4 × GOMAXPROCS (pkg/cmd/pulumi/operations/up.go, defaultParallel). */
+export const DEFAULT_PARALLELISM = 4 * os.availableParallelism();
+
+/** Config as the plugin's Configure receives it: values, and which keys are secret. */
+interface ProviderConfig {
+  config: Record<string, string>;
+  secretKeys: string[];
+}
+
+/** The engine's warning for pending operations (pkg/resource/deploy/deployment_executor.go). */
+function pendingOperationsWarning(pending: PendingOperation[]): string {
+  return (
+    `Attempting to deploy or update resources with ${pending.length} pending operations from previous deployment.\n` +
+    pending.map((op) => `  * ${op.urn}, interrupted while ${op.type}\n`).join("") +
+    "These resources are in an unknown state because the Pulumi CLI was interrupted while waiting for changes " +
+    "to these resources to complete. You should confirm whether or not the operations listed completed " +
+    "successfully by checking the state of the appropriate provider.\n\nOnce you have confirmed the status of " +
+    "the interrupted operations, you can repair your stack using `pulumi refresh` which will refresh the state " +
+    "from the provider you are using and clear the pending operations if there are any.\n\nNote that `pulumi " +
+    "refresh` will need to be run interactively to clear pending CREATE operations."
+  );
+}
+
+export class Engine {
+  private state: StateEntry[] = [];
+  /** The default provider's inputs at the last `up`: what refresh and destroy configure the plugin with. */
+  private storedProviderConfig?: ProviderConfig;
+  private pendingOperations: PendingOperation[] = [];
+  private current?: { plugin: ProviderPlugin; configKey: string };
+  private closedPluginsStderr = "";
+  private busy = false;
+  private readonly cipher = new SecretsCipher();
+  private readonly project: string;
+  private readonly stack: string;
+
+  constructor(private readonly options: EngineOptions) {
+    this.project = options.project ?? "test-project";
+    this.stack = options.stack ?? "test";
+  }
+
+  /** Runs the program and reconciles: check, then create, or diff and update/replace; then deletes. */
+  up(program: Program, options: RunOptions = {}): Promise<RunResult> {
+    return this.exclusive(() => this.runProgram("up", program, options));
+  }
+
+  /** Runs the program as a preview: check and diff only, no create/update/delete; state is unchanged. */
+  preview(program: Program, options: RunOptions = {}): Promise<RunResult> {
+    return this.exclusive(() => this.runProgram("preview", program, options));
+  }
+
+  /**
+   * `pulumi refresh`: Read, then Diff, for every resource, with the config stored at the last `up` (not the
+   * current stack config). Drift updates the state (steps "update"), vanished resources leave it ("delete").
+   */
+  refresh(options: RunOptions = {}): Promise<RunResult> {
+    return this.exclusive(() => this.runRefresh(options));
+  }
+
+  /** `pulumi destroy`: deletes every resource, configured with the config stored at the last `up`. */
+  destroy(options: RunOptions = {}): Promise<RunResult> {
+    return this.exclusive(() => this.runDestroy(options));
+  }
+
+  private async exclusive(operation: () => Promise<RunResult>): Promise<RunResult> {
+    if (this.busy) {
+      throw new Error(
+        "the engine runs one operation at a time: await the previous up/preview/refresh/destroy",
+      );
+    }
+    this.busy = true;
+    try {
+      return await operation();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async runRefresh(options: RunOptions): Promise<RunResult> {
+    const { plugin, release } = await this.pluginFor(options, this.storedProviderConfig);
+    const result = newResult();
+    const limiter = new Limiter(options.parallelism ?? this.options.parallelism ?? DEFAULT_PARALLELISM);
+    const next: Array<StateEntry | undefined> = [...this.state];
+    try {
+      await Promise.all(
+        this.state.map((entry, index) =>
+          !entry.custom || entry.pendingDelete
+            ? undefined
+            : limiter.run(async () => {
+                try {
+                  next[index] = await this.refreshOne(plugin, entry, result);
+                } catch (err) {
+                  result.ok = false;
+                  result.errors.push({ urn: entry.urn, op: "read", message: (err as Error).message });
+                }
+              }),
+        ),
+      );
+    } finally {
+      await release();
+    }
+    this.state = next.filter((e): e is StateEntry => e !== undefined);
+    // Refresh clears pending operations; pending creates only when asked (pkg/cmd/pulumi/operations/refresh.go).
+    const creates = this.pendingOperations.filter((op) => op.type === "creating");
+    this.pendingOperations = options.clearPendingCreates ? [] : creates;
+    if (creates.length > 0 && !options.clearPendingCreates) {
+      result.warnings.push(pendingOperationsWarning(creates));
+    }
+    return result;
+  }
+
+  /** Read, then Diff of the refreshed state against the old inputs (pkg/resource/deploy/step.go, RefreshStep). */
+  private async refreshOne(
+    plugin: ProviderPlugin,
+    entry: StateEntry,
+    result: RunResult,
+  ): Promise<StateEntry | undefined> {
+    const read = await plugin.read({
+      urn: entry.urn,
+      id: entry.id ?? "",
+      properties: reveal(entry.outputs),
+      inputs: reveal(entry.inputs),
+    });
+    result.operations.push({ op: "read", urn: entry.urn, id: entry.id ?? "" });
+    const step = { urn: entry.urn, type: entry.type, name: entry.name, replaceKeys: [] };
+    if (!read.id) {
+      result.steps.delete.push({ ...step, kind: "delete", id: entry.id, changedKeys: [] });
+      return undefined;
+    }
+    const outputs = annotateSecrets(read.properties, entry.outputs);
+    const inputs = read.inputs ? annotateSecrets(read.inputs, entry.inputs) : entry.inputs;
+    // The refresh diff is the one an `up` of an unchanged program would see next, inverted: new inputs and
+    // outputs in the place of the old ones, the old inputs in the place of the new.
+    const diff = await plugin.diff({
+      urn: entry.urn,
+      id: read.id,
+      olds: reveal(outputs),
+      news: reveal(entry.inputs),
+      oldInputs: reveal(inputs),
+      ignoreChanges: entry.options.ignoreChanges,
+    });
+    const changed = changedKeys(inputs, entry.inputs);
+    const drifted = diff.changes === "some" || (diff.changes === "unknown" && changed.length > 0);
+    const kind = drifted ? "update" : "same";
+    result.steps[kind].push({ ...step, kind, id: read.id, changedKeys: drifted ? changed : [] });
+    return { ...entry, id: read.id, outputs, inputs };
+  }
+
+  private async runDestroy(options: RunOptions): Promise<RunResult> {
+    const { plugin, release } = await this.pluginFor(options, this.storedProviderConfig);
+    const deployment = this.newDeployment("destroy", plugin, options);
+    try {
+      await deployment.destroyAll();
+    } finally {
+      await release();
+    }
+    this.state = deployment.newState();
+    return deployment.finalResult();
+  }
+
+  /** The resources in the state (the root stack left out), in state order. */
+  resources(): ResourceView[] {
+    return this.state.filter((e) => e.type !== ROOT_STACK_TYPE).map(viewOf);
+  }
+
+  /** The one resource with this name (or URN); throws when there is none or several. */
+  resource(nameOrUrn: string): ResourceView {
+    const matches = this.resources().filter((r) => r.name === nameOrUrn || r.urn === nameOrUrn);
+    if (matches.length !== 1) {
+      throw new Error(`expected one resource named ${nameOrUrn} in the state, found ${matches.length}`);
+    }
+    return matches[0];
+  }
+
+  /** Operations an interrupted run left under way (the checkpoint's pending_operations). */
+  pending(): PendingOperation[] {
+    return [...this.pendingOperations];
+  }
+
+  /** The config the plugin was configured with at the last `up` (the default provider's stored inputs). */
+  storedConfig(): Record<string, string> | undefined {
+    return this.storedProviderConfig ? { ...this.storedProviderConfig.config } : undefined;
+  }
+
+  /** The state as a checkpoint (the shape `pulumi stack export` gives), secrets encrypted. */
+  checkpoint(): object {
+    const stored = this.storedProviderConfig;
+    const providerInputs = stored
+      ? (Object.fromEntries(
+          Object.entries(stored.config).map(([k, v]) => [
+            k,
+            stored.secretKeys.includes(k) ? { [SECRET_SIG_KEY]: SECRET_SIG, value: v } : v,
+          ]),
+        ) as PropertyMap)
+      : undefined;
+    return checkpointOf(
+      `urn:pulumi:${this.stack}::${this.project}`,
+      this.state,
+      providerInputs,
+      this.pendingOperations,
+      this.cipher,
+    );
+  }
+
+  /** Writes `checkpoint()` as JSON to `file`. */
+  async saveState(file: string): Promise<void> {
+    await fs.promises.writeFile(file, JSON.stringify(this.checkpoint(), null, 2));
+  }
+
+  /** The value inside a checkpoint secret envelope, to check what was stored. */
+  decryptSecret(ciphertext: string): unknown {
+    return this.cipher.decrypt(ciphertext);
+  }
+
+  /** Everything the plugin processes of this engine wrote to stderr. */
+  stderr(): string {
+    return this.closedPluginsStderr + (this.current?.plugin.stderr() ?? "");
+  }
+
+  /** The next run starts a new plugin process (a new CLI run: e.g. after the package was upgraded). */
+  async restartPlugin(options: { env?: Record<string, string> } = {}): Promise<void> {
+    if (options.env) this.options.env = { ...this.options.env, ...options.env };
+    await this.closePlugin();
+  }
+
+  async close(): Promise<void> {
+    await this.closePlugin();
+  }
+
+  private async closePlugin(): Promise<void> {
+    if (this.current) {
+      const { plugin } = this.current;
+      this.current = undefined;
+      await plugin.close();
+      this.closedPluginsStderr += plugin.stderr();
+    }
+  }
+
+  private configFor(options: RunOptions): ProviderConfig {
+    const secrets = { ...this.options.secretConfig, ...options.secretConfig };
+    return {
+      config: { ...this.options.config, ...options.config, ...secrets },
+      secretKeys: Object.keys(secrets),
+    };
+  }
+
+  /**
+   * The plugin for a run, configured with `providerConfig` (the current stack config unless given). The
+   * engine's plugin is reused while that config stays the same (the plugin configures each provider once per
+   * process); a run with its own env gets a plugin of its own.
+   */
+  private async pluginFor(
+    options: RunOptions,
+    providerConfig: ProviderConfig = this.configFor(options),
+  ): Promise<{ plugin: ProviderPlugin; release(): Promise<void> }> {
+    const { config, secretKeys } = providerConfig;
+    const start = async (env?: Record<string, string>) => {
+      const plugin = await startProviderPlugin({
+        cwd: this.options.cwd,
+        project: this.project,
+        stack: this.stack,
+        env: { ...this.options.env, ...env },
+      });
+      try {
+        await plugin.configure(config, secretKeys);
+      } catch (err) {
+        await plugin.close();
+        throw err;
+      }
+      return plugin;
+    };
+    if (options.env) {
+      const plugin = await start(options.env);
+      return {
+        plugin,
+        release: async () => {
+          await plugin.close();
+          this.closedPluginsStderr += plugin.stderr();
+        },
+      };
+    }
+    const configKey = JSON.stringify([config, secretKeys]);
+    if (this.current?.configKey !== configKey) {
+      await this.closePlugin();
+      this.current = { plugin: await start(), configKey };
+    }
+    return { plugin: this.current.plugin, release: async () => {} };
+  }
+
+  private newDeployment(mode: Mode, plugin: ProviderPlugin, options: RunOptions): Deployment {
+    const parallelism = options.parallelism ?? this.options.parallelism ?? DEFAULT_PARALLELISM;
+    return new Deployment({
+      mode,
+      plugin,
+      oldState: this.state,
+      steps: new Limiter(parallelism),
+      project: this.project,
+      stack: this.stack,
+      replace: options.replace,
+      interruptAfter: options.interruptAfter,
+    });
+  }
+
+  private async runProgram(
+    mode: "up" | "preview",
+    program: Program,
+    options: RunOptions,
+  ): Promise<RunResult> {
+    const providerConfig = this.configFor(options);
+    const { plugin, release } = await this.pluginFor(options, providerConfig);
+    const deployment = this.newDeployment(mode, plugin, options);
+    if (mode === "up" && this.pendingOperations.length > 0) {
+      deployment.result.warnings.push(pendingOperationsWarning(this.pendingOperations));
+    }
+    const { config, secretKeys } = providerConfig;
+    try {
+      await sdkState.withLocalStorage(async () => {
+        sdkSettings.setMockOptions(
+          new EngineMonitor(deployment),
+          this.project,
+          this.stack,
+          mode === "preview",
+        );
+        Object.assign(sdkState.getStore(), {
+          supportsSecrets: true,
+          supportsResourceReferences: true,
+          supportsOutputValues: false,
+          supportsDeletedWith: true,
+          supportsAliasSpecs: true,
+          supportsTransforms: false,
+          supportsInvokeTransforms: false,
+        });
+        runtimeConfig.setAllConfig(config, secretKeys);
+        const programSettled = (async () => {
+          await stackRuntime.runInPulumiStack(() => runGuarded(program, deployment));
+          await sdkSettings.waitForRPCs();
+        })();
+        await Promise.race([programSettled, deployment.stopped]);
+      });
+      if (!deployment.result.interrupted) await deployment.finish();
+    } finally {
+      if (deployment.result.interrupted) {
+        // The CLI died: the plugin is gone, and the next run starts a new one.
+        if (this.current?.plugin === plugin) this.current = undefined;
+        this.closedPluginsStderr += plugin.stderr();
+        await plugin.kill();
+      } else {
+        await release();
+      }
+    }
+    if (mode === "up") {
+      this.state = deployment.newState();
+      // The default provider is registered (with its config as inputs) before any resource that uses it.
+      this.storedProviderConfig = providerConfig;
+      this.pendingOperations = [...this.pendingOperations, ...deployment.inFlightOperations];
+    }
+    return deployment.finalResult();
+  }
+}
+
+/** Creates an engine; its plugin starts with the first run. Call `close()` when done. */
+export async function createEngine(options: EngineOptions): Promise<Engine> {
+  return new Engine({ ...options });
+}

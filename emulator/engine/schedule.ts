@@ -1,0 +1,99 @@
+/** How the engine paces steps: a parallelism limit, and deletions in dependency-ordered batches. */
+import type { StateEntry } from "./types";
+
+/** Runs at most `limit` tasks at once, in arrival order (the CLI's --parallel). */
+export class Limiter {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+
+  constructor(private readonly limit: number) {}
+
+  async run<T>(task: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) {
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.active++;
+    }
+    try {
+      return await task();
+    } finally {
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.active--;
+    }
+  }
+}
+
+/** Everything a resource depends on in the engine's dependency graph: dependencies, property deps, parent. */
+export function dependenciesOf(entry: StateEntry): string[] {
+  return [
+    ...entry.dependencies,
+    ...Object.values(entry.propertyDependencies).flat(),
+    ...(entry.parent ? [entry.parent] : []),
+  ];
+}
+
+/**
+ * The engine's deletion schedule (pkg/resource/deploy/step_generator.go, ScheduleDeletes): antichains of
+ * resources none of which depends on another still condemned, computed from the leaves of the dependency
+ * order and then reversed, so that dependents go first.
+ */
+export function deletionAntichains(entries: StateEntry[]): StateEntry[][] {
+  const condemned = new Set(entries);
+  const byUrn = new Map(entries.map((e) => [e.urn, e]));
+  const chains: StateEntry[][] = [];
+  while (condemned.size > 0) {
+    const chain = [...condemned].filter((entry) =>
+      dependenciesOf(entry).every((urn) => {
+        const dep = byUrn.get(urn);
+        return dep === undefined || dep === entry || !condemned.has(dep);
+      }),
+    );
+    if (chain.length === 0) throw new Error("dependency cycle among the resources to delete");
+    chain.forEach((e) => condemned.delete(e));
+    chains.push(chain);
+  }
+  return chains.reverse();
+}
+
+/**
+ * Executes deletions as the engine does (pkg/resource/deploy/deployment_executor.go, performPostSteps): one
+ * antichain at a time, each in parallel up to the limit, the next only after the whole previous one finished.
+ * After a failure, the resources the failed one depends on are skipped (it still exists and needs them); the
+ * rest go on. Resolves to the number of failures.
+ */
+export async function deleteInAntichains(
+  entries: StateEntry[],
+  limit: Limiter,
+  remove: (entry: StateEntry) => Promise<void>,
+): Promise<number> {
+  const byUrn = new Map(entries.map((e) => [e.urn, e]));
+  const spared = new Set<StateEntry>();
+  const spareDependenciesOf = (entry: StateEntry) => {
+    for (const urn of dependenciesOf(entry)) {
+      const dep = byUrn.get(urn);
+      if (dep && dep !== entry && !spared.has(dep)) {
+        spared.add(dep);
+        spareDependenciesOf(dep);
+      }
+    }
+  };
+  let failures = 0;
+  for (const chain of deletionAntichains(entries)) {
+    await Promise.all(
+      chain
+        .filter((entry) => !spared.has(entry))
+        .map((entry) =>
+          limit.run(async () => {
+            try {
+              await remove(entry);
+            } catch {
+              failures++;
+              spareDependenciesOf(entry);
+            }
+          }),
+        ),
+    );
+  }
+  return failures;
+}

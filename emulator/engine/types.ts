@@ -1,0 +1,146 @@
+/** The shapes the engine stand-in works with and reports. */
+import type { CheckFailure, PropertyMap } from "./plugin";
+
+export type StepKind = "create" | "update" | "replace" | "delete" | "same";
+export const STEP_KINDS: StepKind[] = ["create", "update", "replace", "delete", "same"];
+
+export interface Step {
+  kind: StepKind;
+  urn: string;
+  type: string;
+  name: string;
+  /** The resource's id after the step (the new id of a replacement; the deleted id of a delete). */
+  id?: string;
+  /** The replaced resource's id. */
+  oldId?: string;
+  /** Top-level inputs whose value changed (the display's comparison of old and new inputs). */
+  changedKeys: string[];
+  /** Properties that forced a replacement (from the provider's diff; `id` for a targeted `--replace`). */
+  replaceKeys: string[];
+  deleteBeforeReplace?: boolean;
+  /** The URN this resource had before, when it was found through one of its `aliases`. */
+  aliasOf?: string;
+}
+
+/** A mutating (or refreshing) provider call the engine made, in completion order. */
+export interface ProviderOperation {
+  op: "create" | "update" | "delete" | "read";
+  urn: string;
+  id: string;
+}
+
+export interface EngineError {
+  /** Missing for errors of the program itself. */
+  urn?: string;
+  op: "program" | "check" | "diff" | "create" | "update" | "delete" | "read" | "register" | "import";
+  message: string;
+  /** Check failures, one per property. */
+  failures?: CheckFailure[];
+}
+
+export interface RunResult {
+  /** False when any error occurred; up() and friends resolve (never reject) on deployment failures. */
+  ok: boolean;
+  errors: EngineError[];
+  /** The engine's warnings (e.g. pending operations left by an interrupted run). */
+  warnings: string[];
+  steps: Record<StepKind, Step[]>;
+  operations: ProviderOperation[];
+  /** Program outputs as plain values (secrets unwrapped; `UNKNOWN` for values a preview cannot know). */
+  outputs: Record<string, unknown>;
+  /** Names of the program outputs that are secret. */
+  secretOutputs: string[];
+  /** True when the run was cut off (RunOptions.interruptAfter): the CLI process died mid-run. */
+  interrupted: boolean;
+}
+
+export interface ResourceOptionsSeen {
+  protect: boolean;
+  /** undefined when the program did not set the option: then the provider's diff decides. */
+  deleteBeforeReplace?: boolean;
+  ignoreChanges: string[];
+  replaceOnChanges: string[];
+  additionalSecretOutputs: string[];
+  retainOnDelete: boolean;
+}
+
+/** A resource in the engine's state; values are in wire form (secrets wrapped in the RPC secret signature). */
+export interface StateEntry {
+  urn: string;
+  type: string;
+  name: string;
+  custom: boolean;
+  parent?: string;
+  id?: string;
+  inputs: PropertyMap;
+  outputs: PropertyMap;
+  dependencies: string[];
+  propertyDependencies: Record<string, string[]>;
+  options: ResourceOptionsSeen;
+  initErrors?: string[];
+  /** A replaced resource whose deletion is still due (the checkpoint's `delete: true`). */
+  pendingDelete?: boolean;
+}
+
+/** An operation that was under way when the CLI died: the checkpoint's `pending_operations`. */
+export interface PendingOperation {
+  type: "creating" | "updating" | "deleting";
+  urn: string;
+  resourceType: string;
+  /** The inputs the provider was given (what the engine journals before it calls the provider). */
+  inputs: PropertyMap;
+  id?: string;
+}
+
+/** A resource as tests see it: plain values, `__provider` left out, secret property names listed. */
+export interface ResourceView {
+  urn: string;
+  type: string;
+  name: string;
+  custom: boolean;
+  parent?: string;
+  id?: string;
+  inputs: Record<string, unknown>;
+  outputs: Record<string, unknown>;
+  secretInputs: string[];
+  secretOutputs: string[];
+  dependencies: string[];
+  options: ResourceOptionsSeen;
+  initErrors?: string[];
+  pendingDelete?: boolean;
+}
+
+export interface EngineOptions {
+  /** Plugin working directory: the provider text's `require`s resolve from its node_modules. */
+  cwd: string;
+  project?: string;
+  stack?: string;
+  /** Stack config, e.g. `{ "devicemgmt:baseUrl": url }`, given to the program and to Configure. */
+  config?: Record<string, string>;
+  /** Secret stack config, e.g. `{ "devicemgmt:apiToken": token }`: secret for the program and for Configure. */
+  secretConfig?: Record<string, string>;
+  /** Concurrent create/update/delete/read steps (the CLI's --parallel). Default: 4 × CPUs, as the CLI. */
+  parallelism?: number;
+  /** Extra environment for the plugin process. */
+  env?: Record<string, string>;
+}
+
+/** Per-run overrides. Config is merged over the engine's; a different config or env means a fresh plugin. */
+export interface RunOptions {
+  config?: Record<string, string>;
+  secretConfig?: Record<string, string>;
+  parallelism?: number;
+  /** Extra plugin environment for this run only: the run uses its own plugin process. */
+  env?: Record<string, string>;
+  /** `pulumi up --replace URN` (names are accepted too): replaced without asking the provider's Diff. */
+  replace?: string[];
+  /**
+   * Kills the plugin (and abandons the run, as a killed CLI) once this many create/update/delete calls have
+   * been sent: the calls still in flight become pending operations in the state.
+   */
+  interruptAfter?: number;
+  /** `pulumi refresh --clear-pending-creates`: drops pending creates from the state. */
+  clearPendingCreates?: boolean;
+}
+
+export type Program = () => unknown;
