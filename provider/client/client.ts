@@ -7,6 +7,7 @@ import type { Dispatcher } from "undici";
 import { dispatcherFor, resolveEndpoints } from "./connection";
 import { UnauthorizedError, UnsupportedTokenError } from "./errors";
 import { createOperations, type Operations } from "./operations";
+import { pageSizeMemory } from "./pagination";
 import { secretsOf } from "./redact";
 import { type BackoffSettings, DEFAULT_BACKOFF } from "./retry";
 import * as s from "./schemas";
@@ -113,6 +114,7 @@ export class DeviceMgmtClient {
     const operations = createOperations({
       get: (path, schema, query) => this.#call({ method: "GET", path, schema, query }),
       write: (method, path, body, schema, query) => this.#write({ method, path, body, schema, query }),
+      pageSizes: pageSizeMemory(endpoints.baseUrl),
     });
     this.users = operations.users;
     this.roles = operations.roles;

@@ -26,7 +26,15 @@ export {
   UnsupportedTokenError,
   ValidationError,
 } from "./errors";
-export { PageIterator, type PageFetcher, type PageRequest, PREFERRED_PAGE_SIZE } from "./pagination";
+export {
+  PageIterator,
+  type PageFetcher,
+  type PageRequest,
+  type PageSizeMemory,
+  pageSizeMemory,
+  PREFERRED_PAGE_SIZE,
+  smallerPageSize,
+} from "./pagination";
 export {
   type AttemptOutcome,
   type BackoffSettings,

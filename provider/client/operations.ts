@@ -3,7 +3,7 @@
  * else; the client supplies how a read and a write are executed (writes are preceded by the v3-token check).
  */
 import type { z } from "zod";
-import { PageIterator } from "./pagination";
+import { PageIterator, type PageSizeMemory } from "./pagination";
 import * as s from "./schemas";
 import type { HttpMethod, QueryValue } from "./transport";
 
@@ -59,6 +59,8 @@ export interface Executor {
     schema?: z.ZodType<T>,
     query?: Query,
   ): Promise<T>;
+  /** Where the server's accepted page size is remembered (per base URL, process-wide). */
+  pageSizes?: PageSizeMemory;
 }
 
 const usersPage = s.pageSchema(s.userSchema);
@@ -76,8 +78,9 @@ const e = encodeURIComponent;
 
 export function createOperations(run: Executor) {
   const list = <T>(path: string, schema: z.ZodType<s.Page<T>>, query: Query = {}) =>
-    new PageIterator<T>((request) =>
-      run.get(path, schema, { ...query, page: request.page, per_page: request.perPage }),
+    new PageIterator<T>(
+      (request) => run.get(path, schema, { ...query, page: request.page, per_page: request.perPage }),
+      run.pageSizes,
     );
   const remove = (path: string, query?: Query) =>
     run.write<void>("DELETE", path, undefined, undefined, query);

@@ -102,7 +102,7 @@ export function mockClient(options: Partial<DeviceMgmtClientOptions> = {}): Mock
     },
     ...options,
   });
-  return { client, pool: agent.get(ORIGIN), agent, token, sleeps };
+  return { client, pool: agent.get(new URL(options.baseUrl ?? BASE_URL).origin), agent, token, sleeps };
 }
 
 export const JSON_HEADERS = { "content-type": "application/json" };

@@ -106,20 +106,66 @@ describe("list endpoints through the client (MockAgent)", () => {
     expect(client.stats().requests).toBe(1);
   });
 
-  test("a server that refuses per_page=100 with 422 is read with its own page size", async () => {
-    const { client, pool } = mockClient();
-    const groups = Array.from({ length: 25 }, (_, i) => group({ name: `G${i}` }));
+  // Page sizes are remembered per base URL for the process, so each test below uses its own host.
+  test("a 422 naming the maximum is read at that maximum, and the next list starts there", async () => {
+    const baseUrl = "http://max50.devicemgmt.test/api/v3";
+    const { client, pool } = mockClient({ baseUrl });
+    const groups = Array.from({ length: 120 }, (_, i) => group({ name: `G${i}` }));
     pool.intercept({ path: "/api/v3/groups?page=1&per_page=100" }).reply(422, {
       message: "The per page field must not be greater than 50.",
-      errors: { per_page: ["max 50"] },
+      errors: { per_page: ["The per page field must not be greater than 50."] },
     });
     for (let p = 1; p <= 3; p++) {
       pool
-        .intercept({ path: `/api/v3/groups?page=${p}` })
-        .reply(200, page(groups.slice((p - 1) * 10, p * 10), p, 3, 10, 25), { headers: JSON_HEADERS });
+        .intercept({ path: `/api/v3/groups?page=${p}&per_page=50` })
+        .reply(200, page(groups.slice((p - 1) * 50, p * 50), p, 3, 50, 120), { headers: JSON_HEADERS });
     }
     const names = (await client.groups.all()).map((g) => g.name);
     expect(names).toEqual(groups.map((g) => g.name));
+    expect(client.stats().requests).toBe(4);
+
+    // Another client of the same server asks for 50 straight away.
+    const again = mockClient({ baseUrl });
+    again.pool
+      .intercept({ path: "/api/v3/roles?page=1&per_page=50" })
+      .reply(200, page([role()], 1, 1, 50, 1), { headers: JSON_HEADERS });
+    await expect(again.client.roles.all()).resolves.toHaveLength(1);
+    expect(again.client.stats().requests).toBe(1);
+  });
+
+  test("a per_page refusal without a number steps down 100, 50, 25 — never to 10 when 25 is taken", async () => {
+    const { client, pool } = mockClient({ baseUrl: "http://steps.devicemgmt.test/api/v3" });
+    const refusal = { message: "Unprocessable Entity", errors: { per_page: ["The per page is invalid."] } };
+    pool.intercept({ path: "/api/v3/groups?page=1&per_page=100" }).reply(422, refusal);
+    pool.intercept({ path: "/api/v3/groups?page=1&per_page=50" }).reply(422, refusal);
+    const groups = Array.from({ length: 30 }, (_, i) => group({ name: `G${i}` }));
+    for (let p = 1; p <= 2; p++) {
+      pool
+        .intercept({ path: `/api/v3/groups?page=${p}&per_page=25` })
+        .reply(200, page(groups.slice((p - 1) * 25, p * 25), p, 2, 25, 30), { headers: JSON_HEADERS });
+    }
+    const seen: string[] = [];
+    for await (const g of client.groups.list()) seen.push(g.name);
+    expect(seen).toEqual(groups.map((g) => g.name));
+    expect(client.stats().requests).toBe(4);
+  });
+
+  test("a server that serves fewer than asked (meta.per_page) is asked for that size", async () => {
+    const baseUrl = "http://clamp.devicemgmt.test/api/v3";
+    const { client, pool } = mockClient({ baseUrl });
+    const groups = Array.from({ length: 40 }, (_, i) => group({ name: `G${i}` }));
+    pool
+      .intercept({ path: "/api/v3/groups?page=1&per_page=100" })
+      .reply(200, page(groups.slice(0, 20), 1, 2, 20, 40), { headers: JSON_HEADERS });
+    pool
+      .intercept({ path: "/api/v3/groups?page=2&per_page=20" })
+      .reply(200, page(groups.slice(20), 2, 2, 20, 40), { headers: JSON_HEADERS });
+    expect((await client.groups.all()).map((g) => g.name)).toEqual(groups.map((g) => g.name));
+    const again = mockClient({ baseUrl });
+    again.pool
+      .intercept({ path: "/api/v3/groups?page=1&per_page=20" })
+      .reply(200, page([], 1, 1, 20, 0), { headers: JSON_HEADERS });
+    await expect(again.client.groups.all()).resolves.toEqual([]);
   });
 
   test("a 422 that persists without per_page is surfaced", async () => {
@@ -127,6 +173,7 @@ describe("list endpoints through the client (MockAgent)", () => {
     pool.intercept({ path: "/api/v3/groups?page=1&per_page=100" }).reply(422, { message: "Bad filter" });
     pool.intercept({ path: "/api/v3/groups?page=1" }).reply(422, { message: "Bad filter" });
     await expect(client.groups.all()).rejects.toBeInstanceOf(ValidationError);
+    expect(client.stats().requests).toBe(2);
   });
 
   test("devices can be filtered by group ids (group_ids[] repeated)", async () => {
