@@ -1,20 +1,31 @@
 import * as pulumi from "@pulumi/pulumi";
 import { clientFor, resolveConnection, stackSettingsFrom, type ConnectionInput } from "./connection";
 import { NotFoundError, type DeviceMgmtClient, type Device as ApiDevice } from "./client";
+import { checker } from "./client/arguments";
 
 /**
  * Lookups read the organization while the program runs (during preview too), like a Terraform data source.
  * Each comes as `getX` (a promise) and `getXOutput` (an Output that takes Inputs), the Pulumi convention.
+ * Arguments are checked before any request: a wrong argument is an error naming it and the fix, never a
+ * request for a path built from `undefined` or `..`.
  */
 export interface LookupOptions {
-  /** Another organization's API for this lookup only. */
+  /** Another organization's API for this lookup only (default: the stack's `devicemgmt:*` config). */
   connection?: ConnectionInput;
+}
+
+/** The options of a getXOutput: the connection may come from Outputs, e.g. a secret from stack config. */
+export interface LookupOutputOptions {
+  /** Another organization's API for this lookup only; its fields may be Outputs (a secret token stays secret). */
+  connection?: pulumi.Input<{ baseUrl?: pulumi.Input<string>; apiToken?: pulumi.Input<string> }>;
 }
 
 function lookupClient(options?: LookupOptions): DeviceMgmtClient {
   const stack = stackSettingsFrom((key) => pulumi.runtime.getConfig(key));
   return clientFor(resolveConnection(options?.connection, stack));
 }
+
+// ---- Results ------------------------------------------------------------------------------------------------
 
 const quoted = (values: string[]) => values.map((v) => `"${v}"`).join(", ");
 
@@ -40,10 +51,8 @@ async function byId<T>(what: string, id: string, read: () => Promise<T>): Promis
   }
 }
 
-/** The options of a getXOutput: the connection may come from Outputs, e.g. a secret from stack config. */
-export interface LookupOutputOptions {
-  connection?: pulumi.Input<{ baseUrl?: pulumi.Input<string>; apiToken?: pulumi.Input<string> }>;
-}
+/** Each argument of a lookup as an Input, keeping the union's alternatives (and their excess-key checks). */
+export type LookupInputs<A> = A extends unknown ? { [K in keyof A]: pulumi.Input<A[K]> } : never;
 
 /** Resolves the options' Inputs; a secret token makes the result secret too, as Outputs do. */
 const resolvedOptions = (options?: LookupOutputOptions): pulumi.Output<LookupOptions> =>
@@ -51,10 +60,7 @@ const resolvedOptions = (options?: LookupOutputOptions): pulumi.Output<LookupOpt
 
 const toOutput =
   <A, R>(fn: (args: A, options?: LookupOptions) => Promise<R>) =>
-  (
-    args: pulumi.Inputs & { [K in keyof A]: pulumi.Input<A[K]> },
-    options?: LookupOutputOptions,
-  ): pulumi.Output<R> =>
+  (args: LookupInputs<A>, options?: LookupOutputOptions): pulumi.Output<R> =>
     pulumi
       .all([pulumi.output(args), resolvedOptions(options)])
       .apply(([resolved, opts]) => fn(resolved as unknown as A, opts));
@@ -66,60 +72,114 @@ const toOutputWithoutArgs =
 
 // ---- Roles --------------------------------------------------------------------------------------------------
 
+/** A role of the organization (system roles included). */
 export interface RoleResult {
+  /** The role's UUID, e.g. for a User's `defaultRoleId` or `groupRoles[].roleId`. */
   id: string;
   name: string;
   type: "organization" | "group";
+  /** True for the built-in roles the service provides. */
   isOwnedBySystem: boolean;
 }
 
+/** Arguments of {@link getRole}. */
 export interface GetRoleArgs {
+  /** The role's exact name, e.g. "Admin" or "Group Viewer" (1 to 255 characters, case-sensitive). */
   name: string;
+  /** Only roles of this type: needed when an organization role and a group role share the name. */
   type?: "organization" | "group";
 }
 
+const ROLE_USAGE = 'getRole({ name: "Admin" }) or getRole({ name: "Group Viewer", type: "group" })';
+
+/** Finds a role by name (and type); an error lists the roles there are when none or several match. */
 export async function getRole(args: GetRoleArgs, options?: LookupOptions): Promise<RoleResult> {
+  const check = checker("getRole", args, ROLE_USAGE);
+  check.only("name", "type");
+  const name = check.name("name", "role's name");
+  const type = check.oneOf("type", ["organization", "group"] as const);
   const roles = await lookupClient(options).roles.all();
-  const matches = roles.filter((r) => r.name === args.name && (!args.type || r.type === args.type));
+  const matches = roles.filter((r) => r.name === name && (!type || r.type === type));
   const role = exactlyOne(
-    `role named "${args.name}"${args.type ? ` of type ${args.type}` : ""}`,
+    `role named "${name}"${type ? ` of type ${type}` : ""}`,
     matches,
     (r) => `${r.id} (${r.type})`,
     roles.map((r) => `${r.name} (${r.type})`),
   );
   return { id: role.id, name: role.name, type: role.type, isOwnedBySystem: role.isOwnedBySystem };
 }
+/** {@link getRole} with Inputs, as an Output. */
 export const getRoleOutput = toOutput(getRole);
 
 // ---- Groups -------------------------------------------------------------------------------------------------
 
+/** A group (a folder of groups when not configured, a leaf holding devices and content when configured). */
 export interface GroupResult {
   id: string;
   name: string;
+  /** The parent folder's id; null for a root-level group. */
   parentId: string | null;
+  /** True for a leaf group that can hold devices, release channels, files and videos. */
   configured: boolean;
   deviceCount: number;
 }
 
-/** By id, or by name under a parent (parentId null or absent: a root-level group). */
-export type GetGroupArgs = { id: string } | { name: string; parentId?: string | null };
+/** {@link getGroup} by id. */
+export interface GetGroupByIdArgs {
+  /** The group's UUID. */
+  id: string;
+  name?: never;
+  parentId?: never;
+}
 
+/** {@link getGroup} by name under a parent. */
+export interface GetGroupByNameArgs {
+  id?: never;
+  /** The group's exact name (1 to 255 characters, case-sensitive). */
+  name: string;
+  /** The UUID of the folder the group is in; null or absent for a root-level group. */
+  parentId?: string | null;
+}
+
+/** Arguments of {@link getGroup}: `{ id }`, or `{ name, parentId? }`. */
+export type GetGroupArgs = GetGroupByIdArgs | GetGroupByNameArgs;
+
+const GROUP_USAGE =
+  'getGroup({ id: "<group uuid>" }), getGroup({ name: "EMEA" }) for a root-level group, or ' +
+  'getGroup({ name: "Berlin Lab", parentId: "<parent uuid>" })';
+
+const groupResult = (
+  g: { id: string; name: string; isConfigured: boolean; deviceCount?: number | null },
+  parentId: string | null,
+): GroupResult => ({
+  id: g.id,
+  name: g.name,
+  parentId,
+  configured: g.isConfigured,
+  deviceCount: g.deviceCount ?? 0,
+});
+
+/** Finds a group by id, or by name among the children of one parent (the root when parentId is absent). */
 export async function getGroup(args: GetGroupArgs, options?: LookupOptions): Promise<GroupResult> {
-  const client = lookupClient(options);
-  if ("id" in args && args.id) {
-    const g = await byId("group", args.id, () => client.groups.get(args.id));
-    return {
-      id: g.id,
-      name: g.name,
-      parentId: g.parent?.id ?? null,
-      configured: g.isConfigured,
-      deviceCount: g.deviceCount ?? 0,
-    };
+  const check = checker("getGroup", args, GROUP_USAGE);
+  check.only("id", "name", "parentId");
+  if (check.has("id")) {
+    if (check.has("name") || check.has("parentId"))
+      check.fail('give either "id", or "name" with an optional "parentId" — not both.');
+    const id = check.uuid("id", "group");
+    const client = lookupClient(options);
+    const g = await byId("group", id, () => client.groups.get(id));
+    return groupResult(g, g.parent?.id ?? null);
   }
-  const { name, parentId: givenParentId } = args as { name: string; parentId?: string | null };
+  if (!check.has("name")) check.fail('it needs "id" or "name".');
+  const name = check.name("name", "group's name");
   // The API returns ids in lower case; one copied in capitals must still find its children.
-  const parentId = givenParentId ? givenParentId.toLowerCase() : null;
-  const groups = await client.groups.all();
+  const givenParent = (args as GetGroupByNameArgs).parentId;
+  const parentId =
+    givenParent === undefined || givenParent === null
+      ? null
+      : check.uuid("parentId", "parent group").toLowerCase();
+  const groups = await lookupClient(options).groups.all();
   const siblings = groups.filter((g) => (g.parent?.id ?? null) === parentId);
   const g = exactlyOne(
     `group named "${name}" ${parentId ? `under group ${parentId}` : "at the root"}`,
@@ -127,12 +187,14 @@ export async function getGroup(args: GetGroupArgs, options?: LookupOptions): Pro
     (m) => `${m.id} (created ${m.createdAt})`,
     siblings.map((s) => s.name),
   );
-  return { id: g.id, name: g.name, parentId, configured: g.isConfigured, deviceCount: g.deviceCount ?? 0 };
+  return groupResult(g, parentId);
 }
+/** {@link getGroup} with Inputs (e.g. `parentId: folder.id`), as an Output. */
 export const getGroupOutput = toOutput(getGroup);
 
 // ---- Release channels ---------------------------------------------------------------------------------------
 
+/** A release channel of an app. */
 export interface ReleaseChannelResult {
   id: string;
   name: string;
@@ -140,45 +202,80 @@ export interface ReleaseChannelResult {
   appName: string;
 }
 
+/** Arguments of {@link getReleaseChannel}. */
 export interface GetReleaseChannelArgs {
+  /** The app's exact name, e.g. "Warehouse Picker" (1 to 255 characters). */
   appName: string;
+  /** The channel's exact name within that app, e.g. "Production" (1 to 255 characters). */
   channelName: string;
 }
 
+const CHANNEL_USAGE = 'getReleaseChannel({ appName: "Warehouse Picker", channelName: "Production" })';
+
+/** Finds a release channel by app name and channel name. */
 export async function getReleaseChannel(
   args: GetReleaseChannelArgs,
   options?: LookupOptions,
 ): Promise<ReleaseChannelResult> {
+  const check = checker("getReleaseChannel", args, CHANNEL_USAGE);
+  check.only("appName", "channelName");
+  const appName = check.name("appName", "app's name");
+  const channelName = check.name("channelName", "release channel's name");
   const client = lookupClient(options);
   const apps = await client.apps.all();
   const app = exactlyOne(
-    `app named "${args.appName}"`,
-    apps.filter((a) => a.name === args.appName),
+    `app named "${appName}"`,
+    apps.filter((a) => a.name === appName),
     (a) => a.id,
     apps.map((a) => a.name),
   );
   const channels: { id: string; name: string }[] = [];
   for await (const channel of client.apps.releaseChannels(app.id)) channels.push(channel);
   const channel = exactlyOne(
-    `release channel named "${args.channelName}" in app "${app.name}"`,
-    channels.filter((c) => c.name === args.channelName),
+    `release channel named "${channelName}" in app "${app.name}"`,
+    channels.filter((c) => c.name === channelName),
     (c) => c.id,
     channels.map((c) => c.name),
   );
   return { id: channel.id, name: channel.name, appId: app.id, appName: app.name };
 }
+/** {@link getReleaseChannel} with Inputs, as an Output. */
 export const getReleaseChannelOutput = toOutput(getReleaseChannel);
 
 // ---- Devices ------------------------------------------------------------------------------------------------
 
+/** A device of the organization. */
 export interface DeviceResult {
   id: string;
   name: string;
   serialNumber: string;
+  /** The group the device is in; null when ungrouped. */
   groupId: string | null;
 }
 
-export type GetDeviceArgs = { id: string } | { name: string } | { serialNumber: string };
+/** Arguments of {@link getDevice}: exactly one of `id`, `name` or `serialNumber`. */
+export type GetDeviceArgs =
+  | {
+      /** The device's UUID. */
+      id: string;
+      name?: never;
+      serialNumber?: never;
+    }
+  | {
+      id?: never;
+      /** The device's exact name (1 to 255 characters); it must be unique in the organization. */
+      name: string;
+      serialNumber?: never;
+    }
+  | {
+      id?: never;
+      name?: never;
+      /** The device's serial number (1 to 255 characters). */
+      serialNumber: string;
+    };
+
+const DEVICE_USAGE =
+  'getDevice({ id: "<device uuid>" }), getDevice({ name: "Headset 03" }) or getDevice({ serialNumber: "ACM0003" })';
 
 const deviceResult = (d: ApiDevice): DeviceResult => ({
   id: d.id,
@@ -187,17 +284,26 @@ const deviceResult = (d: ApiDevice): DeviceResult => ({
   groupId: d.group?.id ?? null,
 });
 
+/** Finds a device by id, by name or by serial number. */
 export async function getDevice(args: GetDeviceArgs, options?: LookupOptions): Promise<DeviceResult> {
-  const client = lookupClient(options);
-  if ("id" in args && args.id) {
-    const id = args.id;
+  const check = checker("getDevice", args, DEVICE_USAGE);
+  check.only("id", "name", "serialNumber");
+  const given = (["id", "name", "serialNumber"] as const).filter((key) => check.has(key));
+  if (given.length !== 1) {
+    check.fail(
+      given.length === 0
+        ? 'it needs one of "id", "name" or "serialNumber".'
+        : `give only one of "id", "name" or "serialNumber", not ${given.map((k) => `"${k}"`).join(" and ")}.`,
+    );
+  }
+  const field = given[0];
+  if (field === "id") {
+    const id = check.uuid("id", "device");
+    const client = lookupClient(options);
     return deviceResult(await byId("device", id, () => client.devices.get(id)));
   }
-  const devices = await client.devices.all();
-  const [field, value] =
-    "serialNumber" in args
-      ? (["serialNumber", args.serialNumber] as const)
-      : (["name", (args as { name: string }).name] as const);
+  const value = check.name(field, field === "name" ? "device's name" : "device's serial number");
+  const devices = await lookupClient(options).devices.all();
   const device = exactlyOne(
     `device with ${field} "${value}"`,
     devices.filter((d) => d[field] === value),
@@ -206,22 +312,28 @@ export async function getDevice(args: GetDeviceArgs, options?: LookupOptions): P
   );
   return deviceResult(device);
 }
+/** {@link getDevice} with Inputs, as an Output. */
 export const getDeviceOutput = toOutput(getDevice);
 
 // ---- The caller ---------------------------------------------------------------------------------------------
 
+/** The organization the token belongs to. */
 export interface OrganizationResult {
   id: string;
   name: string;
+  /** The organization's slug, e.g. the target of a device migration. */
   slug: string;
 }
 
+/** The organization of the token in use. */
 export async function getCurrentOrganization(options?: LookupOptions): Promise<OrganizationResult> {
   const org = await lookupClient(options).currentOrganization();
   return { id: org.id, name: org.name, slug: org.slug };
 }
+/** {@link getCurrentOrganization} as an Output (its connection may come from Outputs). */
 export const getCurrentOrganizationOutput = toOutputWithoutArgs(getCurrentOrganization);
 
+/** The user the token belongs to. */
 export interface CurrentUserResult {
   id: string;
   firstName: string;
@@ -229,12 +341,15 @@ export interface CurrentUserResult {
   email: string;
 }
 
+/** The user of the token in use. */
 export async function getCurrentUser(options?: LookupOptions): Promise<CurrentUserResult> {
   const user = await lookupClient(options).currentUser();
   return { id: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email };
 }
+/** {@link getCurrentUser} as an Output (its connection may come from Outputs). */
 export const getCurrentUserOutput = toOutputWithoutArgs(getCurrentUser);
 
+/** What the API says about the token in use. */
 export interface TokenInfoResult {
   tokenName: string;
   apiVersion: "v2" | "v3";
@@ -252,4 +367,5 @@ export async function getTokenInfo(options?: LookupOptions): Promise<TokenInfoRe
     basePath: info.base_path,
   };
 }
+/** {@link getTokenInfo} as an Output (its connection may come from Outputs). */
 export const getTokenInfoOutput = toOutputWithoutArgs(getTokenInfo);

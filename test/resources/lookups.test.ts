@@ -1,6 +1,10 @@
 // Lookups run in the program's process: stack config comes from the SDK's config store (as `pulumi up` sets
 // it), or from the environment. Tested directly against the emulator.
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
 import * as pulumi from "@pulumi/pulumi";
+import * as ts from "typescript";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import {
@@ -291,4 +295,120 @@ describe("lookup connection settings and refusals", () => {
     expect(error.message).toMatch(/GET/);
     expect(error.message).toMatch(/roles/);
   });
+});
+
+describe("arguments are checked before any request", () => {
+  const region = "0c4f3b1e-9d7a-4e2b-8f6c-1a2b3c4d5e6f";
+  // Each: a call as a JavaScript program (or a resolved Output) could make it, and what its error must say.
+  const cases: Array<[string, () => Promise<unknown>, RegExp[]]> = [
+    [
+      "getRole({})",
+      () => getRole({} as never),
+      [/getRole: argument "name" must be the role's name/, /got undefined/],
+    ],
+    ["getRole name blank", () => getRole({ name: "  " }), [/argument "name"/, /non-empty/]],
+    ["getRole name too long", () => getRole({ name: "x".repeat(256) }), [/at most 255/, /256 characters/]],
+    [
+      "getRole bad type",
+      () => getRole({ name: "Admin", type: "Group" as never }),
+      [/argument "type" must be "organization" or "group"/, /"Group"/],
+    ],
+    ["getRole misspelt key", () => getRole({ nme: "Admin" } as never), [/unknown argument "nme"/]],
+    [
+      "getGroup id ..",
+      () => getGroup({ id: ".." }),
+      [/argument "id" must be the UUID of a group/, /got ".."/],
+    ],
+    ["getGroup id empty", () => getGroup({ id: "" }), [/argument "id" must be the UUID/]],
+    ["getGroup id and name", () => getGroup({ id: region, name: "X" } as never), [/either "id", or "name"/]],
+    ["getGroup nothing", () => getGroup({} as never), [/needs "id" or "name"/]],
+    [
+      "getGroup parentID",
+      () => getGroup({ name: "Site", parentID: region } as never),
+      [/unknown argument "parentID" \(did you mean "parentId"\?\)/],
+    ],
+    [
+      "getGroup parentId not a uuid",
+      () => getGroup({ name: "Site", parentId: "Region" }),
+      [/argument "parentId" must be the UUID of a parent group/],
+    ],
+    [
+      "getGroup not an object",
+      () => getGroup("Region" as never),
+      [/expected an arguments object, got "Region"/],
+    ],
+    [
+      "getReleaseChannel no channel",
+      () => getReleaseChannel({ appName: "Safety Briefing" } as never),
+      [/argument "channelName"/],
+    ],
+    [
+      "getDevice two keys",
+      () => getDevice({ name: "Headset 01", serialNumber: "ACM1" } as never),
+      [/only one of "id", "name" or "serialNumber", not "name" and "serialNumber"/],
+    ],
+    [
+      "getDevice id ../users",
+      () => getDevice({ id: "../users" }),
+      [/argument "id" must be the UUID of a device/],
+    ],
+    ["getDevice nothing", () => getDevice({} as never), [/needs one of "id", "name" or "serialNumber"/]],
+  ];
+
+  it.each(cases)(
+    "%s: an error naming the argument and the usage, and no request",
+    async (_label, call, patterns) => {
+      emulator.resetStats();
+      const error = await failure(call());
+      for (const pattern of patterns) expect(error.message).toMatch(pattern);
+      expect(error.message).toMatch(/Usage: get\w+\(\{/);
+      expect(error.message).not.toMatch(/No \w+ named "undefined"/);
+      expect(emulator.stats().requests).toBe(0);
+    },
+  );
+});
+
+describe("lookup argument types are exact", () => {
+  // Compiles snippets against the sources with the project's compiler options: a misspelt key or a wrong
+  // combination must be a compile error, not an index-signature catch-all.
+  it("misspelt keys and mixed alternatives do not compile; the documented forms do", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "devicemgmt-lookup-types-"));
+    const lookups = path.resolve(__dirname, "../../provider/lookups").replace(/\\/g, "/");
+    // The snippet lives outside the repository, so the SDK is imported by path too.
+    const pulumiSdk = path.dirname(require.resolve("@pulumi/pulumi")).replace(/\\/g, "/");
+    const lines = [
+      `import * as pulumi from "${pulumiSdk}";`,
+      `import { getGroup, getGroupOutput, getRole, getRoleOutput, getDevice, getDeviceOutput } from "${lookups}";`,
+      `const parent = pulumi.output("0c4f3b1e-9d7a-4e2b-8f6c-1a2b3c4d5e6f");`,
+      `export const ok1 = getGroupOutput({ name: "Site", parentId: parent });`,
+      `export const ok2 = getGroup({ id: "x" }); export const ok3 = getRoleOutput({ name: pulumi.output("Admin") });`,
+      `export const ok4 = getDeviceOutput({ serialNumber: parent }); export const ok5 = getGroupOutput({ name: "EMEA", parentId: null });`,
+      `export const bad1 = getGroupOutput({ name: "Site", parentID: parent });`,
+      `export const bad2 = getGroup({ id: "x", name: "Site" });`,
+      `export const bad3 = getRole({});`,
+      `export const bad4 = getDevice({ name: "a", serialNumber: "b" });`,
+      `export const bad5 = getRoleOutput({ name: "Admin", typ: "group" });`,
+    ];
+    const file = path.join(dir, "snippet.ts");
+    fs.writeFileSync(file, lines.join("\n"));
+    const program = ts.createProgram([file], {
+      strict: true,
+      noEmit: true,
+      skipLibCheck: true,
+      module: ts.ModuleKind.Node16,
+      moduleResolution: ts.ModuleResolutionKind.Node16,
+      target: ts.ScriptTarget.ES2022,
+      esModuleInterop: true,
+      types: ["node"],
+      typeRoots: [path.resolve(__dirname, "../../node_modules/@types")],
+    });
+    const errorLines = new Set(
+      ts
+        .getPreEmitDiagnostics(program)
+        .filter((d) => d.file?.fileName === file)
+        .map((d) => d.file!.getLineAndCharacterOfPosition(d.start!).line + 1),
+    );
+    fs.rmSync(dir, { recursive: true, force: true });
+    expect([...errorLines].sort((a, b) => a - b)).toEqual([7, 8, 9, 10, 11]);
+  }, 120_000);
 });
