@@ -19,7 +19,13 @@ const USAGE = `usage: devicemgmt-emulator [options]
   --drop-before-write-rate R  fault: share of writes whose connection is dropped before applying
   --drop-after-write-rate R   fault: share of writes whose connection is dropped after applying
   --fault-seed N              seed of the fault dice (default 1)
+  --strict-invitations        invitations stay pending until POST /_emulator/invitations/accept
+  --strict-role-attach        re-attaching a group role the user has answers 422 (default: no-op 200)
+  --strict                    both of the above, and --max-per-page 25 unless given
   --help                      show this help`;
+
+/** The page-size maximum of `--strict`: small enough that paging adaptation is exercised. */
+const STRICT_MAX_PER_PAGE = 25;
 
 function number(name: string, value: string | undefined): number | undefined {
   if (value === undefined) return undefined;
@@ -54,6 +60,9 @@ export function optionsFromArgs(args: string[]): EmulatorOptions | "help" {
       "drop-before-write-rate": { type: "string" },
       "drop-after-write-rate": { type: "string" },
       "fault-seed": { type: "string" },
+      "strict-invitations": { type: "boolean" },
+      "strict-role-attach": { type: "boolean" },
+      strict: { type: "boolean" },
       help: { type: "boolean" },
     },
   });
@@ -84,7 +93,12 @@ export function optionsFromArgs(args: string[]): EmulatorOptions | "help" {
       limit !== undefined || windowMs !== undefined
         ? { limit: limit ?? 2000, windowMs: windowMs ?? 60_000 }
         : undefined,
-    maxPerPage: number("max-per-page", values["max-per-page"]),
+    maxPerPage:
+      number("max-per-page", values["max-per-page"]) ?? (values.strict ? STRICT_MAX_PER_PAGE : undefined),
+    strict: {
+      pendingInvitations: Boolean(values.strict || values["strict-invitations"]),
+      rejectRepeatedRoleAttach: Boolean(values.strict || values["strict-role-attach"]),
+    },
     seed: devices !== undefined ? { devices } : undefined,
     faults,
     quiet: false,

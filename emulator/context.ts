@@ -5,6 +5,7 @@ import type { User } from "./model";
 import { paginate, parsePageRequest, type Page, type PageQuerySchema } from "./pagination";
 import type { TokenRecord } from "./seed";
 import type { OrgState, Store } from "./store";
+import type { PendingInvitation, StrictOptions } from "./types";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -35,6 +36,9 @@ export interface SharedServices {
   store: Store;
   pageQuery: PageQuerySchema;
   describeRateLimit(): string;
+  strict: Required<StrictOptions>;
+  /** Pending invitations by organization id (used only with strict.pendingInvitations). */
+  invitations: Map<string, PendingInvitation[]>;
 }
 
 export type Query = Record<string, string | string[] | undefined>;

@@ -19,7 +19,7 @@ import { API_V3_PREFIX, buildServer } from "./server";
 import { snapshotOf } from "./snapshot";
 import { StatsCollector } from "./stats";
 import { Store } from "./store";
-import type { EmulatorOptions, RunningEmulator } from "./types";
+import type { EmulatorOptions, PendingInvitation, RunningEmulator } from "./types";
 
 export type * from "./types";
 export { PERMISSIONS, SYSTEM_ROLES, type Permission } from "./permissions";
@@ -59,6 +59,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const stateFile = options.statePath ? new StateFile(options.statePath, () => store.toStored()) : undefined;
   if (stateFile && !saved) await stateFile.commit();
 
+  const strict = {
+    pendingInvitations: options.strict?.pendingInvitations ?? false,
+    rejectRepeatedRoleAttach: options.strict?.rejectRepeatedRoleAttach ?? false,
+  };
+  const invitations = new Map<string, PendingInvitation[]>();
   const limiter = new FixedWindowRateLimiter(rateLimit, options.now ?? Date.now);
   const faults = new FaultInjector(options.faults);
   const stats = new StatsCollector();
@@ -67,6 +72,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       store,
       pageQuery: pageQuerySchema(maxPerPage),
       describeRateLimit: () => limiter.describe(),
+      strict,
+      invitations,
     },
     tokens: SEED_TOKEN_RECORDS,
     limiter,
@@ -74,7 +81,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     stats,
     stateFile,
     routes: [...metaRoutes, ...userRoutes, ...groupRoutes, ...deviceRoutes, ...catalogRoutes],
-    registerControl: controlRoutes({ adminToken, store, primaryOrgId: SEED_ORGS.primary.id, faults, stats }),
+    registerControl: controlRoutes({
+      adminToken,
+      store,
+      primaryOrgId: SEED_ORGS.primary.id,
+      faults,
+      stats,
+      invitations,
+    }),
   });
 
   await app.listen({ host, port: options.port ?? 0 });

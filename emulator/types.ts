@@ -23,6 +23,30 @@ export interface RateLimitConfig {
   windowMs: number;
 }
 
+/**
+ * Strictness switches for behaviour the API documentation leaves open. Off by default (the lenient behaviour
+ * the emulator always had); turn them on to check that a client copes with the stricter reading.
+ */
+export interface StrictOptions {
+  /**
+   * `POST /user-invites` records a pending invitation instead of creating the user; the user record exists
+   * only after `POST /_emulator/invitations/accept` (admin token). Pending invitations are not persisted.
+   */
+  pendingInvitations?: boolean;
+  /** `PUT /users/{id}` attaching a group role the user already has answers 422 instead of a no-op 200. */
+  rejectRepeatedRoleAttach?: boolean;
+}
+
+/** One pending invitation (strict `pendingInvitations`). */
+export interface PendingInvitation {
+  id: string;
+  organizationId: string;
+  email: string;
+  defaultRoleId: string;
+  groupRoles: { roleId: string; groupId: string }[];
+  createdAt: string;
+}
+
 export interface EmulatorOptions {
   host?: string;
   port?: number;
@@ -39,6 +63,8 @@ export interface EmulatorOptions {
   seed?: { devices?: number };
   /** Clock of the rate limiter, in epoch milliseconds; tests pass a fake one to step through windows. */
   now?: () => number;
+  /** Stricter readings of undocumented behaviour (all off by default). */
+  strict?: StrictOptions;
 }
 
 export interface SeedTokens {

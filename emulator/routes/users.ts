@@ -8,6 +8,7 @@ import { z } from "zod";
 import { created, noContent, ok, type RequestContext, type RouteDefinition } from "../context";
 import { FieldErrorCollector, invalid, notFound, parseOrThrow } from "../errors";
 import type { AccessControl, User } from "../model";
+import type { OrgState } from "../store";
 import { roleView, userView } from "../views";
 
 const name = z.string().trim().min(1).max(255);
@@ -81,14 +82,15 @@ const samePair = (control: AccessControl, item: { roleId: string; groupId: strin
   control.roleId === item.roleId.toLowerCase() &&
   control.protectable.id === item.groupId.toLowerCase();
 
-function insertUser(
-  ctx: RequestContext,
+/** Creates a user (also used by the control endpoint that accepts a pending invitation). */
+export function insertUser(
+  org: OrgState,
+  now: string,
   fields: { firstName: string; lastName: string; email: string; defaultRoleId: string },
   groupRoles: readonly { roleId: string; groupId: string }[],
 ): User {
-  const now = ctx.now;
   const controls = [
-    accessControl(fields.defaultRoleId.toLowerCase(), { type: "organization", id: ctx.org.org.id }, now),
+    accessControl(fields.defaultRoleId.toLowerCase(), { type: "organization", id: org.org.id }, now),
   ];
   for (const item of groupRoles) {
     // Repeating a pair in one request assigns it once.
@@ -106,7 +108,7 @@ function insertUser(
     createdAt: now,
     updatedAt: now,
   };
-  ctx.org.users.insert(user);
+  org.users.insert(user);
   return user;
 }
 
@@ -140,7 +142,7 @@ export const userRoutes: RouteDefinition[] = [
       checkEmailFree(ctx, errors, body.email);
       checkRoles(ctx, errors, body.defaultRoleId, body.groupRoles);
       errors.throwIfAny();
-      return created(userView(ctx.org, insertUser(ctx, body, body.groupRoles ?? [])));
+      return created(userView(ctx.org, insertUser(ctx.org, ctx.now, body, body.groupRoles ?? [])));
     },
   },
   {
@@ -152,11 +154,32 @@ export const userRoutes: RouteDefinition[] = [
       const body = parseOrThrow(inviteBody, ctx.body);
       const errors = new FieldErrorCollector();
       checkEmailFree(ctx, errors, body.email);
+      const pending = ctx.services.invitations.get(ctx.org.org.id) ?? [];
+      const email = body.email.toLowerCase();
+      if (pending.some((i) => i.email.toLowerCase() === email))
+        errors.add("email", "The email has already been invited.");
       checkRoles(ctx, errors, body.defaultRoleId, body.groupRoles);
       errors.throwIfAny();
+      if (ctx.services.strict.pendingInvitations) {
+        // Strict: nothing is a user until the invitee accepts (POST /_emulator/invitations/accept).
+        pending.push({
+          id: randomUUID(),
+          organizationId: ctx.org.org.id,
+          email: body.email,
+          defaultRoleId: body.defaultRoleId.toLowerCase(),
+          groupRoles: (body.groupRoles ?? []).map((g) => ({
+            roleId: g.roleId.toLowerCase(),
+            groupId: g.groupId.toLowerCase(),
+          })),
+          createdAt: ctx.now,
+        });
+        ctx.services.invitations.set(ctx.org.org.id, pending);
+        return noContent();
+      }
       // The invitee chooses a name when accepting; until then the account has empty names.
       insertUser(
-        ctx,
+        ctx.org,
+        ctx.now,
         { firstName: "", lastName: "", email: body.email, defaultRoleId: body.defaultRoleId },
         body.groupRoles ?? [],
       );
@@ -179,9 +202,12 @@ export const userRoutes: RouteDefinition[] = [
       // unassigned one is an error, and nothing is stored unless every action is valid.
       const controls = [...user.accessControls];
       let changed = false;
+      const strictAttach = ctx.services.strict.rejectRepeatedRoleAttach;
       body.groupRoles?.forEach((item, i) => {
         const index = controls.findIndex((c) => samePair(c, item));
-        if (item.action === "attach" && index < 0) {
+        if (item.action === "attach" && index >= 0 && strictAttach) {
+          errors.add(`groupRoles.${i}`, "The role is already assigned to the user on this group.");
+        } else if (item.action === "attach" && index < 0) {
           controls.push(
             accessControl(
               item.roleId.toLowerCase(),
