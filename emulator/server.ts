@@ -30,6 +30,11 @@ interface RouteConfig {
   key: string;
   auth: AuthMode;
   idParams: string[];
+  /**
+   * The OpenAPI declares no error for GET / and only 401 for token-info (spec part 7), so neither may answer
+   * 400 for a missing or other Accept header.
+   */
+  acceptOptional: boolean;
 }
 
 declare module "fastify" {
@@ -118,7 +123,7 @@ export function buildServer(parts: ServerParts): FastifyInstance {
       if (!pathId.safeParse(params[name]).success) return sendError(reply, 404);
       params[name] = params[name].toLowerCase();
     }
-    if (!acceptsJson(request.headers.accept)) return sendError(reply, 400);
+    if (!config.acceptOptional && !acceptsJson(request.headers.accept)) return sendError(reply, 400);
 
     const path = request.url.split("?", 1)[0];
     const ctx = new RequestContext(
@@ -172,6 +177,7 @@ export function buildServer(parts: ServerParts): FastifyInstance {
       key: `${route.method} ${(route.path || "/").replace(/:(\w+)/g, "{$1}")}`,
       auth: route.auth,
       idParams: [...route.path.matchAll(/:(\w+Id)\b/g)].map((m) => m[1]),
+      acceptOptional: route.auth === "none" || route.underApiRoot === true,
     };
     app.route({
       method: route.method,

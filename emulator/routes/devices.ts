@@ -41,6 +41,20 @@ function requireUngrouped(device: Device, field: string): void {
   }
 }
 
+function withSubgroups(ctx: RequestContext, ids: readonly (string | null)[]): Set<string | null> {
+  const wanted = new Set<string | null>(ids);
+  const pending = ids.filter((id): id is string => id !== null);
+  while (pending.length > 0) {
+    for (const child of ctx.org.childIdsOf(pending.pop()!)) {
+      if (!wanted.has(child)) {
+        wanted.add(child);
+        pending.push(child);
+      }
+    }
+  }
+  return wanted;
+}
+
 const sameTags = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((t, i) => t === b[i]);
 
@@ -52,7 +66,13 @@ export const deviceRoutes: RouteDefinition[] = [
     handler: (ctx) => {
       ctx.access.requireAnywhere("DEVICE__VIEW");
       const query = parseOrThrow(listQuery, { group_ids: ctx.query["group_ids[]"] });
-      const wanted = query.group_ids && new Set(query.group_ids.map((id) => id.toLowerCase() || null));
+      // "Devices in these groups or sub-groups thereof" (OpenAPI): each id brings its whole subtree.
+      const wanted =
+        query.group_ids &&
+        withSubgroups(
+          ctx,
+          query.group_ids.map((id) => id.toLowerCase() || null),
+        );
       const everywhere = ctx.access.hasOrgWide("DEVICE__VIEW");
       let devices = ctx.org.devices.list();
       if (wanted || !everywhere) {

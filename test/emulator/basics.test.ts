@@ -26,12 +26,19 @@ describe("Accept header", () => {
     );
   });
 
-  it("is required on GET / and token-info too", async () => {
-    expect((await call("GET", `${emulator.baseUrl}/`, { accept: null })).status).toBe(400);
-    expect(
-      (await call("GET", `${emulator.url}/api/token-info`, { accept: null, token: emulator.tokens.admin }))
-        .status,
-    ).toBe(400);
+  it("is not enforced on GET / (no error declared) nor on token-info (only 401 declared)", async () => {
+    for (const accept of [null, "text/html"]) {
+      const info = await call("GET", `${emulator.baseUrl}/`, { accept });
+      expect(info.status).toBe(200);
+      expect(info.body.version).toBe("v3");
+      const token = await call("GET", `${emulator.url}/api/token-info`, {
+        accept,
+        token: emulator.tokens.admin,
+      });
+      expect(token.status).toBe(200);
+      expect(token.body.api_version).toBe("v3");
+      expect((await call("GET", `${emulator.url}/api/token-info`, { accept })).status).toBe(401);
+    }
   });
 });
 

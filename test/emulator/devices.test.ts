@@ -165,6 +165,24 @@ describe("GET /devices?group_ids[]=", () => {
     expect(viaLink.body.data).toEqual(both.body.data);
   });
 
+  it("includes the devices of sub-groups (OpenAPI: 'or sub-groups thereof')", async () => {
+    const region = await createGroup(admin, "Filter Region", null);
+    const country = await createGroup(admin, "Filter Country", region);
+    const site = await createConfiguredGroup(admin, "Filter Site", country);
+    const elsewhere = await createConfiguredGroup(admin, "Filter Elsewhere", null);
+    await admin.put(`/devices/${devices[6].id}`, { groupId: site });
+    await admin.put(`/devices/${devices[7].id}`, { groupId: elsewhere });
+    const ids = async (groupIds: string[]) =>
+      (await admin.get("/devices", { query: { "group_ids[]": groupIds } })).body.data.map((d: Json) => d.id);
+    expect(await ids([region])).toEqual([devices[6].id]);
+    expect(await ids([country])).toEqual([devices[6].id]);
+    expect(await ids([site])).toEqual([devices[6].id]);
+    expect((await ids([region, elsewhere])).sort()).toEqual([devices[6].id, devices[7].id].sort());
+    // Later tests rely on these devices being ungrouped.
+    for (const device of [devices[6], devices[7]])
+      await admin.put(`/devices/${device.id}`, { groupId: null });
+  });
+
   it("rejects a malformed group id with a field error", async () => {
     const response = await admin.get("/devices", { query: { "group_ids[]": "nope" } });
     expect(validationErrors(response)).toEqual({
