@@ -3,7 +3,8 @@
  * devicemgmt-export: reads an organization and writes a Pulumi program that declares it, with a stack config
  * file holding the ids to adopt (see the README's "Exporting an organization").
  */
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { closeDispatchers, DeviceMgmtClient, resolveEndpoints } from "../client";
@@ -11,6 +12,7 @@ import { EXPORT_KINDS, type ExportKind } from "./model";
 import { planProgram, slugify } from "./naming";
 import { readOrganization } from "./read";
 import { renderFiles, type RenderOptions } from "./render";
+import { matchTarget, type StagingMatch } from "./staging";
 
 const USAGE = `Usage: devicemgmt-export [options]
 
@@ -26,10 +28,19 @@ Options:
   --stack NAME       the stack that adopts the organization; its config file is Pulumi.<NAME>.yaml
                      (default: production)
   --base-url URL     API base URL ending in /api/v3 (default: $DEVICEMGMT_BASE_URL)
+  --force            write into --out even when it is not empty (files of the same name are overwritten)
   -h, --help         show this help
 
+Staging in an organization that already holds some of the objects:
+  --match-base-url URL   also read this TARGET organization, and write the staging stack's config with the
+                         ids of the objects it already holds (users by e-mail, groups by name path, attached
+                         release channels): the staging stack adopts them and its destroy leaves them
+  --match-token-env VAR  environment variable holding the target's API token
+                         (default: DEVICEMGMT_MATCH_API_TOKEN)
+  --match-stack NAME     the staging stack; its config file is Pulumi.<NAME>.yaml (default: staging)
+
 The API token comes from the environment variable DEVICEMGMT_API_TOKEN, never from the command line.
-Progress goes to stderr; a one-line summary to stdout.
+Progress goes to stderr; a summary to stdout (with --match-base-url, one line per adopted object).
 `;
 
 /** Pulumi's own rule for project and stack names, minus the `org/project/` prefixes of a stack reference. */
@@ -54,6 +65,8 @@ interface CliOptions {
   stack: string;
   baseUrl: string;
   apiToken: string;
+  force: boolean;
+  match?: { baseUrl: string; apiToken: string; stack: string };
 }
 
 function parseOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions | "help" {
@@ -76,6 +89,10 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions | "hel
         project: { type: "string" },
         stack: { type: "string" },
         "base-url": { type: "string" },
+        force: { type: "boolean" },
+        "match-base-url": { type: "string" },
+        "match-token-env": { type: "string" },
+        "match-stack": { type: "string" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -102,6 +119,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions | "hel
   for (const [flag, value] of [
     ["--project", values.project],
     ["--stack", values.stack],
+    ["--match-stack", values["match-stack"]],
   ] as const) {
     if (value !== undefined && !PULUMI_NAME.test(value)) {
       throw new UsageError(
@@ -118,8 +136,30 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions | "hel
       "No API token: set the environment variable DEVICEMGMT_API_TOKEN to a v3 token of the organization.",
     );
   }
+  let match: CliOptions["match"];
+  const matchBaseUrl = values["match-base-url"]?.trim();
+  if (!matchBaseUrl && (values["match-token-env"] !== undefined || values["match-stack"] !== undefined)) {
+    throw new UsageError("--match-token-env and --match-stack go with --match-base-url.");
+  }
+  if (matchBaseUrl) {
+    const variable = values["match-token-env"] ?? "DEVICEMGMT_MATCH_API_TOKEN";
+    const matchToken = (env[variable] ?? "").trim();
+    if (!matchToken) {
+      throw new UsageError(
+        `No API token for the target organization: set the environment variable ${variable} ` +
+          "(or name another one with --match-token-env).",
+      );
+    }
+    const stack = values["match-stack"] ?? "staging";
+    if (stack === (values.stack ?? "production")) {
+      throw new UsageError(`--match-stack "${stack}" is the source stack: name the staging stack.`);
+    }
+    match = { baseUrl: resolveEndpoints(matchBaseUrl).baseUrl, apiToken: matchToken, stack };
+  }
   return {
     ...(values.out !== undefined ? { out: values.out } : {}),
+    ...(match ? { match } : {}),
+    force: values.force === true,
     ...(values.project !== undefined ? { project: values.project } : {}),
     kinds,
     stack: values.stack ?? "production",
@@ -157,12 +197,40 @@ export async function main(
     });
     const project = options.project ?? `${slugify(model.organization.slug) || "organization"}-org`;
     const out = path.resolve(options.out ?? project);
+    const existing = await readdir(out).catch(() => [] as string[]);
+    if (existing.length && !options.force) {
+      io.stderr(
+        `devicemgmt-export: ${out} is not empty (${existing.slice(0, 5).join(", ")}${existing.length > 5 ? ", …" : ""}); ` +
+          "choose an empty or new folder, or pass --force to overwrite the files the export writes.\n",
+      );
+      return 2;
+    }
     const plan = planProgram(model);
+    let staging: StagingMatch | undefined;
+    if (options.match) {
+      io.stderr(`devicemgmt-export: reading the target organization at ${options.match.baseUrl}\n`);
+      const target = new DeviceMgmtClient({
+        baseUrl: options.match.baseUrl,
+        apiToken: options.match.apiToken,
+        logger: (line) => io.stderr(`${line}\n`),
+      });
+      staging = await matchTarget(plan, target, {
+        stack: options.match.stack,
+        baseUrl: options.match.baseUrl,
+      });
+      if (staging.organization.id === model.organization.id) {
+        throw new Error(
+          `--match-base-url reads the same organization (${staging.organization.slug}) as the export: ` +
+            "give the staging organization's token in the --match-token-env variable.",
+        );
+      }
+    }
     const files = renderFiles(plan, {
       project,
       stack: options.stack,
       baseUrl: options.baseUrl,
-      versions: await generatedVersions(),
+      ...(staging ? { staging } : {}),
+      versions: await generatedVersions(out),
     });
     await mkdir(out, { recursive: true });
     for (const [name, content] of Object.entries(files)) await writeFile(path.join(out, name), content);
@@ -175,6 +243,21 @@ export async function main(
         (plan.leftOut.length ? `; ${plan.leftOut.length} left out (listed in README.md).` : ".") +
         "\n",
     );
+    if (staging) {
+      const adopted = staging.objects.filter((o) => o.outcome === "adopt");
+      io.stdout(
+        `Staging stack "${staging.stack}" (Pulumi.${staging.stack}.yaml) in ${staging.organization.slug}: ` +
+          `${adopted.length} objects already there are adopted and left in place by destroy; ` +
+          `${staging.objects.length - adopted.length} are created and deleted by destroy (README.md lists each).\n`,
+      );
+      for (const o of adopted) {
+        io.stdout(
+          `  adopt ${o.kind} ${o.resourceName} (${o.label}) = ${o.targetId}` +
+            (o.notes.length ? `: ${o.notes.join("; ")}` : "") +
+            "\n",
+        );
+      }
+    }
     return 0;
   } catch (error) {
     io.stderr(`devicemgmt-export: ${(error as Error).message}\n`);
@@ -189,8 +272,12 @@ interface Manifest {
   devDependencies?: Record<string, string>;
 }
 
-/** The versions this package is built and tested with, from its own package.json (found walking up). */
-async function generatedVersions(): Promise<RenderOptions["versions"]> {
+/**
+ * The versions this package is built and tested with, from its own package.json (found walking up). Run from
+ * a checkout (not from an installed package), the provider is the checkout itself: a `file:` path relative to
+ * the output folder, so `npm install` there works without a registry copy.
+ */
+async function generatedVersions(out: string): Promise<RenderOptions["versions"]> {
   for (let dir = __dirname; ; dir = path.dirname(dir)) {
     const manifest = await readFile(path.join(dir, "package.json"), "utf8").then(
       (text) => JSON.parse(text) as Manifest,
@@ -201,7 +288,9 @@ async function generatedVersions(): Promise<RenderOptions["versions"]> {
         manifest.dependencies?.[name] ?? manifest.devDependencies?.[name] ?? "*";
       return {
         pulumi: dependency("@pulumi/pulumi"),
-        provider: `^${manifest.version ?? "0.0.0"}`,
+        provider: isCheckout(dir)
+          ? `file:${path.relative(out, dir).split(path.sep).join("/") || "."}`
+          : `^${manifest.version ?? "0.0.0"}`,
         typescript: dependency("typescript"),
         tsNode: dependency("ts-node"),
         typesNode: dependency("@types/node"),
@@ -209,6 +298,11 @@ async function generatedVersions(): Promise<RenderOptions["versions"]> {
     }
     if (path.dirname(dir) === dir) throw new Error("The pulumi-devicemgmt package.json was not found.");
   }
+}
+
+/** A source checkout, not a copy installed from a registry or tarball (those live under node_modules). */
+function isCheckout(dir: string): boolean {
+  return !dir.split(path.sep).includes("node_modules") && existsSync(path.join(dir, ".git"));
 }
 
 if (require.main === module) {

@@ -41,6 +41,8 @@ export interface ModelUser {
 export interface ModelGroupChannel {
   groupId: string;
   channel: ChannelRef;
+  /** The channel's id in this organization, when read: the attachment's id is `<groupId>/<releaseChannelId>`. */
+  releaseChannelId?: string;
 }
 
 /** A release channel on an ungrouped device; the program finds the device by name (`getDeviceOutput`). */
@@ -48,6 +50,8 @@ export interface ModelDeviceChannel {
   deviceId: string;
   deviceName: string;
   channel: ChannelRef;
+  /** The channel's id in this organization, when read: the attachment's id is `<deviceId>/<releaseChannelId>`. */
+  releaseChannelId?: string;
 }
 
 export interface OrgModel {

@@ -138,12 +138,15 @@ export interface PlannedGroupChannel {
   resourceName: string;
   groupVariable: string;
   channelVariable: string;
+  /** The group in the source organization, and the channel by name (what a target organization is matched by). */
+  groupId: string;
+  channel: ChannelRef;
 }
 
 export interface PlannedDevice {
   deviceName: string;
   variable: string;
-  channels: { resourceName: string; channelVariable: string }[];
+  channels: { resourceName: string; channelVariable: string; channel: ChannelRef }[];
 }
 
 export interface ProgramPlan {
@@ -157,7 +160,10 @@ export interface ProgramPlan {
   users: PlannedUser[];
   groupChannels: PlannedGroupChannel[];
   devices: PlannedDevice[];
-  /** Resource name → id in the source organization, for stack config, in program order. */
+  /**
+   * Resource name → id in the source organization, for stack config, in program order: groups and users by
+   * uuid, release-channel attachments as `<ownerId>/<releaseChannelId>` (when the channel's id was read).
+   */
   adopt: [string, string][];
   leftOut: string[];
 }
@@ -342,6 +348,8 @@ export function planProgram(model: OrgModel): ProgramPlan {
       resourceName: groupChannelNames[i],
       groupVariable: groupVariable.get(a.groupId)!,
       channelVariable: channelVariable.get(channelKey(a.channel))!,
+      groupId: a.groupId,
+      channel: a.channel,
     })),
     devices: devices.map((d) => ({
       deviceName: d.name,
@@ -352,6 +360,7 @@ export function planProgram(model: OrgModel): ProgramPlan {
               {
                 resourceName: deviceChannelNames[i],
                 channelVariable: channelVariable.get(channelKey(a.channel))!,
+                channel: a.channel,
               },
             ]
           : [],
@@ -362,6 +371,19 @@ export function planProgram(model: OrgModel): ProgramPlan {
         g.resourceName ? [[g.resourceName, g.group.id] as [string, string]] : [],
       ),
       ...plannedUsers.map((u) => [u.resourceName, u.user.id] as [string, string]),
+      ...groupChannels.flatMap((a, i) =>
+        a.releaseChannelId
+          ? [[groupChannelNames[i], `${a.groupId}/${a.releaseChannelId}`] as [string, string]]
+          : [],
+      ),
+      // Device attachments in the program's order: by device, then as sorted.
+      ...devices.flatMap((d) =>
+        deviceChannels.flatMap((a, i) =>
+          a.deviceId === d.id && a.releaseChannelId
+            ? [[deviceChannelNames[i], `${a.deviceId}/${a.releaseChannelId}`] as [string, string]]
+            : [],
+        ),
+      ),
     ],
     leftOut: [...new Set(model.leftOut)].sort(compareBy((s) => s)),
   };

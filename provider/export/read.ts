@@ -77,7 +77,8 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
     );
     for (const { group, rc } of perGroup.flat()) {
       const channel = await channels.resolve(rc);
-      if (channel.ref) groupChannels.push({ groupId: group.id, channel: channel.ref });
+      if (channel.ref)
+        groupChannels.push({ groupId: group.id, channel: channel.ref, releaseChannelId: rc.id });
       else
         leftOut.push(
           `Release channel "${rc.name}" of app "${rc.app.name}" on group "${pathOf.get(group.id)}": ${channel.reason}`,
@@ -108,7 +109,12 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
       }
       const channel = await channels.resolve(rc);
       if (channel.ref)
-        deviceChannels.push({ deviceId: device.id, deviceName: device.name, channel: channel.ref });
+        deviceChannels.push({
+          deviceId: device.id,
+          deviceName: device.name,
+          channel: channel.ref,
+          releaseChannelId: rc.id,
+        });
       else leftOut.push(`${where}: ${channel.reason}`);
     }
     groupChannels.sort(

@@ -3,6 +3,7 @@
  * locale), which is what makes a second export of an unchanged organization show no difference.
  */
 import type { ProgramPlan } from "./naming";
+import { stagingAdopt, type StagingMatch } from "./staging";
 
 export interface RenderOptions {
   /** Pulumi project name (also the namespace of the `adopt` config key). */
@@ -11,7 +12,9 @@ export interface RenderOptions {
   stack: string;
   /** The source organization's API base URL, written to the stack config; no token is ever written. */
   baseUrl?: string;
-  /** Version specs for the generated package.json. */
+  /** The target organization read for a staging stack (`--match-base-url`): its config file and README part. */
+  staging?: StagingMatch;
+  /** Version specs for the generated package.json (`provider` may be a `file:` path to a checkout). */
   versions: {
     pulumi: string;
     provider: string;
@@ -27,10 +30,16 @@ export type ExportFiles = Record<string, string>;
 const WIDTH = 110;
 
 export function renderFiles(plan: ProgramPlan, options: RenderOptions): ExportFiles {
+  if (options.staging && options.staging.stack === options.stack) {
+    throw new Error(`The staging stack must differ from the source stack ("${options.stack}").`);
+  }
   return {
     "index.ts": renderProgram(plan, options),
     "Pulumi.yaml": renderProjectFile(plan, options),
     [stackConfigFileName(options.stack)]: renderStackConfig(plan, options),
+    ...(options.staging
+      ? { [stackConfigFileName(options.staging.stack)]: renderStagingConfig(options.staging, options) }
+      : {}),
     "package.json": renderPackageJson(plan, options),
     "tsconfig.json": renderTsconfig(),
     "README.md": renderReadme(plan, options),
@@ -96,15 +105,25 @@ function layout(expr: Expr, indent: string, lead: number, tail: number): string 
   return `${open}\n${lines.join("\n")}\n${indent}${close}`;
 }
 
-/** `[const name = ]callee(args..., props);` laid out to the width. */
+/**
+ * `[const name = ]callee(args..., props[, trailing]);` laid out to the width as prettier lays it out: on one
+ * line when it fits; else, without a trailing argument, the props object hugs the call; with one, every
+ * argument goes on a line of its own.
+ */
 function statement(
   variable: string | undefined,
   callee: string,
   args: string[],
   props: [string, Expr][],
+  trailing?: string,
 ): string {
-  const lead = `${variable ? `const ${variable} = ` : ""}${callee}(${args.map((a) => `${a}, `).join("")}`;
-  return `${lead}${layout({ object: props }, "", lead.length, 2)});`;
+  const open = `${variable ? `const ${variable} = ` : ""}${callee}(`;
+  const lead = `${open}${args.map((a) => `${a}, `).join("")}`;
+  if (trailing === undefined) return `${lead}${layout({ object: props }, "", lead.length, 2)});`;
+  const flat = `${lead}${inline({ object: props })}, ${trailing});`;
+  if (flat.length <= WIDTH) return flat;
+  const lines = [...args, layout({ object: props }, "  ", 2, 1), trailing].map((a) => `  ${a},`);
+  return `${open}\n${lines.join("\n")}\n);`;
 }
 
 // ---- index.ts -----------------------------------------------------------------------------------------------
@@ -113,13 +132,26 @@ function renderProgram(plan: ProgramPlan, options: RenderOptions): string {
   const org = plan.organization;
   const sections: string[] = [];
   const adopt = (resourceName: string): [string, Expr] => ["adoptId", `adopt[${tsString(resourceName)}]`];
+  const opts = (resourceName: string) => `options(${tsString(resourceName)})`;
+  const declaresAnything =
+    plan.groups.some((g) => g.resourceName !== undefined) ||
+    plan.users.length > 0 ||
+    plan.groupChannels.length > 0 ||
+    plan.devices.some((d) => d.channels.length > 0);
 
-  if (plan.adopt.length) {
+  if (declaresAnything) {
     sections.push(
       [
-        `// Ids of the existing objects this stack adopts instead of creating (stack config "${options.project}:adopt",`,
-        `// in ${stackConfigFileName(options.stack)}). A stack without it, e.g. a staging stack, creates everything.`,
-        `const adopt = new pulumi.Config().getObject<Record<string, string>>("adopt") ?? {};`,
+        `// Ids of existing objects this stack adopts instead of creating (stack config "${options.project}:adopt"). Without`,
+        "// an id, a create that finds the object already there fails instead of taking it over silently.",
+        `// "${options.project}:retainAdopted" (set by the export for a staging stack whose organization already held`,
+        "// some of the objects) keeps the adopted objects when the stack is destroyed: they were not its to delete.",
+        "const config = new pulumi.Config();",
+        `const adopt = config.getObject<Record<string, string>>("adopt") ?? {};`,
+        `const retainAdopted = config.getBoolean("retainAdopted") ?? false;`,
+        "const options = (resourceName: string): pulumi.CustomResourceOptions => ({",
+        "  retainOnDelete: retainAdopted && adopt[resourceName] !== undefined,",
+        "});",
       ].join("\n"),
     );
   }
@@ -175,6 +207,7 @@ function renderProgram(plan: ProgramPlan, options: RenderOptions): string {
           ...(g.group.configured ? [["configured", "true"] as [string, Expr]] : []),
           adopt(g.resourceName),
         ],
+        opts(g.resourceName),
       );
     });
     sections.push(
@@ -218,6 +251,7 @@ function renderProgram(plan: ProgramPlan, options: RenderOptions): string {
               ...groupRoles,
               adopt(u.resourceName),
             ],
+            opts(u.resourceName),
           );
         }),
       ].join("\n"),
@@ -226,7 +260,7 @@ function renderProgram(plan: ProgramPlan, options: RenderOptions): string {
   if (plan.groupChannels.length) {
     sections.push(
       [
-        "// Release channels on groups (creating one that already exists adopts it).",
+        "// Release channels on groups (an attachment's id is <groupId>/<releaseChannelId>).",
         ...plan.groupChannels.map((a) =>
           statement(
             undefined,
@@ -235,7 +269,9 @@ function renderProgram(plan: ProgramPlan, options: RenderOptions): string {
             [
               ["groupId", `${a.groupVariable}.id`],
               ["releaseChannelId", `${a.channelVariable}.id`],
+              adopt(a.resourceName),
             ],
+            opts(a.resourceName),
           ),
         ),
       ].join("\n"),
@@ -255,7 +291,9 @@ function renderProgram(plan: ProgramPlan, options: RenderOptions): string {
               [
                 ["deviceId", `${d.variable}.id`],
                 ["releaseChannelId", `${a.channelVariable}.id`],
+                adopt(a.resourceName),
               ],
+              opts(a.resourceName),
             ),
           ),
         ]),
@@ -264,8 +302,8 @@ function renderProgram(plan: ProgramPlan, options: RenderOptions): string {
   }
 
   const imports = [
-    ...(plan.adopt.length ? [`import * as pulumi from "@pulumi/pulumi";`] : []),
-    ...(sections.length > (plan.adopt.length ? 1 : 0) ? [`import * as dm from "pulumi-devicemgmt";`] : []),
+    ...(declaresAnything ? [`import * as pulumi from "@pulumi/pulumi";`] : []),
+    ...(sections.length > (declaresAnything ? 1 : 0) ? [`import * as dm from "pulumi-devicemgmt";`] : []),
   ];
   const header = [
     `// Organization "${oneLine(org.name)}" (${oneLine(org.slug)}) as a Pulumi program, exported by devicemgmt-export.`,
@@ -309,6 +347,26 @@ function renderStackConfig(plan: ProgramPlan, options: RenderOptions): string {
   return `${lines.join("\n")}\n`;
 }
 
+function renderStagingConfig(staging: StagingMatch, options: RenderOptions): string {
+  const org = staging.organization;
+  const adopt = stagingAdopt(staging);
+  const lines = [
+    `# Stack "${staging.stack}": the same structure in organization "${oneLine(org.name)}" (${oneLine(org.slug)}),`,
+    "# which already holds some of the objects. The adopt map names those (read by devicemgmt-export, listed in",
+    "# README.md): this stack takes them over instead of failing on them, and retainAdopted makes `destroy` leave",
+    "# them in place. Everything else is created by this stack and deleted by its `destroy`.",
+    "# The API token is not here; set it with: pulumi config set --secret devicemgmt:apiToken <token>",
+    "config:",
+    `  ${yamlString("devicemgmt:baseUrl")}: ${yamlString(staging.baseUrl)}`,
+    `  ${yamlString(`${options.project}:retainAdopted`)}: true`,
+  ];
+  if (adopt.length) {
+    lines.push(`  ${yamlString(`${options.project}:adopt`)}:`);
+    for (const [name, id] of adopt) lines.push(`    ${yamlString(name)}: ${yamlString(id)}`);
+  }
+  return `${lines.join("\n")}\n`;
+}
+
 // ---- package.json, tsconfig.json ----------------------------------------------------------------------------
 
 function renderPackageJson(plan: ProgramPlan, options: RenderOptions): string {
@@ -327,7 +385,7 @@ function renderPackageJson(plan: ProgramPlan, options: RenderOptions): string {
       typescript: versions.typescript,
     },
   };
-  return `${JSON.stringify(pkg, null, 2)}\n`;
+  return `${prettyJson(pkg)}\n`;
 }
 
 function renderTsconfig(): string {
@@ -349,10 +407,91 @@ function renderTsconfig(): string {
     },
     files: ["index.ts"],
   };
-  return `${JSON.stringify(tsconfig, null, 2)}\n`;
+  return `${prettyJson(tsconfig)}\n`;
+}
+
+/**
+ * JSON as prettier prints it: objects one member per line, arrays on one line when they fit the width (so the
+ * files pass a repository's prettier when exported inside one).
+ */
+export function prettyJson(value: unknown, indent = "", lead = 0): string {
+  if (Array.isArray(value)) {
+    const flat = JSON.stringify(value);
+    if (value.every((v) => typeof v !== "object" || v === null) && lead + flat.length + 1 <= WIDTH) {
+      return `[${value.map((v) => JSON.stringify(v)).join(", ")}]`;
+    }
+    const inner = `${indent}  `;
+    return `[\n${value.map((v) => `${inner}${prettyJson(v, inner, inner.length)}`).join(",\n")}\n${indent}]`;
+  }
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value);
+    if (!entries.length) return "{}";
+    const inner = `${indent}  `;
+    const members = entries.map(([k, v]) => {
+      const key = `${JSON.stringify(k)}: `;
+      return `${inner}${key}${prettyJson(v, inner, inner.length + key.length)}`;
+    });
+    return `{\n${members.join(",\n")}\n${indent}}`;
+  }
+  return JSON.stringify(value);
 }
 
 // ---- README.md ----------------------------------------------------------------------------------------------
+
+function renderStagingReadme(options: RenderOptions): string[] {
+  const staging = options.staging;
+  if (!staging) {
+    return [
+      "## Staging: the same structure in another organization",
+      [
+        "```sh",
+        "pulumi stack init staging            # no adopt map: everything is created",
+        "pulumi config set devicemgmt:baseUrl https://<host>/api/v3",
+        "pulumi config set --secret devicemgmt:apiToken <token of the staging organization>",
+        "pulumi up",
+        "```",
+      ].join("\n"),
+      "`destroy` on the staging stack removes what it created and nothing else. If the staging organization " +
+        "already holds some of these objects (a user with the same e-mail, a group of the same name under the " +
+        "same parent, an attached channel), `up` stops at the first one with an error instead of taking it " +
+        "over. Export again with `--match-base-url <staging API URL> --match-token-env <variable holding its " +
+        "token>`: the export reads the staging organization and writes the staging stack's config with the ids " +
+        "of the objects it already holds, which the stack then adopts and leaves in place on `destroy`.",
+    ];
+  }
+  const org = staging.organization;
+  const configFile = stackConfigFileName(staging.stack);
+  const adopted = staging.objects.filter((o) => o.outcome === "adopt");
+  const created = staging.objects.filter((o) => o.outcome === "create");
+  const row = (o: (typeof staging.objects)[number]) =>
+    `- \`${o.resourceName}\` (${o.kind}) ${oneLine(o.label)}` +
+    (o.notes.length ? `: ${o.notes.map(oneLine).join("; ")}` : "");
+  return [
+    `## Staging: the same structure in "${oneLine(org.name)}" (\`${oneLine(org.slug)}\`)`,
+    `The export read this organization too. ${configFile} is the config of stack \`${staging.stack}\`: its ` +
+      `base URL, \`retainAdopted: true\`, and the ids of the ${adopted.length} objects it already holds.`,
+    [
+      "```sh",
+      `pulumi stack init ${staging.stack}   # ${configFile} is its config`,
+      `pulumi config set --secret devicemgmt:apiToken <token of ${oneLine(org.slug)}>`,
+      "pulumi preview   # every resource shows as a create; the adopted ones change nothing that matches",
+      "pulumi up",
+      "pulumi destroy   # when done: deletes what the stack created, leaves the adopted objects",
+      "```",
+    ].join("\n"),
+    `### Adopted: they exist in ${oneLine(org.slug)}; the stack manages them, and \`destroy\` leaves them`,
+    adopted.length ? adopted.map(row).join("\n") : "None.",
+    "Adopting makes an object match the program (its name, parent, configuration, roles). `destroy` does not " +
+      "undo those changes: it only stops managing the object (the resources have `retainOnDelete`, so even " +
+      "renaming one in the program does not delete the object; the renamed resource's create then fails until " +
+      "its name is in the adopt map).",
+    `### Created: the stack creates them, and \`destroy\` deletes them`,
+    created.length ? created.map(row).join("\n") : "None.",
+    "Objects of the staging organization that the program does not declare (other users, groups, channels) are " +
+      "not touched. If the staging organization changes before the first `up`, export again: an object created " +
+      "there since then makes its create fail rather than be taken over.",
+  ];
+}
 
 function renderReadme(plan: ProgramPlan, options: RenderOptions): string {
   const org = { ...plan.organization, exportedBy: plan.exportedBy };
@@ -392,20 +531,12 @@ function renderReadme(plan: ProgramPlan, options: RenderOptions): string {
     `\`package.json\` asks for pulumi-devicemgmt ${options.versions.provider}, the version that wrote this ` +
       "program; if you install the package from a checkout or a tarball rather than a registry, point that line " +
       "there (e.g. `file:../pulumi-devicemgmt`).",
-    `Each \`Group\` and \`User\` reads its \`adoptId\` from the \`${options.project}:adopt\` map in ` +
-      `${configFile}: the first \`up\` takes over the existing objects (it only reads them, since they already ` +
-      "match the program) and later runs manage them. After that first `up` the ids are inert. Release-channel " +
-      "attachments need no id: creating one that exists adopts it.",
-    "## Staging: the same structure in another organization",
-    [
-      "```sh",
-      "pulumi stack init staging            # no adopt map: everything is created",
-      "pulumi config set devicemgmt:baseUrl https://<host>/api/v3",
-      "pulumi config set --secret devicemgmt:apiToken <token of the staging organization>",
-      "pulumi up",
-      "```",
-    ].join("\n"),
-    "`destroy` on the staging stack removes what it created and nothing else.",
+    `Each resource reads its \`adoptId\` from the \`${options.project}:adopt\` map in ${configFile}: the first ` +
+      "`up` takes over the existing objects (it only reads them, since they already match the program) and later " +
+      "runs manage them. After that first `up` the ids are inert. Groups and users are adopted by id, " +
+      "release-channel attachments by `<ownerId>/<releaseChannelId>`. A resource without an id never takes " +
+      "over an existing object: its create fails and names the id to set.",
+    ...renderStagingReadme(options),
     "## Not in the program",
     leftOut.join("\n"),
     "## Exporting again",

@@ -57,6 +57,9 @@ function declarations(source: string, adopt: Record<string, string> = {}): Decla
       getObject(key: string) {
         return key === "adopt" ? adopt : undefined;
       }
+      getBoolean() {
+        return undefined;
+      }
     },
   };
   runModule(source, { "@pulumi/pulumi": pulumi, "pulumi-devicemgmt": dm });

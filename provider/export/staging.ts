@@ -1,0 +1,206 @@
+/**
+ * Staging against an organization that already holds some of the objects: reads the TARGET organization and
+ * decides, for every resource the exported program declares, whether the staging stack adopts an object that
+ * exists there (and keeps it on `destroy`) or creates a new one (and deletes it on `destroy`).
+ *
+ * Matching is by what the target organization cannot hold twice, or what the program would collide with:
+ * - users by e-mail (case-insensitive): the API refuses a second user with the same address;
+ * - groups by their name path from the root (a same-named group under the same parent);
+ * - release-channel attachments by owner and channel: a matched group (or a device of the same name) that
+ *   already has the channel of that app and name attached, as `<ownerId>/<releaseChannelId>`.
+ * Nothing is adopted silently: the ids go to the staging stack's config file, where a reviewer sees them, and
+ * each adopted object is listed (stdout and the generated README) with what `destroy` then does.
+ */
+import type { DeviceMgmtClient } from "../client";
+import { compareText, groupTree, type ChannelRef } from "./model";
+import type { ProgramPlan } from "./naming";
+
+export type StagingOutcome = "adopt" | "create";
+
+export interface StagingObject {
+  resourceName: string;
+  kind: "Group" | "User" | "GroupReleaseChannel" | "DeviceReleaseChannel";
+  /** How a person names it: a group's path, a user's e-mail, "channel on owner". */
+  label: string;
+  outcome: StagingOutcome;
+  /** The id adopted in the target (adopt only). */
+  targetId?: string;
+  /** What adopting changes on the existing object, or why it matters (e.g. the staging token's own user). */
+  notes: string[];
+}
+
+export interface StagingMatch {
+  /** The stack whose config file gets the adoption ids (default "staging"). */
+  stack: string;
+  baseUrl: string;
+  organization: { id: string; name: string; slug: string };
+  objects: StagingObject[];
+}
+
+const pathKey = (path: string[]) => path.join("\u0000");
+const channelLabel = (c: ChannelRef) => `"${c.appName} / ${c.channelName}"`;
+
+/** Reads the target organization and matches the plan's declared resources against it. */
+export async function matchTarget(
+  plan: ProgramPlan,
+  target: DeviceMgmtClient,
+  options: { stack: string; baseUrl: string },
+): Promise<StagingMatch> {
+  const [organization, caller] = await Promise.all([target.currentOrganization(), target.currentUser()]);
+  const objects: StagingObject[] = [];
+
+  // Groups by path. Same-named siblings in the target make a path ambiguous: those are not adopted (the
+  // create then fails and says so, rather than taking one of them at random).
+  const targetGroups = (await target.groups.all()).map((g) => ({
+    id: g.id,
+    name: g.name,
+    parentId: g.parent?.id ?? null,
+    configured: g.isConfigured,
+  }));
+  const targetTree = groupTree(targetGroups);
+  const byPath = new Map<string, (typeof targetTree)[number][]>();
+  for (const g of targetTree) byPath.set(pathKey(g.path), [...(byPath.get(pathKey(g.path)) ?? []), g]);
+  const targetGroupOf = new Map<string, string>(); // source group id → target group id
+  if (plan.declaresGroups) {
+    for (const planned of plan.groups) {
+      const matches = byPath.get(pathKey(planned.group.path)) ?? [];
+      const label = planned.group.path.join(" > ");
+      const notes: string[] = [];
+      if (matches.length === 1) {
+        const match = matches[0];
+        targetGroupOf.set(planned.group.id, match.id);
+        if (planned.group.configured && !match.configured) {
+          notes.push(
+            "it is not configured there: the first `up` configures it, and configuring is irreversible",
+          );
+        }
+        if (!planned.group.configured && match.configured) {
+          notes.push(
+            "it is configured there but not in the program: the Group resource will refuse the change",
+          );
+        }
+        objects.push({
+          resourceName: planned.resourceName!,
+          kind: "Group",
+          label,
+          outcome: "adopt",
+          targetId: match.id,
+          notes,
+        });
+      } else {
+        if (matches.length > 1) {
+          notes.push(
+            `${matches.length} groups have this path there: none is adopted, so the create will fail`,
+          );
+        }
+        objects.push({ resourceName: planned.resourceName!, kind: "Group", label, outcome: "create", notes });
+      }
+    }
+  } else {
+    // Looked-up groups are found by name in the target; attachments on them can still be matched.
+    for (const planned of plan.groups) {
+      const matches = byPath.get(pathKey(planned.group.path)) ?? [];
+      if (matches.length === 1) targetGroupOf.set(planned.group.id, matches[0].id);
+    }
+  }
+
+  if (plan.users.length) {
+    const targetUsers = await target.users.all();
+    const byEmail = new Map(targetUsers.map((u) => [u.email.toLowerCase(), u]));
+    for (const planned of plan.users) {
+      const match = byEmail.get(planned.user.email.toLowerCase());
+      const notes: string[] = [];
+      if (match) {
+        if (match.id === caller.id) {
+          notes.push(
+            "the staging token's own user: the program sets its roles, so keep them enough for the token to work",
+          );
+        }
+        const orgRole = match.accessControls.find((ac) => ac.protectable.type === "organization")?.role.name;
+        if (orgRole && orgRole !== planned.user.defaultRole.name) {
+          notes.push(`its default role changes from "${orgRole}" to "${planned.user.defaultRole.name}"`);
+        }
+        if (match.firstName !== planned.user.firstName || match.lastName !== planned.user.lastName) {
+          notes.push(
+            `its name changes from "${match.firstName} ${match.lastName}" to "${planned.user.firstName} ${planned.user.lastName}"`,
+          );
+        }
+        notes.push(
+          "its group roles become the program's, and stay so after `destroy` (minus deleted groups)",
+        );
+      }
+      objects.push({
+        resourceName: planned.resourceName,
+        kind: "User",
+        label: planned.user.email,
+        outcome: match ? "adopt" : "create",
+        ...(match ? { targetId: match.id } : {}),
+        notes,
+      });
+    }
+  }
+
+  const attachedTo = async (list: AsyncIterable<{ id: string; name: string; app: { name: string } }>) => {
+    const found: { id: string; ref: ChannelRef }[] = [];
+    for await (const rc of list)
+      found.push({ id: rc.id, ref: { appName: rc.app.name, channelName: rc.name } });
+    return found;
+  };
+  const sameChannel = (a: ChannelRef, b: ChannelRef) =>
+    a.appName === b.appName && a.channelName === b.channelName;
+  const sourceGroup = new Map(plan.groups.map((g) => [g.group.id, g.group]));
+
+  const groupChannelsOf = new Map<string, Promise<{ id: string; ref: ChannelRef }[]>>();
+  for (const a of plan.groupChannels) {
+    const group = sourceGroup.get(a.groupId)!;
+    const label = `${channelLabel(a.channel)} on group ${group.path.join(" > ")}`;
+    const targetGroupId = targetGroupOf.get(a.groupId);
+    let match: { id: string } | undefined;
+    if (targetGroupId) {
+      if (!groupChannelsOf.has(targetGroupId)) {
+        groupChannelsOf.set(targetGroupId, attachedTo(target.groups.releaseChannels(targetGroupId)));
+      }
+      match = (await groupChannelsOf.get(targetGroupId)!).find((c) => sameChannel(c.ref, a.channel));
+    }
+    objects.push({
+      resourceName: a.resourceName,
+      kind: "GroupReleaseChannel",
+      label,
+      outcome: match ? "adopt" : "create",
+      ...(match ? { targetId: `${targetGroupId}/${match.id}` } : {}),
+      notes: [],
+    });
+  }
+
+  if (plan.devices.some((d) => d.channels.length)) {
+    const devices = await target.devices.all();
+    for (const d of plan.devices) {
+      const named = devices.filter((device) => device.name === d.deviceName);
+      const device = named.length === 1 ? named[0] : undefined;
+      const attached = device ? await attachedTo(target.devices.releaseChannels(device.id)) : [];
+      for (const a of d.channels) {
+        const match = attached.find((c) => sameChannel(c.ref, a.channel));
+        objects.push({
+          resourceName: a.resourceName,
+          kind: "DeviceReleaseChannel",
+          label: `${channelLabel(a.channel)} on device "${d.deviceName}"`,
+          outcome: match ? "adopt" : "create",
+          ...(match && device ? { targetId: `${device.id}/${match.id}` } : {}),
+          notes: [],
+        });
+      }
+    }
+  }
+
+  return {
+    stack: options.stack,
+    baseUrl: options.baseUrl,
+    organization: { id: organization.id, name: organization.name, slug: organization.slug },
+    objects: objects.sort((a, b) => compareText(a.outcome, b.outcome) || 0),
+  };
+}
+
+/** The staging stack's adoption map, in program order. */
+export function stagingAdopt(match: StagingMatch): [string, string][] {
+  return match.objects.flatMap((o) => (o.outcome === "adopt" ? [[o.resourceName, o.targetId!]] : []));
+}

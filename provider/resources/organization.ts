@@ -1,0 +1,125 @@
+/**
+ * Two safety rules that hold for every kind, applied around its handler in one place:
+ *
+ * 1. A resource lives in one organization. Its outputs record the organization the token reached when it was
+ *    created, and read, update and delete refuse a token of another organization. Without this, a refresh or
+ *    destroy with another organization's token sees 404 everywhere, reads that as "already gone" and forgets
+ *    every resource (and the next `up` rebuilds production in the wrong organization).
+ *
+ * 2. Within one engine run (one plugin process), an object that a create took over through `adoptId` is not
+ *    deleted by the removal of another resource that managed it before. That is what happens when the program
+ *    keeps `adoptId` and renames the resource, when a re-export after a rename in the portal changes resource
+ *    names, or on `--replace`: the engine creates (adopts) the new name first and deletes the old name after
+ *    the program. A process is one `pulumi up`/`destroy`: the engine starts the plugin afresh for each.
+ */
+import type { ResourceKind } from "../dynamic";
+import { clientForProps } from "./context";
+import { PartialFailureError, type Props, type ResourceHandler } from "./framework";
+
+/** The output every resource carries: the id of the organization it lives in. */
+export const ORGANIZATION_KEY = "organizationId";
+
+export class OtherOrganizationError extends Error {
+  constructor(what: string, recorded: string, reached: string) {
+    super(
+      `${what} lives in organization ${recorded}, but the API token in use reaches organization ${reached}. ` +
+        `Nothing was changed and nothing was removed from the stack. Use a token of organization ${recorded} ` +
+        `(devicemgmt:apiToken, DEVICEMGMT_API_TOKEN or the resource's connection). Note that \`pulumi refresh\` ` +
+        `and \`pulumi destroy\` use the configuration stored at the last \`pulumi up\`, and a resource's own ` +
+        `connection outranks both.`,
+    );
+    this.name = "OtherOrganizationError";
+  }
+}
+
+const adoptedHere = new Set<string>();
+const deletedHere = new Set<string>();
+const key = (kind: ResourceKind, organizationId: string, id: string) => `${kind}\0${organizationId}\0${id}`;
+
+async function reachedOrganization(props: Props): Promise<string> {
+  return (await clientForProps(props).assertV3Token()).organization_id;
+}
+
+/** The organization the token of `props` reaches, after checking it is the one `recorded` names (if any). */
+async function sameOrganization(
+  kind: ResourceKind,
+  id: string,
+  recorded: Props,
+  props: Props,
+): Promise<string> {
+  const reached = await reachedOrganization(props);
+  const pinned = recorded[ORGANIZATION_KEY];
+  if (typeof pinned === "string" && pinned !== reached) {
+    throw new OtherOrganizationError(`${kindNames[kind]} ${id}`, pinned, reached);
+  }
+  return reached;
+}
+
+const kindNames: Record<ResourceKind, string> = {
+  group: "Group",
+  user: "User",
+  groupReleaseChannel: "GroupReleaseChannel",
+  deviceReleaseChannel: "DeviceReleaseChannel",
+  deviceMigration: "DeviceMigration",
+};
+
+function pinned<T extends { outs?: Props; props?: Props }>(result: T, organizationId: string): T {
+  if (result.outs) return { ...result, outs: { ...result.outs, [ORGANIZATION_KEY]: organizationId } };
+  if (result.props) return { ...result, props: { ...result.props, [ORGANIZATION_KEY]: organizationId } };
+  return result;
+}
+
+/** A partial failure still records what exists, in its organization. */
+function pinFailure(error: unknown, organizationId: string): unknown {
+  if (error instanceof PartialFailureError) {
+    (error.properties as Props)[ORGANIZATION_KEY] = organizationId;
+  }
+  return error;
+}
+
+export function pinnedToOrganization(kind: ResourceKind, handler: ResourceHandler): ResourceHandler {
+  return {
+    check: (olds, news) => handler.check(olds, news),
+    diff: (id, olds, news) => handler.diff(id, olds, news),
+
+    async create(inputs) {
+      const organizationId = await reachedOrganization(inputs);
+      const adoptId = typeof inputs.adoptId === "string" ? inputs.adoptId : undefined;
+      // `--replace` of a delete-first kind that still names its object in adoptId: this run deleted that very
+      // object a moment ago, so the replacement is a new object, not an adoption.
+      const effective =
+        adoptId && deletedHere.has(key(kind, organizationId, adoptId))
+          ? { ...inputs, adoptId: undefined }
+          : inputs;
+      try {
+        const result = await handler.create(effective);
+        if (typeof effective.adoptId === "string") adoptedHere.add(key(kind, organizationId, result.id));
+        return pinned(result, organizationId);
+      } catch (error) {
+        throw pinFailure(error, organizationId);
+      }
+    },
+
+    async read(id, props) {
+      const organizationId = await sameOrganization(kind, id, props, props);
+      return pinned(await handler.read(id, props), organizationId);
+    },
+
+    async update(id, olds, news) {
+      const organizationId = await sameOrganization(kind, id, olds, news);
+      try {
+        return pinned(await handler.update(id, olds, news), organizationId);
+      } catch (error) {
+        throw pinFailure(error, organizationId);
+      }
+    },
+
+    async delete(id, props) {
+      const organizationId = await sameOrganization(kind, id, props, props);
+      const object = key(kind, organizationId, id);
+      if (adoptedHere.has(object)) return; // another resource of this run took it over: keep it
+      await handler.delete(id, props);
+      deletedHere.add(object);
+    },
+  };
+}
