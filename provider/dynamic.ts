@@ -26,6 +26,30 @@ export function thinProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvide
 
 const providers = new Map<ResourceKind, pulumi.dynamic.ResourceProvider>();
 
+/** The module of every type token: `pulumi-nodejs:dynamic/devicemgmt:<Type>`. */
+export const TYPE_MODULE = "devicemgmt";
+
+/** The type every kind registered as before 0.2: existing stacks find their resources through this alias. */
+export const LEGACY_TYPE = "pulumi-nodejs:dynamic:Resource";
+
+/**
+ * Resource options every kind gets: an alias from the legacy type token, so a stack written by an older
+ * version upgrades without replacing anything; and, for kinds whose object is identified by a natural key
+ * (a user's e-mail, an attachment's pair), delete-before-replace by default, because the old and the new
+ * object cannot exist side by side (and `--replace` never asks the provider's Diff, only this option).
+ * An option the program sets itself wins.
+ */
+export function kindOptions(
+  opts: pulumi.CustomResourceOptions | undefined,
+  naturalKey: boolean,
+): pulumi.CustomResourceOptions {
+  return {
+    ...(naturalKey ? { deleteBeforeReplace: true } : {}),
+    ...opts,
+    aliases: [...(opts?.aliases ?? []), { type: LEGACY_TYPE }],
+  };
+}
+
 function serializableProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
   return {
     configure: async (req) => require("pulumi-devicemgmt/runtime").configure(req),

@@ -14,13 +14,14 @@ import { groupReleaseChannelHandler } from "./resources/groupReleaseChannel";
 import { deviceReleaseChannelHandler } from "./resources/deviceReleaseChannel";
 import { deviceMigrationHandler } from "./resources/deviceMigration";
 import { bindStackSettings } from "./resources/context";
+import { pinnedToOrganization } from "./resources/organization";
 
 const handlers: Record<ResourceKind, ResourceHandler> = {
-  group: groupHandler,
-  user: userHandler,
-  groupReleaseChannel: groupReleaseChannelHandler,
-  deviceReleaseChannel: deviceReleaseChannelHandler,
-  deviceMigration: deviceMigrationHandler,
+  group: pinnedToOrganization("group", groupHandler),
+  user: pinnedToOrganization("user", userHandler),
+  groupReleaseChannel: pinnedToOrganization("groupReleaseChannel", groupReleaseChannelHandler),
+  deviceReleaseChannel: pinnedToOrganization("deviceReleaseChannel", deviceReleaseChannelHandler),
+  deviceMigration: pinnedToOrganization("deviceMigration", deviceMigrationHandler),
 };
 
 /** Called once per serialized provider by the plugin, after the engine's Configure, with the stack config. */

@@ -74,7 +74,7 @@ export class Engine {
   /** The default provider's inputs at the last `up`: what refresh and destroy configure the plugin with. */
   private storedProviderConfig?: ProviderConfig;
   private pendingOperations: PendingOperation[] = [];
-  private current?: { plugin: ProviderPlugin; configKey: string };
+  private current?: { plugin: ProviderPlugin };
   private closedPluginsStderr = "";
   private busy = false;
   private readonly cipher = new SecretsCipher();
@@ -264,7 +264,7 @@ export class Engine {
     return this.closedPluginsStderr + (this.current?.plugin.stderr() ?? "");
   }
 
-  /** The next run starts a new plugin process (a new CLI run: e.g. after the package was upgraded). */
+  /** Sets plugin environment for the following operations (each starts its own plugin process). */
   async restartPlugin(options: { env?: Record<string, string> } = {}): Promise<void> {
     if (options.env) this.options.env = { ...this.options.env, ...options.env };
     await this.closePlugin();
@@ -292,46 +292,34 @@ export class Engine {
   }
 
   /**
-   * The plugin for a run, configured with `providerConfig` (the current stack config unless given). The
-   * engine's plugin is reused while that config stays the same (the plugin configures each provider once per
-   * process); a run with its own env gets a plugin of its own.
+   * The plugin for one operation, configured with `providerConfig` (the current stack config unless given).
+   * Every CLI command (`pulumi up`, `refresh`, ...) starts the provider plugin afresh, so each operation here
+   * gets its own process too: what a provider keeps in memory lasts one operation, as under the real CLI.
    */
   private async pluginFor(
     options: RunOptions,
     providerConfig: ProviderConfig = this.configFor(options),
   ): Promise<{ plugin: ProviderPlugin; release(): Promise<void> }> {
     const { config, secretKeys } = providerConfig;
-    const start = async (env?: Record<string, string>) => {
-      const plugin = await startProviderPlugin({
-        cwd: this.options.cwd,
-        project: this.project,
-        stack: this.stack,
-        env: { ...this.options.env, ...env },
-      });
-      try {
-        await plugin.configure(config, secretKeys);
-      } catch (err) {
-        await plugin.close();
-        throw err;
-      }
-      return plugin;
+    const plugin = await startProviderPlugin({
+      cwd: this.options.cwd,
+      project: this.project,
+      stack: this.stack,
+      env: { ...this.options.env, ...options.env },
+    });
+    this.current = { plugin };
+    const release = async () => {
+      if (this.current?.plugin === plugin) this.current = undefined;
+      await plugin.close();
+      this.closedPluginsStderr += plugin.stderr();
     };
-    if (options.env) {
-      const plugin = await start(options.env);
-      return {
-        plugin,
-        release: async () => {
-          await plugin.close();
-          this.closedPluginsStderr += plugin.stderr();
-        },
-      };
+    try {
+      await plugin.configure(config, secretKeys);
+    } catch (err) {
+      await release();
+      throw err;
     }
-    const configKey = JSON.stringify([config, secretKeys]);
-    if (this.current?.configKey !== configKey) {
-      await this.closePlugin();
-      this.current = { plugin: await start(), configKey };
-    }
-    return { plugin: this.current.plugin, release: async () => {} };
+    return { plugin, release };
   }
 
   private newDeployment(mode: Mode, plugin: ProviderPlugin, options: RunOptions): Deployment {
@@ -386,14 +374,8 @@ export class Engine {
       });
       if (!deployment.result.interrupted) await deployment.finish();
     } finally {
-      if (deployment.result.interrupted) {
-        // The CLI died: the plugin is gone, and the next run starts a new one.
-        if (this.current?.plugin === plugin) this.current = undefined;
-        this.closedPluginsStderr += plugin.stderr();
-        await plugin.kill();
-      } else {
-        await release();
-      }
+      if (deployment.result.interrupted) await plugin.kill(); // the CLI died, and its plugin with it
+      await release();
     }
     if (mode === "up") {
       this.state = deployment.newState();

@@ -2,9 +2,11 @@ import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError, ValidationError, type DeviceMgmtClient } from "../client";
 import { clientForProps } from "./context";
 import { attachedReleaseChannel } from "./coalescedReads";
+import { z } from "zod";
 import {
   carriedInputs,
   checkProperties,
+  containsUnknown,
   connectionSchema,
   connectionStaysInOrganization,
   diffProperties,
@@ -44,6 +46,13 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
   const shape = {
     [ownerKey]: uuid(ownerKey),
     releaseChannelId: uuid("releaseChannelId"),
+    adoptId: z
+      .string({ error: `adoptId must be the attachment's id, <${ownerKey}>/<releaseChannelId>` })
+      .refine((id) => parseAttachmentId(id) !== undefined, {
+        error: `adoptId must be the attachment's id, <${ownerKey}>/<releaseChannelId>`,
+      })
+      .transform((id) => id.toLowerCase())
+      .optional(),
     connection: connectionSchema,
   };
   const describe = (ownerId: string, rcId: string) =>
@@ -53,14 +62,17 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
 
   return {
     async check(_olds, news) {
-      return checkProperties(spec.resourceName, shape, news);
+      const checked = checkProperties(spec.resourceName, shape, news);
+      const mismatch = adoptIdMismatch(ownerKey, checked.inputs);
+      if (mismatch) checked.failures.push({ property: "adoptId", reason: mismatch });
+      return checked;
     },
 
     async diff(_id, olds, news): Promise<pulumi.dynamic.DiffResult> {
       return diffProperties(
         olds,
         news,
-        { updatable: [], replaceOn: [ownerKey, "releaseChannelId"] },
+        { updatable: [], replaceOn: [ownerKey, "releaseChannelId"], naturalKey: true },
         await connectionStaysInOrganization(olds, news),
       );
     },
@@ -71,8 +83,17 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
       const ownerId = inputs[ownerKey] as string;
       const rcId = inputs.releaseChannelId as string;
       const result = { id: attachmentId(ownerId, rcId), outs: outputs(ownerId, rcId, inputs) };
-      // Look before writing: adopting an attachment that exists (an exported org, a lost answer) writes nothing.
-      if (await unlessGone(spec.attached(client, ownerId, rcId))) return result;
+      // Look before writing. An attachment that exists is taken over only when the program says so (adoptId):
+      // taken silently, a later destroy or rename of this resource would detach it from under its owner.
+      const attached = await unlessGone(spec.attached(client, ownerId, rcId));
+      if (typeof inputs.adoptId === "string") {
+        if (attached) return result;
+        throw new Error(
+          `adoptId: ${describe(ownerId, rcId)} is not attached, so there is nothing to adopt. Remove adoptId ` +
+            `to attach it.`,
+        );
+      }
+      if (attached) throw alreadyAttached(spec.resourceName, describe(ownerId, rcId), result.id);
       try {
         await untilApplied(
           async () => (await spec.attach(client, ownerId, rcId), true),
@@ -81,8 +102,9 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
         return result;
       } catch (error) {
         if (error instanceof ValidationError) {
-          // Already attached (made outside Pulumi, or by an earlier run that lost its answer): adopt it.
-          if (await spec.attached(client, ownerId, rcId)) return result;
+          // Attached since we looked (by another writer): not ours to take over silently.
+          if (await spec.attached(client, ownerId, rcId))
+            throw alreadyAttached(spec.resourceName, describe(ownerId, rcId), result.id);
           const reason = await spec.explainRefusal(client, ownerId);
           if (reason) throw new Error(`Cannot attach ${describe(ownerId, rcId)}: ${reason}`);
         }
@@ -133,6 +155,29 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
       }
     },
   };
+}
+
+/** Pure: an adoptId that names another pair than the one declared (unknown values pass). */
+export function adoptIdMismatch(ownerKey: string, inputs: Props): string | undefined {
+  const adoptId = inputs.adoptId;
+  const ownerId = inputs[ownerKey];
+  const rcId = inputs.releaseChannelId;
+  if (typeof adoptId !== "string" || typeof ownerId !== "string" || typeof rcId !== "string")
+    return undefined;
+  if (containsUnknown(adoptId) || containsUnknown(ownerId) || containsUnknown(rcId)) return undefined;
+  const expected = attachmentId(ownerId, rcId);
+  return adoptId === expected
+    ? undefined
+    : `adoptId ${adoptId} names another attachment than the one declared (${expected}): use adoptId: "${expected}".`;
+}
+
+function alreadyAttached(resourceName: string, what: string, id: string): Error {
+  return new Error(
+    `${what} is already attached, and this ${resourceName} did not attach it. Nothing was changed. If you ` +
+      `renamed this resource or moved it to another parent in code, add the resource option ` +
+      `aliases: [{ name: "<old name>" }] (or { parent: <old parent> }) so Pulumi knows it is the same one. To ` +
+      `manage an attachment made outside this stack, or left by an interrupted run, set adoptId: "${id}".`,
+  );
 }
 
 /** True when the channel is in the owner's list; pages stop at the first match. */

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { AmbiguousWriteError, ForbiddenError, NotFoundError, type DeviceMgmtClient } from "../client";
-import { thinProvider } from "../dynamic";
+import { kindOptions, thinProvider, TYPE_MODULE } from "../dynamic";
 import { clientForProps } from "./context";
 import {
   carriedInputs,
@@ -68,7 +68,7 @@ async function inSourceOrganization(client: DeviceMgmtClient, deviceId: string):
   return (await unlessGone(client.devices.get(deviceId))) !== undefined;
 }
 
-/** Migration ids are `<device id>/<target organization slug>`, so a migration made elsewhere can be imported. */
+/** Migration ids are `<device id>/<target organization slug>`: one device migrates to one place. */
 const migrationId = (deviceId: string, slug: string) => `${deviceId}/${slug}`;
 
 function parseMigrationId(id: string): { deviceId: string; organizationSlug: string } | undefined {
@@ -110,13 +110,16 @@ export const deviceMigrationHandler: ResourceHandler = {
         throw new Error(migrationForbiddenMessage(deviceId, slug, groupId));
       } else if (error instanceof NotFoundError) {
         // One status for two causes: tell them apart by whether the source organization still has the device.
-        throw new Error(
-          (await inSourceOrganization(client, deviceId))
-            ? `Cannot migrate device ${deviceId}: no organization has the slug "${slug}" (${error.message}).`
-            : `Cannot migrate device ${deviceId} to "${slug}": the device is not in the source organization ` +
-                `(the id is wrong, or it was migrated already). If it is already in "${slug}", adopt that ` +
-                `migration with the resource option import: "${migrationId(deviceId, slug)}".`,
-        );
+        if (await inSourceOrganization(client, deviceId)) {
+          throw new Error(
+            `Cannot migrate device ${deviceId}: no organization has the slug "${slug}"` +
+              (groupId ? `, or it has no group ${groupId}` : "") +
+              ` (${error.message}). Check organizationSlug${groupId ? " and groupId" : ""}.`,
+          );
+        }
+        // The source organization no longer has the device: it was migrated already (by an earlier run that
+        // lost its answer or was interrupted, or by this migration under its old name). That is the state the
+        // program declares, so the migration counts as done.
       } else {
         throw error;
       }
@@ -176,6 +179,8 @@ export interface DeviceMigrationArgs {
  * only leaves the stack, with a warning.
  */
 export class DeviceMigration extends pulumi.dynamic.Resource {
+  /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
+  declare readonly organizationId: pulumi.Output<string>;
   declare readonly deviceId: pulumi.Output<string>;
   declare readonly organizationSlug: pulumi.Output<string>;
   declare readonly groupId: pulumi.Output<string | null>;
@@ -190,9 +195,12 @@ export class DeviceMigration extends pulumi.dynamic.Resource {
         organizationSlug: args.organizationSlug,
         groupId: args.groupId,
         connection: secretConnection(args.connection),
+        organizationId: undefined,
         migratedAt: undefined,
       },
-      opts,
+      kindOptions(opts, false),
+      TYPE_MODULE,
+      "DeviceMigration",
     );
   }
 }

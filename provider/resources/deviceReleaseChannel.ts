@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { thinProvider } from "../dynamic";
+import { kindOptions, thinProvider, TYPE_MODULE } from "../dynamic";
 import { attachmentHandler, listContains } from "./attachment";
 import { secretConnection, type ConnectionArgs } from "./secretConnection";
 
@@ -25,11 +25,18 @@ export interface DeviceReleaseChannelArgs {
   /** An ungrouped device. */
   deviceId: pulumi.Input<string>;
   releaseChannelId: pulumi.Input<string>;
+  /**
+   * Take over an attachment that already exists (made outside this stack, or left by an interrupted run):
+   * its id, `<deviceId>/<releaseChannelId>`. Without it, a create that finds the channel attached fails.
+   */
+  adoptId?: pulumi.Input<string>;
   connection?: pulumi.Input<ConnectionArgs>;
 }
 
 /** Makes a release channel reach an ungrouped device. Any change replaces the attachment. Id: `deviceId/releaseChannelId`. */
 export class DeviceReleaseChannel extends pulumi.dynamic.Resource {
+  /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
+  declare readonly organizationId: pulumi.Output<string>;
   declare readonly deviceId: pulumi.Output<string>;
   declare readonly releaseChannelId: pulumi.Output<string>;
 
@@ -40,9 +47,13 @@ export class DeviceReleaseChannel extends pulumi.dynamic.Resource {
       {
         deviceId: args.deviceId,
         releaseChannelId: args.releaseChannelId,
+        adoptId: args.adoptId,
         connection: secretConnection(args.connection),
+        organizationId: undefined,
       },
-      opts,
+      kindOptions(opts, true),
+      TYPE_MODULE,
+      "DeviceReleaseChannel",
     );
   }
 }

@@ -147,6 +147,11 @@ export interface PropertyDiffSpec {
   equal?: Record<string, (a: unknown, b: unknown) => boolean>;
   /** Value used when a property is absent (so `parentId: undefined` equals `parentId: null`). */
   defaults?: Record<string, unknown>;
+  /**
+   * The object is identified by a natural key (an e-mail, an owner/channel pair) that cannot exist twice, so a
+   * replacement must delete the old object before creating the new one.
+   */
+  naturalKey?: boolean;
 }
 
 /**
@@ -181,7 +186,11 @@ export function diffProperties(
         : !sameOrganization;
     (otherOrganization ? replaces : updates).push("connection");
   }
-  return { changes: replaces.length > 0 || updates.length > 0, replaces, deleteBeforeReplace: false };
+  return {
+    changes: replaces.length > 0 || updates.length > 0,
+    replaces,
+    deleteBeforeReplace: spec.naturalKey === true && replaces.length > 0,
+  };
 }
 
 /**
@@ -261,9 +270,12 @@ export async function untilApplied<T>(
     try {
       return await write();
     } catch (error) {
-      if (!(error instanceof AmbiguousWriteError) || attempt >= AMBIGUOUS_WRITE_ATTEMPTS) throw error;
+      if (!(error instanceof AmbiguousWriteError)) throw error;
+      // Even when no attempt is left (or retries are off), a write that was applied must be reported as done:
+      // failing here would leave an object the state does not know, and the next run would make another.
       const found = await applied();
       if (found !== undefined) return found;
+      if (attempt >= AMBIGUOUS_WRITE_ATTEMPTS) throw error;
     }
   }
 }

@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { NotFoundError, ValidationError, type DeviceMgmtClient, type Group as ApiGroup } from "../client";
-import { thinProvider } from "../dynamic";
+import { kindOptions, thinProvider, TYPE_MODULE } from "../dynamic";
 import type { ConnectionInput } from "../connection";
 import { clientForProps } from "./context";
 import { readGroup } from "./coalescedReads";
@@ -106,31 +106,92 @@ function liveInputs(outputs: GroupOutputs): Props {
   });
 }
 
-const CLOCK_SKEW_MS = 60_000;
+interface Sibling {
+  id: string;
+  name: string;
+  parentId: string | null;
+}
 
 /**
- * Creates the group, surviving an ambiguous failure (the request may have been applied): looks for a group of
- * that name under that parent created since the attempt began before trying again, so a retry never
- * duplicates it.
+ * The groups of each organization as this process knows them: listed once (the first create), then kept up to
+ * date with the groups this process creates. It answers "does a group of this name already exist under this
+ * parent?" without a list per create; what others create during the run is not seen, which only matters for
+ * objects that are not this stack's.
+ */
+const knownGroups = new Map<string, Promise<Sibling[]>>();
+/** Creates of one name under one parent run one at a time, so "did my lost request make it?" has one answer. */
+const creating = new Map<string, Promise<unknown>>();
+
+const siblingOf = (g: ApiGroup): Sibling => ({ id: g.id, name: g.name, parentId: g.parent?.id ?? null });
+
+/** Keeps the known groups true to this process's own renames, moves and deletions. */
+async function noteGroupChange(client: DeviceMgmtClient, id: string, now: ApiGroup | undefined) {
+  const known = knownGroups.get((await client.assertV3Token()).organization_id);
+  if (!known) return;
+  const groups = await known.catch(() => undefined);
+  if (!groups) return;
+  const index = groups.findIndex((g) => g.id === id);
+  if (index >= 0) groups.splice(index, 1);
+  if (now) groups.push(siblingOf(now));
+}
+
+async function oneAtATime<T>(key: string, task: () => Promise<T>): Promise<T> {
+  const before = creating.get(key) ?? Promise.resolve();
+  const run = before.then(task, task);
+  const settled = run.catch(() => undefined);
+  creating.set(key, settled);
+  try {
+    return await run;
+  } finally {
+    if (creating.get(key) === settled) creating.delete(key);
+  }
+}
+
+function groupExists(name: string, parentId: string | null, existing: Sibling): Error {
+  const where = parentId ? `under group ${parentId}` : "at the root";
+  return new Error(
+    `A group named "${name}" already exists ${where} (id ${existing.id}), and this Group did not create it. ` +
+      `Nothing was changed. If you renamed this resource or moved it to another parent in code, add the ` +
+      `resource option aliases: [{ name: "<old name>" }] (or { parent: <old parent> }) so Pulumi knows it is the ` +
+      `same one. To manage a group made outside this stack, or left by an interrupted run, set ` +
+      `adoptId: "${existing.id}". Groups of one name under one parent are refused so that no run can duplicate ` +
+      `one; give a second group another name.`,
+  );
+}
+
+/**
+ * Creates the group unless one of that name exists under that parent (which would be a duplicate: see
+ * groupExists), surviving an ambiguous failure: after a lost answer, a group of that name that is new under
+ * that parent is the one the request made (no other could appear: we checked, and hold the name), so a retry
+ * never duplicates it.
  */
 async function createOnce(
   client: DeviceMgmtClient,
   name: string,
   parentId: string | null,
 ): Promise<ApiGroup> {
-  const startedAt = Date.now();
-  return untilApplied(
-    () => client.groups.create({ name, parentId }),
-    async () => {
-      const recent = (await client.groups.all()).filter(
-        (g) =>
-          g.name === name &&
-          (g.parent?.id ?? null) === parentId &&
-          Date.parse(g.createdAt) >= startedAt - CLOCK_SKEW_MS,
-      );
-      return recent.length === 1 ? recent[0] : undefined;
-    },
-  );
+  const organizationId = (await client.assertV3Token()).organization_id;
+  let known = knownGroups.get(organizationId);
+  if (!known) {
+    known = client.groups.all().then((groups) => groups.map(siblingOf));
+    knownGroups.set(organizationId, known);
+    known.catch(() => knownGroups.delete(organizationId));
+  }
+  const groups = await known;
+  const sameName = (g: Sibling) => g.name === name && g.parentId === parentId;
+  return oneAtATime(JSON.stringify([organizationId, parentId, name]), async () => {
+    const existing = groups.find(sameName);
+    if (existing) throw groupExists(name, parentId, existing);
+    const created = await untilApplied(
+      () => client.groups.create({ name, parentId }),
+      async () => {
+        const now = (await client.groups.all()).filter((g) => sameName(siblingOf(g)));
+        return now.length === 1 ? now[0] : undefined;
+      },
+    );
+    groups.push(siblingOf(created));
+    return created;
+  });
 }
 
 /** The group's mutable fields, from the API or from recorded outputs. */
@@ -237,8 +298,9 @@ export const groupHandler: ResourceHandler = {
       configured: olds.configured === true,
     };
     try {
-      const updated = await reconcile(client, recorded, declared(news));
-      return { outs: toOutputs(updated ?? (await client.groups.get(id)), news) };
+      const updated = (await reconcile(client, recorded, declared(news))) ?? (await client.groups.get(id));
+      await noteGroupChange(client, id, updated);
+      return { outs: toOutputs(updated, news) };
     } catch (error) {
       if (error instanceof NotFoundError) {
         throw new Error(
@@ -255,6 +317,7 @@ export const groupHandler: ResourceHandler = {
     const client = clientForProps(props);
     await client.assertV3Token();
     await unlessGone(client.groups.delete(id));
+    await noteGroupChange(client, id, undefined);
   },
 };
 
@@ -275,6 +338,8 @@ export interface GroupArgs {
 
 /** A group of the organization's tree. Renaming and re-parenting update it in place. */
 export class Group extends pulumi.dynamic.Resource {
+  /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
+  declare readonly organizationId: pulumi.Output<string>;
   declare readonly name: pulumi.Output<string>;
   declare readonly parentId: pulumi.Output<string | null>;
   declare readonly configured: pulumi.Output<boolean>;
@@ -292,11 +357,14 @@ export class Group extends pulumi.dynamic.Resource {
         configured: args.configured,
         adoptId: args.adoptId,
         connection: secretConnection(args.connection),
+        organizationId: undefined,
         deviceCount: undefined,
         createdAt: undefined,
         updatedAt: undefined,
       },
-      opts,
+      kindOptions(opts, false),
+      TYPE_MODULE,
+      "Group",
     );
   }
 }

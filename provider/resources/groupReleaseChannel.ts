@@ -1,5 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
-import { thinProvider } from "../dynamic";
+import { kindOptions, thinProvider, TYPE_MODULE } from "../dynamic";
 import { attachmentHandler, listContains } from "./attachment";
 import { secretConnection, type ConnectionArgs } from "./secretConnection";
 
@@ -24,11 +24,18 @@ export interface GroupReleaseChannelArgs {
   /** A configured group. */
   groupId: pulumi.Input<string>;
   releaseChannelId: pulumi.Input<string>;
+  /**
+   * Take over an attachment that already exists (made outside this stack, or left by an interrupted run):
+   * its id, `<groupId>/<releaseChannelId>`. Without it, a create that finds the channel attached fails.
+   */
+  adoptId?: pulumi.Input<string>;
   connection?: pulumi.Input<ConnectionArgs>;
 }
 
 /** Makes a release channel reach a configured group. Any change replaces the attachment. Id: `groupId/releaseChannelId`. */
 export class GroupReleaseChannel extends pulumi.dynamic.Resource {
+  /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
+  declare readonly organizationId: pulumi.Output<string>;
   declare readonly groupId: pulumi.Output<string>;
   declare readonly releaseChannelId: pulumi.Output<string>;
 
@@ -39,9 +46,13 @@ export class GroupReleaseChannel extends pulumi.dynamic.Resource {
       {
         groupId: args.groupId,
         releaseChannelId: args.releaseChannelId,
+        adoptId: args.adoptId,
         connection: secretConnection(args.connection),
+        organizationId: undefined,
       },
-      opts,
+      kindOptions(opts, true),
+      TYPE_MODULE,
+      "GroupReleaseChannel",
     );
   }
 }

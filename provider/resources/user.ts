@@ -1,7 +1,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { NotFoundError, ValidationError, type DeviceMgmtClient, type User as ApiUser } from "../client";
-import { thinProvider } from "../dynamic";
+import { kindOptions, thinProvider, TYPE_MODULE } from "../dynamic";
 import { clientForProps } from "./context";
 import { readUser } from "./coalescedReads";
 import {
@@ -133,6 +133,7 @@ export function diffUser(olds: Props, news: Props, sameOrganization?: boolean): 
       replaceOn: ["email"],
       equal: { email: sameEmail, groupRoles: sameGroupRoles },
       defaults: { groupRoles: [] },
+      naturalKey: true,
     },
     sameOrganization,
   );
@@ -200,8 +201,11 @@ const CLOCK_SKEW_MS = 60_000;
 
 function emailTaken(email: string, existing: ApiUser): Error {
   return new Error(
-    `A user with e-mail ${email} already exists in the organization (id ${existing.id}). ` +
-      `To manage that user, set adoptId: "${existing.id}" on this resource.`,
+    `A user with e-mail ${email} already exists in the organization (id ${existing.id}), and this User did not ` +
+      `create it. Nothing was changed. If you renamed this resource or moved it to another parent in code, add ` +
+      `the resource option aliases: [{ name: "<old name>" }] (or { parent: <old parent> }) so Pulumi knows it is ` +
+      `the same one. To manage a user made outside this stack, or left by an interrupted run, set ` +
+      `adoptId: "${existing.id}".`,
   );
 }
 
@@ -408,6 +412,8 @@ export interface UserArgs {
 
 /** A user of the organization with a default role and group roles. */
 export class User extends pulumi.dynamic.Resource {
+  /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
+  declare readonly organizationId: pulumi.Output<string>;
   declare readonly firstName: pulumi.Output<string>;
   declare readonly lastName: pulumi.Output<string>;
   declare readonly email: pulumi.Output<string>;
@@ -429,10 +435,13 @@ export class User extends pulumi.dynamic.Resource {
         invite: args.invite,
         adoptId: args.adoptId,
         connection: secretConnection(args.connection),
+        organizationId: undefined,
         createdAt: undefined,
         updatedAt: undefined,
       },
-      opts,
+      kindOptions(opts, true),
+      TYPE_MODULE,
+      "User",
     );
   }
 }

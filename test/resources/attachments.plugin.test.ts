@@ -90,7 +90,11 @@ describe.each(owners)("$kind", (owner) => {
     const attachment = await Managed.of(stack.plugin, kind, `${kind}-lifecycle`);
     const outs = await attachment.create(inputs(ownerId, PRODUCTION()));
     expect(attachment.id).toBe(`${ownerId}/${PRODUCTION()}`);
-    expect(withoutProvider(outs)).toEqual({ [ownerKey]: ownerId, releaseChannelId: PRODUCTION() });
+    expect(withoutProvider(outs)).toEqual({
+      [ownerKey]: ownerId,
+      releaseChannelId: PRODUCTION(),
+      organizationId: stack.emulator.orgs.primary.id,
+    });
     expect(owner.attachedIds(ownerId)).toEqual([PRODUCTION()]);
 
     expect(await attachment.diff(inputs(ownerId, PRODUCTION()))).toMatchObject({ changes: "none" });
@@ -142,18 +146,22 @@ describe.each(owners)("$kind", (owner) => {
     await again.delete();
   });
 
-  it("adopts an attachment that already exists instead of failing", async () => {
+  it("refuses to take over an attachment that exists unless adoptId names it", async () => {
     const ownerId = await owner.make("Adopt");
     await owner.attachOutside(ownerId, PRODUCTION());
+    const silent = await Managed.of(stack.plugin, kind, `${kind}-silent`);
+    const refusal = await failure(silent.create(inputs(ownerId, PRODUCTION())));
+    expect(refusal.message).toContain(`adoptId: "${ownerId}/${PRODUCTION()}"`);
+    expect(refusal.message).toContain("aliases");
+    expect(owner.attachedIds(ownerId)).toEqual([PRODUCTION()]);
+
     const attachment = await Managed.of(stack.plugin, kind, `${kind}-adopt`);
-    await attachment.create(inputs(ownerId, PRODUCTION()));
+    await attachment.create({ ...inputs(ownerId, PRODUCTION()), adoptId: `${ownerId}/${PRODUCTION()}` });
     expect(attachment.id).toBe(`${ownerId}/${PRODUCTION()}`);
     expect(owner.attachedIds(ownerId)).toEqual([PRODUCTION()]);
-    await attachment.delete();
-    expect(owner.attachedIds(ownerId)).toEqual([]);
   });
 
-  it("imports from the id alone (<owner>/<releaseChannelId>) and refuses an id of another shape", async () => {
+  it("reads an attachment known by its id only (<owner>/<releaseChannelId>), refusing an id of another shape", async () => {
     const ownerId = await owner.make("Import");
     await owner.attachOutside(ownerId, BETA());
     const imported = await Managed.of(stack.plugin, kind, `${kind}-import`);
