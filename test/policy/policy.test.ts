@@ -1,0 +1,148 @@
+// The example policy pack (examples/policy) on the resources of a real program: examples/org runs through the
+// engine stand-in's preview, its registrations are shaped the way @pulumi/policy hands them to a policy (type
+// token, props as registered, property dependencies), and every rule is shown passing and failing.
+import * as path from "path";
+import type { PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { DeviceMgmtClient } from "../../provider/client";
+import { createEngine, type Engine, type ResourceView } from "../../emulator/engine";
+import { declareOrganization, type OrganizationSettings } from "../../examples/org/organization";
+import {
+  adminDomains,
+  folderChannel,
+  maxAdmins,
+  migrationTargets,
+  namePattern,
+  TYPE,
+} from "../../examples/policy/policies";
+
+const repoRoot = path.resolve(__dirname, "../..");
+let emulator: RunningEmulator;
+let engine: Engine;
+let settings: OrganizationSettings;
+let adminRoleId: string;
+let safetyStableId: string;
+let resources: PolicyResource[];
+
+/** State entries → PolicyResource, as the analyzer builds them (dependencies resolved to the resources). */
+function asPolicyResources(views: ResourceView[]): PolicyResource[] {
+  const byUrn = new Map<string, PolicyResource>();
+  const custom = views.filter((v) => v.custom);
+  for (const v of custom) {
+    byUrn.set(v.urn, {
+      type: v.type,
+      props: v.inputs,
+      urn: v.urn,
+      name: v.name,
+      opts: {} as PolicyResource["opts"],
+      propertyDependencies: {},
+      isType: () => false,
+      asType: () => undefined,
+    } as unknown as PolicyResource);
+  }
+  for (const v of custom) {
+    const r = byUrn.get(v.urn)!;
+    // The inputs that are another resource's id point at that resource.
+    for (const [key, value] of Object.entries(v.inputs)) {
+      const target = custom.find((o) => o.id !== undefined && o.id === value);
+      if (target) r.propertyDependencies[key] = [byUrn.get(target.urn)!];
+    }
+  }
+  return [...byUrn.values()];
+}
+
+const config =
+  <T>(value: T) =>
+  () =>
+    value as never;
+
+function runResource(policy: ResourceValidationPolicy, cfg: object, list = resources): string[] {
+  const violations: string[] = [];
+  const validate = policy.validateResource as (args: object, report: (m: string) => void) => void;
+  for (const r of list) {
+    validate({ ...r, getConfig: config(cfg), notApplicable: () => {} }, (m) => violations.push(m));
+  }
+  return violations;
+}
+
+function runStack(policy: StackValidationPolicy, cfg: object, list = resources): string[] {
+  const violations: string[] = [];
+  const validate = policy.validateStack as (args: object, report: (m: string) => void) => void;
+  validate({ resources: list, getConfig: config(cfg), notApplicable: () => {} }, (m) => violations.push(m));
+  return violations;
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  const client = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.multiOrgAdmin });
+  const loaner = (await client.devices.all()).find((d) => d.name === "Headset 08")!;
+  adminRoleId = (await client.roles.all()).find((r) => r.name === "Admin" && r.type === "organization")!.id;
+  const safety = (await client.apps.all()).find((a) => a.name === "Safety Briefing")!;
+  safetyStableId = (await client.apps.releaseChannels(safety.id).all()).find((c) => c.name === "Stable")!.id;
+  settings = {
+    loanerDeviceId: loaner.id,
+    stagingSlug: "acme-staging",
+    demoDeviceName: "Headset 01",
+    emailDomain: "acme.example",
+  };
+  engine = await createEngine({
+    cwd: repoRoot,
+    config: { "devicemgmt:baseUrl": emulator.baseUrl },
+    secretConfig: { "devicemgmt:apiToken": emulator.tokens.multiOrgAdmin },
+  });
+  const up = await engine.up(() => declareOrganization(settings));
+  expect(up.errors).toEqual([]);
+  resources = asPolicyResources(engine.resources());
+});
+
+afterAll(async () => {
+  await engine?.close();
+  await emulator?.close();
+});
+
+it("sees the program's resources by their per-kind type tokens", () => {
+  const types = new Set(resources.map((r) => r.type));
+  for (const kind of ["Group", "User", "GroupReleaseChannel", "DeviceReleaseChannel", "DeviceMigration"]) {
+    expect(types).toContain(TYPE(kind));
+  }
+});
+
+it("admin domains: passes for the program's domain, fails for another", () => {
+  expect(runResource(adminDomains, { adminRoleId, allowedDomains: ["acme.example"] })).toEqual([]);
+  expect(runResource(adminDomains, { adminRoleId, allowedDomains: ["corp.example"] })).toEqual([
+    expect.stringContaining("olivia.ops@acme.example would be an organization Admin"),
+  ]);
+});
+
+it("max admins: one Admin passes a limit of 1 and fails a limit of 0", () => {
+  expect(runStack(maxAdmins, { adminRoleId, maxAdmins: 1 })).toEqual([]);
+  expect(runStack(maxAdmins, { adminRoleId, maxAdmins: 0 })).toEqual([
+    expect.stringContaining("1 users are organization Admins (olivia.ops@acme.example)"),
+  ]);
+});
+
+it("folder channel: every EMEA site has Safety Stable; not every one has the Picker channel", () => {
+  expect(runStack(folderChannel, { folderName: "EMEA", channelId: safetyStableId })).toEqual([]);
+  const other = resources.find((r) => r.type === TYPE("GroupReleaseChannel") && r.name === "london-picker")!
+    .props.releaseChannelId as string;
+  expect(runStack(folderChannel, { folderName: "EMEA", channelId: other })).toEqual([
+    expect.stringContaining('"Berlin Lab" (berlin) lacks release channel'),
+  ]);
+  // Without the attachment the program registers, the rule fails.
+  const without = resources.filter((r) => r.name !== "london-safety");
+  expect(runStack(folderChannel, { folderName: "EMEA", channelId: safetyStableId }, without)).toEqual([
+    expect.stringContaining('"London Warehouse" (london)'),
+  ]);
+});
+
+it("name pattern: the program's names pass a title-case pattern, fail a lower-case one", () => {
+  expect(runResource(namePattern, { pattern: "^[A-Z][A-Za-z ]+$" })).toEqual([]);
+  expect(runResource(namePattern, { pattern: "^[a-z-]+$" })).toHaveLength(6);
+});
+
+it("migration targets: acme-staging allowed passes, otherwise fails", () => {
+  expect(runResource(migrationTargets, { allowedSlugs: ["acme-staging"] })).toEqual([]);
+  expect(runResource(migrationTargets, { allowedSlugs: ["acme-lab"] })).toEqual([
+    expect.stringContaining('Device migration to "acme-staging" is not allowed'),
+  ]);
+});
