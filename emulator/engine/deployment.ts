@@ -66,6 +66,8 @@ export interface DeploymentSettings {
   /** URNs or names to replace without asking Diff (`pulumi up --replace`). */
   replace?: string[];
   interruptAfter?: number;
+  /** Resolves when the interrupted CLI dies (after the interruptAfter-th call was sent); default 50 ms. */
+  interruptWhen?: () => Promise<void>;
 }
 
 interface Plan {
@@ -116,7 +118,7 @@ export class Deployment {
   }
 
   private noticeStop(): void {
-    if (this.failed && (this.inFlight === 0 || this.result.interrupted)) this.signalStopped?.();
+    if (this.failed && this.inFlight === 0 && !this.result.interrupted) this.signalStopped?.();
   }
 
   private record(kind: StepKind, entry: StateEntry, details: Partial<Step> = {}): void {
@@ -183,9 +185,11 @@ export class Deployment {
     if (this.result.interrupted) return;
     this.result.interrupted = true;
     this.result.ok = false;
-    // Give the request that was just sent time to leave the plugin, then kill it mid-flight.
-    setTimeout(() => void this.settings.plugin.kill(), 50);
-    this.signalStopped?.();
+    // Give the request that was just sent time to leave the plugin, then kill the plugin mid-flight.
+    const when = this.settings.interruptWhen ?? (() => new Promise<void>((r) => setTimeout(r, 50)));
+    void when()
+      .then(() => this.settings.plugin.kill())
+      .then(() => this.signalStopped?.());
   }
 
   async register(req: resproto.RegisterResourceRequest): Promise<resproto.RegisterResourceResponse> {

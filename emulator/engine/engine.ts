@@ -333,6 +333,7 @@ export class Engine {
       stack: this.stack,
       replace: options.replace,
       interruptAfter: options.interruptAfter,
+      interruptWhen: options.interruptWhen,
     });
   }
 

@@ -139,6 +139,8 @@ export interface RunOptions {
    * been sent: the calls still in flight become pending operations in the state.
    */
   interruptAfter?: number;
+  /** With interruptAfter: resolves when the CLI should die (default 50 ms after that call was sent). */
+  interruptWhen?: () => Promise<void>;
   /** `pulumi refresh --clear-pending-creates`: drops pending creates from the state. */
   clearPendingCreates?: boolean;
 }
