@@ -16,6 +16,8 @@ export interface ClientTuning {
 export interface ConnectionInput {
   baseUrl?: string;
   apiToken?: string;
+  /** Lets a plain-http base URL reach a host other than this machine (the token then travels in clear). */
+  allowInsecureHttp?: boolean;
 }
 
 export const CONFIG_KEYS = {
@@ -46,6 +48,65 @@ export interface StackSettings extends ClientTuning {
   apiToken?: string;
 }
 
+const EXAMPLE_BASE_URL = "https://devices.example.com/api/v3";
+
+function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
+  return (
+    host === "localhost" ||
+    host.endsWith(".localhost") ||
+    host === "::1" ||
+    /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(host)
+  );
+}
+
+/**
+ * Why a base URL cannot be used, naming where it came from (`connection.baseUrl`, `devicemgmt:baseUrl`,
+ * DEVICEMGMT_BASE_URL) and how to fix it; undefined when it is fine. It must be http(s) and end in /api/v3; plain
+ * http is only for this machine (loopback) unless `allowInsecureHttp`, as the token would travel in clear.
+ * Never prints credentials or a query string.
+ */
+export function baseUrlProblem(raw: string, source: string, allowInsecureHttp = false): string | undefined {
+  const expected = `${source} must be an http(s) URL ending in /api/v3, such as ${EXAMPLE_BASE_URL}`;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    return `${expected}; the value given is not a URL.`;
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return `${expected}; got a "${url.protocol}" URL.`;
+  }
+  const pathname = url.pathname.replace(/\/+$/, "");
+  if (!pathname.endsWith("/api/v3")) {
+    const fixed = pathname.endsWith("/api/v2")
+      ? `${url.origin}${pathname.slice(0, -"/v2".length)}/v3 (v2 is not supported)`
+      : `${url.origin}${pathname.endsWith("/api") ? pathname : `${pathname}/api`}/v3`;
+    return `${expected}; got "${url.origin}${pathname}". Use ${fixed}.`;
+  }
+  if (url.protocol === "http:" && !allowInsecureHttp && !isLoopback(url.hostname)) {
+    const secure = `https://${url.host}${pathname}`;
+    return (
+      `${source} "${url.origin}${pathname}" uses plain http to another machine, so the API token would travel ` +
+      `in clear. Use ${secure}, or, if the network is trusted, set \`allowInsecureHttp: true\` in the ` +
+      `resource's connection.`
+    );
+  }
+  return undefined;
+}
+
+/** Why an explicitly given token cannot be used (empty or only spaces), or undefined. */
+export function apiTokenProblem(value: unknown, source: string): string | undefined {
+  if (typeof value !== "string") return `${source} must be a string (a v3 access token).`;
+  if (value.trim() === "") {
+    return (
+      `${source} is empty or only spaces. Give the v3 access token, or leave ${source} out to use the ` +
+      `stack's devicemgmt:apiToken.`
+    );
+  }
+  return undefined;
+}
+
 /**
  * Merges the three sources, most specific first: the resource's own connection, stack config, environment.
  * The environment is read at call time so a CI job can rotate the token without touching state.
@@ -55,12 +116,31 @@ export function resolveConnection(
   stack: StackSettings,
   env: NodeJS.ProcessEnv = process.env,
 ): ConnectionSettings {
-  const baseUrl =
-    nonEmpty(perResource?.baseUrl) ?? nonEmpty(stack.baseUrl) ?? nonEmpty(env[ENV_KEYS.baseUrl]);
+  // Given explicitly but blank is a mistake, not a request for the stack's value.
+  if (perResource?.apiToken !== undefined) {
+    const problem = apiTokenProblem(perResource.apiToken, "connection.apiToken");
+    if (problem) throw new Error(problem);
+  }
+  if (perResource?.baseUrl !== undefined && nonEmpty(perResource.baseUrl) === undefined) {
+    throw new Error(`connection.baseUrl is empty. ${MISSING_BASE_URL}`);
+  }
+  const sources: [string | undefined, string][] = [
+    [nonEmpty(perResource?.baseUrl), "connection.baseUrl"],
+    [nonEmpty(stack.baseUrl), CONFIG_KEYS.baseUrl],
+    [nonEmpty(env[ENV_KEYS.baseUrl]), ENV_KEYS.baseUrl],
+  ];
+  const [baseUrl, baseUrlSource] = sources.find(([value]) => value !== undefined) ?? [undefined, ""];
   const apiToken =
     nonEmpty(perResource?.apiToken) ?? nonEmpty(stack.apiToken) ?? nonEmpty(env[ENV_KEYS.apiToken]);
   if (!apiToken) throw new Error(MISSING_TOKEN);
   if (!baseUrl) throw new Error(MISSING_BASE_URL);
+  const problem = baseUrlProblem(
+    baseUrl,
+    baseUrlSource,
+    // Only a resource's own connection can opt in; stack config and environment URLs keep their old reach.
+    baseUrlSource === "connection.baseUrl" ? perResource?.allowInsecureHttp === true : true,
+  );
+  if (problem) throw new Error(problem);
   const { baseUrl: _baseUrl, apiToken: _apiToken, ...tuning } = stack;
   return { baseUrl, apiToken, ...tuning };
 }
@@ -74,7 +154,12 @@ export function stackSettingsFrom(get: (key: string) => string | undefined): Sta
   const settings: StackSettings = {};
   const baseUrl = get(CONFIG_KEYS.baseUrl);
   const apiToken = get(CONFIG_KEYS.apiToken);
-  if (baseUrl) settings.baseUrl = baseUrl;
+  if (baseUrl) {
+    // Shape only (http(s), /api/v3): the plain-http rule for other hosts applies to resources' connections.
+    const problem = baseUrlProblem(baseUrl, CONFIG_KEYS.baseUrl, true);
+    if (problem) throw new Error(problem);
+    settings.baseUrl = baseUrl;
+  }
   if (apiToken) settings.apiToken = apiToken;
   const requestsPerMinute = wholeNumber(get, CONFIG_KEYS.requestsPerMinute, 1);
   const maxRetries = wholeNumber(get, CONFIG_KEYS.maxRetries, 0);

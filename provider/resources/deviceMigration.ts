@@ -24,8 +24,15 @@ const migrationShape = {
   organizationSlug: z
     .string({ error: "organizationSlug is required: the target organization's slug" })
     .trim()
-    .regex(/^[a-z0-9][a-z0-9-]*$/i, {
-      error: "organizationSlug must be an organization slug such as acme-staging",
+    .superRefine((slug, ctx) => {
+      if (/^[a-z0-9][a-z0-9-]*$/.test(slug)) return;
+      const lower = slug.toLowerCase();
+      ctx.addIssue({
+        code: "custom",
+        message: /^[a-z0-9][a-z0-9-]*$/.test(lower)
+          ? `organizationSlug must be lower-case, as slugs are: use ${lower}`
+          : "organizationSlug must be an organization slug (lower-case letters, digits and -) such as acme-staging",
+      });
     }),
   groupId: uuid("groupId").nullable().optional(),
   connection: connectionSchema,

@@ -1,6 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { AmbiguousWriteError, NotFoundError } from "../client";
+import { apiTokenProblem, baseUrlProblem } from "../connection";
 import { clientForProps } from "./context";
 
 /** What the engine sends for a value it does not know yet (during preview). */
@@ -122,12 +123,26 @@ export const uuid = (what: string) =>
 export const connectionSchema = z
   .object({
     baseUrl: z
-      .string()
-      .url({ error: "connection.baseUrl must be a URL such as https://host/api/v3" })
+      .string({ error: `connection.baseUrl must be a string such as https://host/api/v3` })
       .optional(),
-    apiToken: z.string().min(1, { error: "connection.apiToken must not be empty" }).optional(),
+    apiToken: z.string({ error: "connection.apiToken must be a string (a v3 access token)" }).optional(),
+    allowInsecureHttp: z.boolean({ error: "connection.allowInsecureHttp must be true or false" }).optional(),
   })
   .strict()
+  .superRefine((connection, ctx) => {
+    if (connection.apiToken !== undefined) {
+      const problem = apiTokenProblem(connection.apiToken, "connection.apiToken");
+      if (problem) ctx.addIssue({ code: "custom", path: ["apiToken"], message: problem });
+    }
+    if (connection.baseUrl !== undefined && !containsUnknown(connection.baseUrl)) {
+      const problem = baseUrlProblem(
+        connection.baseUrl,
+        "connection.baseUrl",
+        connection.allowInsecureHttp === true,
+      );
+      if (problem) ctx.addIssue({ code: "custom", path: ["baseUrl"], message: problem });
+    }
+  })
   .optional();
 
 export const adoptIdSchema = uuid("adoptId").optional();

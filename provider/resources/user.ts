@@ -33,16 +33,23 @@ const groupRoleSchema = z.object({ roleId: uuid("roleId"), groupId: uuid("groupI
 
 const MAX_GROUP_ROLES = 100;
 
+/** The API's limit on names and e-mail addresses. */
+const MAX_TEXT = 255;
+
 const userShape = {
   firstName: z
     .string({ error: "firstName is required and must be a string" })
     .trim()
-    .min(1, { error: "firstName must not be empty" }),
+    .min(1, { error: "firstName must not be empty" })
+    .max(MAX_TEXT, { error: `firstName must be at most ${MAX_TEXT} characters: shorten it` }),
   lastName: z
     .string({ error: "lastName is required and must be a string" })
     .trim()
-    .min(1, { error: "lastName must not be empty" }),
-  email: z.email({ error: "email must be an e-mail address" }),
+    .min(1, { error: "lastName must not be empty" })
+    .max(MAX_TEXT, { error: `lastName must be at most ${MAX_TEXT} characters: shorten it` }),
+  email: z
+    .email({ error: "email must be an e-mail address such as ada@example.com" })
+    .max(MAX_TEXT, { error: `email must be at most ${MAX_TEXT} characters` }),
   defaultRoleId: uuid("defaultRoleId"),
   groupRoles: z
     .array(groupRoleSchema, { error: "groupRoles must be a list of { roleId, groupId }" })
