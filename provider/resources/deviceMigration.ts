@@ -171,6 +171,7 @@ export const deviceMigrationHandler: ResourceHandler = {
 
 // ---- Resource class -----------------------------------------------------------------------------------------
 
+/** The inputs of a {@link DeviceMigration}. Any change replaces the migration. */
 export interface DeviceMigrationArgs {
   /** The device, in the source organization (the one the token or connection belongs to). */
   deviceId: pulumi.Input<string>;
@@ -178,6 +179,7 @@ export interface DeviceMigrationArgs {
   organizationSlug: pulumi.Input<string>;
   /** Optional configured group in the target organization. */
   groupId?: pulumi.Input<string | null>;
+  /** The source organization's API for this resource only (the token is kept secret in state); default: the stack's `devicemgmt:*` config. */
   connection?: pulumi.Input<ConnectionArgs>;
 }
 
@@ -188,9 +190,13 @@ export interface DeviceMigrationArgs {
 export class DeviceMigration extends pulumi.dynamic.Resource {
   /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
   declare readonly organizationId: pulumi.Output<string>;
+  /** The migrated device. */
   declare readonly deviceId: pulumi.Output<string>;
+  /** The target organization's slug. */
   declare readonly organizationSlug: pulumi.Output<string>;
+  /** The group in the target organization, or null. */
   declare readonly groupId: pulumi.Output<string | null>;
+  /** When the device was migrated (ISO 8601). */
   declare readonly migratedAt: pulumi.Output<string>;
 
   constructor(name: string, args: DeviceMigrationArgs, opts?: pulumi.CustomResourceOptions) {

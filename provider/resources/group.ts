@@ -323,28 +323,45 @@ export const groupHandler: ResourceHandler = {
 
 // ---- Resource class -----------------------------------------------------------------------------------------
 
+/** The inputs of a {@link Group}. */
 export interface GroupArgs {
-  /** The group's name. */
+  /** The group's name (1 to 255 characters); unique among its siblings. Renaming updates in place. */
   name: pulumi.Input<string>;
-  /** The parent group (an unconfigured group); null or absent for a root-level group. */
+  /** The parent group's id (an unconfigured group); null or absent for a root-level group. Re-parenting updates in place. */
   parentId?: pulumi.Input<string | null>;
-  /** Configured groups hold devices and content; configuring is irreversible. Default false. */
+  /** Configured groups are leaves that hold devices, release channels and content; configuring is irreversible (true → false is refused at preview). Default false. */
   configured?: pulumi.Input<boolean>;
-  /** Adopt the existing group with this id instead of creating one; it is updated to the declared inputs. */
+  /** Adopt the existing group with this id instead of creating one; it is updated to the declared inputs. Inert after the first `up`. */
   adoptId?: pulumi.Input<string>;
-  /** Another organization's API for this resource only (the token is kept secret). */
+  /** Another organization's API for this resource only (the token is kept secret in state); default: the stack's `devicemgmt:*` config. */
   connection?: pulumi.Input<ConnectionArgs>;
 }
 
-/** A group of the organization's tree. Renaming and re-parenting update it in place. */
+/**
+ * A group of the organization's tree: a folder of groups, or (configured) a leaf holding devices and content.
+ * Renaming and re-parenting update it in place.
+ *
+ * A create fails, before any write, when a group of the same name exists under the same parent: take it over
+ * with `adoptId`, or use `aliases` if you renamed or moved the resource in code.
+ *
+ * @example
+ * const emea = new dm.Group("emea", { name: "EMEA" });
+ * const berlin = new dm.Group("berlin", { name: "Berlin Lab", parentId: emea.id, configured: true });
+ */
 export class Group extends pulumi.dynamic.Resource {
   /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
   declare readonly organizationId: pulumi.Output<string>;
+  /** The group's name. */
   declare readonly name: pulumi.Output<string>;
+  /** The parent group's id; null for a root-level group. */
   declare readonly parentId: pulumi.Output<string | null>;
+  /** Whether the group is configured (a leaf that holds devices and content). */
   declare readonly configured: pulumi.Output<boolean>;
+  /** How many devices the group holds, as last read. */
   declare readonly deviceCount: pulumi.Output<number>;
+  /** When the group was created (ISO 8601). */
   declare readonly createdAt: pulumi.Output<string>;
+  /** When the group was last changed (ISO 8601). */
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {

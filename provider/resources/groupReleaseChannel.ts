@@ -20,23 +20,38 @@ export const groupReleaseChannelHandler = attachmentHandler({
   },
 });
 
+/** The inputs of a {@link GroupReleaseChannel}. */
 export interface GroupReleaseChannelArgs {
-  /** A configured group. */
+  /** The configured group the channel reaches (release channels attach only to configured groups). Changing it replaces the attachment. */
   groupId: pulumi.Input<string>;
+  /** The release channel's id (see `getReleaseChannel`). Changing it replaces the attachment. */
   releaseChannelId: pulumi.Input<string>;
   /**
    * Take over an attachment that already exists (made outside this stack, or left by an interrupted run):
    * its id, `<groupId>/<releaseChannelId>`. Without it, a create that finds the channel attached fails.
    */
   adoptId?: pulumi.Input<string>;
+  /** Another organization's API for this resource only (the token is kept secret in state); default: the stack's `devicemgmt:*` config. */
   connection?: pulumi.Input<ConnectionArgs>;
 }
 
-/** Makes a release channel reach a configured group. Any change replaces the attachment. Id: `groupId/releaseChannelId`. */
+/**
+ * Makes a release channel reach every device of a configured group. Any change replaces the attachment (delete
+ * first: the same group and channel cannot be attached twice). Its id is `<groupId>/<releaseChannelId>`.
+ *
+ * A create fails, before any write, when the channel is already attached to the group: take that attachment
+ * over with `adoptId`, or use `aliases` if you renamed or moved the resource in code.
+ *
+ * @example
+ * const production = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" });
+ * new dm.GroupReleaseChannel("berlin-simulator", { groupId: berlin.id, releaseChannelId: production.id });
+ */
 export class GroupReleaseChannel extends pulumi.dynamic.Resource {
   /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
   declare readonly organizationId: pulumi.Output<string>;
+  /** The group the channel reaches. */
   declare readonly groupId: pulumi.Output<string>;
+  /** The attached release channel. */
   declare readonly releaseChannelId: pulumi.Output<string>;
 
   constructor(name: string, args: GroupReleaseChannelArgs, opts?: pulumi.CustomResourceOptions) {

@@ -395,15 +395,21 @@ export const userHandler: ResourceHandler = {
 
 // ---- Resource class -----------------------------------------------------------------------------------------
 
+/** A role the user holds on one group. */
 export interface GroupRoleArgs {
+  /** A group role's id (see `getRole({ name, type: "group" })`). */
   roleId: pulumi.Input<string>;
+  /** The group the role applies to. */
   groupId: pulumi.Input<string>;
 }
 
+/** The inputs of a {@link User}. */
 export interface UserArgs {
+  /** The user's first name; changes update in place. */
   firstName: pulumi.Input<string>;
+  /** The user's last name; changes update in place. */
   lastName: pulumi.Input<string>;
-  /** Changing the e-mail replaces the user. */
+  /** The user's e-mail, unique in the organization. Changing it replaces the user (delete first). */
   email: pulumi.Input<string>;
   /** The role the user holds across the organization (an organization or group role). */
   defaultRoleId: pulumi.Input<string>;
@@ -411,22 +417,39 @@ export interface UserArgs {
   groupRoles?: pulumi.Input<pulumi.Input<GroupRoleArgs>[]>;
   /** true: send an invitation e-mail (POST /user-invites); false (default): create directly, for single sign-on accounts. */
   invite?: pulumi.Input<boolean>;
-  /** Adopt the existing user with this id instead of creating one; it is updated to the declared inputs. */
+  /** Adopt the existing user with this id instead of creating one; it is updated to the declared inputs. Inert after the first `up`. */
   adoptId?: pulumi.Input<string>;
-  /** Another organization's API for this resource only (the token is kept secret). */
+  /** Another organization's API for this resource only (the token is kept secret in state); default: the stack's `devicemgmt:*` config. */
   connection?: pulumi.Input<ConnectionArgs>;
 }
 
-/** A user of the organization with a default role and group roles. */
+/**
+ * A user of the organization with a default role and group roles. Names and roles update in place; a new
+ * e-mail replaces the user (delete first: an e-mail cannot exist twice).
+ *
+ * A create fails, before any write, when a user with the e-mail exists: take it over with `adoptId` (the error
+ * gives its id), or use `aliases` if you renamed or moved the resource in code.
+ *
+ * @example
+ * const admin = dm.getRoleOutput({ name: "Admin", type: "organization" });
+ * new dm.User("emil", { firstName: "Emil", lastName: "Lindqvist", email: "emil@acme.example", defaultRoleId: admin.id });
+ */
 export class User extends pulumi.dynamic.Resource {
   /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
   declare readonly organizationId: pulumi.Output<string>;
+  /** The user's first name. */
   declare readonly firstName: pulumi.Output<string>;
+  /** The user's last name. */
   declare readonly lastName: pulumi.Output<string>;
+  /** The user's e-mail. */
   declare readonly email: pulumi.Output<string>;
+  /** The role the user holds across the organization. */
   declare readonly defaultRoleId: pulumi.Output<string>;
+  /** The roles the user holds on particular groups. */
   declare readonly groupRoles: pulumi.Output<GroupRole[]>;
+  /** When the user was created (ISO 8601). */
   declare readonly createdAt: pulumi.Output<string>;
+  /** When the user was last changed (ISO 8601). */
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions) {
