@@ -424,7 +424,9 @@ describe("secrets", () => {
     const checkpoint = engine.checkpoint() as {
       deployment: { resources: Array<{ type: string; outputs: { value?: unknown } }> };
     };
-    const [stack, item] = checkpoint.deployment.resources.filter((r) => !r.type.startsWith("pulumi:providers:"));
+    const [stack, item] = checkpoint.deployment.resources.filter(
+      (r) => !r.type.startsWith("pulumi:providers:"),
+    );
     expect(item.outputs.value).toEqual(expect.objectContaining({ ciphertext: expect.any(String) }));
     expect(stack.outputs.value).toEqual(expect.objectContaining({ ciphertext: expect.any(String) }));
   });

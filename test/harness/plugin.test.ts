@@ -1,7 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { itemProvider } from "./fixtures/item-resource";
 import { ItemBackend, newItemBackend, repoRoot } from "./fixtures/item-fixture";
-import { PropertyMap, ProviderCallError, ProviderPlugin, startProviderPlugin } from "../../emulator/engine/plugin";
+import {
+  PropertyMap,
+  ProviderCallError,
+  ProviderPlugin,
+  startProviderPlugin,
+} from "../../emulator/engine/plugin";
 
 const URN = "urn:pulumi:stack::project::pulumi-nodejs:dynamic/fixture:Item::thing";
 
