@@ -250,6 +250,17 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
     return request;
   };
 
+  /** Ends the plugin process with `signal` and resolves once it exited. */
+  const stop = async (signal: NodeJS.Signals) => {
+    client.close();
+    if (child.exitCode === null && child.signalCode === null) {
+      await new Promise<void>((resolve) => {
+        child.once("exit", () => resolve());
+        child.kill(signal);
+      });
+    }
+  };
+
   return {
     pid: child.pid ?? -1,
 
@@ -340,25 +351,8 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
       await call("delete", (cb) => client.delete(request, cb));
     },
 
-    async close() {
-      client.close();
-      if (child.exitCode === null && child.signalCode === null) {
-        await new Promise<void>((resolve) => {
-          child.once("exit", () => resolve());
-          child.kill("SIGTERM");
-        });
-      }
-    },
-
-    async kill() {
-      client.close();
-      if (child.exitCode === null && child.signalCode === null) {
-        await new Promise<void>((resolve) => {
-          child.once("exit", () => resolve());
-          child.kill("SIGKILL");
-        });
-      }
-    },
+    close: () => stop("SIGTERM"),
+    kill: () => stop("SIGKILL"),
 
     stderr: () => stderr,
     stdout: () => stdout,
