@@ -169,6 +169,25 @@ function initFailureOf(err: grpcTypes.ServiceError): ProviderCallError["initFail
   return undefined;
 }
 
+/**
+ * Told about every plugin process this module starts (the bench measures each one's CPU and memory from /proc,
+ * which is gone once the process has exited). Observers must not throw.
+ */
+export interface PluginObserver {
+  /** The plugin listens (it has loaded the SDK) and has not been configured yet. */
+  started?(pid: number): void;
+  /** The plugin's work is done and it is about to be sent its stop signal; it has not exited yet. */
+  stopping?(pid: number): void;
+}
+
+const observers = new Set<PluginObserver>();
+
+/** Adds an observer of the plugin processes started from now on; returns the function that removes it. */
+export function observePlugins(observer: PluginObserver): () => void {
+  observers.add(observer);
+  return () => observers.delete(observer);
+}
+
 // With `node -e`, argv is [node, script, engineAddress]: exactly what the plugin's main reads.
 const PLUGIN_WRAPPER = "process.stdin.on('end', () => process.exit(0)).resume(); require(process.argv[1]);";
 
@@ -213,6 +232,8 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
     });
   });
 
+  if (child.pid !== undefined) for (const observer of observers) observer.started?.(child.pid);
+
   const client = new provrpc.ResourceProviderClient(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
 
   type Callback<Res> = (err: grpcTypes.ServiceError | null, response: Res) => void;
@@ -254,6 +275,7 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
   const stop = async (signal: NodeJS.Signals) => {
     client.close();
     if (child.exitCode === null && child.signalCode === null) {
+      if (child.pid !== undefined) for (const observer of observers) observer.stopping?.(child.pid);
       await new Promise<void>((resolve) => {
         child.once("exit", () => resolve());
         child.kill(signal);
