@@ -25,11 +25,13 @@ export const CONFIG_KEYS = {
   apiToken: "devicemgmt:apiToken",
   requestsPerMinute: "devicemgmt:requestsPerMinute",
   maxRetries: "devicemgmt:maxRetries",
+  allowInsecureHttp: "devicemgmt:allowInsecureHttp",
 } as const;
 
 export const ENV_KEYS = {
   baseUrl: "DEVICEMGMT_BASE_URL",
   apiToken: "DEVICEMGMT_API_TOKEN",
+  allowInsecureHttp: "DEVICEMGMT_ALLOW_INSECURE_HTTP",
 } as const;
 
 const MISSING_TOKEN =
@@ -46,6 +48,8 @@ const MISSING_BASE_URL =
 export interface StackSettings extends ClientTuning {
   baseUrl?: string;
   apiToken?: string;
+  /** `devicemgmt:allowInsecureHttp`: plain http to another machine for the stack config / environment base URL. */
+  allowInsecureHttp?: boolean;
 }
 
 const EXAMPLE_BASE_URL = "https://devices.example.com/api/v3";
@@ -60,11 +64,22 @@ function isLoopback(hostname: string): boolean {
   );
 }
 
+/** The opt-in that lets a base URL from `source` use plain http to another machine, as the fix to name. */
+function insecureOptIn(source: string): string {
+  if (source === "connection.baseUrl") return "set `allowInsecureHttp: true` in the resource's connection";
+  return (
+    `opt in with \`pulumi config set ${CONFIG_KEYS.allowInsecureHttp} true\` or the environment variable ` +
+    `${ENV_KEYS.allowInsecureHttp}=true`
+  );
+}
+
 /**
  * Why a base URL cannot be used, naming where it came from (`connection.baseUrl`, `devicemgmt:baseUrl`,
  * DEVICEMGMT_BASE_URL) and how to fix it; undefined when it is fine. It must be http(s) and end in /api/v3; plain
- * http is only for this machine (loopback) unless `allowInsecureHttp`, as the token would travel in clear.
- * Never prints credentials or a query string.
+ * http is only for this machine (loopback: 127.0.0.0/8, ::1, localhost) unless `allowInsecureHttp`, as the token
+ * would travel in clear. The same rule holds for every source; the opt-in named in the message is the source's
+ * own (the resource's `connection.allowInsecureHttp`, or `devicemgmt:allowInsecureHttp` /
+ * DEVICEMGMT_ALLOW_INSECURE_HTTP for stack config and environment). Never prints credentials or a query string.
  */
 export function baseUrlProblem(raw: string, source: string, allowInsecureHttp = false): string | undefined {
   const expected = `${source} must be an http(s) URL ending in /api/v3, such as ${EXAMPLE_BASE_URL}`;
@@ -88,8 +103,7 @@ export function baseUrlProblem(raw: string, source: string, allowInsecureHttp = 
     const secure = `https://${url.host}${pathname}`;
     return (
       `${source} "${url.origin}${pathname}" uses plain http to another machine, so the API token would travel ` +
-      `in clear. Use ${secure}, or, if the network is trusted, set \`allowInsecureHttp: true\` in the ` +
-      `resource's connection.`
+      `in clear. Use ${secure}, or, if the network is trusted, ${insecureOptIn(source)}.`
     );
   }
   return undefined;
@@ -134,15 +148,29 @@ export function resolveConnection(
     nonEmpty(perResource?.apiToken) ?? nonEmpty(stack.apiToken) ?? nonEmpty(env[ENV_KEYS.apiToken]);
   if (!apiToken) throw new Error(MISSING_TOKEN);
   if (!baseUrl) throw new Error(MISSING_BASE_URL);
-  const problem = baseUrlProblem(
-    baseUrl,
-    baseUrlSource,
-    // Only a resource's own connection can opt in; stack config and environment URLs keep their old reach.
-    baseUrlSource === "connection.baseUrl" ? perResource?.allowInsecureHttp === true : true,
-  );
+  // Each source has its own opt-in: a resource's connection its `allowInsecureHttp`, stack config and
+  // environment the stack-wide `devicemgmt:allowInsecureHttp` or DEVICEMGMT_ALLOW_INSECURE_HTTP.
+  const allowInsecureHttp =
+    baseUrlSource === "connection.baseUrl"
+      ? perResource?.allowInsecureHttp === true
+      : stack.allowInsecureHttp === true || envFlag(env, ENV_KEYS.allowInsecureHttp) === true;
+  const problem = baseUrlProblem(baseUrl, baseUrlSource, allowInsecureHttp);
   if (problem) throw new Error(problem);
-  const { baseUrl: _baseUrl, apiToken: _apiToken, ...tuning } = stack;
+  const { baseUrl: _baseUrl, apiToken: _apiToken, allowInsecureHttp: _allow, ...tuning } = stack;
   return { baseUrl, apiToken, ...tuning };
+}
+
+/** A true/false switch: undefined when unset or empty, an error naming `name` for anything else. */
+function booleanSetting(raw: string | undefined, name: string): boolean | undefined {
+  const value = raw?.trim().toLowerCase();
+  if (value === undefined || value === "") return undefined;
+  if (value === "true") return true;
+  if (value === "false") return false;
+  throw new Error(`${name} must be true or false, got "${raw}".`);
+}
+
+function envFlag(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  return booleanSetting(env[name], name);
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
@@ -150,13 +178,22 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 /** Reads stack settings from a config getter (the plugin's `configure` request, or `pulumi.runtime.getConfig`). */
-export function stackSettingsFrom(get: (key: string) => string | undefined): StackSettings {
+export function stackSettingsFrom(
+  get: (key: string) => string | undefined,
+  env: NodeJS.ProcessEnv = process.env,
+): StackSettings {
   const settings: StackSettings = {};
   const baseUrl = get(CONFIG_KEYS.baseUrl);
   const apiToken = get(CONFIG_KEYS.apiToken);
+  const allowInsecureHttp = booleanSetting(get(CONFIG_KEYS.allowInsecureHttp), CONFIG_KEYS.allowInsecureHttp);
+  if (allowInsecureHttp !== undefined) settings.allowInsecureHttp = allowInsecureHttp;
   if (baseUrl) {
-    // Shape only (http(s), /api/v3): the plain-http rule for other hosts applies to resources' connections.
-    const problem = baseUrlProblem(baseUrl, CONFIG_KEYS.baseUrl, true);
+    // The same rules as at resolution, refused here already so that every resource (and preview) says why.
+    const problem = baseUrlProblem(
+      baseUrl,
+      CONFIG_KEYS.baseUrl,
+      allowInsecureHttp === true || envFlag(env, ENV_KEYS.allowInsecureHttp) === true,
+    );
     if (problem) throw new Error(problem);
     settings.baseUrl = baseUrl;
   }

@@ -7,6 +7,8 @@ import { groupReleaseChannelHandler } from "../../provider/resources/groupReleas
 import { deviceReleaseChannelHandler } from "../../provider/resources/deviceReleaseChannel";
 import { resolveConnection, stackSettingsFrom } from "../../provider/connection";
 import type { ResourceHandler } from "../../provider/resources/framework";
+import { getGroup, getRole } from "../../provider/lookups";
+import { startEmulator } from "../../emulator";
 
 const A = "11111111-1111-4111-8111-111111111111";
 const B = "22222222-2222-4222-8222-222222222222";
@@ -180,5 +182,128 @@ describe("connection resolution (stack config, environment, resource)", () => {
         { DEVICEMGMT_BASE_URL: "ftp://h/api/v3", DEVICEMGMT_API_TOKEN: TOKEN },
       ),
     ).toThrow(/^DEVICEMGMT_BASE_URL must be an http\(s\) URL/);
+  });
+
+  it("a connection without a token (an unset secret) falls back to the stack's token, then the environment's", async () => {
+    const connection = { baseUrl: "https://other.example/api/v3", apiToken: undefined };
+    expect(await failuresOf("user", { connection })).toEqual([]);
+    expect(resolveConnection(connection, stack, {})).toEqual({
+      baseUrl: "https://other.example/api/v3",
+      apiToken: "2|stack",
+    });
+    expect(resolveConnection(connection, {}, { DEVICEMGMT_API_TOKEN: "3|env" }).apiToken).toBe("3|env");
+  });
+});
+
+describe("plain http to another machine, from each source", () => {
+  const SECRET = "7|do-not-print-me";
+  const secretPart = "do-not-print-me";
+  const config = (values: Record<string, string>) => (key: string) => values[key];
+
+  it("stack config devicemgmt:baseUrl: refused when the config is read, naming the property and the opt-in", () => {
+    const get = config({ "devicemgmt:baseUrl": "http://devices.lan/api/v3", "devicemgmt:apiToken": SECRET });
+    let message = "";
+    try {
+      stackSettingsFrom(get, {});
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^devicemgmt:baseUrl "http:\/\/devices\.lan\/api\/v3" uses plain http/);
+    expect(message).toMatch(/Use https:\/\/devices\.lan\/api\/v3/);
+    expect(message).toMatch(/pulumi config set devicemgmt:allowInsecureHttp true/);
+    expect(message).toMatch(/DEVICEMGMT_ALLOW_INSECURE_HTTP=true/);
+    expect(message).not.toContain(secretPart);
+    expect(() =>
+      resolveConnection(undefined, { baseUrl: "http://devices.lan/api/v3", apiToken: SECRET }, {}),
+    ).toThrow(/^devicemgmt:baseUrl .*in clear/);
+  });
+
+  it("environment DEVICEMGMT_BASE_URL: refused where the connection is resolved", () => {
+    const env = { DEVICEMGMT_BASE_URL: "http://10.0.0.7:8080/api/v3", DEVICEMGMT_API_TOKEN: SECRET };
+    let message = "";
+    try {
+      resolveConnection(undefined, {}, env);
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(/^DEVICEMGMT_BASE_URL "http:\/\/10\.0\.0\.7:8080\/api\/v3" uses plain http/);
+    expect(message).toMatch(/devicemgmt:allowInsecureHttp/);
+    expect(message).not.toContain(secretPart);
+  });
+
+  it("resource connection.baseUrl: refused at check, naming the connection's own opt-in", async () => {
+    const [failure] = await failuresOf("user", {
+      connection: { baseUrl: "http://devices.lan/api/v3", apiToken: SECRET },
+    });
+    expect(failure.property).toBe("connection");
+    expect(failure.reason).toMatch(/connection\.baseUrl .*allowInsecureHttp: true/);
+    expect(failure.reason).not.toContain(secretPart);
+  });
+
+  it("loopback is always allowed, from every source, without an opt-in", () => {
+    for (const baseUrl of [
+      "http://127.0.0.1:8080/api/v3",
+      "http://127.1.2.3/api/v3",
+      "http://[::1]:9000/api/v3",
+      "http://localhost/api/v3",
+    ]) {
+      expect(stackSettingsFrom(config({ "devicemgmt:baseUrl": baseUrl }), {}).baseUrl).toBe(baseUrl);
+      expect(
+        resolveConnection(undefined, { apiToken: TOKEN }, { DEVICEMGMT_BASE_URL: baseUrl }).baseUrl,
+      ).toBe(baseUrl);
+      expect(resolveConnection({ baseUrl }, { apiToken: TOKEN }, {}).baseUrl).toBe(baseUrl);
+    }
+  });
+
+  it("the opt-in must be true or false", () => {
+    expect(() => stackSettingsFrom(config({ "devicemgmt:allowInsecureHttp": "yes" }), {})).toThrow(
+      /^devicemgmt:allowInsecureHttp must be true or false, got "yes"/,
+    );
+    expect(() =>
+      resolveConnection(
+        undefined,
+        { apiToken: TOKEN },
+        { DEVICEMGMT_BASE_URL: "http://devices.lan/api/v3", DEVICEMGMT_ALLOW_INSECURE_HTTP: "1" },
+      ),
+    ).toThrow(/^DEVICEMGMT_ALLOW_INSECURE_HTTP must be true or false, got "1"/);
+  });
+});
+
+describe("lookup misuse is refused before any request", () => {
+  it("getRole({})", async () => {
+    await expect(getRole({} as never)).rejects.toThrow(/getRole: argument "name" must be the role's name/);
+  });
+
+  it('getGroup({ id: ".." })', async () => {
+    await expect(getGroup({ id: ".." })).rejects.toThrow(
+      /argument "id" must be the UUID of a group.*got "\.\."/s,
+    );
+  });
+});
+
+describe("a migration to a group the target organization does not have", () => {
+  it("fails with the server's reason naming groupId, and the device stays", async () => {
+    const emulator = await startEmulator({ port: 0 });
+    try {
+      const [device] = emulator.snapshot().devices;
+      const inputs = {
+        deviceId: device.id,
+        organizationSlug: "acme-staging",
+        groupId: "34343434-3434-4343-8343-343434343434",
+        connection: { baseUrl: emulator.baseUrl, apiToken: emulator.tokens.multiOrgAdmin },
+      };
+      const checked = await deviceMigrationHandler.check({}, inputs);
+      expect(checked.failures ?? []).toEqual([]);
+      const error = await deviceMigrationHandler.create(checked.inputs!).then(
+        () => undefined,
+        (e: Error) => e,
+      );
+      expect(error?.message).toMatch(/422/);
+      expect(error?.message).toMatch(/groupId/);
+      expect(error?.message).not.toContain(emulator.tokens.multiOrgAdmin.split("|")[1]);
+      expect(emulator.snapshot().devices.find((d) => d.id === device.id)).toBeDefined();
+    } finally {
+      await emulator.close();
+    }
   });
 });

@@ -284,38 +284,85 @@ describe("DeviceMigration", () => {
 });
 
 describe("connection settings", () => {
-  const env = { DEVICEMGMT_BASE_URL: "http://env/api/v3", DEVICEMGMT_API_TOKEN: "9|env" };
+  const env = { DEVICEMGMT_BASE_URL: "http://127.0.0.1:8080/api/v3", DEVICEMGMT_API_TOKEN: "9|env" };
 
   it("prefers the resource's connection, then stack config, then the environment", () => {
     expect(
-      resolveConnection({ apiToken: "1|res" }, { baseUrl: "http://stack/api/v3", apiToken: "2|stack" }, env),
+      resolveConnection(
+        { apiToken: "1|res" },
+        { baseUrl: "https://stack.example/api/v3", apiToken: "2|stack" },
+        env,
+      ),
     ).toEqual({
-      baseUrl: "http://stack/api/v3",
+      baseUrl: "https://stack.example/api/v3",
       apiToken: "1|res",
     });
     expect(resolveConnection(undefined, {}, env)).toEqual({
-      baseUrl: "http://env/api/v3",
+      baseUrl: "http://127.0.0.1:8080/api/v3",
       apiToken: "9|env",
     });
   });
 
+  it("plain http to another machine from stack config or environment needs the stack-wide opt-in", () => {
+    const stack = { baseUrl: "http://stack/api/v3", apiToken: "2|stack" };
+    expect(() => resolveConnection(undefined, stack, {})).toThrow(/devicemgmt:allowInsecureHttp/);
+    expect(resolveConnection(undefined, { ...stack, allowInsecureHttp: true }, {})).toEqual({
+      baseUrl: "http://stack/api/v3",
+      apiToken: "2|stack",
+    });
+    expect(resolveConnection(undefined, stack, { DEVICEMGMT_ALLOW_INSECURE_HTTP: "true" }).baseUrl).toBe(
+      "http://stack/api/v3",
+    );
+    const fromEnv = { DEVICEMGMT_BASE_URL: "http://env/api/v3", DEVICEMGMT_API_TOKEN: "9|env" };
+    expect(() => resolveConnection(undefined, {}, fromEnv)).toThrow(/^DEVICEMGMT_BASE_URL .*in clear/);
+    expect(
+      resolveConnection(undefined, {}, { ...fromEnv, DEVICEMGMT_ALLOW_INSECURE_HTTP: "TRUE" }).baseUrl,
+    ).toBe("http://env/api/v3");
+    expect(resolveConnection(undefined, { allowInsecureHttp: true }, fromEnv).baseUrl).toBe(
+      "http://env/api/v3",
+    );
+    // The stack-wide opt-in does not reach a resource's own connection: that one has its own flag.
+    expect(() =>
+      resolveConnection({ baseUrl: "http://res/api/v3" }, { ...stack, allowInsecureHttp: true }, {}),
+    ).toThrow(/connection\.baseUrl .*allowInsecureHttp: true/);
+  });
+
   it("a missing token names all three ways to give one", () => {
-    expect(() => resolveConnection(undefined, { baseUrl: "http://x/api/v3" }, {})).toThrow(
+    expect(() => resolveConnection(undefined, { baseUrl: "http://127.0.0.1/api/v3" }, {})).toThrow(
       /devicemgmt:apiToken.*DEVICEMGMT_API_TOKEN.*connection/s,
     );
   });
 
   it("reads stack config by its full namespaced keys and validates requestsPerMinute", () => {
     const config: Record<string, string> = {
-      "devicemgmt:baseUrl": "http://s/api/v3",
+      "devicemgmt:baseUrl": "http://localhost:8080/api/v3",
       "devicemgmt:requestsPerMinute": "500",
     };
-    expect(stackSettingsFrom((k) => config[k])).toEqual({
-      baseUrl: "http://s/api/v3",
+    expect(stackSettingsFrom((k) => config[k], {})).toEqual({
+      baseUrl: "http://localhost:8080/api/v3",
       requestsPerMinute: 500,
     });
     expect(() => stackSettingsFrom((k) => ({ "devicemgmt:requestsPerMinute": "fast" })[k])).toThrow(
       /whole number of at least 1/,
+    );
+  });
+
+  it("reads devicemgmt:allowInsecureHttp as true or false", () => {
+    const config: Record<string, string> = {
+      "devicemgmt:baseUrl": "http://devices.lan/api/v3",
+      "devicemgmt:allowInsecureHttp": "true",
+    };
+    expect(stackSettingsFrom((k) => config[k], {})).toEqual({
+      baseUrl: "http://devices.lan/api/v3",
+      allowInsecureHttp: true,
+    });
+    expect(
+      stackSettingsFrom((k) => ({ "devicemgmt:baseUrl": "http://devices.lan/api/v3" })[k], {
+        DEVICEMGMT_ALLOW_INSECURE_HTTP: "true",
+      }).baseUrl,
+    ).toBe("http://devices.lan/api/v3");
+    expect(() => stackSettingsFrom((k) => ({ "devicemgmt:allowInsecureHttp": "yes" })[k], {})).toThrow(
+      /devicemgmt:allowInsecureHttp must be true or false, got "yes"/,
     );
   });
 });
