@@ -1,44 +1,20 @@
-/** Linux /proc readings of the plugin process: which process it is, and its resident memory. */
+/**
+ * Linux /proc readings of processes: CPU time and resident memory, and a meter of the plugin processes the engine
+ * stand-in starts. The engine starts a plugin per operation (as every CLI command does) and stops it before the
+ * operation returns, so each plugin is read just before it is stopped, while its /proc entry is still there.
+ */
 import * as fs from "node:fs";
-
-function parentOf(pid: number): number | undefined {
-  try {
-    const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-    // "pid (comm) state ppid ...": comm may hold spaces and parentheses, so split after the last ")".
-    return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
-  } catch {
-    return undefined;
-  }
-}
-
-/** The dynamic-provider plugin process started by this process (the harness's current plugin). */
-export function pluginPid(): number | undefined {
-  for (const entry of fs.readdirSync("/proc")) {
-    const pid = Number(entry);
-    if (!Number.isInteger(pid) || parentOf(pid) !== process.pid) continue;
-    try {
-      if (fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").includes("dynamic-provider")) return pid;
-    } catch {
-      // exited meanwhile
-    }
-  }
-  return undefined;
-}
+import { observePlugins } from "../../emulator/engine";
 
 /** VmHWM (peak resident set) and VmRSS of a process, in MiB. */
 export function memoryMiB(pid: number): { peak: number; current: number } {
-  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
-  const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
-  return { peak: kib("VmHWM") / 1024, current: kib("VmRSS") / 1024 };
-}
-
-/** Resets VmHWM to the current RSS (Linux: "5" to clear_refs), so the next reading is the peak since now. */
-export function resetPeakMemory(pid: number): boolean {
   try {
-    fs.writeFileSync(`/proc/${pid}/clear_refs`, "5");
-    return true;
+    const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+    const kib = (field: string) =>
+      Number(new RegExp(`^${field}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? NaN);
+    return { peak: kib("VmHWM") / 1024, current: kib("VmRSS") / 1024 };
   } catch {
-    return false;
+    return { peak: NaN, current: NaN };
   }
 }
 
@@ -52,4 +28,40 @@ export function cpuSeconds(pid: number): number {
   } catch {
     return NaN;
   }
+}
+
+/** What the plugin processes that stopped since the last reading used. */
+export interface PluginUsage {
+  /** How many plugin processes stopped. */
+  processes: number;
+  /** CPU seconds of those processes, from their start to just before their stop signal. */
+  cpu: number;
+  /** Of that, CPU seconds until they listened (starting Node and loading the SDK). */
+  startCpu: number;
+  /** The largest peak resident set (VmHWM) among them, in MiB. */
+  peakMiB: number;
+}
+
+/** Meters every plugin process started while it is open; `take()` returns the usage since the last `take()`. */
+export function pluginMeter(): { take(): PluginUsage; close(): void } {
+  const startCpu = new Map<number, number>();
+  let usage: PluginUsage = { processes: 0, cpu: 0, startCpu: 0, peakMiB: 0 };
+  const close = observePlugins({
+    started: (pid) => startCpu.set(pid, cpuSeconds(pid)),
+    stopping: (pid) => {
+      usage.processes += 1;
+      usage.cpu += cpuSeconds(pid);
+      usage.startCpu += startCpu.get(pid) ?? NaN;
+      usage.peakMiB = Math.max(usage.peakMiB, memoryMiB(pid).peak);
+      startCpu.delete(pid);
+    },
+  });
+  return {
+    take() {
+      const taken = usage;
+      usage = { processes: 0, cpu: 0, startCpu: 0, peakMiB: 0 };
+      return taken;
+    },
+    close,
+  };
 }
