@@ -1,7 +1,7 @@
 /** What a route handler sees of a request, and what it returns. */
 import { Access } from "./access";
 import { badRequest, unauthorized } from "./errors";
-import type { User } from "./model";
+import type { AuditRecord, User } from "./model";
 import { paginate, parsePageRequest, type Page, type PageQuerySchema } from "./pagination";
 import type { TokenRecord } from "./seed";
 import type { OrgState, Store } from "./store";
@@ -41,6 +41,21 @@ export interface SharedServices {
   invitations: Map<string, PendingInvitation[]>;
 }
 
+/**
+ * What a successful write records in the audit log (the server adds id, user, IP address and timestamps). `org`
+ * and `user` default to the caller's; a migration also records in the target organization as the user there.
+ */
+export interface AuditEntry {
+  type: "created" | "updated" | "deleted";
+  action: string;
+  resourceType: string;
+  resourceId: string;
+  resourceName: string | null;
+  description: string;
+  org?: OrgState;
+  user?: User;
+}
+
 export type Query = Record<string, string | string[] | undefined>;
 
 export class RequestContext {
@@ -48,6 +63,10 @@ export class RequestContext {
   orgState: OrgState | undefined;
   userRecord: User | undefined;
   rawBody: unknown;
+  /** The client's address, for audit records. */
+  ip: string | null = null;
+  /** Audit entries of this request; written only if the write succeeds. */
+  readonly auditEntries: AuditEntry[] = [];
   private accessCache: Access | undefined;
   private nowCache: string | undefined;
 
@@ -87,6 +106,35 @@ export class RequestContext {
   /** One timestamp per request, so every record a request touches shows the same instant. */
   get now(): string {
     return (this.nowCache ??= new Date().toISOString());
+  }
+
+  /** Record what this write did; kept only if the request succeeds (reads and refused requests record nothing). */
+  audit(entry: AuditEntry): void {
+    this.auditEntries.push(entry);
+  }
+
+  /** Turn the queued entries into audit records (after a successful write, before it is made durable). */
+  commitAudit(): void {
+    for (const entry of this.auditEntries) {
+      const org = entry.org ?? this.org;
+      const user = entry.user ?? this.user;
+      const record: AuditRecord = {
+        id: this.store.nextAuditId(),
+        description: entry.description,
+        action: entry.action,
+        type: entry.type,
+        resourceId: entry.resourceId,
+        resourceType: entry.resourceType,
+        resourceName: entry.resourceName,
+        userId: user.id,
+        userEmail: user.email,
+        userIpAddress: this.ip,
+        createdAt: this.now,
+        updatedAt: this.now,
+      };
+      org.appendAudit(record);
+    }
+    this.auditEntries.length = 0;
   }
 
   /** The JSON body as an object; no body counts as an empty object, any other JSON value is a bad request. */

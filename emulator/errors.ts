@@ -93,6 +93,7 @@ function laravelMessage(issue: z.core.$ZodIssue, attribute: string): string {
       if (issue.format === "email") return `The ${attribute} field must be a valid email address.`;
       if (issue.format === "guid" || issue.format === "uuid")
         return `The ${attribute} field must be a valid UUID.`;
+      if (issue.format === "datetime") return `The ${attribute} field must be a valid date.`;
       return `The ${attribute} field format is invalid.`;
     case "invalid_value":
       if (input === undefined || input === null) return `The ${attribute} field is required.`;

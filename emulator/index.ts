@@ -9,10 +9,13 @@ import { FaultInjector } from "./faults";
 import { DEFAULT_MAX_PER_PAGE, pageQuerySchema } from "./pagination";
 import { readStateFile, StateFile } from "./persistence";
 import { DEFAULT_RATE_LIMIT, FixedWindowRateLimiter } from "./rate-limit";
+import { auditRoutes } from "./routes/audit";
 import { catalogRoutes } from "./routes/catalog";
+import { deviceContentRoutes } from "./routes/device-content";
 import { deviceRoutes } from "./routes/devices";
 import { groupRoutes } from "./routes/groups";
 import { metaRoutes } from "./routes/meta";
+import { sharingRoutes } from "./routes/sharing";
 import { userRoutes } from "./routes/users";
 import { SEED_ORGS, SEED_TOKEN_RECORDS, SEED_TOKENS, seedState } from "./seed";
 import { API_V3_PREFIX, buildServer } from "./server";
@@ -23,6 +26,18 @@ import type { EmulatorOptions, PendingInvitation, RunningEmulator } from "./type
 
 export type * from "./types";
 export { PERMISSIONS, SYSTEM_ROLES, type Permission } from "./permissions";
+
+/** Every /api operation the emulator serves. */
+export const API_ROUTES = [
+  ...metaRoutes,
+  ...userRoutes,
+  ...groupRoutes,
+  ...deviceRoutes,
+  ...deviceContentRoutes,
+  ...catalogRoutes,
+  ...sharingRoutes,
+  ...auditRoutes,
+];
 
 /** A one-line description per seeded token, for the start-up banner. */
 const TOKEN_DESCRIPTIONS: Record<keyof typeof SEED_TOKENS, string> = {
@@ -80,7 +95,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faults,
     stats,
     stateFile,
-    routes: [...metaRoutes, ...userRoutes, ...groupRoutes, ...deviceRoutes, ...catalogRoutes],
+    routes: API_ROUTES,
     registerControl: controlRoutes({
       adminToken,
       store,

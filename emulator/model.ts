@@ -94,6 +94,9 @@ export interface Device extends Timestamps {
   deviceModelId: string;
   tags: string[];
   releaseChannels: Attachment[];
+  /** Files and videos attached to the device itself (only while it is ungrouped). */
+  files: Attachment[];
+  videos: Attachment[];
   enrollmentDate: string | null;
   telemetry: DeviceTelemetry;
 }
@@ -134,6 +137,8 @@ export interface ReleaseChannel extends Timestamps {
   name: string;
   build: AppBuild;
   bundleId: string;
+  /** Ids of the other organizations the channel is shared with, in sharing order. */
+  sharedWithOrgIds: string[];
 }
 
 export interface FileItem extends Timestamps {
@@ -155,6 +160,23 @@ export interface Video extends Timestamps {
   tags: string[];
   playtimeSeconds: number;
   videoType: "ThreeSixty" | "OneEighty" | "TwoDimensional";
+}
+
+/** One audit record (GetAuditLogs_200_response_data_inner): who did what to which resource, and when. */
+export interface AuditRecord {
+  /** Integer, increasing across the whole emulator (the OpenAPI types it as an integer). */
+  id: number;
+  description: string;
+  action: string;
+  type: "created" | "read" | "updated" | "deleted" | "remote_action" | "exported";
+  resourceId: string | null;
+  resourceType: string | null;
+  resourceName: string | null;
+  userId: string | null;
+  userEmail: string;
+  userIpAddress: string | null;
+  createdAt: string;
+  updatedAt: string;
 }
 
 /** Newest first, ties broken by id ascending: the order of every list endpoint. */
@@ -232,5 +254,7 @@ export interface StoredState {
     releaseChannels: ReleaseChannel[];
     files: FileItem[];
     videos: Video[];
+    /** Oldest first. Absent in state files written before audit records existed. */
+    auditLogs?: AuditRecord[];
   }[];
 }

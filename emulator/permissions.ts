@@ -15,6 +15,7 @@ export const PERMISSIONS = [
   "RELEASE_CHANNEL__MANAGE",
   "CONTENT__VIEW",
   "CONTENT__MANAGE",
+  "AUDIT_LOG__VIEW",
 ] as const;
 
 export type Permission = (typeof PERMISSIONS)[number];

@@ -330,6 +330,7 @@ function seedOrganization(
         name: channel.name,
         build: build(channelKey, channel.version, channel.code, channelCreatedAt),
         bundleId: seedId(`${channelKey}/bundle`),
+        sharedWithOrgIds: [],
         createdAt: channelCreatedAt,
         updatedAt: channelCreatedAt,
       });
@@ -391,6 +392,8 @@ function seedOrganization(
       deviceModelId: model,
       tags: i % 4 === 0 ? ["lobby"] : [],
       releaseChannels: [],
+      files: [],
+      videos: [],
       enrollmentDate: createdAt,
       telemetry: {
         lastCommunicatedAt: at("2024-06-01T12:00:00.000Z", i),

@@ -1,12 +1,16 @@
 /**
  * The HTTP layer: fastify routes for the API, with the checks every request goes through in the service's
- * order — route and path ids (404), Accept (400), token (401), rate limit (429), injected faults — then body
- * parsing, the handler, durability, and the reply.
+ * order — route and path ids (404), Accept (400), token (401), rate limit (429) — then body parsing, injected
+ * faults (latency, errors, 429 bursts), the handler, audit records, durability, and the reply.
+ *
+ * Injected latency is served after the body has been read: a request the server has fully received is
+ * processed even if the client hangs up while it waits (as a real server does), every time — not only when
+ * the socket happened to be read before it closed.
  */
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
 import { z } from "zod";
 import { ApiError, statusPhrase } from "./errors";
-import type { FaultInjector } from "./faults";
+import type { FaultInjector, RequestFaults } from "./faults";
 import type { StateFile } from "./persistence";
 import type { FixedWindowRateLimiter } from "./rate-limit";
 import {
@@ -40,6 +44,7 @@ interface RouteConfig {
 declare module "fastify" {
   interface FastifyRequest {
     apiContext: RequestContext | null;
+    injectedFaults: RequestFaults | null;
   }
 }
 
@@ -84,6 +89,7 @@ export function buildServer(parts: ServerParts): FastifyInstance {
   const { services, tokens, limiter, faults, stats, stateFile } = parts;
   const app = Fastify({ logger: false, exposeHeadRoutes: false, bodyLimit: 1024 * 1024 });
   app.decorateRequest("apiContext", null);
+  app.decorateRequest("injectedFaults", null);
 
   // An empty body is no body (clients send Content-Type on bodiless DELETEs); malformed JSON is a 400.
   app.removeContentTypeParser("application/json");
@@ -159,7 +165,15 @@ export function buildServer(parts: ServerParts): FastifyInstance {
       }
     }
 
-    const injected = faults.forRequest();
+    ctx.ip = request.ip ?? null;
+    // The dice are drawn here, in request order; their effect waits until the body is in (applyFaults).
+    request.injectedFaults = faults.forRequest();
+    request.apiContext = ctx;
+  }
+
+  async function applyFaults(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | void> {
+    const injected = request.injectedFaults;
+    if (!injected) return;
     if (injected.latencyMs > 0) await sleep(injected.latencyMs);
     if (injected.error) return sendError(reply, injected.error);
     if (injected.rateLimitBurst) {
@@ -167,7 +181,6 @@ export function buildServer(parts: ServerParts): FastifyInstance {
       reply.header("Retry-After", 1);
       return sendError(reply, 429);
     }
-    request.apiContext = ctx;
   }
 
   function register(route: RouteDefinition): void {
@@ -184,6 +197,7 @@ export function buildServer(parts: ServerParts): FastifyInstance {
       url,
       config,
       onRequest: guard,
+      preHandler: applyFaults,
       handler: async (request, reply) => {
         const ctx = request.apiContext as RequestContext;
         ctx.rawBody = request.body;
@@ -195,7 +209,10 @@ export function buildServer(parts: ServerParts): FastifyInstance {
           if (!(error instanceof ApiError)) throw error;
           result = { status: error.status, body: error.body };
         }
-        if (write && result.status < 300) await stateFile?.commit();
+        if (write && result.status < 300) {
+          ctx.commitAudit();
+          await stateFile?.commit();
+        }
         if (write && faults.dropAfterWrite()) return dropConnection(request, reply);
         reply.code(result.status);
         return result.body === undefined ? reply.send() : reply.send(result.body);

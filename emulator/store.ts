@@ -2,6 +2,7 @@
 import {
   Table,
   type App,
+  type AuditRecord,
   type Device,
   type DeviceModel,
   type FileItem,
@@ -14,6 +15,9 @@ import {
   type User,
   type Video,
 } from "./model";
+
+/** Audit records kept per organization; the oldest are dropped beyond this (the real service keeps more). */
+export const MAX_AUDIT_RECORDS = 10_000;
 
 function addToIndex<K>(index: Map<K, Set<string>>, key: K, id: string): void {
   let ids = index.get(key);
@@ -38,6 +42,8 @@ export class OrgState implements OrgTables {
   readonly releaseChannels: Table<ReleaseChannel>;
   readonly files: Table<FileItem>;
   readonly videos: Table<Video>;
+  /** Audit records, oldest first. */
+  readonly auditLogs: AuditRecord[];
   /** parent id (null = root) -> child group ids */
   private readonly childIds = new Map<string | null, Set<string>>();
   /** group id -> ids of the devices in it */
@@ -53,6 +59,13 @@ export class OrgState implements OrgTables {
     this.releaseChannels = new Table(data.releaseChannels);
     this.files = new Table(data.files);
     this.videos = new Table(data.videos);
+    this.auditLogs = data.auditLogs ?? [];
+    // State files written before device content and sharing existed lack these fields.
+    for (const device of data.devices) {
+      device.files ??= [];
+      device.videos ??= [];
+    }
+    for (const channel of data.releaseChannels) channel.sharedWithOrgIds ??= [];
     for (const group of data.groups) addToIndex(this.childIds, group.parentId, group.id);
     for (const device of data.devices)
       if (device.groupId) addToIndex(this.memberIds, device.groupId, device.id);
@@ -69,7 +82,14 @@ export class OrgState implements OrgTables {
       releaseChannels: [...this.releaseChannels.values()],
       files: [...this.files.values()],
       videos: [...this.videos.values()],
+      auditLogs: this.auditLogs,
     };
+  }
+
+  appendAudit(record: AuditRecord): void {
+    this.auditLogs.push(record);
+    if (this.auditLogs.length > MAX_AUDIT_RECORDS)
+      this.auditLogs.splice(0, this.auditLogs.length - MAX_AUDIT_RECORDS);
   }
 
   childIdsOf(parentId: string | null): ReadonlySet<string> {
@@ -137,6 +157,7 @@ export class Store {
   readonly deviceModels: Table<DeviceModel>;
   private readonly byId = new Map<string, OrgState>();
   private readonly bySlug = new Map<string, OrgState>();
+  private lastAuditId = 0;
 
   constructor(state: StoredState) {
     this.deviceModels = new Table(state.deviceModels);
@@ -144,7 +165,13 @@ export class Store {
       const org = new OrgState(data);
       this.byId.set(org.org.id, org);
       this.bySlug.set(org.org.slug, org);
+      for (const record of org.auditLogs) this.lastAuditId = Math.max(this.lastAuditId, record.id);
     }
+  }
+
+  /** The next audit record id: integers increasing across all organizations, continuing a loaded state. */
+  nextAuditId(): number {
+    return ++this.lastAuditId;
   }
 
   toStored(): StoredState {

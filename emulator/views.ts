@@ -282,7 +282,12 @@ export function fileView(org: OrgState, file: FileItem) {
     sizeBytes: file.sizeBytes,
     checksum: file.checksum,
     tags: file.tags,
-    deviceStatuses: reachedDevices(org, file.id, (g) => g.files).map(({ deviceId, since }) => ({
+    deviceStatuses: reachedDevices(
+      org,
+      file.id,
+      (g) => g.files,
+      (d) => d.files,
+    ).map(({ deviceId, since }) => ({
       deviceId,
       status: "pending-install",
       statusTimestamp: since,
@@ -309,7 +314,12 @@ export function videoView(org: OrgState, video: Video) {
       playtimeSeconds: video.playtimeSeconds,
     },
     tags: video.tags,
-    deviceStatuses: reachedDevices(org, video.id, (g) => g.videos).map(({ deviceId, since }) => ({
+    deviceStatuses: reachedDevices(
+      org,
+      video.id,
+      (g) => g.videos,
+      (d) => d.videos,
+    ).map(({ deviceId, since }) => ({
       deviceId,
       status: "pending-install",
       statusTimestamp: since,

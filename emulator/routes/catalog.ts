@@ -1,7 +1,7 @@
 /** Read-mostly catalogue: apps and their release channels, files, videos, device models. */
 import { noContent, ok, type RequestContext, type RouteDefinition } from "../context";
 import { notFound } from "../errors";
-import type { DeviceModel, Table } from "../model";
+import type { DeviceModel, FileItem, Table, Video } from "../model";
 import type { OrgState } from "../store";
 import { appView, deviceModelView, fileView, releaseChannelView, videoView } from "../views";
 
@@ -17,11 +17,11 @@ function listedModels(ctx: RequestContext): DeviceModel[] {
   return ctx.store.deviceModels.list().filter((m) => m.isSupported || enrolled.has(m.id));
 }
 
-/** Detach content that is being deleted from every group. */
+/** Detach content that is being deleted from every group and every device. */
 function detachEverywhere(org: OrgState, kind: "files" | "videos", id: string): void {
-  for (const group of org.groups.values()) {
-    const index = group[kind].findIndex((a) => a.id === id);
-    if (index >= 0) group[kind].splice(index, 1);
+  for (const holder of [...org.groups.values(), ...org.devices.values()]) {
+    const index = holder[kind].findIndex((a) => a.id === id);
+    if (index >= 0) holder[kind].splice(index, 1);
   }
 }
 
@@ -31,7 +31,9 @@ function contentRoutes<T extends { id: string; createdAt: string }>(
   idParam: string,
   tableOf: (org: OrgState) => Table<T>,
   view: (org: OrgState, item: T) => unknown,
+  label: (item: T) => string,
 ): RouteDefinition[] {
+  const what = kind === "files" ? "file" : "video";
   return [
     {
       method: "GET",
@@ -60,6 +62,14 @@ function contentRoutes<T extends { id: string; createdAt: string }>(
         const item = found(tableOf(ctx.org).get(ctx.params[idParam]));
         detachEverywhere(ctx.org, kind, item.id);
         tableOf(ctx.org).delete(item.id);
+        ctx.audit({
+          type: "deleted",
+          action: `delete-${what}`,
+          resourceType: what,
+          resourceId: item.id,
+          resourceName: label(item),
+          description: `Deleted ${what} '${label(item)}'.`,
+        });
         return noContent();
       },
     },
@@ -108,8 +118,20 @@ export const catalogRoutes: RouteDefinition[] = [
       return ok(releaseChannelView(ctx.store, ctx.org, channel));
     },
   },
-  ...contentRoutes("files", "fileId", (org) => org.files, fileView),
-  ...contentRoutes("videos", "videoId", (org) => org.videos, videoView),
+  ...contentRoutes<FileItem>(
+    "files",
+    "fileId",
+    (org) => org.files,
+    fileView,
+    (file) => file.filename,
+  ),
+  ...contentRoutes<Video>(
+    "videos",
+    "videoId",
+    (org) => org.videos,
+    videoView,
+    (video) => video.name,
+  ),
   {
     method: "GET",
     path: "/device-models",

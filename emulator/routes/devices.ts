@@ -5,6 +5,7 @@ import { noContent, ok, type RequestContext, type RouteDefinition } from "../con
 import { FieldErrorCollector, forbidden, invalid, notFound, parseOrThrow } from "../errors";
 import type { Device } from "../model";
 import { deviceView, releaseChannelView, attachedReleaseChannels } from "../views";
+import { deviceLabel } from "./audit";
 
 const tag = z.string().trim().min(1).max(255);
 
@@ -120,6 +121,7 @@ export const deviceRoutes: RouteDefinition[] = [
         }
       }
 
+      const before = deviceLabel(device);
       let changed = false;
       if (body.name !== undefined && body.name !== device.name) {
         device.name = body.name;
@@ -131,11 +133,25 @@ export const deviceRoutes: RouteDefinition[] = [
       }
       if (moving) {
         org.setDeviceGroup(device, targetId);
-        // A grouped device gets its release channels from its group.
-        if (targetId !== null) device.releaseChannels = [];
+        // A grouped device gets its release channels, files and videos from its group.
+        if (targetId !== null) {
+          device.releaseChannels = [];
+          device.files = [];
+          device.videos = [];
+        }
         changed = true;
       }
-      if (changed) device.updatedAt = ctx.now;
+      if (changed) {
+        device.updatedAt = ctx.now;
+        ctx.audit({
+          type: "updated",
+          action: "update-device",
+          resourceType: "device",
+          resourceId: device.id,
+          resourceName: deviceLabel(device),
+          description: `Updated device '${before}'.`,
+        });
+      }
       return ok(deviceView(ctx.store, org, device));
     },
   },
@@ -167,6 +183,14 @@ export const deviceRoutes: RouteDefinition[] = [
         throw invalid("releaseChannelId", "The release channel is already assigned to this device.");
       }
       device.releaseChannels.push({ id, attachedAt: ctx.now });
+      ctx.audit({
+        type: "updated",
+        action: "attach-release-channel-to-device",
+        resourceType: "device",
+        resourceId: device.id,
+        resourceName: deviceLabel(device),
+        description: `Added release channel '${ctx.org.releaseChannels.get(id)?.name}' to device '${deviceLabel(device)}'.`,
+      });
       return noContent();
     },
   },
@@ -181,6 +205,15 @@ export const deviceRoutes: RouteDefinition[] = [
       const index = device.releaseChannels.findIndex((a) => a.id === ctx.params.releaseChannelId);
       if (index < 0) throw notFound();
       device.releaseChannels.splice(index, 1);
+      const channel = ctx.org.releaseChannels.get(ctx.params.releaseChannelId);
+      ctx.audit({
+        type: "updated",
+        action: "detach-release-channel-from-device",
+        resourceType: "device",
+        resourceId: device.id,
+        resourceName: deviceLabel(device),
+        description: `Removed release channel '${channel?.name ?? ctx.params.releaseChannelId}' from device '${deviceLabel(device)}'.`,
+      });
       return noContent();
     },
   },
@@ -215,9 +248,31 @@ export const deviceRoutes: RouteDefinition[] = [
       source.removeDevice(device);
       device.groupId = null;
       device.releaseChannels = [];
+      device.files = [];
+      device.videos = [];
       device.updatedAt = ctx.now;
       target.insertDevice(device);
       target.setDeviceGroup(device, targetGroupId);
+      // Both organizations see it: the source lost the device, the target gained it (as the caller's user there).
+      const label = deviceLabel(device);
+      ctx.audit({
+        type: "deleted",
+        action: "migrate-device",
+        resourceType: "device",
+        resourceId: device.id,
+        resourceName: label,
+        description: `Migrated device '${label}' to organization '${target.org.slug}'.`,
+      });
+      ctx.audit({
+        type: "created",
+        action: "migrate-device",
+        resourceType: "device",
+        resourceId: device.id,
+        resourceName: label,
+        description: `Migrated device '${label}' in from organization '${source.org.slug}'.`,
+        org: target,
+        user: targetUser,
+      });
       return noContent();
     },
   },

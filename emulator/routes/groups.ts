@@ -49,6 +49,10 @@ function resolveParent(ctx: RequestContext, parentId: string | null, moving?: Gr
   return parent;
 }
 
+function groupAudit(group: Group, type: "created" | "updated" | "deleted", action: string) {
+  return { type, action, resourceType: "group", resourceId: group.id, resourceName: group.name };
+}
+
 /** Visible groups: all of them with organization-wide GROUP__VIEW, else those a group role reaches. */
 function visibleGroups(ctx: RequestContext): readonly Group[] {
   ctx.access.requireAnywhere("GROUP__VIEW");
@@ -64,9 +68,11 @@ function attachmentRoutes(options: {
   what: string;
   permission: Permission;
   list: (g: Group) => Attachment[];
-  exists: (org: OrgState, id: string) => boolean;
+  /** The attached thing's display name; undefined when the id names nothing in the organization. */
+  nameOf: (org: OrgState, id: string) => string | undefined;
 }): RouteDefinition[] {
-  const { segment, idField, what, permission, list, exists } = options;
+  const { segment, idField, what, permission, list, nameOf } = options;
+  const action = what.replace(/ /g, "-");
   const body = z.object({ [idField]: z.guid() });
   return [
     {
@@ -78,13 +84,22 @@ function attachmentRoutes(options: {
         ctx.access.require(permission, group.id);
         const id = (parseOrThrow(body, ctx.body)[idField] as string).toLowerCase();
         const errors = new FieldErrorCollector();
-        if (!exists(ctx.org, id)) errors.add(idField, `The selected ${what} id is invalid.`);
+        const name = nameOf(ctx.org, id);
+        if (name === undefined) errors.add(idField, `The selected ${what} id is invalid.`);
         else if (!group.isConfigured)
           errors.add("groupId", `A ${what} can only be added to a configured group.`);
         else if (list(group).some((a) => a.id === id))
           errors.add(idField, `The ${what} is already assigned to this group.`);
         errors.throwIfAny();
         list(group).push({ id, attachedAt: ctx.now });
+        ctx.audit({
+          type: "updated",
+          action: `attach-${action}-to-group`,
+          resourceType: "group",
+          resourceId: group.id,
+          resourceName: group.name,
+          description: `Added ${what} '${name}' to group '${group.name}'.`,
+        });
         return noContent();
       },
     },
@@ -99,6 +114,15 @@ function attachmentRoutes(options: {
         const index = attached.findIndex((a) => a.id === ctx.params[idField]);
         if (index < 0) throw notFound();
         attached.splice(index, 1);
+        const id = ctx.params[idField];
+        ctx.audit({
+          type: "updated",
+          action: `detach-${action}-from-group`,
+          resourceType: "group",
+          resourceId: group.id,
+          resourceName: group.name,
+          description: `Removed ${what} '${nameOf(ctx.org, id) ?? id}' from group '${group.name}'.`,
+        });
         return noContent();
       },
     },
@@ -158,6 +182,10 @@ export const groupRoutes: RouteDefinition[] = [
         updatedAt: ctx.now,
       };
       ctx.org.insertGroup(group);
+      ctx.audit({
+        ...groupAudit(group, "created", "create-group"),
+        description: `Created group '${group.name}'.`,
+      });
       return created(groupView(ctx.org, group));
     },
   },
@@ -171,6 +199,7 @@ export const groupRoutes: RouteDefinition[] = [
       const body = parseOrThrow(groupBody, ctx.body);
       const parentId = body.parentId?.toLowerCase() ?? null;
       const parent = parentId === group.parentId ? undefined : resolveParent(ctx, parentId, group);
+      const before = group.name;
       let changed = false;
       if (body.name !== group.name) {
         group.name = body.name;
@@ -180,7 +209,13 @@ export const groupRoutes: RouteDefinition[] = [
         ctx.org.setGroupParent(group, parent?.id ?? null);
         changed = true;
       }
-      if (changed) group.updatedAt = ctx.now;
+      if (changed) {
+        group.updatedAt = ctx.now;
+        ctx.audit({
+          ...groupAudit(group, "updated", "update-group"),
+          description: `Updated group '${before}'.`,
+        });
+      }
       return ok(groupView(ctx.org, group));
     },
   },
@@ -197,6 +232,10 @@ export const groupRoutes: RouteDefinition[] = [
       }
       group.isConfigured = true;
       group.updatedAt = ctx.now;
+      ctx.audit({
+        ...groupAudit(group, "updated", "configure-group"),
+        description: `Configured group '${group.name}'.`,
+      });
       return ok(groupView(ctx.org, group));
     },
   },
@@ -253,6 +292,10 @@ export const groupRoutes: RouteDefinition[] = [
         }
       }
       org.removeGroup(group);
+      ctx.audit({
+        ...groupAudit(group, "deleted", "delete-group"),
+        description: `Deleted group '${group.name}'.`,
+      });
       return noContent();
     },
   },
@@ -273,7 +316,7 @@ export const groupRoutes: RouteDefinition[] = [
     what: "release channel",
     permission: "RELEASE_CHANNEL__MANAGE",
     list: (g) => g.releaseChannels,
-    exists: (org, id) => org.releaseChannels.get(id) !== undefined,
+    nameOf: (org, id) => org.releaseChannels.get(id)?.name,
   }),
   ...attachmentRoutes({
     segment: "files",
@@ -281,7 +324,7 @@ export const groupRoutes: RouteDefinition[] = [
     what: "file",
     permission: "CONTENT__MANAGE",
     list: (g) => g.files,
-    exists: (org, id) => org.files.get(id) !== undefined,
+    nameOf: (org, id) => org.files.get(id)?.filename,
   }),
   ...attachmentRoutes({
     segment: "videos",
@@ -289,6 +332,6 @@ export const groupRoutes: RouteDefinition[] = [
     what: "video",
     permission: "CONTENT__MANAGE",
     list: (g) => g.videos,
-    exists: (org, id) => org.videos.get(id) !== undefined,
+    nameOf: (org, id) => org.videos.get(id)?.name,
   }),
 ];

@@ -10,6 +10,7 @@ import { FieldErrorCollector, invalid, notFound, parseOrThrow } from "../errors"
 import type { AccessControl, User } from "../model";
 import type { OrgState } from "../store";
 import { roleView, userView } from "../views";
+import { userLabel } from "./audit";
 
 const name = z.string().trim().min(1).max(255);
 const groupRole = z.object({ roleId: z.guid(), groupId: z.guid() });
@@ -142,7 +143,16 @@ export const userRoutes: RouteDefinition[] = [
       checkEmailFree(ctx, errors, body.email);
       checkRoles(ctx, errors, body.defaultRoleId, body.groupRoles);
       errors.throwIfAny();
-      return created(userView(ctx.org, insertUser(ctx.org, ctx.now, body, body.groupRoles ?? [])));
+      const user = insertUser(ctx.org, ctx.now, body, body.groupRoles ?? []);
+      ctx.audit({
+        type: "created",
+        action: "create-user",
+        resourceType: "user",
+        resourceId: user.id,
+        resourceName: userLabel(user),
+        description: `Created user '${user.email}'.`,
+      });
+      return created(userView(ctx.org, user));
     },
   },
   {
@@ -162,8 +172,9 @@ export const userRoutes: RouteDefinition[] = [
       errors.throwIfAny();
       if (ctx.services.strict.pendingInvitations) {
         // Strict: nothing is a user until the invitee accepts (POST /_emulator/invitations/accept).
+        const id = randomUUID();
         pending.push({
-          id: randomUUID(),
+          id,
           organizationId: ctx.org.org.id,
           email: body.email,
           defaultRoleId: body.defaultRoleId.toLowerCase(),
@@ -174,15 +185,31 @@ export const userRoutes: RouteDefinition[] = [
           createdAt: ctx.now,
         });
         ctx.services.invitations.set(ctx.org.org.id, pending);
+        ctx.audit({
+          type: "created",
+          action: "invite-user",
+          resourceType: "user-invite",
+          resourceId: id,
+          resourceName: body.email,
+          description: `Invited '${body.email}'.`,
+        });
         return noContent();
       }
       // The invitee chooses a name when accepting; until then the account has empty names.
-      insertUser(
+      const user = insertUser(
         ctx.org,
         ctx.now,
         { firstName: "", lastName: "", email: body.email, defaultRoleId: body.defaultRoleId },
         body.groupRoles ?? [],
       );
+      ctx.audit({
+        type: "created",
+        action: "invite-user",
+        resourceType: "user",
+        resourceId: user.id,
+        resourceName: userLabel(user),
+        description: `Invited '${body.email}'.`,
+      });
       return noContent();
     },
   },
@@ -248,6 +275,14 @@ export const userRoutes: RouteDefinition[] = [
       if (changed) {
         user.accessControls = controls;
         user.updatedAt = ctx.now;
+        ctx.audit({
+          type: "updated",
+          action: "update-user",
+          resourceType: "user",
+          resourceId: user.id,
+          resourceName: userLabel(user),
+          description: `Updated user '${user.email}'.`,
+        });
       }
       return ok(userView(ctx.org, user));
     },
@@ -262,6 +297,14 @@ export const userRoutes: RouteDefinition[] = [
       // Deleting yourself would lock the caller's token out mid-run.
       if (user.id === ctx.user.id) throw invalid("userId", "You cannot delete your own user.");
       ctx.org.users.delete(user.id);
+      ctx.audit({
+        type: "deleted",
+        action: "delete-user",
+        resourceType: "user",
+        resourceId: user.id,
+        resourceName: userLabel(user),
+        description: `Deleted user '${user.email}'.`,
+      });
       return noContent();
     },
   },
