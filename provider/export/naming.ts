@@ -125,6 +125,8 @@ export interface PlannedGroup {
   /** Set when something refers to the group (a child, a user, an attachment). */
   variable?: string;
   parentVariable?: string;
+  /** Declared groups with same-named siblings: their number among them in tree order (1, 2, …). */
+  sameNameOrdinal?: number;
 }
 
 export interface PlannedUser {
@@ -166,6 +168,19 @@ export interface ProgramPlan {
    */
   adopt: [string, string][];
   leftOut: string[];
+}
+
+/**
+ * Pure: for groups that share their name with a sibling, their number among those siblings in tree order. The
+ * Group resource refuses to create a same-named sibling unless it is numbered (`sameNameOrdinal`).
+ */
+export function sameNameOrdinals(tree: TreeGroup[]): Map<string, number> {
+  const key = (g: TreeGroup) => JSON.stringify([g.parentId, g.name]);
+  const seen = new Map<string, string[]>();
+  for (const g of tree) seen.set(key(g), [...(seen.get(key(g)) ?? []), g.id]);
+  const ordinals = new Map<string, number>();
+  for (const ids of seen.values()) if (ids.length > 1) ids.forEach((id, i) => ordinals.set(id, i + 1));
+  return ordinals;
 }
 
 /** Orders everything the model holds and names it. Pure: the same model always gives the same plan. */
@@ -320,9 +335,11 @@ export function planProgram(model: OrgModel): ProgramPlan {
   const groupVariable = new Map(variableGroups.map((g, i) => [g.id, groupVariables[i]]));
   const deviceVariable = new Map(devices.map((d, i) => [d.id, deviceVariables[i]]));
 
+  const ordinals = sameNameOrdinals(tree);
   const plannedGroups: PlannedGroup[] = plannedTree.map((group) => ({
     group,
     ...(declaresGroups ? { resourceName: groupName.get(group.id)! } : {}),
+    ...(declaresGroups && ordinals.has(group.id) ? { sameNameOrdinal: ordinals.get(group.id)! } : {}),
     ...(groupVariable.has(group.id) ? { variable: groupVariable.get(group.id)! } : {}),
     ...(group.parentId ? { parentVariable: groupVariable.get(group.parentId)! } : {}),
   }));

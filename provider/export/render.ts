@@ -205,6 +205,7 @@ function renderProgram(plan: ProgramPlan, options: RenderOptions): string {
           ["name", tsString(g.group.name)],
           ...parent,
           ...(g.group.configured ? [["configured", "true"] as [string, Expr]] : []),
+          ...(g.sameNameOrdinal ? [["sameNameOrdinal", String(g.sameNameOrdinal)] as [string, Expr]] : []),
           adopt(g.resourceName),
         ],
         opts(g.resourceName),

@@ -66,7 +66,10 @@ export async function matchTarget(
       const matches = byPath.get(pathKey(planned.group.path)) ?? [];
       const label = planned.group.path.join(" > ");
       const notes: string[] = [];
-      if (matches.length === 1) {
+      // A program that numbers same-named siblings (sameNameOrdinal) adopts the target's one group of that path
+      // as copy 1 only; the other copies are created beside it, never adopted twice.
+      const laterCopy = (planned.sameNameOrdinal ?? 1) > 1;
+      if (matches.length === 1 && !laterCopy) {
         const match = matches[0];
         targetGroupOf.set(planned.group.id, match.id);
         if (planned.group.configured && !match.configured) {
@@ -91,6 +94,10 @@ export async function matchTarget(
         if (matches.length > 1) {
           notes.push(
             `${matches.length} groups have this path there: none is adopted, so the create will fail`,
+          );
+        } else if (matches.length === 1) {
+          notes.push(
+            `copy ${planned.sameNameOrdinal} of this name: the one group of this path there is adopted as copy 1`,
           );
         }
         objects.push({ resourceName: planned.resourceName!, kind: "Group", label, outcome: "create", notes });

@@ -15,12 +15,12 @@ import {
   diffProperties,
   jsonClean,
   partialFailure,
-  untilApplied,
   uuid,
   type Props,
   unlessGone,
   type ResourceHandler,
 } from "./framework";
+import { createOnce, noteGroupChange } from "./groupCreate";
 import { secretConnection, type ConnectionArgs } from "./secretConnection";
 
 // ---- Input schema -------------------------------------------------------------------------------------------
@@ -39,6 +39,11 @@ const groupShape = {
     .boolean({ error: "configured must be true or false" })
     .optional()
     .transform((v) => v ?? false),
+  sameNameOrdinal: z
+    .number({ error: "sameNameOrdinal must be a whole number from 1" })
+    .int({ error: "sameNameOrdinal must be a whole number from 1" })
+    .min(1, { error: "sameNameOrdinal must be a whole number from 1" })
+    .optional(),
   adoptId: adoptIdSchema,
   connection: connectionSchema,
 };
@@ -47,6 +52,7 @@ export interface GroupState {
   name: string;
   parentId: string | null;
   configured: boolean;
+  sameNameOrdinal?: number;
   adoptId?: string;
   connection?: ConnectionInput;
 }
@@ -93,6 +99,7 @@ function toOutputs(live: ApiGroup, props: Props): GroupOutputs {
     deviceCount: live.deviceCount ?? 0,
     createdAt: live.createdAt,
     updatedAt: live.updatedAt,
+    sameNameOrdinal: props.sameNameOrdinal,
     ...carriedInputs(props),
   }) as GroupOutputs;
 }
@@ -102,95 +109,8 @@ function liveInputs(outputs: GroupOutputs): Props {
     name: outputs.name,
     parentId: outputs.parentId,
     configured: outputs.configured,
+    sameNameOrdinal: outputs.sameNameOrdinal,
     ...carriedInputs(outputs as unknown as Props),
-  });
-}
-
-interface Sibling {
-  id: string;
-  name: string;
-  parentId: string | null;
-}
-
-/**
- * The groups of each organization as this process knows them: listed once (the first create), then kept up to
- * date with the groups this process creates. It answers "does a group of this name already exist under this
- * parent?" without a list per create; what others create during the run is not seen, which only matters for
- * objects that are not this stack's.
- */
-const knownGroups = new Map<string, Promise<Sibling[]>>();
-/** Creates of one name under one parent run one at a time, so "did my lost request make it?" has one answer. */
-const creating = new Map<string, Promise<unknown>>();
-
-const siblingOf = (g: ApiGroup): Sibling => ({ id: g.id, name: g.name, parentId: g.parent?.id ?? null });
-
-/** Keeps the known groups true to this process's own renames, moves and deletions. */
-async function noteGroupChange(client: DeviceMgmtClient, id: string, now: ApiGroup | undefined) {
-  const known = knownGroups.get((await client.assertV3Token()).organization_id);
-  if (!known) return;
-  const groups = await known.catch(() => undefined);
-  if (!groups) return;
-  const index = groups.findIndex((g) => g.id === id);
-  if (index >= 0) groups.splice(index, 1);
-  if (now) groups.push(siblingOf(now));
-}
-
-async function oneAtATime<T>(key: string, task: () => Promise<T>): Promise<T> {
-  const before = creating.get(key) ?? Promise.resolve();
-  const run = before.then(task, task);
-  const settled = run.catch(() => undefined);
-  creating.set(key, settled);
-  try {
-    return await run;
-  } finally {
-    if (creating.get(key) === settled) creating.delete(key);
-  }
-}
-
-function groupExists(name: string, parentId: string | null, existing: Sibling): Error {
-  const where = parentId ? `under group ${parentId}` : "at the root";
-  return new Error(
-    `A group named "${name}" already exists ${where} (id ${existing.id}), and this Group did not create it. ` +
-      `Nothing was changed. If you renamed this resource or moved it to another parent in code, add the ` +
-      `resource option aliases: [{ name: "<old name>" }] (or { parent: <old parent> }) so Pulumi knows it is the ` +
-      `same one. To manage a group made outside this stack, or left by an interrupted run, set ` +
-      `adoptId: "${existing.id}". Groups of one name under one parent are refused so that no run can duplicate ` +
-      `one; give a second group another name.`,
-  );
-}
-
-/**
- * Creates the group unless one of that name exists under that parent (which would be a duplicate: see
- * groupExists), surviving an ambiguous failure: after a lost answer, a group of that name that is new under
- * that parent is the one the request made (no other could appear: we checked, and hold the name), so a retry
- * never duplicates it.
- */
-async function createOnce(
-  client: DeviceMgmtClient,
-  name: string,
-  parentId: string | null,
-): Promise<ApiGroup> {
-  const organizationId = (await client.assertV3Token()).organization_id;
-  let known = knownGroups.get(organizationId);
-  if (!known) {
-    known = client.groups.all().then((groups) => groups.map(siblingOf));
-    knownGroups.set(organizationId, known);
-    known.catch(() => knownGroups.delete(organizationId));
-  }
-  const groups = await known;
-  const sameName = (g: Sibling) => g.name === name && g.parentId === parentId;
-  return oneAtATime(JSON.stringify([organizationId, parentId, name]), async () => {
-    const existing = groups.find(sameName);
-    if (existing) throw groupExists(name, parentId, existing);
-    const created = await untilApplied(
-      () => client.groups.create({ name, parentId }),
-      async () => {
-        const now = (await client.groups.all()).filter((g) => sameName(siblingOf(g)));
-        return now.length === 1 ? now[0] : undefined;
-      },
-    );
-    groups.push(siblingOf(created));
-    return created;
   });
 }
 
@@ -269,7 +189,8 @@ export const groupHandler: ResourceHandler = {
     if (typeof inputs.adoptId === "string") {
       live = await adoptable("group", inputs.adoptId, (id) => client.groups.get(id));
     } else {
-      live = await createOnce(client, want.name, want.parentId);
+      const ordinal = typeof inputs.sameNameOrdinal === "number" ? inputs.sameNameOrdinal : undefined;
+      live = await createOnce(client, want.name, want.parentId, ordinal);
     }
     try {
       live = (await reconcile(client, fieldsOf(live), want)) ?? live;
@@ -331,6 +252,13 @@ export interface GroupArgs {
   parentId?: pulumi.Input<string | null>;
   /** Configured groups are leaves that hold devices, release channels and content; configuring is irreversible (true → false is refused at preview). Default false. */
   configured?: pulumi.Input<boolean>;
+  /**
+   * For an organization that keeps several groups of one name under one parent: number them 1, 2, … and this
+   * group is copy number `sameNameOrdinal`. Without it a create is refused when a group of that name exists
+   * under that parent; with it, when that many were there before the run. Only creates read it. The exporter
+   * writes it for same-named siblings.
+   */
+  sameNameOrdinal?: pulumi.Input<number>;
   /** Adopt the existing group with this id instead of creating one; it is updated to the declared inputs. Inert after the first `up`. */
   adoptId?: pulumi.Input<string>;
   /** Another organization's API for this resource only (the token is kept secret in state); default: the stack's `devicemgmt:*` config. */
@@ -372,6 +300,7 @@ export class Group extends pulumi.dynamic.Resource {
         name: args.name,
         parentId: args.parentId,
         configured: args.configured,
+        sameNameOrdinal: args.sameNameOrdinal,
         adoptId: args.adoptId,
         connection: secretConnection(args.connection),
         organizationId: undefined,

@@ -267,9 +267,11 @@ describe("up of the generated program", () => {
     expect(emulator.snapshot()).toEqual(orgBefore);
   });
 
-  it("without it against the empty staging organization creates the structure, but for a second same-named group", async () => {
-    // A's two groups named "Spare" under Americas cannot both be created: the provider refuses a second group
-    // of one name under one parent (so that no run can duplicate one): that create fails, and says so.
+  it("without it against the empty staging organization creates the whole structure, same-named groups too", async () => {
+    // A keeps two groups named "Spare" under Americas: the export numbers them (sameNameOrdinal), which is what
+    // lets the provider create the second beside the first while still refusing any unnumbered duplicate.
+    expect(exported["index.ts"]).toMatch(/name: "Spare",[^]*?sameNameOrdinal: 1/);
+    expect(exported["index.ts"]).toMatch(/name: "Spare",[^]*?sameNameOrdinal: 2/);
     const staging = emulator.orgs.secondary.slug;
     const stagingBefore = emulator.snapshot(staging);
     expect(stagingBefore.groups).toEqual([]);
@@ -279,14 +281,17 @@ describe("up of the generated program", () => {
     );
 
     const result = await engine.up(generatedProgram(exportDir));
-    expect(result.errors.map((e) => [e.urn?.split("::").at(-1), e.op])).toEqual([
-      ["americas-spare-2", "create"],
-    ]);
-    expect(result.errors[0].message).toMatch(/A group named "Spare" already exists under group/);
+    expect(result.errors).toEqual([]);
     const caller = "morgan.multi@acme.example";
     const a = await structureOf("acme", emulator.tokens.multiOrgAdmin, caller);
+    const b = await structureOf(staging, emulator.tokens.multiOrgAdminSecondary, caller);
     expect(a.groups).toHaveLength(10);
-    expect(a.deviceChannels).toHaveLength(3);
+    expect(b.groups).toEqual(a.groups);
+    expect(b.groupChannels).toEqual(a.groupChannels);
+    expect(b.users).toEqual(a.users.filter((u) => u.email !== PENDING_INVITEE));
+
+    const again = await engine.up(generatedProgram(exportDir));
+    expect(changes(again)).toEqual({ errors: [], create: [], update: [], replace: [], delete: [] });
 
     // The staging stack owns only what it created: destroy leaves B as it was, its own user included.
     const destroyed = await engine.destroy();

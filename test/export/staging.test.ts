@@ -78,6 +78,9 @@ beforeAll(async () => {
   const berlin = await prod.groups.configure(
     (await prod.groups.create({ name: "Berlin Lab", parentId: emea.id })).id,
   );
+  // Production keeps two groups named "Spare" under EMEA (the export numbers them); staging already has one.
+  await prod.groups.create({ name: "Spare", parentId: emea.id });
+  await prod.groups.create({ name: "Spare", parentId: emea.id });
   const app = (await prod.apps.all()).find((a) => a.name === "Safety Briefing")!;
   const stable = (await prod.apps.releaseChannels(app.id).all()).find((c) => c.name === "Stable")!;
   await prod.groups.addReleaseChannel(berlin.id, stable.id);
@@ -98,9 +101,11 @@ beforeAll(async () => {
   const stagingCompany = await stagingClient.groups.create({ name: "Acme Training", parentId: null });
   const stagingEmea = await stagingClient.groups.create({ name: "EMEA", parentId: stagingCompany.id });
   const own = await stagingClient.groups.create({ name: "Staging Only", parentId: stagingCompany.id });
+  const stagingSpare = await stagingClient.groups.create({ name: "Spare", parentId: stagingEmea.id });
   preExisting.groups = {
     "Acme Training": stagingCompany.id,
     "Acme Training > EMEA": stagingEmea.id,
+    "Acme Training > EMEA > Spare": stagingSpare.id,
     "Acme Training > Staging Only": own.id,
   };
   preExisting.morgan = stagingShape().users["morgan.multi@acme.example"];
@@ -131,6 +136,8 @@ describe("export with --match-base-url", () => {
     expect(JSON.parse(config[`${PROJECT}:adopt`])).toEqual({
       "acme-training": preExisting.groups["Acme Training"],
       emea: preExisting.groups["Acme Training > EMEA"],
+      // Copy 1 of production's two "Spare" groups takes staging's one; copy 2 is created beside it.
+      "emea-spare": preExisting.groups["Acme Training > EMEA > Spare"],
       "morgan-multi": preExisting.morgan,
     });
     // The production stack's config adopts production's objects, attachments included.
@@ -141,6 +148,8 @@ describe("export with --match-base-url", () => {
       "berlin-lab-safety-briefing-stable",
       "dana-manager",
       "emea",
+      "emea-spare",
+      "emea-spare-2",
       "emil-lindqvist",
       "morgan-multi",
       "rory-reader",
@@ -150,7 +159,7 @@ describe("export with --match-base-url", () => {
 
   it("says what happens to each object, on stdout and in the README", () => {
     expect(output.stdout).toMatch(
-      /Staging stack "staging" .* in acme-staging: 3 objects already there are adopted/,
+      /Staging stack "staging" .* in acme-staging: 4 objects already there are adopted/,
     );
     expect(output.stdout).toContain(
       `adopt User morgan-multi (morgan.multi@acme.example) = ${preExisting.morgan}`,
@@ -161,6 +170,8 @@ describe("export with --match-base-url", () => {
     const created = readme.split("### Created")[1].split("##")[0];
     expect(adopted).toContain("`acme-training` (Group) Acme Training");
     expect(adopted).toContain("`emea` (Group) Acme Training > EMEA");
+    expect(adopted).toContain("`emea-spare` (Group) Acme Training > EMEA > Spare");
+    expect(created).toContain("`emea-spare-2` (Group) Acme Training > EMEA > Spare");
     expect(adopted).toContain("`morgan-multi` (User) morgan.multi@acme.example");
     expect(created).toContain("`berlin-lab` (Group) Acme Training > EMEA > Berlin Lab");
     expect(created).toContain("`emil-lindqvist` (User)");
@@ -234,6 +245,8 @@ describe("the README's staging commands, run literally", () => {
       "berlin-lab-safety-briefing-stable",
       "dana-manager",
       "emea",
+      "emea-spare",
+      "emea-spare-2",
       "emil-lindqvist",
       "morgan-multi",
       "rory-reader",
@@ -243,6 +256,9 @@ describe("the README's staging commands, run literally", () => {
     expect(afterUp.groups["Acme Training"]).toBe(preExisting.groups["Acme Training"]);
     expect(afterUp.groups["Acme Training > EMEA"]).toBe(preExisting.groups["Acme Training > EMEA"]);
     expect(afterUp.groups["Acme Training > EMEA > Berlin Lab"]).toBeDefined();
+    const spares = (await stagingClient.groups.all()).filter((g) => g.name === "Spare");
+    expect(spares.map((g) => g.id)).toHaveLength(2);
+    expect(spares.map((g) => g.id)).toContain(preExisting.groups["Acme Training > EMEA > Spare"]);
     expect(afterUp.groups["Acme Training > Staging Only"]).toBe(
       preExisting.groups["Acme Training > Staging Only"],
     );
@@ -254,7 +270,7 @@ describe("the README's staging commands, run literally", () => {
       "Group Admin@group",
       "Read Only@organization",
     ]);
-    for (const name of ["acme-training", "emea", "morgan-multi"]) {
+    for (const name of ["acme-training", "emea", "emea-spare", "morgan-multi"]) {
       expect(engine!.resource(name).options.retainOnDelete).toBe(true);
     }
     expect(engine!.resource("berlin-lab").options.retainOnDelete).toBe(false);
@@ -263,7 +279,7 @@ describe("the README's staging commands, run literally", () => {
     await run("pulumi up");
     const again = results.up[1];
     expect(again.errors).toEqual([]);
-    expect(again.steps.same).toHaveLength(8);
+    expect(again.steps.same).toHaveLength(10);
     for (const kind of ["create", "update", "replace", "delete"] as const)
       expect(again.steps[kind]).toEqual([]);
 

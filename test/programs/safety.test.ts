@@ -296,3 +296,43 @@ describe("connections and tokens", () => {
     expect(groupsNamed("Berlin Lab")).toEqual([]);
   });
 });
+
+describe("same-named groups numbered with sameNameOrdinal", () => {
+  const spares =
+    (names: Record<string, string> = {}) =>
+    () => {
+      const n = (name: string) => names[name] ?? name;
+      const emea = new Group("emea", { name: "EMEA" });
+      new Group(n("spare-1"), { name: "Spare", parentId: emea.id, sameNameOrdinal: 1 });
+      new Group(n("spare-2"), { name: "Spare", parentId: emea.id, sameNameOrdinal: 2 });
+    };
+
+  test("are created side by side once, and a rename without aliases still refuses before any write", async () => {
+    const first = await engine.up(spares());
+    expect(first.errors).toEqual([]);
+    const created = groupsNamed("Spare").map((g) => g.id);
+    expect(created).toHaveLength(2);
+    await expectQuietUp(spares());
+
+    for (const renamed of ["spare-1", "spare-2"]) {
+      const result = await engine.up(spares({ [renamed]: `${renamed}-renamed` }));
+      expect(result.ok).toBe(false);
+      expect(result.errors[0]).toMatchObject({ op: "create", urn: expect.stringContaining("-renamed") });
+      expect(result.errors[0].message).toMatch(/groups named "Spare" already exist .*sameNameOrdinal/);
+      expect(result.errors[0].message).toContain("aliases");
+      expect(result.operations.filter((o) => o.op === "create" || o.op === "delete")).toEqual([]);
+      expect(groupsNamed("Spare").map((g) => g.id)).toEqual(created);
+    }
+    await expectQuietUp(spares());
+  });
+
+  test("an unnumbered second group of the name is still refused", async () => {
+    await engine.up(spares());
+    const extra = await engine.up(() => {
+      spares()();
+      new Group("spare-3", { name: "Spare", parentId: engine.resource("emea").id! });
+    });
+    expect(extra.errors.map((e) => e.message).join("\n")).toMatch(/A group named "Spare" already exists/);
+    expect(groupsNamed("Spare")).toHaveLength(2);
+  });
+});
