@@ -18,7 +18,7 @@ import {
   type StepKind,
 } from "./types";
 import { aliasUrns, createUrn } from "./urns";
-import { ROOT_STACK_TYPE, annotateSecrets, changedKeys, reveal, secretKeysOf } from "./values";
+import { ROOT_STACK_TYPE, annotateSecrets, changedKeys, changedValues, reveal, secretKeysOf } from "./values";
 
 const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
 const grpc: typeof grpcTypes = require(require.resolve("@grpc/grpc-js", { paths: [sdkDir] }));
@@ -408,7 +408,15 @@ export class Deployment {
       }
     }
     const plan = await this.plan(goal, old, news);
-    const details = { changedKeys: plan.changed, replaceKeys: plan.replaceKeys, ...this.aliasDetails(goal) };
+    const details = {
+      changedKeys: plan.changed,
+      replaceKeys: plan.replaceKeys,
+      // Additive, for displays (the demo's preview): what each changed input was and becomes.
+      ...(old && plan.changed.length > 0
+        ? { changedValues: changedValues(old.inputs, plan.checked, plan.changed) }
+        : {}),
+      ...this.aliasDetails(goal),
+    };
     if (plan.kind === "same" && old) {
       const entry: StateEntry = { ...goal, id: old.id, inputs: plan.checked, outputs: old.outputs };
       this.record("same", entry, details);

@@ -17,6 +17,11 @@ export interface Step {
   changedKeys: string[];
   /** Properties that forced a replacement (from the provider's diff; `id` for a targeted `--replace`). */
   replaceKeys: string[];
+  /**
+   * Old and new input of each of `changedKeys` for an update or replacement, as the CLI's diff display shows
+   * them: plain values, a secret as the string "[secret]", a value a preview cannot know as `UNKNOWN`.
+   */
+  changedValues?: Record<string, { old?: unknown; new?: unknown }>;
   deleteBeforeReplace?: boolean;
   /** The URN this resource had before, when it was found through one of its `aliases`. */
   aliasOf?: string;

@@ -73,6 +73,17 @@ export function changedKeys(olds: PropertyMap, news: PropertyMap): string[] {
   return [...keys].filter((k) => !deepEqual(reveal(olds[k] ?? null), reveal(news[k] ?? null))).sort();
 }
 
+/** The old and new values of `keys` for display (Step.changedValues): secrets masked as the CLI masks them. */
+export function changedValues(
+  olds: PropertyMap,
+  news: PropertyMap,
+  keys: string[],
+): Record<string, { old?: unknown; new?: unknown }> {
+  const shown = (value: PropertyValue | undefined) =>
+    value === undefined ? undefined : containsSecret(value) ? "[secret]" : reveal(value);
+  return Object.fromEntries(keys.map((k) => [k, { old: shown(olds[k]), new: shown(news[k]) }]));
+}
+
 export function secretKeysOf(map: PropertyMap): string[] {
   return Object.keys(map).filter((k) => containsSecret(map[k]));
 }
