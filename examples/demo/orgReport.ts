@@ -1,0 +1,123 @@
+/**
+ * The organization as the API reports it after the demo: the group tree, the people with their roles, and the
+ * release channels on groups and on ungrouped devices. It is read through the provider's typed client (what a
+ * user's own script would use), never from the emulator's memory, so the printout is evidence that the API
+ * holds what the program declared. `readOrganization` does the requests; `formatOrganization` is pure.
+ */
+import type { DeviceMgmtClient } from "../../provider/client";
+import type { GroupHierarchyNode, ReleaseChannel } from "../../provider/client/schemas";
+
+export interface GroupView {
+  name: string;
+  configured: boolean;
+  /** "App / Channel" of each release channel attached to the group. */
+  channels: string[];
+  children: GroupView[];
+}
+
+export interface UserView {
+  name: string;
+  email: string;
+  /** "Role@org" for the default role, "Role@Group name" for group roles (the notation of the tests). */
+  roles: string[];
+}
+
+export interface DeviceChannelsView {
+  device: string;
+  channels: string[];
+}
+
+export interface OrganizationView {
+  name: string;
+  slug: string;
+  groups: GroupView[];
+  users: UserView[];
+  /** Ungrouped devices with channels of their own (a grouped device gets its group's channels). */
+  devices: DeviceChannelsView[];
+}
+
+const channelName = (channel: ReleaseChannel) => `${channel.app.name} / ${channel.name}`;
+const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
+
+/** Reads the organization the client's token is scoped to. */
+export async function readOrganization(client: DeviceMgmtClient): Promise<OrganizationView> {
+  const [organization, hierarchy, users, devices] = await Promise.all([
+    client.currentOrganization(),
+    client.groups.hierarchy(),
+    client.users.all(),
+    client.devices.all(),
+  ]);
+
+  const groupNames = new Map<string, string>();
+  const toView = async (node: GroupHierarchyNode): Promise<GroupView> => {
+    groupNames.set(node.id, node.name);
+    const [channels, children] = await Promise.all([
+      client.groups.releaseChannels(node.id).all(),
+      Promise.all((node.children ?? []).map(toView)),
+    ]);
+    return {
+      name: node.name,
+      configured: node.isConfigured,
+      channels: channels.map(channelName).sort(),
+      children: children.sort(byName),
+    };
+  };
+  const groups = (await Promise.all(hierarchy.map(toView))).sort(byName);
+
+  const ungrouped = devices.filter((d) => !d.group);
+  const deviceChannels = await Promise.all(
+    ungrouped.map(async (d) => ({
+      device: d.name,
+      channels: (await client.devices.releaseChannels(d.id).all()).map(channelName).sort(),
+    })),
+  );
+
+  return {
+    name: organization.name,
+    slug: organization.slug,
+    groups,
+    users: users
+      .map((u) => ({
+        name: `${u.firstName} ${u.lastName}`,
+        email: u.email,
+        roles: u.accessControls
+          .map((ac) => {
+            const target = ac.protectable.type === "organization" ? "org" : groupNames.get(ac.protectable.id);
+            return `${ac.role.name}@${target ?? `${ac.protectable.type} ${ac.protectable.id}`}`;
+          })
+          .sort(),
+      }))
+      .sort((a, b) => a.email.localeCompare(b.email)),
+    devices: deviceChannels
+      .filter((d) => d.channels.length > 0)
+      .sort((a, b) => a.device.localeCompare(b.device)),
+  };
+}
+
+/** The tree indented two spaces a level; configured groups (sites) and their channels marked. */
+export function groupTreeLines(groups: GroupView[], depth = 0): string[] {
+  return groups.flatMap((g) => {
+    const marks = [g.configured ? "configured" : "", ...g.channels.map((c) => `channel ${c}`)].filter(
+      Boolean,
+    );
+    const line = `${"  ".repeat(depth + 1)}${g.name}${marks.length > 0 ? `  [${marks.join("; ")}]` : ""}`;
+    return [line, ...groupTreeLines(g.children, depth + 1)];
+  });
+}
+
+export function formatOrganization(org: OrganizationView): string[] {
+  const emailWidth = Math.max(0, ...org.users.map((u) => u.email.length));
+  return [
+    `Organization ${org.name} (${org.slug}), as the API now reports it:`,
+    "Groups:",
+    ...(org.groups.length > 0 ? groupTreeLines(org.groups) : ["  (none)"]),
+    "Users and roles:",
+    ...org.users.map(
+      (u) => `  ${u.email.padEnd(emailWidth)}  ${u.name}: ${u.roles.join(", ") || "(no role)"}`,
+    ),
+    "Release channels on ungrouped devices:",
+    ...(org.devices.length > 0
+      ? org.devices.map((d) => `  ${d.device}: ${d.channels.join(", ")}`)
+      : ["  (none)"]),
+  ];
+}

@@ -1,0 +1,57 @@
+/**
+ * The programs the stand-in demo runs: examples/org as `pulumi up` would run it with the stack config the CLI
+ * demo sets (examples/org/index.ts, its defaults), and an edit of it such as a pull request would bring. The
+ * edit is made here, around `declareOrganization`, so examples/org itself stays exactly what users copy.
+ */
+import * as dm from "pulumi-devicemgmt";
+import { declareOrganization, type OrganizationSettings } from "../org/organization";
+
+/** The settings examples/org/index.ts derives from a stack config that only sets `loanerDeviceId`. */
+export function exampleSettings(loanerDeviceId: string): OrganizationSettings {
+  return {
+    loanerDeviceId,
+    stagingSlug: "acme-staging",
+    demoDeviceName: "Headset 01",
+    emailDomain: "acme.example",
+  };
+}
+
+/** examples/org/index.ts's body: the organization, and the same stack outputs. */
+export function organizationProgram(settings: OrganizationSettings) {
+  return () => {
+    const org = declareOrganization(settings);
+    return { groups: org.groups, users: org.users, migratedDevice: org.migratedDevice };
+  };
+}
+
+export const EDITED_COMPANY_NAME = "Acme Academy";
+export const NEW_USER = { key: "berlin-trainer", firstName: "Bea", lastName: "Berger", role: "Group Viewer" };
+
+/** What the edit does, in a reviewer's words. */
+export const EDIT_DESCRIPTION =
+  `rename the company group to "${EDITED_COMPANY_NAME}" (the companyName setting) and add ` +
+  `${NEW_USER.firstName} ${NEW_USER.lastName}, ${NEW_USER.role} of Berlin Lab`;
+
+/**
+ * The edited program: one setting overridden (an in-place update) and one person added (a create), the two
+ * kinds of change a reviewer most often sees.
+ */
+export function editedProgram(settings: OrganizationSettings) {
+  return () => {
+    const org = declareOrganization({ ...settings, companyName: EDITED_COMPANY_NAME });
+    const readOnly = dm.getRoleOutput({ name: "Read Only", type: "organization" });
+    const groupViewer = dm.getRoleOutput({ name: NEW_USER.role, type: "group" });
+    const trainer = new dm.User(NEW_USER.key, {
+      firstName: NEW_USER.firstName,
+      lastName: NEW_USER.lastName,
+      email: `${NEW_USER.firstName}.${NEW_USER.lastName}@${settings.emailDomain}`.toLowerCase(),
+      defaultRoleId: readOnly.id,
+      groupRoles: [{ roleId: groupViewer.id, groupId: org.groups.berlin }],
+    });
+    return {
+      groups: org.groups,
+      users: { ...org.users, berlinTrainer: trainer.id },
+      migratedDevice: org.migratedDevice,
+    };
+  };
+}
