@@ -1,0 +1,433 @@
+/**
+ * Audit records: every successful write through the API records one (who, what action, which resource,
+ * created/updated/deleted, when, from where) in the OpenAPI's field names; reads and refused requests record
+ * none. GET /audit-logs lists them, newest first, with search, start_time, end_time and pagination.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
+import { API_ROUTES, type RunningEmulator } from "../../emulator";
+import {
+  client,
+  createConfiguredGroup,
+  ISO_MS,
+  start,
+  UUID,
+  validationErrors,
+  type Client,
+  type Json,
+} from "./helpers";
+
+let emulator: RunningEmulator;
+let admin: Client;
+let ada: Json;
+
+const WRITES = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+
+beforeAll(async () => {
+  emulator = await start();
+  admin = client(emulator, emulator.tokens.admin);
+  ada = (await admin.get("/current-user")).body;
+});
+afterAll(() => emulator.close());
+
+async function total(api: Client = admin): Promise<number> {
+  const response = await api.get("/audit-logs", { query: { per_page: 1 } });
+  expect(response.status).toBe(200);
+  return response.body.meta.total;
+}
+
+async function newest(count: number, api: Client = admin): Promise<Json[]> {
+  return (await api.get("/audit-logs", { query: { per_page: count } })).body.data;
+}
+
+describe("what records", () => {
+  it("reads and refused writes record nothing", async () => {
+    const before = await total();
+    const reader = client(emulator, emulator.tokens.readOnly);
+    await admin.get("/groups");
+    await admin.get("/devices");
+    expect((await admin.post("/groups", { name: "" })).status).toBe(422);
+    expect((await reader.post("/groups", { name: "No", parentId: null })).status).toBe(403);
+    expect((await admin.delete("/groups/00000000-0000-4000-8000-000000000000")).status).toBe(404);
+    expect((await admin.post("/groups", { name: "x", parentId: null }, { accept: null })).status).toBe(400);
+    expect((await admin.post("/groups", undefined, { rawBody: "{" })).status).toBe(400);
+    expect(await total()).toBe(before);
+  });
+
+  it("a write that changes nothing records nothing", async () => {
+    const group = await createConfiguredGroup(admin, "Unchanged", null);
+    const before = await total();
+    expect((await admin.put(`/groups/${group}`, { name: "Unchanged", parentId: null })).status).toBe(200);
+    expect(await total()).toBe(before);
+  });
+
+  it("every write operation records who did what to which resource", async () => {
+    const covered = new Set<string>();
+    /** Run one write, expect success, and check the one record it added. */
+    async function write(
+      key: string,
+      run: () => Promise<{ status: number }>,
+      expected: { type: string; action: string; resourceType: string; resourceId?: string },
+    ): Promise<Json> {
+      const before = await total();
+      const response = await run();
+      expect({ key, success: response.status < 300 }).toEqual({ key, success: true });
+      expect(await total()).toBe(before + 1);
+      const [record] = await newest(1);
+      expect(record).toEqual({
+        id: expect.any(Number),
+        description: expect.any(String),
+        action: expected.action,
+        type: expected.type,
+        resourceId: expected.resourceId ?? expect.stringMatching(UUID),
+        resourceType: expected.resourceType,
+        resourceName: expect.any(String),
+        userId: ada.id,
+        userEmail: ada.email,
+        userIpAddress: "127.0.0.1",
+        createdAt: expect.stringMatching(ISO_MS),
+        updatedAt: record.createdAt,
+      });
+      covered.add(key);
+      return record;
+    }
+
+    const roles: Json[] = (await admin.get("/roles")).body.data;
+    const roleId = (name: string) => roles.find((r) => r.name === name).id;
+    const devices: Json[] = (await admin.get("/devices")).body.data;
+    const apps: Json[] = (await admin.get("/apps")).body.data;
+    const channel = (await admin.get(`/apps/${apps[0].id}/release-channels`)).body.data[0].id;
+    const files: Json[] = (await admin.get("/files")).body.data;
+    const videos: Json[] = (await admin.get("/videos")).body.data;
+
+    const created = await write(
+      "POST /groups",
+      () => admin.post("/groups", { name: "Audited", parentId: null }),
+      {
+        type: "created",
+        action: "create-group",
+        resourceType: "group",
+      },
+    );
+    const group = created.resourceId;
+    expect(created.resourceName).toBe("Audited");
+    expect(created.description).toBe("Created group 'Audited'.");
+    const child = (await admin.post("/groups", { name: "Child", parentId: group })).body.id;
+    await write(
+      "PUT /groups/{groupId}",
+      () => admin.put(`/groups/${child}`, { name: "Child 2", parentId: group }),
+      {
+        type: "updated",
+        action: "update-group",
+        resourceType: "group",
+        resourceId: child,
+      },
+    );
+    await write("PATCH /groups/{groupId}/configure", () => admin.patch(`/groups/${child}/configure`), {
+      type: "updated",
+      action: "configure-group",
+      resourceType: "group",
+      resourceId: child,
+    });
+    const onGroup = { type: "updated", resourceType: "group", resourceId: child };
+    const attachments = [
+      ["release-channels", "releaseChannelId", channel, "release-channel"],
+      ["files", "fileId", files[0].id, "file"],
+      ["videos", "videoId", videos[0].id, "video"],
+    ] as const;
+    for (const [segment, field, id, what] of attachments) {
+      await write(
+        `POST /groups/{groupId}/${segment}`,
+        () => admin.post(`/groups/${child}/${segment}`, { [field]: id }),
+        {
+          ...onGroup,
+          action: `attach-${what}-to-group`,
+        },
+      );
+      await write(
+        `DELETE /groups/{groupId}/${segment}/{${field}}`,
+        () => admin.delete(`/groups/${child}/${segment}/${id}`),
+        { ...onGroup, action: `detach-${what}-from-group` },
+      );
+    }
+
+    const device = devices[0];
+    const onDevice = { type: "updated", resourceType: "device", resourceId: device.id };
+    const renamed = await write(
+      "PUT /devices/{deviceId}",
+      () => admin.put(`/devices/${device.id}`, { name: "Audited headset" }),
+      { ...onDevice, action: "update-device" },
+    );
+    expect(renamed.resourceName).toBe(`Audited headset (${device.serialNumber})`);
+    for (const [segment, field, id, what] of attachments) {
+      await write(
+        `POST /devices/{deviceId}/${segment}`,
+        () => admin.post(`/devices/${device.id}/${segment}`, { [field]: id }),
+        {
+          ...onDevice,
+          action: `attach-${what}-to-device`,
+        },
+      );
+      await write(
+        `DELETE /devices/{deviceId}/${segment}/{${field}}`,
+        () => admin.delete(`/devices/${device.id}/${segment}/${id}`),
+        { ...onDevice, action: `detach-${what}-from-device` },
+      );
+    }
+
+    const sharePath = `/apps/${apps[0].id}/release-channels/${channel}`;
+    const onChannel = { type: "updated", resourceType: "release-channel", resourceId: channel };
+    await write(
+      "POST /apps/{appId}/release-channels/{releaseChannelId}/share",
+      () => admin.post(`${sharePath}/share`, { organizationSlug: "acme-staging" }),
+      { ...onChannel, action: "share-release-channel" },
+    );
+    await write(
+      "POST /apps/{appId}/release-channels/{releaseChannelId}/unshare",
+      () => admin.post(`${sharePath}/unshare`, { organizationSlug: "acme-staging" }),
+      { ...onChannel, action: "unshare-release-channel" },
+    );
+
+    const user = await write(
+      "POST /users",
+      () =>
+        admin.post("/users", {
+          firstName: "Audra",
+          lastName: "Auditee",
+          email: "audra@acme.example",
+          defaultRoleId: roleId("Read Only"),
+        }),
+      { type: "created", action: "create-user", resourceType: "user" },
+    );
+    expect(user.resourceName).toBe("Audra Auditee");
+    const onUser = { resourceType: "user", resourceId: user.resourceId };
+    await write(
+      "PUT /users/{userId}",
+      () => admin.put(`/users/${user.resourceId}`, { defaultRoleId: roleId("Admin") }),
+      {
+        ...onUser,
+        type: "updated",
+        action: "update-user",
+      },
+    );
+    await write(
+      "PUT /users/{userId}",
+      () =>
+        admin.put(`/users/${user.resourceId}`, {
+          groupRoles: [{ roleId: roleId("Group Viewer"), groupId: child, action: "attach" }],
+        }),
+      { ...onUser, type: "updated", action: "update-user" },
+    );
+    await write("DELETE /users/{userId}", () => admin.delete(`/users/${user.resourceId}`), {
+      ...onUser,
+      type: "deleted",
+      action: "delete-user",
+    });
+    const invited = await write(
+      "POST /user-invites",
+      () =>
+        admin.post("/user-invites", { email: "invited.audit@acme.example", defaultRoleId: roleId("Member") }),
+      { type: "created", action: "invite-user", resourceType: "user" },
+    );
+    expect(invited.resourceName).toBe("invited.audit@acme.example");
+
+    await write("DELETE /files/{fileId}", () => admin.delete(`/files/${files[1].id}`), {
+      type: "deleted",
+      action: "delete-file",
+      resourceType: "file",
+      resourceId: files[1].id,
+    });
+    await write("DELETE /videos/{videoId}", () => admin.delete(`/videos/${videos[1].id}`), {
+      type: "deleted",
+      action: "delete-video",
+      resourceType: "video",
+      resourceId: videos[1].id,
+    });
+    const replacement = (await admin.post("/groups", { name: "Replacement", parentId: null })).body.id;
+    await write(
+      "DELETE /groups/{groupId}",
+      () => admin.delete(`/groups/${group}`, { query: { replacementGroupId: replacement } }),
+      { type: "deleted", action: "delete-group", resourceType: "group", resourceId: group },
+    );
+
+    // The migration is checked on its own below (it records in both organizations).
+    covered.add("POST /devices/{deviceId}/migrate/{organizationSlug}");
+    const writeKeys = API_ROUTES.filter((r) => WRITES.has(r.method)).map(
+      (r) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`,
+    );
+    expect(writeKeys.filter((key) => !covered.has(key))).toEqual([]);
+  });
+
+  it("a migration records a deletion in the source and a creation in the target, as the user there", async () => {
+    const morgan = client(emulator, emulator.tokens.multiOrgAdmin);
+    const staging = client(emulator, emulator.tokens.multiOrgAdminSecondary);
+    const device = (await admin.get("/devices")).body.data[3];
+    const stagingBefore = await total(staging);
+    expect((await morgan.post(`/devices/${device.id}/migrate/acme-staging`, {})).status).toBe(204);
+    const [source] = await newest(1);
+    expect(source).toMatchObject({
+      type: "deleted",
+      action: "migrate-device",
+      resourceType: "device",
+      resourceId: device.id,
+      resourceName: `${device.name} (${device.serialNumber})`,
+      userEmail: "morgan.multi@acme.example",
+      description:
+        "Migrated device '" + `${device.name} (${device.serialNumber})` + "' to organization 'acme-staging'.",
+    });
+    expect(await total(staging)).toBe(stagingBefore + 1);
+    const [target] = await newest(1, staging);
+    const morganThere = (await staging.get("/current-user")).body;
+    expect(target).toMatchObject({
+      type: "created",
+      action: "migrate-device",
+      resourceId: device.id,
+      userId: morganThere.id,
+      userEmail: "morgan.multi@acme.example",
+    });
+    expect(target.id).toBeGreaterThan(source.id);
+    expect(target.createdAt).toBe(source.createdAt);
+  });
+
+  it("each organization sees only its own records", async () => {
+    const staging = client(emulator, emulator.tokens.multiOrgAdminSecondary);
+    const mine = await newest(100, staging);
+    expect(mine.every((r) => r.userEmail === "morgan.multi@acme.example")).toBe(true);
+    expect(mine.some((r) => r.action === "create-group")).toBe(false);
+  });
+});
+
+describe("GET /audit-logs", () => {
+  it("pages newest first with the length-aware envelope; ids are increasing integers", async () => {
+    const page = await admin.get("/audit-logs", { query: { per_page: 5 } });
+    expect(page.status).toBe(200);
+    expect(page.body.meta).toMatchObject({ current_page: 1, per_page: 5, from: 1, to: 5 });
+    expect(page.body.links.next).toContain("per_page=5");
+    const ids = page.body.data.map((r: Json) => r.id);
+    expect([...ids].sort((a: number, b: number) => b - a)).toEqual(ids);
+    const next = await admin.get("/audit-logs", { query: { per_page: 5, page: 2 } });
+    expect(next.body.data[0].id).toBeLessThan(ids[4]);
+    expect(validationErrors(await admin.get("/audit-logs", { query: { per_page: 0 } }))).toHaveProperty(
+      "per_page",
+    );
+  });
+
+  it("search matches action, description, resource and e-mail, case-insensitively", async () => {
+    const byAction = (await admin.get("/audit-logs", { query: { search: "CONFIGURE-GROUP", per_page: 100 } }))
+      .body;
+    expect(byAction.data.length).toBeGreaterThan(0);
+    expect(byAction.data.every((r: Json) => r.action === "configure-group")).toBe(true);
+    const byName = (await admin.get("/audit-logs", { query: { search: "audra", per_page: 100 } })).body;
+    expect(new Set(byName.data.map((r: Json) => r.action))).toEqual(
+      new Set(["create-user", "update-user", "delete-user"]),
+    );
+    expect(byName.links.first).toContain("search=audra");
+    const none = (await admin.get("/audit-logs", { query: { search: "no such thing at all" } })).body;
+    expect(none.data).toEqual([]);
+    expect(none.meta.total).toBe(0);
+  });
+
+  it("start_time and end_time bound createdAt (inclusive)", async () => {
+    const all: Json[] = (await admin.get("/audit-logs", { query: { per_page: 100 } })).body.data;
+    const pivot = all[Math.floor(all.length / 2)].createdAt;
+    const after = (await admin.get("/audit-logs", { query: { start_time: pivot, per_page: 100 } })).body.data;
+    const before = (await admin.get("/audit-logs", { query: { end_time: pivot, per_page: 100 } })).body.data;
+    expect(after.every((r: Json) => r.createdAt >= pivot)).toBe(true);
+    expect(before.every((r: Json) => r.createdAt <= pivot)).toBe(true);
+    expect(
+      after.some((r: Json) => r.createdAt === pivot) && before.some((r: Json) => r.createdAt === pivot),
+    ).toBe(true);
+    const exact = (
+      await admin.get("/audit-logs", { query: { start_time: pivot, end_time: pivot, per_page: 100 } })
+    ).body.data;
+    expect(exact.every((r: Json) => r.createdAt === pivot)).toBe(true);
+    // Without milliseconds (the OpenAPI's own example) is accepted too.
+    expect((await admin.get("/audit-logs", { query: { start_time: "2024-01-01T00:00:00Z" } })).status).toBe(
+      200,
+    );
+    const future = await admin.get("/audit-logs", { query: { start_time: "2999-01-01T00:00:00.000Z" } });
+    expect(future.body.data).toEqual([]);
+  });
+
+  it("validates the filters (422)", async () => {
+    expect(validationErrors(await admin.get("/audit-logs", { query: { start_time: "yesterday" } }))).toEqual({
+      start_time: ["The start time field must be a valid date."],
+    });
+    expect(
+      validationErrors(await admin.get("/audit-logs", { query: { end_time: "2024-13-01T00:00:00Z" } })),
+    ).toEqual({
+      end_time: ["The end time field must be a valid date."],
+    });
+    expect(
+      validationErrors(
+        await admin.get("/audit-logs", {
+          query: { start_time: "2024-02-01T00:00:00.000Z", end_time: "2024-01-01T00:00:00.000Z" },
+        }),
+      ),
+    ).toEqual({ end_time: ["The end time field must be a date after or equal to start time."] });
+  });
+
+  it("needs AUDIT_LOG__VIEW (403; Admin, Device Manager and Read Only have it); 401 without a v3 token", async () => {
+    expect((await client(emulator, emulator.tokens.readOnly).get("/audit-logs")).status).toBe(200);
+    expect((await client(emulator, emulator.tokens.v2).get("/audit-logs")).status).toBe(401);
+    expect((await admin.get("/audit-logs", { token: null })).status).toBe(401);
+    const roles: Json[] = (await admin.get("/roles")).body.data;
+    const member = roles.find((r) => r.name === "Member").id;
+    const dana = client(emulator, emulator.tokens.noMigrate);
+    const danaId = (await dana.get("/current-user")).body.id;
+    expect((await admin.put(`/users/${danaId}`, { defaultRoleId: member })).status).toBe(200);
+    expect((await dana.get("/audit-logs")).status).toBe(403);
+  });
+});
+
+describe("strict pending invitations", () => {
+  it("an invitation is recorded against the invitation (there is no user yet)", async () => {
+    const strict = await start({ strict: { pendingInvitations: true } });
+    try {
+      const api = client(strict, strict.tokens.admin);
+      const roles: Json[] = (await api.get("/roles")).body.data;
+      const member = roles.find((r) => r.name === "Member").id;
+      expect(
+        (await api.post("/user-invites", { email: "later@acme.example", defaultRoleId: member })).status,
+      ).toBe(204);
+      const [record] = await newest(1, api);
+      expect(record).toMatchObject({
+        type: "created",
+        action: "invite-user",
+        resourceType: "user-invite",
+        resourceId: expect.stringMatching(UUID),
+        resourceName: "later@acme.example",
+      });
+    } finally {
+      await strict.close();
+    }
+  });
+});
+
+describe("persistence", () => {
+  it("records survive a restart with the state file, and ids continue", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "audit-"));
+    try {
+      const statePath = path.join(dir, "state.json");
+      const first = await start({ statePath });
+      const api = client(first, first.tokens.admin);
+      expect((await api.post("/groups", { name: "Persisted", parentId: null })).status).toBe(201);
+      const [record] = await newest(1, api);
+      await first.close();
+      const second = await start({ statePath });
+      try {
+        const again = client(second, second.tokens.admin);
+        const [kept] = await newest(1, again);
+        expect(kept).toEqual(record);
+        expect((await again.post("/groups", { name: "Later", parentId: null })).status).toBe(201);
+        const [later] = await newest(1, again);
+        expect(later.id).toBe(record.id + 1);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
