@@ -14,37 +14,49 @@ const root = resolve(__dirname, "../..");
 /** How long the CLI download may take to start answering: offline, the stand-in should follow at once. */
 const DOWNLOAD_REACH_TIMEOUT_MS = 5000;
 
-interface PulumiResolver {
-  resolve(options?: { install?: (version: string, root: string) => Promise<void> }): Promise<string>;
-}
-interface PulumiInstaller {
-  installCLI(
-    version: string,
-    root: string,
-    io?: { fetchText?: (url: string) => Promise<string> },
-  ): Promise<void>;
+interface PulumiPackage {
+  cache: { cacheDir(version: string): string };
+  resolve: { isExecutable(file: string): boolean };
+  download: {
+    installCLI(
+      version: string,
+      root: string,
+      io: { fetchText: (url: string) => Promise<string> },
+    ): Promise<void>;
+  };
 }
 
 /**
- * The CLI: from PATH, else the copy the `pulumi` npm package cached, else that package's download. The
- * download's first request (the install script) is given a short timeout, so that without internet the demo
- * falls back to the stand-in in seconds rather than after the network stack's own timeout.
+ * The CLI: from PATH, else the copy the `pulumi` npm package cached, else that package's download (what its
+ * `lib/resolve` does, step by step). The download's first request (the install script) gets a short timeout,
+ * so that offline the demo falls back to the stand-in in seconds, and "Downloading" is only said once that
+ * request answered, so that offline the stand-in's line is the first the user sees.
  */
 export async function findPulumiCli(): Promise<{ cli: string } | { reason: string }> {
   const onPath = spawnSync("pulumi", ["version"], { encoding: "utf8", timeout: 30000 });
   if (onPath.status === 0) return { cli: "pulumi" };
 
-  const { resolve: resolveCli } = require("pulumi/lib/resolve") as PulumiResolver;
-  const { installCLI } = require("pulumi/lib/download") as PulumiInstaller;
+  const pkg: PulumiPackage = {
+    cache: require("pulumi/lib/cache"),
+    resolve: require("pulumi/lib/resolve"),
+    download: require("pulumi/lib/download"),
+  };
+  const version =
+    process.env.PULUMI_VERSION || (require("pulumi/package.json") as { version: string }).version;
+  const into = pkg.cache.cacheDir(version);
+  const cli = join(into, "bin", process.platform === "win32" ? "pulumi.exe" : "pulumi");
+  if (pkg.resolve.isExecutable(cli)) return { cli };
+
   const fetchText = async (url: string) => {
     const response = await fetch(url, { signal: AbortSignal.timeout(DOWNLOAD_REACH_TIMEOUT_MS) });
     if (!response.ok) throw new Error(`HTTP ${response.status} fetching ${url}`);
-    return response.text();
+    const text = await response.text();
+    process.stderr.write(`Downloading pulumi v${version}...\n`);
+    return text;
   };
   try {
-    return {
-      cli: await resolveCli({ install: (version, into) => installCLI(version, into, { fetchText }) }),
-    };
+    await pkg.download.installCLI(version, into, { fetchText });
+    return { cli };
   } catch (error) {
     const cause = (error as Error & { cause?: Error }).cause?.message;
     const message = (error as Error).message.split("\n")[0];
