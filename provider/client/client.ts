@@ -11,6 +11,7 @@ import { pageSizeMemory } from "./pagination";
 import { secretsOf } from "./redact";
 import { type BackoffSettings, DEFAULT_BACKOFF } from "./retry";
 import * as s from "./schemas";
+import type { ApiInfo, Organization, TokenInfo, User } from "./types";
 import {
   DEFAULT_RATE_LIMIT,
   limiterFor,
@@ -41,19 +42,29 @@ export interface DeviceMgmtClientOptions {
   organizationId?: string;
   /** Sink for debug lines, written only while DEVICEMGMT_LOG=debug. Default: stderr. */
   logger?: (line: string) => void;
-  /** Replaces the shared keep-alive dispatcher (tests use undici's MockAgent). */
-  dispatcher?: Dispatcher;
+  /** Replaces the shared keep-alive dispatcher (tests pass a mock agent); see {@link HttpDispatcher}. */
+  dispatcher?: HttpDispatcher;
   /** Replaces the wait between retries (tests). */
   sleep?: (ms: number) => Promise<void>;
+}
+
+/**
+ * What the `dispatcher` option takes: a `Dispatcher` (an `Agent`, `Pool` or `MockAgent`) of the HTTP library
+ * this package depends on, at the version it depends on. Described by two of its methods only, so that these
+ * declarations do not depend on that library's.
+ */
+export interface HttpDispatcher {
+  dispatch(options: object, handler: object): boolean;
+  close(): Promise<void>;
 }
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_DEADLINE_MS = 180_000;
 
 /** Token info per token key: one token-info call per process and token (failures other than 401 retried). */
-const tokenInfos = new Map<string, Promise<s.TokenInfo>>();
+const tokenInfos = new Map<string, Promise<TokenInfo>>();
 /** The v3 check built on it, so a v2 refusal is one shared rejection. */
-const tokenChecks = new Map<string, Promise<s.TokenInfo>>();
+const tokenChecks = new Map<string, Promise<TokenInfo>>();
 
 export class DeviceMgmtClient {
   readonly users: Operations["users"];
@@ -105,7 +116,8 @@ export class DeviceMgmtClient {
       deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS,
       backoff,
       limiter: (spec) => this.#limiter(spec),
-      dispatcher: options.dispatcher ?? dispatcherFor(endpoints.baseUrl),
+      // An HttpDispatcher is an undici Dispatcher described structurally (see there).
+      dispatcher: (options.dispatcher as Dispatcher | undefined) ?? dispatcherFor(endpoints.baseUrl),
       logger: options.logger ?? ((line) => process.stderr.write(`${line}\n`)),
       sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
       rng: Math.random,
@@ -132,7 +144,7 @@ export class DeviceMgmtClient {
   }
 
   /** Token information from `{api_root}/token-info`. */
-  tokenInfo(): Promise<s.TokenInfo> {
+  tokenInfo(): Promise<TokenInfo> {
     return this.#transport.send({
       method: "GET",
       path: "/token-info",
@@ -142,15 +154,15 @@ export class DeviceMgmtClient {
   }
 
   /** API information from `GET /`, the one operation without authentication. */
-  apiInfo(): Promise<s.ApiInfo> {
+  apiInfo(): Promise<ApiInfo> {
     return this.#transport.send({ method: "GET", path: "/", authenticated: false, schema: s.apiInfoSchema });
   }
 
-  currentOrganization(): Promise<s.Organization> {
+  currentOrganization(): Promise<Organization> {
     return this.#call({ method: "GET", path: "/current-organization", schema: s.organizationSchema });
   }
 
-  currentUser(): Promise<s.User> {
+  currentUser(): Promise<User> {
     return this.#call({ method: "GET", path: "/current-user", schema: s.userSchema });
   }
 
@@ -159,7 +171,7 @@ export class DeviceMgmtClient {
    * v2 token. token-info is asked once per process and token (concurrent callers share the answer); a
    * transient failure is not remembered. Every write method calls this first, so a v2 token changes nothing.
    */
-  assertV3Token(): Promise<s.TokenInfo> {
+  assertV3Token(): Promise<TokenInfo> {
     const key = this.#organizationKey;
     let check = tokenChecks.get(key);
     if (check === undefined) {
@@ -182,7 +194,7 @@ export class DeviceMgmtClient {
   }
 
   /** token-info once per process and token; a 401 is remembered (the token will not become valid). */
-  #tokenInfoOnce(): Promise<s.TokenInfo> {
+  #tokenInfoOnce(): Promise<TokenInfo> {
     const key = this.#organizationKey;
     let info = tokenInfos.get(key);
     if (info === undefined) {

@@ -1,14 +1,55 @@
-/** The typed v3 API client: `import { DeviceMgmtClient, NotFoundError } from "pulumi-devicemgmt/client"`. */
-export { DeviceMgmtClient, type DeviceMgmtClientOptions } from "./client";
+/**
+ * The typed v3 API client: `import { DeviceMgmtClient, NotFoundError } from "pulumi-devicemgmt/client"`.
+ *
+ * Everything exported here is declared in this package's own types: the validation schemas and the HTTP
+ * library stay internal, so the published declarations do not depend on zod's or undici's.
+ */
+export { DeviceMgmtClient, type DeviceMgmtClientOptions, type HttpDispatcher } from "./client";
 export type {
+  AppOperations,
   CreateUserBody,
+  DeleteGroupOptions,
   DeviceFilter,
+  DeviceModelOperations,
+  DeviceOperations,
+  FileOperations,
   GroupBody,
+  GroupOperations,
   InviteUserBody,
+  MigrateDeviceOptions,
   Operations,
+  RoleOperations,
   UpdateDeviceBody,
   UpdateUserBody,
+  UserOperations,
+  VideoOperations,
 } from "./operations";
+export {
+  type AccessControl,
+  type ApiInfo,
+  type App,
+  type AppBuild,
+  type Checksum,
+  type ComplianceStatus,
+  type ContentDeviceStatus,
+  type Device,
+  type DeviceFile,
+  type DeviceModel,
+  type Group,
+  type GroupHierarchyNode,
+  type GroupParent,
+  type Organization,
+  type Page,
+  parentIdOf,
+  type ReleaseChannel,
+  type ReleaseChannelDeviceStatus,
+  type Role,
+  type RoleType,
+  type Timestamps,
+  type TokenInfo,
+  type User,
+  type Video,
+} from "./types";
 export {
   AmbiguousWriteError,
   BadRequestError,
@@ -65,4 +106,3 @@ export {
 } from "./throttle";
 export { type ClientStats, type HttpMethod, organizationStats } from "./transport";
 export { closeDispatchers, resolveEndpoints, userAgent } from "./connection";
-export * from "./schemas";

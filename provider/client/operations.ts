@@ -6,6 +6,19 @@ import type { z } from "zod";
 import { PageIterator, type PageSizeMemory } from "./pagination";
 import * as s from "./schemas";
 import type { HttpMethod, QueryValue } from "./transport";
+import type {
+  App,
+  Device,
+  DeviceFile,
+  DeviceModel,
+  Group,
+  GroupHierarchyNode,
+  Page,
+  ReleaseChannel,
+  Role,
+  User,
+  Video,
+} from "./types";
 
 export interface CreateUserBody {
   firstName: string;
@@ -48,6 +61,107 @@ export interface DeviceFilter {
   groupIds?: readonly string[];
 }
 
+export interface DeleteGroupOptions {
+  /** For a folder: the group that receives its child groups. */
+  replacementGroupId?: string;
+}
+
+export interface MigrateDeviceOptions {
+  /** A group of the target organization to put the device in; null or absent for none. */
+  groupId?: string | null;
+}
+
+export interface UserOperations {
+  list(): PageIterator<User>;
+  all(): Promise<User[]>;
+  get(userId: string): Promise<User>;
+  create(body: CreateUserBody): Promise<User>;
+  update(userId: string, body: UpdateUserBody): Promise<User>;
+  delete(userId: string): Promise<void>;
+  /** Invites by e-mail (the user sets a password from the link); answers without a body. */
+  invite(body: InviteUserBody): Promise<void>;
+}
+
+export interface RoleOperations {
+  list(): PageIterator<Role>;
+  all(): Promise<Role[]>;
+  get(roleId: string): Promise<Role>;
+}
+
+export interface GroupOperations {
+  list(): PageIterator<Group>;
+  all(): Promise<Group[]>;
+  get(groupId: string): Promise<Group>;
+  create(body: GroupBody): Promise<Group>;
+  update(groupId: string, body: GroupBody): Promise<Group>;
+  /** For a folder, `replacementGroupId` receives its child groups. */
+  delete(groupId: string, options?: DeleteGroupOptions): Promise<void>;
+  /** Turns a folder into a leaf that can hold devices and content; this cannot be undone. */
+  configure(groupId: string): Promise<Group>;
+  /** The whole group tree, roots first. */
+  hierarchy(): Promise<GroupHierarchyNode[]>;
+  releaseChannels(groupId: string): PageIterator<ReleaseChannel>;
+  addReleaseChannel(groupId: string, releaseChannelId: string): Promise<void>;
+  removeReleaseChannel(groupId: string, releaseChannelId: string): Promise<void>;
+  addFile(groupId: string, fileId: string): Promise<void>;
+  removeFile(groupId: string, fileId: string): Promise<void>;
+  addVideo(groupId: string, videoId: string): Promise<void>;
+  removeVideo(groupId: string, videoId: string): Promise<void>;
+}
+
+export interface DeviceOperations {
+  list(filter?: DeviceFilter): PageIterator<Device>;
+  all(filter?: DeviceFilter): Promise<Device[]>;
+  get(deviceId: string): Promise<Device>;
+  update(deviceId: string, body: UpdateDeviceBody): Promise<Device>;
+  releaseChannels(deviceId: string): PageIterator<ReleaseChannel>;
+  addReleaseChannel(deviceId: string, releaseChannelId: string): Promise<void>;
+  removeReleaseChannel(deviceId: string, releaseChannelId: string): Promise<void>;
+  /** Moves the device to the organization with this slug, optionally into one of its groups. */
+  migrate(deviceId: string, organizationSlug: string, options?: MigrateDeviceOptions): Promise<void>;
+}
+
+export interface AppOperations {
+  list(): PageIterator<App>;
+  all(): Promise<App[]>;
+  get(appId: string): Promise<App>;
+  releaseChannels(appId: string): PageIterator<ReleaseChannel>;
+  releaseChannel(appId: string, releaseChannelId: string): Promise<ReleaseChannel>;
+}
+
+export interface DeviceModelOperations {
+  list(): PageIterator<DeviceModel>;
+  all(): Promise<DeviceModel[]>;
+}
+
+export interface FileOperations {
+  list(): PageIterator<DeviceFile>;
+  all(): Promise<DeviceFile[]>;
+  get(fileId: string): Promise<DeviceFile>;
+}
+
+export interface VideoOperations {
+  list(): PageIterator<Video>;
+  all(): Promise<Video[]>;
+  get(videoId: string): Promise<Video>;
+}
+
+/**
+ * The operations of the client, one property per resource (`client.users`, `client.groups`, …). Declared
+ * explicitly so that the published types name each argument and result type. A `list` is fetched lazily (page by
+ * page, `for await`); `all()` collects every item.
+ */
+export interface Operations {
+  users: UserOperations;
+  roles: RoleOperations;
+  groups: GroupOperations;
+  devices: DeviceOperations;
+  apps: AppOperations;
+  deviceModels: DeviceModelOperations;
+  files: FileOperations;
+  videos: VideoOperations;
+}
+
 type Query = Record<string, QueryValue>;
 
 export interface Executor {
@@ -76,8 +190,8 @@ const videosPage = s.pageSchema(s.videoSchema);
 /** Path segments are escaped so an identifier can never change which endpoint is called. */
 const e = encodeURIComponent;
 
-export function createOperations(run: Executor) {
-  const list = <T>(path: string, schema: z.ZodType<s.Page<T>>, query: Query = {}) =>
+export function createOperations(run: Executor): Operations {
+  const list = <T>(path: string, schema: z.ZodType<Page<T>>, query: Query = {}) =>
     new PageIterator<T>(
       (request) => run.get(path, schema, { ...query, page: request.page, per_page: request.perPage }),
       run.pageSizes,
@@ -120,7 +234,7 @@ export function createOperations(run: Executor) {
           s.groupSchema,
         ),
       /** For a folder, `replacementGroupId` receives its child groups. */
-      delete: (groupId: string, options: { replacementGroupId?: string } = {}) =>
+      delete: (groupId: string, options: DeleteGroupOptions = {}) =>
         remove(`/groups/${e(groupId)}`, { replacementGroupId: options.replacementGroupId }),
       /** Turns a folder into a leaf that can hold devices and content; this cannot be undone. */
       configure: (groupId: string) =>
@@ -151,7 +265,7 @@ export function createOperations(run: Executor) {
       removeReleaseChannel: (deviceId: string, releaseChannelId: string) =>
         remove(`/devices/${e(deviceId)}/release-channels/${e(releaseChannelId)}`),
       /** Moves the device to the organization with this slug, optionally into one of its groups. */
-      migrate: (deviceId: string, organizationSlug: string, options: { groupId?: string | null } = {}) =>
+      migrate: (deviceId: string, organizationSlug: string, options: MigrateDeviceOptions = {}) =>
         post(
           `/devices/${e(deviceId)}/migrate/${e(organizationSlug)}`,
           options.groupId === undefined ? {} : { groupId: options.groupId },
@@ -185,5 +299,3 @@ export function createOperations(run: Executor) {
     },
   };
 }
-
-export type Operations = ReturnType<typeof createOperations>;

@@ -11,7 +11,7 @@
  * is asked once more without per_page (the server's default size), then surfaced.
  */
 import { type DeviceMgmtError, ValidationError } from "./errors";
-import type { Page } from "./schemas";
+import type { Page } from "./types";
 
 export const PREFERRED_PAGE_SIZE = 100;
 

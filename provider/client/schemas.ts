@@ -1,5 +1,6 @@
 /**
- * zod schemas of the v3 resources. Strict on what the spec defines, tolerant of everything else:
+ * zod schemas of the v3 resources, each typed by its interface in ./types (which the public `./client` entry
+ * exports instead of these: the published declarations must not depend on zod). Strict on what the spec defines, tolerant of everything else:
  * - required: the fields the prose spec names for a resource and the fields the OpenAPI document marks
  *   required, with their types (nullable only where the spec says so);
  * - optional: the other OpenAPI fields, and the two fields the documents disagree on (Role.description and
@@ -9,175 +10,216 @@
  * format", and seeded or imported data need not carry version bits.
  */
 import { z } from "zod";
+import type * as t from "./types";
+
+// The interfaces are the public names of what these schemas parse to; internal code may import either module.
+export type * from "./types";
+export { parentIdOf } from "./types";
+
+/**
+ * True only when A and B are the same type (identity, not mere mutual assignability, which would let an optional
+ * field present on one side only slip through).
+ */
+type Same<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
+
+/**
+ * Types a schema by its public interface. The second argument must be `true`, which compiles only when what
+ * the schema parses to is exactly the interface: a field added, dropped, made optional or retyped on one side
+ * only is a compile error here.
+ */
+function parsesTo<T>() {
+  return <S extends z.ZodType>(schema: S, agrees: Same<z.output<S>, T>): z.ZodType<T> => {
+    void agrees;
+    return schema as unknown as z.ZodType<T>;
+  };
+}
 
 const id = z.guid();
 const timestamp = z.iso.datetime({ offset: true });
 const timestamps = { createdAt: timestamp, updatedAt: timestamp };
 
-export const tokenInfoSchema = z.object({
-  token_name: z.string(),
-  display_token: z.string(),
-  api_version: z.enum(["v2", "v3"]),
-  organization_id: id,
-  base_path: z.enum(["/api/v2", "/api/v3"]),
-});
-export type TokenInfo = z.infer<typeof tokenInfoSchema>;
+export const tokenInfoSchema = parsesTo<t.TokenInfo>()(
+  z.object({
+    token_name: z.string(),
+    display_token: z.string(),
+    api_version: z.enum(["v2", "v3"]),
+    organization_id: id,
+    base_path: z.enum(["/api/v2", "/api/v3"]),
+  }),
+  true,
+);
 
-export const apiInfoSchema = z.object({
-  name: z.string(),
-  // Named by the prose spec, absent from the OpenAPI document.
-  description: z.string().optional(),
-  version: z.string(),
-  documentation: z.string(),
-  authentication: z.string(),
-  rateLimiting: z.string(),
-  contact: z.string(),
-  termsOfService: z.string(),
-});
-export type ApiInfo = z.infer<typeof apiInfoSchema>;
+export const apiInfoSchema = parsesTo<t.ApiInfo>()(
+  z.object({
+    name: z.string(),
+    // Named by the prose spec, absent from the OpenAPI document.
+    description: z.string().optional(),
+    version: z.string(),
+    documentation: z.string(),
+    authentication: z.string(),
+    rateLimiting: z.string(),
+    contact: z.string(),
+    termsOfService: z.string(),
+  }),
+  true,
+);
 
-export const organizationSchema = z.object({ id, name: z.string(), slug: z.string(), ...timestamps });
-export type Organization = z.infer<typeof organizationSchema>;
+export const organizationSchema = parsesTo<t.Organization>()(
+  z.object({ id, name: z.string(), slug: z.string(), ...timestamps }),
+  true,
+);
 
 export const roleTypeSchema = z.enum(["organization", "group"]);
-export const roleSchema = z.object({
-  id,
-  name: z.string(),
-  // Named by the prose spec, absent from the OpenAPI document.
-  description: z.string().nullable().optional(),
-  type: roleTypeSchema,
-  isOwnedBySystem: z.boolean(),
-  ...timestamps,
-});
-export type Role = z.infer<typeof roleSchema>;
-
-export const accessControlSchema = z.object({
-  id,
-  userId: id,
-  role: roleSchema,
-  protectable: z.object({ id, type: z.enum(["organization", "group", "device"]) }),
-  ...timestamps,
-});
-export type AccessControl = z.infer<typeof accessControlSchema>;
-
-export const userSchema = z.object({
-  id,
-  firstName: z.string(),
-  lastName: z.string(),
-  email: z.string(),
-  accessControls: z.array(accessControlSchema),
-  ...timestamps,
-});
-export type User = z.infer<typeof userSchema>;
-
-/** The parent of a group is itself expanded one level; its own `parent` is left opaque by the spec. */
-const groupParentSchema = z.object({
-  id,
-  name: z.string(),
-  deviceCount: z.number().int().nullable().optional(),
-  isConfigured: z.boolean(),
-  parent: z.object({}).loose().nullable().optional(),
-  ...timestamps,
-});
-
-export const groupSchema = z.object({
-  id,
-  name: z.string(),
-  deviceCount: z.number().int().nullable().optional(),
-  isConfigured: z.boolean(),
-  parent: groupParentSchema.nullable(),
-  ...timestamps,
-});
-export type Group = z.infer<typeof groupSchema>;
-
-export interface GroupHierarchyNode {
-  id: string;
-  name: string;
-  isConfigured: boolean;
-  deviceCount?: number;
-  children?: GroupHierarchyNode[];
-  createdAt: string;
-  updatedAt: string;
-}
-export const groupHierarchyNodeSchema: z.ZodType<GroupHierarchyNode> = z.lazy(() =>
+export const roleSchema = parsesTo<t.Role>()(
   z.object({
     id,
     name: z.string(),
-    isConfigured: z.boolean(),
-    deviceCount: z.number().int().optional(),
-    children: z.array(groupHierarchyNodeSchema).optional(),
+    // Named by the prose spec, absent from the OpenAPI document.
+    description: z.string().nullable().optional(),
+    type: roleTypeSchema,
+    isOwnedBySystem: z.boolean(),
     ...timestamps,
   }),
+  true,
+);
+
+export const accessControlSchema = parsesTo<t.AccessControl>()(
+  z.object({
+    id,
+    userId: id,
+    role: roleSchema,
+    protectable: z.object({ id, type: z.enum(["organization", "group", "device"]) }),
+    ...timestamps,
+  }),
+  true,
+);
+
+export const userSchema = parsesTo<t.User>()(
+  z.object({
+    id,
+    firstName: z.string(),
+    lastName: z.string(),
+    email: z.string(),
+    accessControls: z.array(accessControlSchema),
+    ...timestamps,
+  }),
+  true,
+);
+
+/** The parent of a group is itself expanded one level; its own `parent` is left opaque by the spec. */
+const groupParentSchema = parsesTo<t.GroupParent>()(
+  z.object({
+    id,
+    name: z.string(),
+    deviceCount: z.number().int().nullable().optional(),
+    isConfigured: z.boolean(),
+    parent: z.object({}).loose().nullable().optional(),
+    ...timestamps,
+  }),
+  true,
+);
+
+export const groupSchema = parsesTo<t.Group>()(
+  z.object({
+    id,
+    name: z.string(),
+    deviceCount: z.number().int().nullable().optional(),
+    isConfigured: z.boolean(),
+    parent: groupParentSchema.nullable(),
+    ...timestamps,
+  }),
+  true,
+);
+
+/** Recursive, so typed by annotation (the children refer back to it); the node itself is checked like the rest. */
+export const groupHierarchyNodeSchema: z.ZodType<t.GroupHierarchyNode> = z.lazy(() =>
+  parsesTo<t.GroupHierarchyNode>()(
+    z.object({
+      id,
+      name: z.string(),
+      isConfigured: z.boolean(),
+      deviceCount: z.number().int().optional(),
+      children: z.array(groupHierarchyNodeSchema).optional(),
+      ...timestamps,
+    }),
+    true,
+  ),
 );
 export const groupHierarchySchema = z.object({ data: z.array(groupHierarchyNodeSchema) });
 
-export const deviceModelSchema = z.object({
-  id,
-  name: z.string(),
-  manufacturer: z.string().optional(),
-  isSupported: z.boolean(),
-  ...timestamps,
-});
-export type DeviceModel = z.infer<typeof deviceModelSchema>;
+export const deviceModelSchema = parsesTo<t.DeviceModel>()(
+  z.object({
+    id,
+    name: z.string(),
+    manufacturer: z.string().optional(),
+    isSupported: z.boolean(),
+    ...timestamps,
+  }),
+  true,
+);
 
-export const deviceSchema = z.object({
-  id,
-  organization: organizationSchema.optional(),
-  name: z.string(),
-  serialNumber: z.string(),
-  group: groupSchema.nullable().optional(),
-  deviceModel: deviceModelSchema,
-  tags: z.array(z.string()),
-  lastCommunicatedAt: timestamp.nullable().optional(),
-  isOnline: z.boolean(),
-  clientVersion: z.string().nullable().optional(),
-  launcherVersion: z.string().nullable().optional(),
-  enrollmentDate: timestamp.nullable(),
-  systemVersion: z.string().nullable().optional(),
-  osVersion: z.string().nullable().optional(),
-  ssid: z.string().nullable().optional(),
-  macAddress: z.string().nullable().optional(),
-  randomizedMacAddress: z.string().nullable().optional(),
-  storageSpaceFreeBytes: z.number().int().nullable().optional(),
-  storageSpaceTotalBytes: z.number().int().nullable().optional(),
-  batteryHealth: z.string().nullable().optional(),
-  batteryCharging: z.boolean().nullable().optional(),
-  batteryPercentage: z.number().int().nullable().optional(),
-  batteryTemperatureC: z.number().nullable().optional(),
-  ipAddress: z.string().nullable().optional(),
-  signalStrength: z.number().nullable().optional(),
-  frequencyMhz: z.number().int().nullable().optional(),
-  linkSpeedMbps: z.number().int().nullable().optional(),
-  lastLocationLatitude: z.string().nullable().optional(),
-  lastLocationLongitude: z.string().nullable().optional(),
-  lastLocationAt: timestamp.nullable().optional(),
-  runningApp: z
-    .object({ packageName: z.string(), name: z.string().nullable().optional() })
-    .nullable()
-    .optional(),
-  customFields: z.array(z.object({ name: z.string(), value: z.string() })),
-  complianceStatus: z.enum(["up-to-date", "out-of-date", "syncing", "waiting", "error"]),
-  controllers: z.array(
-    z.object({ name: z.string(), batteryLevel: z.number().int(), isConnected: z.boolean() }),
-  ),
-  ...timestamps,
-});
-export type Device = z.infer<typeof deviceSchema>;
+export const deviceSchema = parsesTo<t.Device>()(
+  z.object({
+    id,
+    organization: organizationSchema.optional(),
+    name: z.string(),
+    serialNumber: z.string(),
+    group: groupSchema.nullable().optional(),
+    deviceModel: deviceModelSchema,
+    tags: z.array(z.string()),
+    lastCommunicatedAt: timestamp.nullable().optional(),
+    isOnline: z.boolean(),
+    clientVersion: z.string().nullable().optional(),
+    launcherVersion: z.string().nullable().optional(),
+    enrollmentDate: timestamp.nullable(),
+    systemVersion: z.string().nullable().optional(),
+    osVersion: z.string().nullable().optional(),
+    ssid: z.string().nullable().optional(),
+    macAddress: z.string().nullable().optional(),
+    randomizedMacAddress: z.string().nullable().optional(),
+    storageSpaceFreeBytes: z.number().int().nullable().optional(),
+    storageSpaceTotalBytes: z.number().int().nullable().optional(),
+    batteryHealth: z.string().nullable().optional(),
+    batteryCharging: z.boolean().nullable().optional(),
+    batteryPercentage: z.number().int().nullable().optional(),
+    batteryTemperatureC: z.number().nullable().optional(),
+    ipAddress: z.string().nullable().optional(),
+    signalStrength: z.number().nullable().optional(),
+    frequencyMhz: z.number().int().nullable().optional(),
+    linkSpeedMbps: z.number().int().nullable().optional(),
+    lastLocationLatitude: z.string().nullable().optional(),
+    lastLocationLongitude: z.string().nullable().optional(),
+    lastLocationAt: timestamp.nullable().optional(),
+    runningApp: z
+      .object({ packageName: z.string(), name: z.string().nullable().optional() })
+      .nullable()
+      .optional(),
+    customFields: z.array(z.object({ name: z.string(), value: z.string() })),
+    complianceStatus: z.enum(["up-to-date", "out-of-date", "syncing", "waiting", "error"]),
+    controllers: z.array(
+      z.object({ name: z.string(), batteryLevel: z.number().int(), isConnected: z.boolean() }),
+    ),
+    ...timestamps,
+  }),
+  true,
+);
 
 const checksumSchema = z.object({ algorithm: z.string(), value: z.string() });
 
-export const appSchema = z.object({
-  id,
-  name: z.string(),
-  tags: z.array(z.string()).optional(),
-  deviceModels: z.array(deviceModelSchema).optional(),
-  packageName: z.string().nullable().optional(),
-  installedDeviceCount: z.number().int().optional(),
-  latestAvailableVersion: z.string().nullable().optional(),
-  ownerOrganization: organizationSchema.optional(),
-  ...timestamps,
-});
-export type App = z.infer<typeof appSchema>;
+export const appSchema = parsesTo<t.App>()(
+  z.object({
+    id,
+    name: z.string(),
+    tags: z.array(z.string()).optional(),
+    deviceModels: z.array(deviceModelSchema).optional(),
+    packageName: z.string().nullable().optional(),
+    installedDeviceCount: z.number().int().optional(),
+    latestAvailableVersion: z.string().nullable().optional(),
+    ownerOrganization: organizationSchema.optional(),
+    ...timestamps,
+  }),
+  true,
+);
 
 const appBuildSchema = z.object({
   id,
@@ -198,42 +240,48 @@ const releaseChannelDeviceStatusSchema = z.object({
   statusTimestamp: timestamp,
 });
 
-export const releaseChannelSchema = z.object({
-  id,
-  name: z.string(),
-  app: appSchema,
-  version: appBuildSchema,
-  deviceStatuses: z.array(releaseChannelDeviceStatusSchema),
-  ...timestamps,
-});
-export type ReleaseChannel = z.infer<typeof releaseChannelSchema>;
+export const releaseChannelSchema = parsesTo<t.ReleaseChannel>()(
+  z.object({
+    id,
+    name: z.string(),
+    app: appSchema,
+    version: appBuildSchema,
+    deviceStatuses: z.array(releaseChannelDeviceStatusSchema),
+    ...timestamps,
+  }),
+  true,
+);
 
 const contentDeviceStatusSchema = z.object({ deviceId: id, status: z.string(), statusTimestamp: timestamp });
 
-export const fileSchema = z.object({
-  id,
-  filename: z.string(),
-  location: z.string().optional(),
-  sizeBytes: z.number().int().nullable(),
-  checksum: checksumSchema,
-  tags: z.array(z.string()).optional(),
-  deviceStatuses: z.array(contentDeviceStatusSchema),
-  ...timestamps,
-});
-export type DeviceFile = z.infer<typeof fileSchema>;
+export const fileSchema = parsesTo<t.DeviceFile>()(
+  z.object({
+    id,
+    filename: z.string(),
+    location: z.string().optional(),
+    sizeBytes: z.number().int().nullable(),
+    checksum: checksumSchema,
+    tags: z.array(z.string()).optional(),
+    deviceStatuses: z.array(contentDeviceStatusSchema),
+    ...timestamps,
+  }),
+  true,
+);
 
-export const videoSchema = z.object({
-  id,
-  name: z.string(),
-  filename: z.string(),
-  location: z.string().optional(),
-  sizeBytes: z.number().int(),
-  checksum: checksumSchema,
-  tags: z.array(z.string()).optional(),
-  deviceStatuses: z.array(contentDeviceStatusSchema),
-  ...timestamps,
-});
-export type Video = z.infer<typeof videoSchema>;
+export const videoSchema = parsesTo<t.Video>()(
+  z.object({
+    id,
+    name: z.string(),
+    filename: z.string(),
+    location: z.string().optional(),
+    sizeBytes: z.number().int(),
+    checksum: checksumSchema,
+    tags: z.array(z.string()).optional(),
+    deviceStatuses: z.array(contentDeviceStatusSchema),
+    ...timestamps,
+  }),
+  true,
+);
 
 const paginationSchema = {
   links: z.object({
@@ -255,15 +303,6 @@ const paginationSchema = {
 };
 
 /** The Laravel pagination envelope around a list of `item`. */
-export function pageSchema<T extends z.ZodType>(item: T) {
+export function pageSchema<T>(item: z.ZodType<T>): z.ZodType<t.Page<T>> {
   return z.object({ data: z.array(item), ...paginationSchema });
-}
-export interface Page<T> {
-  data: T[];
-  meta: { current_page: number; last_page: number; per_page: number; total: number };
-}
-
-/** The group's parent id, or null for a root group (the API exposes the expanded `parent` only). */
-export function parentIdOf(group: Pick<Group, "parent">): string | null {
-  return group.parent?.id ?? null;
 }

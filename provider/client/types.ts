@@ -1,0 +1,227 @@
+/**
+ * The v3 API's objects as the client returns them, declared as plain TypeScript interfaces. They are the public
+ * face of `./schemas` (which parses responses into exactly these shapes, checked at compile time there), so
+ * the published declarations never mention the validation library.
+ *
+ * Required fields are those the spec names for a resource or the OpenAPI document marks required; the others
+ * are optional. Fields a server adds later are dropped by the parser, so they never appear here.
+ */
+
+/** `GET /api/token-info`: what the token is and which organization it belongs to. */
+export interface TokenInfo {
+  token_name: string;
+  display_token: string;
+  api_version: "v2" | "v3";
+  organization_id: string;
+  base_path: "/api/v2" | "/api/v3";
+}
+
+/** `GET /`: information about the API itself (the one call without authentication). */
+export interface ApiInfo {
+  name: string;
+  /** Named by the prose spec, absent from the OpenAPI document. */
+  description?: string;
+  version: string;
+  documentation: string;
+  authentication: string;
+  rateLimiting: string;
+  contact: string;
+  termsOfService: string;
+}
+
+/** Creation and last-change times, ISO 8601 with offset. */
+export interface Timestamps {
+  createdAt: string;
+  updatedAt: string;
+}
+
+export interface Organization extends Timestamps {
+  id: string;
+  name: string;
+  slug: string;
+}
+
+/** Whether a role applies to the whole organization or to one group. */
+export type RoleType = "organization" | "group";
+
+export interface Role extends Timestamps {
+  id: string;
+  name: string;
+  /** Named by the prose spec, absent from the OpenAPI document. */
+  description?: string | null;
+  type: RoleType;
+  isOwnedBySystem: boolean;
+}
+
+/** One role a user holds, on the organization, a group or a device. */
+export interface AccessControl extends Timestamps {
+  id: string;
+  userId: string;
+  role: Role;
+  protectable: { id: string; type: "organization" | "group" | "device" };
+}
+
+export interface User extends Timestamps {
+  id: string;
+  firstName: string;
+  lastName: string;
+  email: string;
+  accessControls: AccessControl[];
+}
+
+/** The parent of a group, expanded one level; its own `parent` is left opaque by the spec. */
+export interface GroupParent extends Timestamps {
+  id: string;
+  name: string;
+  deviceCount?: number | null;
+  isConfigured: boolean;
+  parent?: Record<string, unknown> | null;
+}
+
+/** A group: a folder of groups while unconfigured, a leaf holding devices and content once configured. */
+export interface Group extends Timestamps {
+  id: string;
+  name: string;
+  deviceCount?: number | null;
+  isConfigured: boolean;
+  /** Null for a root-level group. */
+  parent: GroupParent | null;
+}
+
+/** One node of `GET /group-hierarchy`. */
+export interface GroupHierarchyNode extends Timestamps {
+  id: string;
+  name: string;
+  isConfigured: boolean;
+  deviceCount?: number;
+  children?: GroupHierarchyNode[];
+}
+
+export interface DeviceModel extends Timestamps {
+  id: string;
+  name: string;
+  manufacturer?: string;
+  isSupported: boolean;
+}
+
+export type ComplianceStatus = "up-to-date" | "out-of-date" | "syncing" | "waiting" | "error";
+
+export interface Device extends Timestamps {
+  id: string;
+  organization?: Organization;
+  name: string;
+  serialNumber: string;
+  group?: Group | null;
+  deviceModel: DeviceModel;
+  tags: string[];
+  lastCommunicatedAt?: string | null;
+  isOnline: boolean;
+  clientVersion?: string | null;
+  launcherVersion?: string | null;
+  enrollmentDate: string | null;
+  systemVersion?: string | null;
+  osVersion?: string | null;
+  ssid?: string | null;
+  macAddress?: string | null;
+  randomizedMacAddress?: string | null;
+  storageSpaceFreeBytes?: number | null;
+  storageSpaceTotalBytes?: number | null;
+  batteryHealth?: string | null;
+  batteryCharging?: boolean | null;
+  batteryPercentage?: number | null;
+  batteryTemperatureC?: number | null;
+  ipAddress?: string | null;
+  signalStrength?: number | null;
+  frequencyMhz?: number | null;
+  linkSpeedMbps?: number | null;
+  lastLocationLatitude?: string | null;
+  lastLocationLongitude?: string | null;
+  lastLocationAt?: string | null;
+  runningApp?: { packageName: string; name?: string | null } | null;
+  customFields: Array<{ name: string; value: string }>;
+  complianceStatus: ComplianceStatus;
+  controllers: Array<{ name: string; batteryLevel: number; isConnected: boolean }>;
+}
+
+export interface Checksum {
+  algorithm: string;
+  value: string;
+}
+
+export interface App extends Timestamps {
+  id: string;
+  name: string;
+  tags?: string[];
+  deviceModels?: DeviceModel[];
+  packageName?: string | null;
+  installedDeviceCount?: number;
+  latestAvailableVersion?: string | null;
+  ownerOrganization?: Organization;
+}
+
+/** One build (version) of an app. */
+export interface AppBuild extends Timestamps {
+  id: string;
+  version?: string | null;
+  code?: number | null;
+  sizeBytes?: number | null;
+  checksum?: Checksum;
+  status?: string;
+  downloadUrl?: string | null;
+}
+
+/** Where one device stands with a release channel's version. */
+export interface ReleaseChannelDeviceStatus {
+  deviceId: string;
+  status: string;
+  targetVersion: string;
+  installedVersion: string | null;
+  statusTimestamp: string;
+}
+
+export interface ReleaseChannel extends Timestamps {
+  id: string;
+  name: string;
+  app: App;
+  version: AppBuild;
+  deviceStatuses: ReleaseChannelDeviceStatus[];
+}
+
+/** Where one device stands with a file or video. */
+export interface ContentDeviceStatus {
+  deviceId: string;
+  status: string;
+  statusTimestamp: string;
+}
+
+export interface DeviceFile extends Timestamps {
+  id: string;
+  filename: string;
+  location?: string;
+  sizeBytes: number | null;
+  checksum: Checksum;
+  tags?: string[];
+  deviceStatuses: ContentDeviceStatus[];
+}
+
+export interface Video extends Timestamps {
+  id: string;
+  name: string;
+  filename: string;
+  location?: string;
+  sizeBytes: number;
+  checksum: Checksum;
+  tags?: string[];
+  deviceStatuses: ContentDeviceStatus[];
+}
+
+/** One page of a list endpoint: the items and the part of the pagination envelope the client reads. */
+export interface Page<T> {
+  data: T[];
+  meta: { current_page: number; last_page: number; per_page: number; total: number };
+}
+
+/** The group's parent id, or null for a root group (the API exposes the expanded `parent` only). */
+export function parentIdOf(group: Pick<Group, "parent">): string | null {
+  return group.parent?.id ?? null;
+}
