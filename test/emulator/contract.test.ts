@@ -8,13 +8,8 @@ import * as path from "node:path";
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
 import { parse } from "yaml";
-import type { RunningEmulator } from "../../emulator";
+import { API_ROUTES, type RunningEmulator } from "../../emulator";
 import type { RouteDefinition } from "../../emulator/context";
-import { catalogRoutes } from "../../emulator/routes/catalog";
-import { deviceRoutes } from "../../emulator/routes/devices";
-import { groupRoutes } from "../../emulator/routes/groups";
-import { metaRoutes } from "../../emulator/routes/meta";
-import { userRoutes } from "../../emulator/routes/users";
 import { call, start, type CallOptions, type Json } from "./helpers";
 
 const OPENAPI = path.resolve(__dirname, "../../../shared/reference/v3-openapi.yaml");
@@ -44,13 +39,7 @@ interface Sample {
   body: unknown;
 }
 
-const ROUTES: RouteDefinition[] = [
-  ...metaRoutes,
-  ...userRoutes,
-  ...groupRoutes,
-  ...deviceRoutes,
-  ...catalogRoutes,
-];
+const ROUTES: RouteDefinition[] = API_ROUTES;
 const routeKey = (r: RouteDefinition) => `${r.method} ${r.path.replace(/:(\w+)/g, "{$1}")}`;
 
 if (!existsSync(OPENAPI)) {
@@ -221,6 +210,40 @@ if (!existsSync(OPENAPI)) {
       await probe("DELETE /videos/{videoId}", { videoId: videos[1].id });
       await probe("DELETE /videos/{videoId}", { videoId: missing });
 
+      // A device's own files and videos (ungrouped devices only).
+      const content = [
+        ["files", "fileId", files[0].id],
+        ["videos", "videoId", videos[0].id],
+      ] as const;
+      for (const [segment, field, id] of content) {
+        const list = `GET /devices/{deviceId}/${segment}`;
+        const add = `POST /devices/{deviceId}/${segment}`;
+        const remove = `DELETE /devices/{deviceId}/${segment}/{${field}}`;
+        const at = { deviceId: ungrouped, [field]: id };
+        await probe(add, at, { body: { [field]: id } });
+        await probe(add, at, { body: { [field]: id } });
+        await probe(add, at, { body: {} });
+        await probe(add, at, { ...reader, body: { [field]: id } });
+        await probe(add, { deviceId: grouped }, { body: { [field]: id } });
+        await probe(list, at);
+        await probe(list, at, { query: { per_page: 0 } });
+        await probe(list, { deviceId: missing });
+        await probe(remove, at);
+        await probe(remove, at);
+        await probe(remove, { deviceId: grouped, [field]: id });
+      }
+
+      // Sharing a release channel with another organization.
+      for (const operation of ["share", "unshare"]) {
+        const key = `POST /apps/{appId}/release-channels/{releaseChannelId}/${operation}`;
+        await probe(key, ids, { body: { organizationSlug: "acme-staging" } });
+        await probe(key, ids, { body: { organizationSlug: "acme-staging" } });
+        await probe(key, ids, { body: { organizationSlug: "nowhere" } });
+        await probe(key, ids, { body: {} });
+        await probe(key, ids, { ...reader, body: { organizationSlug: "acme-staging" } });
+        await probe(key, { ...ids, appId: missing }, { body: { organizationSlug: "acme-staging" } });
+      }
+
       const models = (await probe("GET /device-models", {})).data;
       await probe("GET /device-models", {}, { token: null });
       await probe("GET /device-models/{deviceModelId}", { deviceModelId: models[0].id });
@@ -288,6 +311,13 @@ if (!existsSync(OPENAPI)) {
         { query: { replacementGroupId: replacement } },
       );
       await probe("DELETE /groups/{groupId}", { groupId: root });
+
+      // Audit records of everything above.
+      await probe("GET /audit-logs", {}, { query: { per_page: 100 } });
+      await probe("GET /audit-logs", {}, { query: { search: "group", start_time: "2024-01-01T00:00:00Z" } });
+      await probe("GET /audit-logs", {}, { query: { start_time: "yesterday" } });
+      await probe("GET /audit-logs", {}, { token: null });
+      await probe("GET /audit-logs", {}, { accept: null });
 
       emulator.setFaults({ errorRate: 1, seed: 1 });
       for (let i = 0; i < 10; i++) await probe("GET /groups", {});
