@@ -99,6 +99,8 @@ async function main(): Promise<void> {
       `${limit} requests / ${windowMs / 1000} s, ${latencyMs} ms latency, parallelism ${parallelism}` +
       `${parallelismSource}; ${os.cpus().length} CPUs, Node ${process.version}`,
   );
+  // The machine may be shared: wall times wait for CPUs that others use, so say how busy it was.
+  const loadAtStart = os.loadavg()[0];
 
   const emulator = await startEmulatorProcess({ rateLimit: { limit, windowMs }, latencyMs });
   const meter = pluginMeter();
@@ -174,7 +176,12 @@ async function main(): Promise<void> {
     await closeDispatchers();
   }
 
-  console.log("\n" + requestsTable(phases));
+  const loadAtEnd = os.loadavg()[0];
+  console.log(
+    `\nload average (1 min) ${loadAtStart.toFixed(1)} at the start, ${loadAtEnd.toFixed(1)} at the end ` +
+      `(${os.cpus().length} CPUs)`,
+  );
+  console.log(requestsTable(phases));
   console.log(
     `\nplugin CPU per resource, the real provider against a do-nothing provider of the same shape (noop), ` +
       `same engine, plugin and parallelism, same run; a new plugin process per phase, read just before it stops; ` +
@@ -187,7 +194,12 @@ async function main(): Promise<void> {
   const record = {
     command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
     date: new Date().toISOString(),
-    machine: { cpus: os.cpus().length, cpuModel: os.cpus()[0]?.model, node: process.version },
+    machine: {
+      cpus: os.cpus().length,
+      cpuModel: os.cpus()[0]?.model,
+      node: process.version,
+      loadAverage1m: { start: loadAtStart, end: loadAtEnd },
+    },
     size,
     settings: { latencyMs, parallelism, limit, windowMs },
     phases,
