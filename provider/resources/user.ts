@@ -11,27 +11,52 @@ import {
   checkProperties,
   connectionSchema,
   connectionStaysInOrganization,
+  containsUnknown,
   diffProperties,
   jsonClean,
   partialFailure,
-  untilApplied,
   uuid,
   type Props,
   unlessGone,
   type ResourceHandler,
 } from "./framework";
 import { secretConnection, type ConnectionArgs } from "./secretConnection";
+import {
+  MAX_GROUP_ROLES,
+  findDuplicateGroupRoles,
+  fieldsFromOutputs,
+  fieldsOf,
+  rolesOf,
+  sortGroupRoles,
+  sameGroupRoles,
+  userUpdateBodies,
+  type DeclaredUser,
+  type GroupRole,
+} from "./userRoles";
+import {
+  acceptedUser,
+  createOrInvite,
+  invitationId,
+  isInvitationId,
+  isPending,
+  sameEmail,
+} from "./userInvitation";
+
+export {
+  findDuplicateGroupRoles,
+  groupRoleActions,
+  rolesOf,
+  sortGroupRoles,
+  userUpdateBodies,
+  type DeclaredUser,
+  type GroupRole,
+  type GroupRoleAction,
+  type UserFields,
+} from "./userRoles";
 
 // ---- Input schema -------------------------------------------------------------------------------------------
 
-export interface GroupRole {
-  roleId: string;
-  groupId: string;
-}
-
 const groupRoleSchema = z.object({ roleId: uuid("roleId"), groupId: uuid("groupId") }).strict();
-
-const MAX_GROUP_ROLES = 100;
 
 /** The API's limit on names and e-mail addresses. */
 const MAX_TEXT = 255;
@@ -81,53 +106,13 @@ export interface UserOutputs {
   defaultRoleId: string;
   groupRoles: GroupRole[];
   invite: boolean;
-  createdAt: string;
-  updatedAt: string;
+  /** true while the user is an invitation not accepted yet (see userInvitation.ts). */
+  pending: boolean;
+  /** When the invitation was sent; only while pending. */
+  invitedAt?: string;
+  createdAt?: string;
+  updatedAt?: string;
 }
-
-// ---- Pure set logic -----------------------------------------------------------------------------------------
-
-const keyOf = (r: GroupRole) => `${r.groupId}/${r.roleId}`;
-
-export function sortGroupRoles(roles: GroupRole[]): GroupRole[] {
-  return [...roles].sort((a, b) => (keyOf(a) < keyOf(b) ? -1 : keyOf(a) > keyOf(b) ? 1 : 0));
-}
-
-export function findDuplicateGroupRoles(roles: GroupRole[]): GroupRole[] {
-  const seen = new Set<string>();
-  const duplicates: GroupRole[] = [];
-  for (const role of roles) {
-    if (seen.has(keyOf(role))) duplicates.push(role);
-    seen.add(keyOf(role));
-  }
-  return duplicates;
-}
-
-export type GroupRoleAction = GroupRole & { action: "attach" | "detach" };
-
-/** The attach/detach actions that turn `current` into `desired`: only the difference, never detach-all. */
-export function groupRoleActions(current: GroupRole[], desired: GroupRole[]): GroupRoleAction[] {
-  const have = new Set(current.map(keyOf));
-  const want = new Set(desired.map(keyOf));
-  return [
-    ...sortGroupRoles(current.filter((r) => !want.has(keyOf(r)))).map((r) => ({
-      ...pick(r),
-      action: "detach" as const,
-    })),
-    ...sortGroupRoles(desired.filter((r) => !have.has(keyOf(r)))).map((r) => ({
-      ...pick(r),
-      action: "attach" as const,
-    })),
-  ];
-}
-
-const pick = (r: GroupRole): GroupRole => ({ roleId: r.roleId, groupId: r.groupId });
-
-const sameEmail = (a: unknown, b: unknown) =>
-  typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : a === b;
-
-const sameGroupRoles = (a: unknown, b: unknown) =>
-  groupRoleActions((a as GroupRole[] | undefined) ?? [], (b as GroupRole[] | undefined) ?? []).length === 0;
 
 // ---- Diff ---------------------------------------------------------------------------------------------------
 
@@ -148,15 +133,6 @@ export function diffUser(olds: Props, news: Props, sameOrganization?: boolean): 
 
 // ---- Mapping ------------------------------------------------------------------------------------------------
 
-/** Live access controls back to inputs: the organization-level one is the default role, group ones are groupRoles. */
-export function rolesOf(user: ApiUser): { defaultRoleId: string | null; groupRoles: GroupRole[] } {
-  const orgLevel = user.accessControls.find((ac) => ac.protectable.type === "organization");
-  const groupRoles = user.accessControls
-    .filter((ac) => ac.protectable.type === "group")
-    .map((ac) => ({ roleId: ac.role.id, groupId: ac.protectable.id }));
-  return { defaultRoleId: orgLevel?.role.id ?? null, groupRoles: sortGroupRoles(groupRoles) };
-}
-
 function toOutputs(live: ApiUser, props: Props): UserOutputs {
   const roles = rolesOf(live);
   return jsonClean({
@@ -166,23 +142,30 @@ function toOutputs(live: ApiUser, props: Props): UserOutputs {
     defaultRoleId: roles.defaultRoleId,
     groupRoles: roles.groupRoles,
     invite: props.invite === true,
+    pending: false,
     createdAt: live.createdAt,
     updatedAt: live.updatedAt,
     ...carriedInputs(props),
   }) as UserOutputs;
 }
 
-function liveInputs(outputs: Props): Props {
-  const { createdAt: _c, updatedAt: _u, ...inputs } = outputs;
-  return inputs;
+/**
+ * A pending invitation's outputs: what is declared, to be applied once the user exists. Recording the declared
+ * values (not the invitation's) keeps `up` and `refresh` from showing a change that cannot be made yet.
+ */
+function pendingOutputs(props: Props, invitedAt: unknown): UserOutputs {
+  return jsonClean({
+    ...declared(props),
+    invite: true,
+    pending: true,
+    invitedAt: typeof invitedAt === "string" ? invitedAt : undefined,
+    ...carriedInputs(props),
+  }) as UserOutputs;
 }
 
-export interface DeclaredUser {
-  firstName: string;
-  lastName: string;
-  email: string;
-  defaultRoleId: string;
-  groupRoles: GroupRole[];
+function liveInputs(outputs: Props): Props {
+  const { createdAt: _c, updatedAt: _u, pending: _p, invitedAt: _i, ...inputs } = outputs;
+  return inputs;
 }
 
 const declared = (props: Props): DeclaredUser => ({
@@ -194,107 +177,6 @@ const declared = (props: Props): DeclaredUser => ({
 });
 
 // ---- CRUD ---------------------------------------------------------------------------------------------------
-
-/** Newest users come first in the API's order, so a just-made user is found on the first page. */
-async function findByEmail(client: DeviceMgmtClient, email: string): Promise<ApiUser | undefined> {
-  for await (const user of client.users.list()) {
-    if (sameEmail(user.email, email)) return user;
-  }
-  return undefined;
-}
-
-/** Allowance for the server's clock running behind ours when judging whether a user is one we just made. */
-const CLOCK_SKEW_MS = 60_000;
-
-function emailTaken(email: string, existing: ApiUser): Error {
-  return new Error(
-    `A user with e-mail ${email} already exists in the organization (id ${existing.id}), and this User did not ` +
-      `create it. Nothing was changed. If you renamed this resource or moved it to another parent in code, add ` +
-      `the resource option aliases: [{ name: "<old name>" }] (or { parent: <old parent> }) so Pulumi knows it is ` +
-      `the same one. To manage a user made outside this stack, or left by an interrupted run, set ` +
-      `adoptId: "${existing.id}".`,
-  );
-}
-
-async function createOrInvite(
-  client: DeviceMgmtClient,
-  want: DeclaredUser,
-  invite: boolean,
-): Promise<ApiUser> {
-  const startedAt = Date.now();
-  const attempt = async (): Promise<ApiUser | undefined> => {
-    if (!invite) return client.users.create(want);
-    await client.users.invite({
-      email: want.email,
-      defaultRoleId: want.defaultRoleId,
-      groupRoles: want.groupRoles,
-    });
-    return undefined;
-  };
-  let created: ApiUser | undefined;
-  try {
-    created = await untilApplied(attempt, async () => {
-      // The request may have made the user. One that existed before it began is someone else's: the request
-      // was then refused as a duplicate, and quietly taking that user over would manage (and later delete) it.
-      const found = await findByEmail(client, want.email);
-      if (found && Date.parse(found.createdAt) < startedAt - CLOCK_SKEW_MS)
-        throw emailTaken(want.email, found);
-      return found;
-    });
-  } catch (error) {
-    if (error instanceof ValidationError && error.fieldErrors?.email) {
-      const existing = await findByEmail(client, want.email);
-      if (existing) throw emailTaken(want.email, existing);
-      throw error;
-    } else {
-      throw error;
-    }
-  }
-  if (created) return created;
-  const invited = await findByEmail(client, want.email);
-  if (!invited)
-    throw new Error(`The invitation for ${want.email} was accepted, but no user with that e-mail appeared.`);
-  return invited;
-}
-
-/** The user's mutable fields, from the API or from recorded outputs. */
-export interface UserFields {
-  firstName: string;
-  lastName: string;
-  defaultRoleId: string | null;
-  groupRoles: GroupRole[];
-}
-
-const fieldsOf = (user: ApiUser): UserFields => ({
-  firstName: user.firstName,
-  lastName: user.lastName,
-  ...rolesOf(user),
-});
-
-const fieldsFromOutputs = (olds: Props): UserFields => ({
-  firstName: olds.firstName as string,
-  lastName: olds.lastName as string,
-  defaultRoleId: (olds.defaultRoleId as string | undefined) ?? null,
-  groupRoles: (olds.groupRoles as GroupRole[] | undefined) ?? [],
-});
-
-/** Pure: the PUT bodies that turn `current` into `want` — only what differs, group roles in batches the API takes. */
-export function userUpdateBodies(current: UserFields, want: DeclaredUser): Record<string, unknown>[] {
-  const fields: Record<string, unknown> = {};
-  if (current.firstName !== want.firstName) fields.firstName = want.firstName;
-  if (current.lastName !== want.lastName) fields.lastName = want.lastName;
-  if (current.defaultRoleId !== want.defaultRoleId) fields.defaultRoleId = want.defaultRoleId;
-  const actions = groupRoleActions(current.groupRoles, want.groupRoles);
-  const bodies: Record<string, unknown>[] = [];
-  for (let i = 0; i < actions.length; i += MAX_GROUP_ROLES) {
-    bodies.push({ groupRoles: actions.slice(i, i + MAX_GROUP_ROLES) });
-  }
-  if (Object.keys(fields).length) {
-    if (bodies.length) Object.assign(bodies[0], fields);
-    else bodies.push(fields);
-  }
-  return bodies;
-}
 
 /** Applies the bodies; returns the user as the last answer shows it, or undefined when nothing had to change. */
 async function applyUpdates(
@@ -313,7 +195,12 @@ export const userHandler: ResourceHandler = {
   },
 
   async diff(_id, olds, news) {
-    return diffUser(olds, news, await connectionStaysInOrganization(olds, news));
+    const result = diffUser(olds, news, await connectionStaysInOrganization(olds, news));
+    if (result.changes || !isPending(olds) || containsUnknown(news)) return result;
+    // A pending invitation with nothing declared changed: if the invitee has accepted since, the update applies
+    // the declared names and roles to the new user (without waiting for a refresh to notice the acceptance).
+    const accepted = await acceptedUser(clientForProps(news), invitationId(String(olds.email)), olds);
+    return accepted ? { ...result, changes: true } : result;
   },
 
   async create(inputs) {
@@ -330,7 +217,11 @@ export const userHandler: ResourceHandler = {
         );
       }
     } else {
-      live = await createOrInvite(client, want, inputs.invite === true);
+      const made = await createOrInvite(client, want, inputs.invite === true);
+      // Invited, but no user record yet: recorded as a pending invitation (see userInvitation.ts).
+      if (!("user" in made))
+        return { id: invitationId(want.email), outs: pendingOutputs(inputs, made.invitedAt) };
+      live = made.user;
     }
     try {
       live = (await applyUpdates(client, live.id, userUpdateBodies(fieldsOf(live), want))) ?? live;
@@ -341,16 +232,44 @@ export const userHandler: ResourceHandler = {
   },
 
   async read(id, props) {
-    const live = await unlessGone(readUser(clientForProps(props), id));
+    const client = clientForProps(props);
+    let live: ApiUser | undefined;
+    if (isInvitationId(id)) {
+      // Recorded under its invitation: resolved to the user once one exists, which gives it the user's id
+      // (the engine's refresh records the id Read returns). Still pending: kept as it is, inputs untouched.
+      live = await acceptedUser(client, id, props);
+      if (!live && isPending(props)) return { id, props: pendingOutputs(props, props.invitedAt) };
+    } else {
+      live = await unlessGone(readUser(client, id));
+    }
     if (!live) return {};
     const outputs = toOutputs(live, props);
-    return { id, props: outputs, inputs: liveInputs(outputs as unknown as Props) };
+    return { id: live.id, props: outputs, inputs: liveInputs(outputs as unknown as Props) };
   },
 
-  async update(id, olds, news) {
+  async update(recordedId, recorded, news) {
     const client = clientForProps(news);
     await client.assertV3Token();
     const want = declared(news);
+    let id = recordedId;
+    let olds = recorded;
+    if (isInvitationId(recordedId)) {
+      const accepted = await acceptedUser(client, recordedId, recorded);
+      // Not accepted yet: there is no user to give names or roles to. The declared values are recorded (so no
+      // change shows meanwhile) and applied by the first `up` after the invitee accepts. The invitation already
+      // sent keeps the roles it was sent with until then.
+      if (!accepted && isPending(recorded)) return { outs: pendingOutputs(news, recorded.invitedAt) };
+      if (accepted) {
+        id = accepted.id;
+        // Plan from the user as it is: the recorded outputs of an invitation are declared values, not live ones.
+        if (isPending(recorded)) olds = toOutputs(accepted, recorded) as unknown as Props;
+      } else {
+        throw new Error(
+          `User ${recordedId} no longer exists in the organization. Run \`pulumi refresh\` to forget it, then ` +
+            `\`pulumi up\` creates it again.`,
+        );
+      }
+    }
     const gone = (error: unknown) =>
       error instanceof NotFoundError
         ? new Error(
@@ -386,9 +305,17 @@ export const userHandler: ResourceHandler = {
     }
   },
 
-  async delete(id, props) {
+  async delete(recordedId, props) {
     const client = clientForProps(props);
     await client.assertV3Token();
+    let id = recordedId;
+    if (isInvitationId(recordedId)) {
+      const accepted = await acceptedUser(client, recordedId, props);
+      // Still only an invitation: the API documents no way to withdraw one, so there is nothing to delete and
+      // the delete succeeds. Should the invitee accept later, that user is not this stack's to manage.
+      if (!accepted) return;
+      id = accepted.id; // accepted since it was last seen: the user this stack invited
+    }
     await unlessGone(client.users.delete(id));
   },
 };
@@ -415,7 +342,11 @@ export interface UserArgs {
   defaultRoleId: pulumi.Input<string>;
   /** Extra roles on particular groups; order does not matter; at most 100; no duplicates. */
   groupRoles?: pulumi.Input<pulumi.Input<GroupRoleArgs>[]>;
-  /** true: send an invitation e-mail (POST /user-invites); false (default): create directly, for single sign-on accounts. */
+  /**
+   * true: send an invitation e-mail (POST /user-invites); false (default): create directly, for single sign-on
+   * accounts. Where the organization makes the account only when the invitee accepts, the User is recorded as a
+   * pending invitation until then (see {@link User.pending}).
+   */
   invite?: pulumi.Input<boolean>;
   /** Adopt the existing user with this id instead of creating one; it is updated to the declared inputs. Inert after the first `up`. */
   adoptId?: pulumi.Input<string>;
@@ -429,6 +360,14 @@ export interface UserArgs {
  *
  * A create fails, before any write, when a user with the e-mail exists: take it over with `adoptId` (the error
  * gives its id), or use `aliases` if you renamed or moved the resource in code.
+ *
+ * With `invite: true`, an organization may make the account only when the invitee accepts. Until then the User
+ * is a pending invitation: its id is `invite:<e-mail>`, `pending` is true, and its outputs show the declared
+ * names and roles, so `up` and `refresh` show no change. Changes to names or roles meanwhile are recorded and
+ * applied by the first `pulumi up` after acceptance (the invitation keeps the roles it was sent with until
+ * then). Once the user exists, `pulumi refresh` gives the User the user's id and live values (a plain `up`
+ * applies the declared values but keeps the `invite:` id until the next refresh). Deleting a pending invitation
+ * removes it from the stack only: the API documents no way to withdraw an invitation.
  *
  * @example
  * const admin = dm.getRoleOutput({ name: "Admin", type: "organization" });
@@ -447,10 +386,14 @@ export class User extends pulumi.dynamic.Resource {
   declare readonly defaultRoleId: pulumi.Output<string>;
   /** The roles the user holds on particular groups. */
   declare readonly groupRoles: pulumi.Output<GroupRole[]>;
-  /** When the user was created (ISO 8601). */
-  declare readonly createdAt: pulumi.Output<string>;
-  /** When the user was last changed (ISO 8601). */
-  declare readonly updatedAt: pulumi.Output<string>;
+  /** true while the User is an invitation not accepted yet (no user record exists); false once it is a user. */
+  declare readonly pending: pulumi.Output<boolean>;
+  /** When the invitation was sent (ISO 8601); only while pending. */
+  declare readonly invitedAt: pulumi.Output<string | undefined>;
+  /** When the user was created (ISO 8601); absent while the invitation is pending. */
+  declare readonly createdAt: pulumi.Output<string | undefined>;
+  /** When the user was last changed (ISO 8601); absent while the invitation is pending. */
+  declare readonly updatedAt: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions) {
     super(
@@ -466,6 +409,8 @@ export class User extends pulumi.dynamic.Resource {
         adoptId: args.adoptId,
         connection: secretConnection(args.connection),
         organizationId: undefined,
+        pending: undefined,
+        invitedAt: undefined,
         createdAt: undefined,
         updatedAt: undefined,
       },
