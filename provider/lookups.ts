@@ -17,7 +17,12 @@ export interface LookupOptions {
 /** The options of a getXOutput: the connection may come from Outputs, e.g. a secret from stack config. */
 export interface LookupOutputOptions {
   /** Another organization's API for this lookup only; its fields may be Outputs (a secret token stays secret). */
-  connection?: pulumi.Input<{ baseUrl?: pulumi.Input<string>; apiToken?: pulumi.Input<string> }>;
+  connection?: pulumi.Input<{
+    baseUrl?: pulumi.Input<string>;
+    apiToken?: pulumi.Input<string>;
+    /** Lets a plain-http baseUrl reach another machine (the token then travels in clear); loopback needs no opt-in. */
+    allowInsecureHttp?: pulumi.Input<boolean>;
+  }>;
 }
 
 function lookupClient(options?: LookupOptions): DeviceMgmtClient {
