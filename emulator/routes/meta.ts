@@ -28,7 +28,7 @@ export const metaRoutes: RouteDefinition[] = [
         name: "Device Management API (local emulator)",
         description:
           "A local emulator of the device-management REST API v3: organizations, users and roles, groups, " +
-          "devices, apps and release channels, files and videos.",
+          "devices, apps and release channels, files and videos, audit records.",
         version: "v3",
         documentation: "emulator/README.md in the pulumi-devicemgmt package",
         authentication:
