@@ -7,7 +7,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { EMULATOR_STATE_FILE, stateFolder } from "./standIn";
+import { EMULATOR_STATE_FILE, stateFolder } from "./folder";
 
 const root = resolve(__dirname, "../..");
 

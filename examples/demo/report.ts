@@ -108,3 +108,21 @@ export function errorLines(errors: EngineError[]): string[] {
     return [head, ...failures];
   });
 }
+
+/** The stack outputs as the CLI lists them after an up: nested objects indented, secret outputs masked. */
+export function outputLines(result: Pick<RunResult, "outputs" | "secretOutputs">): string[] {
+  const lines = (key: string, value: unknown, depth: number): string[] => {
+    const pad = "    ".repeat(depth);
+    if (typeof value === "object" && value !== null && !Array.isArray(value)) {
+      const entries = Object.entries(value).sort(([a], [b]) => a.localeCompare(b));
+      return [`${pad}${key}: {`, ...entries.flatMap(([k, v]) => lines(k, v, depth + 1)), `${pad}}`];
+    }
+    return [`${pad}${key}: ${formatValue(value)}`];
+  };
+  const keys = Object.keys(result.outputs).sort();
+  if (keys.length === 0) return [];
+  return [
+    "Outputs:",
+    ...keys.flatMap((k) => lines(k, result.secretOutputs.includes(k) ? "[secret]" : result.outputs[k], 1)),
+  ];
+}

@@ -4,15 +4,15 @@
  * run is shown as a user would see it: preview, up, an edit previewed as a pull request shows it, a second up
  * that changes nothing, and the organization as the API then reports it.
  */
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createEngine, type Engine, type Program, type RunResult } from "../../emulator/engine";
 import { DeviceMgmtClient } from "../../provider/client";
+import { EMULATOR_STATE_FILE, PULUMI_STATE_FILE, stateFolder } from "./folder";
 import { formatOrganization, readOrganization } from "./orgReport";
 import { EDIT_DESCRIPTION, editedProgram, exampleSettings, organizationProgram } from "./programs";
-import { durationLine, errorLines, stepLines, summaryLine } from "./report";
+import { durationLine, errorLines, outputLines, stepLines, summaryLine } from "./report";
 
 const root = resolve(__dirname, "../..");
 const STACK = "demo";
@@ -24,17 +24,6 @@ export function standInBanner(reason: string): string {
     `install the real CLI from https://www.pulumi.com/docs/install/ and \`npm run demo\` runs \`pulumi up\` instead.`
   );
 }
-
-/** Where the emulator keeps the organization: DEVICEMGMT_DEMO_STATE, else a fresh temporary folder. */
-export function stateFolder(env: NodeJS.ProcessEnv = process.env): string {
-  const chosen = env.DEVICEMGMT_DEMO_STATE;
-  if (!chosen) return mkdtempSync(join(tmpdir(), "devicemgmt-demo-"));
-  mkdirSync(chosen, { recursive: true });
-  return resolve(chosen);
-}
-
-export const EMULATOR_STATE_FILE = "emulator-state.json";
-export const PULUMI_STATE_FILE = "pulumi-state.json";
 
 type Print = (line: string) => void;
 
@@ -48,7 +37,7 @@ async function show(
   heading: string,
   run: () => Promise<RunResult>,
   mode: "preview" | "up",
-  options: { details?: boolean } = {},
+  options: { details?: boolean; outputs?: boolean } = {},
 ): Promise<RunResult> {
   print("");
   print(heading);
@@ -58,6 +47,7 @@ async function show(
   print("");
   print(stepLines(result, options).join("\n"));
   for (const warning of result.warnings) print(`  warning: ${warning}`);
+  if (options.outputs) print(["", ...outputLines(result)].join("\n"));
   print("");
   print(summaryLine(result, mode));
   if (mode === "up") print(durationLine(Date.now() - started));
@@ -93,7 +83,7 @@ export async function runWithStandIn(reason: string, print: Print = console.log)
     const original: Program = organizationProgram(settings);
 
     await show(print, `Previewing update (${STACK}), examples/org:`, () => live.preview(original), "preview");
-    await show(print, `Updating (${STACK}):`, () => live.up(original), "up");
+    await show(print, `Updating (${STACK}):`, () => live.up(original), "up", { outputs: true });
     print("");
     print(`Edit: ${EDIT_DESCRIPTION}.`);
     await show(

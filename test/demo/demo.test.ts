@@ -62,6 +62,12 @@ describe("npm run demo without a Pulumi CLI", () => {
     expect(first).toContain("https://www.pulumi.com/docs/install/");
   });
 
+  it("refuses an unknown DEVICEMGMT_DEMO_ENGINE with a clear message and a non-zero exit", async () => {
+    const wrong = await runDemo({ DEVICEMGMT_DEMO_ENGINE: "terraform", DEVICEMGMT_DEMO_STATE: folder });
+    expect(wrong.code).toBe(2);
+    expect(wrong.stderr).toContain('DEVICEMGMT_DEMO_ENGINE must be "cli" or "stand-in"');
+  });
+
   it("previews the whole organization as creates with their type tokens, then creates it", () => {
     const preview = section(run.stdout, "Previewing update (demo), examples/org:");
     expect(preview).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:Group\s+company\s+create/);
@@ -73,6 +79,7 @@ describe("npm run demo without a Pulumi CLI", () => {
 
     const up = section(run.stdout, "Updating (demo):");
     expect(up).toContain("Resources: + 17 created");
+    expect(up).toMatch(/Outputs:\n {4}groups: \{\n {8}americas: "[0-9a-f-]+"/);
     expect(up).toMatch(/Duration: [\d.]+s/);
   });
 

@@ -7,6 +7,7 @@ import {
   durationLine,
   errorLines,
   formatValue,
+  outputLines,
   stepLines,
   summaryLine,
 } from "../../examples/demo/report";
@@ -139,6 +140,26 @@ describe("values, durations and errors", () => {
       "      email: not an e-mail address",
       "  error (program program): boom",
     ]);
+  });
+});
+
+describe("outputLines", () => {
+  it("lists outputs sorted, nested objects indented, secrets masked, and nothing for no outputs", () => {
+    expect(
+      outputLines({
+        outputs: { users: { ops: "u1", emeaLead: "u2" }, migratedDevice: "d1", token: "s3cret" },
+        secretOutputs: ["token"],
+      }),
+    ).toEqual([
+      "Outputs:",
+      '    migratedDevice: "d1"',
+      '    token: "[secret]"',
+      "    users: {",
+      '        emeaLead: "u2"',
+      '        ops: "u1"',
+      "    }",
+    ]);
+    expect(outputLines({ outputs: {}, secretOutputs: [] })).toEqual([]);
   });
 });
 
