@@ -34,9 +34,14 @@ const PULUMI_NEW_TSCONFIG = {
   files: ["index.ts"],
 };
 
-/** Every resource and every lookup, in both forms. */
+/** Every resource and every lookup, in both forms; the API client beside them; the runtime entry's types. */
 const PROGRAM = `import * as pulumi from "@pulumi/pulumi";
 import * as dm from "pulumi-devicemgmt";
+import { DeviceMgmtClient, NotFoundError, type Group, type Role, type TokenInfo } from "pulumi-devicemgmt/client";
+import type { handler } from "pulumi-devicemgmt/runtime";
+
+/** The CRUD methods the plugin calls through the runtime entry point. */
+const handlerMethods: Array<keyof ReturnType<typeof handler>> = ["check", "diff", "create", "read", "update", "delete"];
 
 export = async () => {
   const org = dm.getCurrentOrganizationOutput();
@@ -69,6 +74,19 @@ export = async () => {
   });
   const migration = new dm.DeviceMigration("loaner", { deviceId: loanerId, organizationSlug: "acme-staging" });
 
+  // The typed client, with the stack's own connection.
+  const devicemgmt = new pulumi.Config("devicemgmt");
+  const viaClient = devicemgmt.requireSecret("apiToken").apply(async (apiToken) => {
+    const client = new DeviceMgmtClient({ baseUrl: devicemgmt.require("baseUrl"), apiToken });
+    const info: TokenInfo = await client.tokenInfo();
+    const roles: Role[] = await client.roles.all();
+    const missing = await client.groups.get("00000000-0000-4000-8000-000000000000").then(
+      (group: Group) => group.name,
+      (error: unknown) => (error instanceof NotFoundError ? "not found" : String(error)),
+    );
+    return { sameOrg: info.organization_id === token.organizationId, roles: roles.length > 0, missing };
+  });
+
   const configured: pulumi.Output<boolean> = byName.configured;
   return {
     orgSlug: org.slug,
@@ -81,6 +99,8 @@ export = async () => {
     siteConfigured: configured,
     userRoles: user.groupRoles.apply((roles) => roles.length),
     migratedTo: migration.organizationSlug,
+    client: pulumi.unsecret(viaClient),
+    handlerMethods: handlerMethods.length,
   };
 };
 `;
@@ -267,14 +287,34 @@ describe("the packed package", () => {
     );
   });
 
-  it("type-checks a program using every resource and lookup with the pulumi new tsconfig (strict, no skipLibCheck)", () => {
+  it("type-checks a program using every resource, lookup, the client and the runtime types with the pulumi new tsconfig (strict, no skipLibCheck)", () => {
     expect(compile.index.trim()).toBe("");
-    const declarations = fs.readFileSync(
-      path.join(program, "node_modules/pulumi-devicemgmt/dist/provider/index.d.ts"),
-      "utf8",
-    );
-    expect(declarations).not.toMatch(/zod/);
-    expect([...declarations.matchAll(/from ['"]([^'"]+)['"]/g)].map((m) => m[1])).toEqual(["@pulumi/pulumi"]);
+  });
+
+  it("publishes one rolled-up declaration file per export, naming no internal library (zod, undici)", () => {
+    const installed = path.join(program, "node_modules/pulumi-devicemgmt");
+    const declarationFiles = packedFiles.filter((f) => f.endsWith(".d.ts"));
+    // Every export's types entry, and nothing else: no per-module .d.ts that could import an internal library.
+    const exportTypes = Object.values(rootPackage.exports as Record<string, string | { types?: string }>)
+      .map((target) => (typeof target === "object" ? target.types : undefined))
+      .filter((types): types is string => types !== undefined)
+      .map((types) => path.posix.normalize(types))
+      .sort();
+    expect(exportTypes).toEqual([
+      "dist/provider/client/index.d.ts",
+      "dist/provider/index.d.ts",
+      "dist/provider/runtime.d.ts",
+    ]);
+    expect(declarationFiles).toEqual(exportTypes);
+    for (const file of declarationFiles) {
+      const text = fs.readFileSync(path.join(installed, file), "utf8");
+      expect({ file, internal: text.match(/zod|undici/g) ?? [] }).toEqual({ file, internal: [] });
+      const imported = [...text.matchAll(/(?:from|import\()\s*['"]([^'"]+)['"]/g)].map((m) => m[1]);
+      expect({ file, imported: imported.filter((m) => m !== "@pulumi/pulumi") }).toEqual({
+        file,
+        imported: [],
+      });
+    }
   });
 
   it("refuses to compile a misspelt lookup key or resource argument", () => {
@@ -332,6 +372,8 @@ describe("the packed package", () => {
         siteConfigured: true,
         userRoles: 1,
         migratedTo: "acme-staging",
+        client: { sameOrg: true, roles: true, missing: "not found" },
+        handlerMethods: 6,
       });
       expect(result.again.errors).toEqual([]);
       expect(result.again.steps.create ?? []).toEqual([]);
