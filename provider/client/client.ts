@@ -6,7 +6,17 @@
 import type { Dispatcher } from "undici";
 import { dispatcherFor, resolveEndpoints } from "./connection";
 import { UnauthorizedError, UnsupportedTokenError } from "./errors";
-import { createOperations, type Operations } from "./operations";
+import {
+  type AppOperations,
+  createOperations,
+  type DeviceModelOperations,
+  type DeviceOperations,
+  type FileOperations,
+  type GroupOperations,
+  type RoleOperations,
+  type UserOperations,
+  type VideoOperations,
+} from "./operations";
 import { pageSizeMemory } from "./pagination";
 import { secretsOf } from "./redact";
 import { type BackoffSettings, DEFAULT_BACKOFF } from "./retry";
@@ -67,14 +77,14 @@ const tokenInfos = new Map<string, Promise<TokenInfo>>();
 const tokenChecks = new Map<string, Promise<TokenInfo>>();
 
 export class DeviceMgmtClient {
-  readonly users: Operations["users"];
-  readonly roles: Operations["roles"];
-  readonly groups: Operations["groups"];
-  readonly devices: Operations["devices"];
-  readonly apps: Operations["apps"];
-  readonly deviceModels: Operations["deviceModels"];
-  readonly files: Operations["files"];
-  readonly videos: Operations["videos"];
+  readonly users: UserOperations;
+  readonly roles: RoleOperations;
+  readonly groups: GroupOperations;
+  readonly devices: DeviceOperations;
+  readonly apps: AppOperations;
+  readonly deviceModels: DeviceModelOperations;
+  readonly files: FileOperations;
+  readonly videos: VideoOperations;
 
   readonly #transport: Transport;
   readonly #organizationKey: string;
