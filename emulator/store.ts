@@ -15,6 +15,7 @@ import {
   type User,
   type Video,
 } from "./model";
+import { SYSTEM_ROLES } from "./permissions";
 
 /** Audit records kept per organization; the oldest are dropped beyond this (the real service keeps more). */
 export const MAX_AUDIT_RECORDS = 10_000;
@@ -66,6 +67,15 @@ export class OrgState implements OrgTables {
       device.videos ??= [];
     }
     for (const channel of data.releaseChannels) channel.sharedWithOrgIds ??= [];
+    // System roles keep up with the emulator: those of an older state file gain permissions added since (e.g.
+    // AUDIT_LOG__VIEW), so Admin is not locked out of an operation that did not exist when the file was written.
+    for (const role of data.roles) {
+      const system = role.isOwnedBySystem
+        ? SYSTEM_ROLES.find((r) => r.name === role.name && r.type === role.type)
+        : undefined;
+      for (const permission of system?.permissions ?? [])
+        if (!role.permissions.includes(permission)) role.permissions.push(permission);
+    }
     for (const group of data.groups) addToIndex(this.childIds, group.parentId, group.id);
     for (const device of data.devices)
       if (device.groupId) addToIndex(this.memberIds, device.groupId, device.id);

@@ -1,5 +1,5 @@
 /** Audit records with strict pending invitations, and across a restart with a state file. */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { client, start, UUID, type Client, type Json } from "./helpers";
@@ -50,6 +50,35 @@ describe("persistence", () => {
         expect((await again.post("/groups", { name: "Later", parentId: null })).status).toBe(201);
         const [later] = await newest(1, again);
         expect(later.id).toBe(record.id + 1);
+      } finally {
+        await second.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("a state file from before audit records: its Admin role gains AUDIT_LOG__VIEW and lists them", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "audit-"));
+    try {
+      const statePath = path.join(dir, "state.json");
+      const first = await start({ statePath });
+      await client(first, first.tokens.admin).post("/groups", { name: "Before", parentId: null });
+      await first.close();
+      // Make it look as an older emulator wrote it: no audit records, roles without AUDIT_LOG__VIEW.
+      const state = JSON.parse(await readFile(statePath, "utf8"));
+      for (const org of state.orgs) {
+        delete org.auditLogs;
+        for (const role of org.roles)
+          role.permissions = role.permissions.filter((p: string) => p !== "AUDIT_LOG__VIEW");
+      }
+      await writeFile(statePath, JSON.stringify(state));
+      const second = await start({ statePath });
+      try {
+        const api = client(second, second.tokens.admin);
+        expect(await newest(5, api)).toEqual([]);
+        expect((await api.post("/groups", { name: "After", parentId: null })).status).toBe(201);
+        expect((await newest(5, api)).map((r) => r.resourceName)).toEqual(["After"]);
       } finally {
         await second.close();
       }
