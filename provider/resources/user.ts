@@ -390,10 +390,11 @@ export class User extends pulumi.dynamic.Resource {
   declare readonly pending: pulumi.Output<boolean>;
   /** When the invitation was sent (ISO 8601); only while pending. */
   declare readonly invitedAt: pulumi.Output<string | undefined>;
-  /** When the user was created (ISO 8601); absent while the invitation is pending. */
-  declare readonly createdAt: pulumi.Output<string | undefined>;
-  /** When the user was last changed (ISO 8601); absent while the invitation is pending. */
-  declare readonly updatedAt: pulumi.Output<string | undefined>;
+  // Typed as before (string) so that existing programs still compile; undefined only while pending.
+  /** When the user was created (ISO 8601); undefined while the invitation is pending. */
+  declare readonly createdAt: pulumi.Output<string>;
+  /** When the user was last changed (ISO 8601); undefined while the invitation is pending. */
+  declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions) {
     super(
