@@ -7,6 +7,11 @@ export interface ConnectionArgs {
   baseUrl?: pulumi.Input<string>;
   /** A v3 token for that organization. */
   apiToken?: pulumi.Input<string>;
+  /**
+   * Lets a plain-http `baseUrl` reach a host other than this machine (the token then travels in clear); loopback
+   * (the emulator) never needs it. Default false.
+   */
+  allowInsecureHttp?: pulumi.Input<boolean>;
 }
 
 /**

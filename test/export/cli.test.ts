@@ -132,7 +132,13 @@ describe("devicemgmt-export", () => {
     [["--only", "users", "--skip-users"], /Nothing to export/],
     [["--project", "../evil"], /--project "..\/evil": use letters/],
     [["--stack", "a/b"], /--stack "a\/b": use letters/],
-    [["--base-url", "http://127.0.0.1:1/api/v2"], /must end in \/api\/v3/],
+    [["--base-url", "http://127.0.0.1:1/api/v2"], /must be an http\(s\) URL ending in \/api\/v3/],
+    [["--base-url", "ftp://example.com/api/v3"], /--base-url must be an http\(s\) URL .* got a "ftp:" URL/],
+    [["--base-url", "http://devicemgmt.example/api/v3"], /--base-url .* plain http to another machine/],
+    [
+      ["--match-base-url", "http://staging.example/api/v3"],
+      /--match-base-url .* plain http to another machine.*DEVICEMGMT_ALLOW_INSECURE_HTTP=true/,
+    ],
     [["--frobnicate"], /Unknown option '--frobnicate'/],
   ])("refuses %j with a usage error", async (args, message) => {
     const result = await run(args);
