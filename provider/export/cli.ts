@@ -194,6 +194,19 @@ export async function main(
     io.stdout(USAGE);
     return 0;
   }
+  /** Refuses a non-empty folder without --force: true when the export must stop. */
+  const refusedFolder = async (out: string): Promise<boolean> => {
+    const existing = await readdir(out).catch(() => [] as string[]);
+    if (!existing.length || options.force) return false;
+    io.stderr(
+      `devicemgmt-export: ${out} is not empty (${existing.slice(0, 5).join(", ")}${existing.length > 5 ? ", …" : ""}); ` +
+        "choose an empty or new folder, or pass --force to overwrite the files the export writes.\n",
+    );
+    return true;
+  };
+  // A named folder is judged before the organization is read (a large one takes minutes); the default one is
+  // named after the organization, so it can only be judged afterwards.
+  if (options.out !== undefined && (await refusedFolder(path.resolve(options.out)))) return 2;
   try {
     const client = new DeviceMgmtClient({
       baseUrl: options.baseUrl,
@@ -206,14 +219,7 @@ export async function main(
     });
     const project = options.project ?? `${slugify(model.organization.slug) || "organization"}-org`;
     const out = path.resolve(options.out ?? project);
-    const existing = await readdir(out).catch(() => [] as string[]);
-    if (existing.length && !options.force) {
-      io.stderr(
-        `devicemgmt-export: ${out} is not empty (${existing.slice(0, 5).join(", ")}${existing.length > 5 ? ", …" : ""}); ` +
-          "choose an empty or new folder, or pass --force to overwrite the files the export writes.\n",
-      );
-      return 2;
-    }
+    if (options.out === undefined && (await refusedFolder(out))) return 2;
     const plan = planProgram(model);
     let staging: StagingMatch | undefined;
     if (options.match) {

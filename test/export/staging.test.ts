@@ -182,6 +182,8 @@ describe("export with --match-base-url", () => {
     const again = await exportOrg([], exportDir);
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/is not empty .*--force/);
+    // Refused before the organization is read: nothing but the refusal on stderr.
+    expect(again.stderr).not.toMatch(/read \d+\/\d+/);
     const forced = await exportOrg(["--force", "--match-base-url", emulator.baseUrl], exportDir, {
       DEVICEMGMT_MATCH_API_TOKEN: emulator.tokens.multiOrgAdminSecondary,
     });
