@@ -105,8 +105,7 @@ export function controlRoutes(options: {
     });
     app.get("/_emulator/snapshot", { onRequest: requireAdmin }, async (request, reply) => {
       const query = snapshotQuery.safeParse(request.query);
-      const key = (query.success && query.data.org) || primaryOrgId;
-      const org = store.orgById(key) ?? store.orgBySlug(key);
+      const org = orgFor(query.success ? query.data.org : undefined);
       if (!org) return reply.code(404).send({ message: "Not Found" });
       return snapshotOf(org);
     });

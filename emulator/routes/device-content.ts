@@ -4,19 +4,14 @@
  * is ungrouped ("The device must not be in a group."); putting the device into a group drops them.
  */
 import { z } from "zod";
-import { noContent, ok, type RequestContext, type RouteDefinition } from "../context";
-import { FieldErrorCollector, invalid, notFound, parseOrThrow } from "../errors";
+import { noContent, ok, type RouteDefinition } from "../context";
+import { invalid, notFound, parseOrThrow } from "../errors";
 import type { Attachment, Device, FileItem, Table, Video } from "../model";
 import { newestFirst } from "../model";
 import type { OrgState } from "../store";
 import { fileView, videoView } from "../views";
 import { deviceLabel } from "./audit";
-
-function findDevice(ctx: RequestContext): Device {
-  const device = ctx.org.devices.get(ctx.params.deviceId);
-  if (!device) throw notFound();
-  return device;
-}
+import { findDevice } from "./devices";
 
 interface ContentKind<T extends { id: string; createdAt: string }> {
   segment: "files" | "videos";
@@ -57,12 +52,10 @@ function contentRoutes<T extends { id: string; createdAt: string }>(kind: Conten
         ctx.access.require("CONTENT__MANAGE", device.groupId);
         const id = (parseOrThrow(body, ctx.body)[idField] as string).toLowerCase();
         const item = table(ctx.org).get(id);
-        const errors = new FieldErrorCollector();
-        if (!item) errors.add(idField, `The selected ${what} id is invalid.`);
-        else if (device.groupId !== null) errors.add("deviceId", notUngrouped);
-        else if (attached(device).some((a) => a.id === id))
-          errors.add(idField, `The ${what} is already assigned to this device.`);
-        errors.throwIfAny();
+        if (!item) throw invalid(idField, `The selected ${what} id is invalid.`);
+        if (device.groupId !== null) throw invalid("deviceId", notUngrouped);
+        if (attached(device).some((a) => a.id === id))
+          throw invalid(idField, `The ${what} is already assigned to this device.`);
         attached(device).push({ id, attachedAt: ctx.now });
         ctx.audit({
           type: "updated",
@@ -70,7 +63,7 @@ function contentRoutes<T extends { id: string; createdAt: string }>(kind: Conten
           resourceType: "device",
           resourceId: device.id,
           resourceName: deviceLabel(device),
-          description: `Added ${what} '${label(item as T)}' to device '${deviceLabel(device)}'.`,
+          description: `Added ${what} '${label(item)}' to device '${deviceLabel(device)}'.`,
         });
         return noContent();
       },

@@ -30,7 +30,7 @@ const listQuery = z.object({
 const releaseChannelBody = z.object({ releaseChannelId: z.guid() });
 const migrateBody = z.object({ groupId: z.guid().nullable().optional() });
 
-function findDevice(ctx: RequestContext): Device {
+export function findDevice(ctx: RequestContext): Device {
   const device = ctx.org.devices.get(ctx.params.deviceId);
   if (!device) throw notFound();
   return device;
