@@ -169,7 +169,7 @@ function booleanSetting(raw: string | undefined, name: string): boolean | undefi
   throw new Error(`${name} must be true or false, got "${raw}".`);
 }
 
-function envFlag(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+export function envFlag(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
   return booleanSetting(env[name], name);
 }
 

@@ -8,7 +8,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { closeDispatchers, DeviceMgmtClient, resolveEndpoints } from "../client";
-import { baseUrlProblem } from "../connection";
+import { baseUrlProblem, envFlag, ENV_KEYS } from "../connection";
 import { EXPORT_KINDS, type ExportKind } from "./model";
 import { planProgram, slugify } from "./naming";
 import { readOrganization } from "./read";
@@ -132,7 +132,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions | "hel
   const baseUrl = (values["base-url"] ?? env.DEVICEMGMT_BASE_URL ?? "").trim();
   if (!baseUrl) throw new UsageError("No API base URL: pass --base-url or set DEVICEMGMT_BASE_URL.");
   // The same rule as the provider's: a token goes over plain http only to this machine, unless opted in.
-  const allowInsecureHttp = env.DEVICEMGMT_ALLOW_INSECURE_HTTP?.trim().toLowerCase() === "true";
+  const allowInsecureHttp = envFlag(env, ENV_KEYS.allowInsecureHttp) === true;
   const checkBaseUrl = (url: string, source: string) => {
     const problem = baseUrlProblem(url, source, allowInsecureHttp);
     if (problem) throw new UsageError(problem);

@@ -158,6 +158,8 @@ async function reconcile(
       return now;
     });
   }
+  // Every rename and move goes through here (adoption included): keep the creates' view of siblings true.
+  if (last) await noteGroupChange(client, id, last);
   return last;
 }
 
@@ -220,7 +222,6 @@ export const groupHandler: ResourceHandler = {
     };
     try {
       const updated = (await reconcile(client, recorded, declared(news))) ?? (await client.groups.get(id));
-      await noteGroupChange(client, id, updated);
       return { outs: toOutputs(updated, news) };
     } catch (error) {
       if (error instanceof NotFoundError) {

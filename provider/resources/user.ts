@@ -194,12 +194,12 @@ export const userHandler: ResourceHandler = {
     return checkProperties("User", userShape, news);
   },
 
-  async diff(_id, olds, news) {
+  async diff(id, olds, news) {
     const result = diffUser(olds, news, await connectionStaysInOrganization(olds, news));
     if (result.changes || !isPending(olds) || containsUnknown(news)) return result;
     // A pending invitation with nothing declared changed: if the invitee has accepted since, the update applies
     // the declared names and roles to the new user (without waiting for a refresh to notice the acceptance).
-    const accepted = await acceptedUser(clientForProps(news), invitationId(String(olds.email)), olds);
+    const accepted = await acceptedUser(clientForProps(news), id, olds);
     return accepted ? { ...result, changes: true } : result;
   },
 
