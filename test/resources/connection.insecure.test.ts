@@ -2,12 +2,11 @@
 // URL: stack config, environment, a resource's connection. Refused with the property and the opt-in named (and
 // never the token); allowed with the opt-in; loopback (the emulator) always allowed.
 import * as os from "os";
-import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createEngine } from "../../emulator/engine";
 import { Group } from "../../provider";
+import { repoRoot } from "./support";
 
-const repoRoot = path.resolve(__dirname, "../..");
 const TOKEN = "1|never-printed-token";
 
 /** This machine's address on a network interface (not loopback), if it has one. */

@@ -18,6 +18,10 @@ import {
 
 export const repoRoot = path.resolve(__dirname, "../..");
 
+/** Group roles in one order (by group, then role), to compare sets. */
+export const sortedRoles = (roles: { roleId: string; groupId: string }[]) =>
+  [...roles].sort((a, b) => `${a.groupId}/${a.roleId}`.localeCompare(`${b.groupId}/${b.roleId}`));
+
 /** The `__provider` text, produced by the SDK's own closure serializer as dynamic.Resource does. */
 export async function serializedProvider(kind: ResourceKind): Promise<string> {
   const { serializeFunction } = require("@pulumi/pulumi/runtime/closure/serializeClosure");

@@ -2,13 +2,12 @@
 // allows: the account exists at once (the emulator's default), or only once the invitee accepts (strict
 // pendingInvitations). Whole programs through the engine stand-in and the real dynamic-provider plugin; the
 // emulator's snapshot is what the organization holds afterwards.
-import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createEngine, type Engine } from "../../emulator/engine";
 import { DeviceMgmtClient } from "../../provider/client";
 import { User } from "../../provider";
+import { repoRoot, sortedRoles } from "./support";
 
-const repoRoot = path.resolve(__dirname, "../..");
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 interface Org {
@@ -56,9 +55,6 @@ async function accept(emulator: RunningEmulator, email: string): Promise<void> {
 const pendingInvitations = async (emulator: RunningEmulator) =>
   ((await control(emulator, "GET", "")).body.data as { email: string }[]).map((i) => i.email);
 
-const sorted = (roles: { roleId: string; groupId: string }[]) =>
-  [...roles].sort((a, b) => `${a.groupId}/${a.roleId}`.localeCompare(`${b.groupId}/${b.roleId}`));
-
 describe.each([
   ["the account exists at once (default)", false],
   ["the account exists once accepted (strict pendingInvitations)", true],
@@ -90,7 +86,7 @@ describe.each([
     return { id: ivy.id, pending: ivy.pending };
   };
   const wanted = (extraRoles: boolean) =>
-    sorted([
+    sortedRoles([
       { roleId: org.roles["Group Admin"], groupId: org.groups[0] },
       ...(extraRoles ? [{ roleId: org.roles["Group Viewer"], groupId: org.groups[1] }] : []),
     ]);
@@ -112,7 +108,7 @@ describe.each([
       expect(ivy.id).toMatch(UUID);
       expect(ivy.outputs).toMatchObject({ pending: false, firstName: "Ivy" });
       expect(live()).toMatchObject({ id: ivy.id, firstName: "Ivy", lastName: "Invited" });
-      expect(sorted(live()!.groupRoles)).toEqual(wanted(false));
+      expect(sortedRoles(live()!.groupRoles)).toEqual(wanted(false));
     }
 
     const again = await engine.up(declared(false));
@@ -135,7 +131,7 @@ describe.each([
       expect(live()).toBeUndefined();
       expect(engine.resource("ivy").outputs.pending).toBe(true);
     } else {
-      expect(sorted(live()!.groupRoles)).toEqual(wanted(true));
+      expect(sortedRoles(live()!.groupRoles)).toEqual(wanted(true));
     }
     expect(await engine.up(declared(true))).toMatchObject({ operations: [], errors: [] });
     expect((await engine.refresh()).steps.update).toEqual([]);
@@ -147,7 +143,7 @@ describe.each([
       expect(await pendingInvitations(org.emulator)).toEqual([]);
       // The invitee chose names, and has the roles the invitation was sent with.
       expect(live()).toMatchObject({ firstName: "Chosen" });
-      expect(sorted(live()!.groupRoles)).toEqual(wanted(false));
+      expect(sortedRoles(live()!.groupRoles)).toEqual(wanted(false));
     }
     const refreshed = await engine.refresh();
     expect(refreshed.errors).toEqual([]);
@@ -161,7 +157,7 @@ describe.each([
     expect(applied.steps.update).toHaveLength(strict ? 1 : 0);
     expect(live()).toMatchObject({ id: ivy.id, firstName: "Ivy", lastName: "Invited" });
     expect(live()!.defaultRoleId).toBe(org.roles["Member"]);
-    expect(sorted(live()!.groupRoles)).toEqual(wanted(true));
+    expect(sortedRoles(live()!.groupRoles)).toEqual(wanted(true));
 
     expect(await engine.up(declared(true))).toMatchObject({ operations: [], errors: [] });
     const quiet = await engine.refresh();

@@ -1,6 +1,6 @@
 // User through the real dynamic-provider plugin against the emulator.
 import { UNKNOWN, type PropertyMap } from "../../emulator/engine/plugin";
-import { failure, Managed, startStack, type Stack } from "./support";
+import { failure, Managed, sortedRoles, startStack, type Stack } from "./support";
 
 let stack: Stack;
 let roleIds: Record<string, string>;
@@ -26,9 +26,6 @@ const live = (id: string) => stack.emulator.snapshot().users.find((u) => u.id ==
 const usersWithEmail = (email: string) =>
   stack.emulator.snapshot().users.filter((u) => u.email.toLowerCase() === email.toLowerCase());
 const routeCount = (route: string) => stack.emulator.stats().byRoute[route] ?? 0;
-const sorted = (roles: { roleId: string; groupId: string }[]) =>
-  [...roles].sort((a, b) => `${a.groupId}/${a.roleId}`.localeCompare(`${b.groupId}/${b.roleId}`));
-
 function declared(email: string, extra: PropertyMap = {}): PropertyMap {
   return {
     firstName: "Lee",
@@ -58,13 +55,13 @@ describe("User", () => {
       invite: false,
     });
     expect(outs.groupRoles).toEqual(
-      sorted([
+      sortedRoles([
         { roleId: role("Group Admin"), groupId: groups[0] },
         { roleId: role("Group Viewer"), groupId: groups[1] },
       ]),
     );
     expect(live(user.id)).toMatchObject({ firstName: "Lee", defaultRoleId: role("Member") });
-    expect(sorted(live(user.id)!.groupRoles)).toEqual(outs.groupRoles);
+    expect(sortedRoles(live(user.id)!.groupRoles)).toEqual(outs.groupRoles);
 
     const reordered = declared("lee@acme.example", {
       groupRoles: [
@@ -137,8 +134,8 @@ describe("User", () => {
     const outs = await user.update(want);
     expect(routeCount("PUT /users/{userId}")).toBe(1);
     expect(stack.emulator.stats().writes).toBe(1);
-    expect(outs.groupRoles).toEqual(sorted([kept, added]));
-    expect(sorted(live(user.id)!.groupRoles)).toEqual(sorted([kept, added]));
+    expect(outs.groupRoles).toEqual(sortedRoles([kept, added]));
+    expect(sortedRoles(live(user.id)!.groupRoles)).toEqual(sortedRoles([kept, added]));
     expect(controlOf(dropped)).toBeUndefined();
     // Never detach-all-then-reattach: the untouched roles keep their access controls.
     expect(controlOf(kept)).toEqual(keptControl);
@@ -203,7 +200,7 @@ describe("User", () => {
     const read = await user.read();
     expect(read.properties).toMatchObject({ firstName: "Changed", defaultRoleId: role("Read Only") });
     expect(read.properties.groupRoles).toEqual(
-      sorted([
+      sortedRoles([
         { roleId: role("Group Admin"), groupId: groups[0] },
         { roleId: role("Group Viewer"), groupId: groups[2] },
       ]),
@@ -211,7 +208,7 @@ describe("User", () => {
     expect(await user.diff(want)).toMatchObject({ changes: "some", replaces: [] });
     await user.update(want);
     expect(live(user.id)).toMatchObject({ firstName: "Lee", defaultRoleId: role("Member") });
-    expect(sorted(live(user.id)!.groupRoles)).toEqual(sorted(want.groupRoles as never));
+    expect(sortedRoles(live(user.id)!.groupRoles)).toEqual(sortedRoles(want.groupRoles as never));
     expect(await user.diff(want)).toMatchObject({ changes: "none" });
     await user.delete();
   });
@@ -265,7 +262,7 @@ describe("User", () => {
       lastName: "Lane",
       defaultRoleId: role("Member"),
     });
-    expect(sorted(live(existing.id)!.groupRoles)).toEqual(sorted(want.groupRoles as never));
+    expect(sortedRoles(live(existing.id)!.groupRoles)).toEqual(sortedRoles(want.groupRoles as never));
     expect(await user.diff(want)).toMatchObject({ changes: "none" });
     expect(await user.diff({ ...want, adoptId: existing.id })).toMatchObject({ changes: "none" });
     await user.delete();
@@ -537,11 +534,11 @@ describe("User partial failure", () => {
       const error = await failure(updating);
       strict.emulator.setFaults({ errorRate: 0 });
       expect(error.message).toMatch(/500|502|503/);
-      expect(sorted(liveRoles())).not.toEqual(sorted(pairs(50)));
+      expect(sortedRoles(liveRoles())).not.toEqual(sortedRoles(pairs(50)));
 
       strict.emulator.resetStats();
       await user.update(want);
-      expect(sorted(liveRoles())).toEqual(sorted(pairs(50)));
+      expect(sortedRoles(liveRoles())).toEqual(sortedRoles(pairs(50)));
       expect(await user.diff(want)).toMatchObject({ changes: "none" });
     } finally {
       strict.emulator.setFaults({ errorRate: 0 });

@@ -1,9 +1,6 @@
 // User against the emulator's strict readings of undocumented behaviour (emulator/README.md, "Strictness switches").
 import type { PropertyMap } from "../../emulator/engine/plugin";
-import { Managed, startStack, type Stack } from "./support";
-
-const sorted = (roles: { roleId: string; groupId: string }[]) =>
-  [...roles].sort((a, b) => `${a.groupId}/${a.roleId}`.localeCompare(`${b.groupId}/${b.roleId}`));
+import { Managed, sortedRoles, startStack, type Stack } from "./support";
 
 describe("strict.rejectRepeatedRoleAttach", () => {
   let stack: Stack;
@@ -50,8 +47,8 @@ describe("strict.rejectRepeatedRoleAttach", () => {
     stack.emulator.resetStats();
     const outs = await user.update(declared(want));
     expect(stack.emulator.stats().byStatus["422"]).toBe(1);
-    expect(sorted(outs.groupRoles as { roleId: string; groupId: string }[])).toEqual(sorted(want));
-    expect(sorted(live(user.id)!.groupRoles)).toEqual(sorted(want));
+    expect(sortedRoles(outs.groupRoles as { roleId: string; groupId: string }[])).toEqual(sortedRoles(want));
+    expect(sortedRoles(live(user.id)!.groupRoles)).toEqual(sortedRoles(want));
     expect(await user.diff(declared(want))).toMatchObject({ changes: "none" });
     await user.delete();
   });
