@@ -4,18 +4,12 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import * as pulumi from "@pulumi/pulumi";
-import { parse as parseYaml } from "yaml";
 import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { main } from "../../provider/export/cli";
-import { createEngine, type Engine, type Program, type RunResult } from "../../emulator/engine";
-import { runModule } from "./support";
+import { createEngine, type Engine, type RunResult } from "../../emulator/engine";
+import { generatedProgram, runExport, stackConfig, type Exported } from "./support";
 
 const repoRoot = path.resolve(__dirname, "../..");
-// As a user's program would: `pulumi-devicemgmt` is this repository (node_modules/pulumi-devicemgmt links to
-// it), and `@pulumi/pulumi` is the SDK instance the engine stand-in drives.
-const dm: unknown = require("pulumi-devicemgmt");
 
 const PROJECT = "acme-org";
 const PENDING_INVITEE = "pending.invitee@acme.example";
@@ -28,43 +22,8 @@ let exportOutput: { stdout: string; stderr: string };
 let orgBefore: OrgSnapshot;
 const engines: Engine[] = [];
 
-interface Exported {
-  code: number;
-  stdout: string;
-  stderr: string;
-  files: Record<string, string>;
-}
-
-async function exportOrg(args: string[], out: string, token: string): Promise<Exported> {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(
-    ["--out", out, "--project", PROJECT, ...args],
-    { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: token },
-    { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) },
-  );
-  const files = Object.fromEntries(
-    fs.existsSync(out) ? fs.readdirSync(out).map((f) => [f, fs.readFileSync(path.join(out, f), "utf8")]) : [],
-  );
-  return { code, stdout, stderr, files };
-}
-
-/** The generated index.ts as an engine program, evaluated afresh on every run like a new `pulumi up`. */
-function generatedProgram(dir: string): Program {
-  const source = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
-  return () => runModule(source, { "@pulumi/pulumi": pulumi, "pulumi-devicemgmt": dm });
-}
-
-/** Stack config as Pulumi gives it to a program: object values as JSON text. */
-function stackConfig(file: string): Record<string, string> {
-  const { config } = parseYaml(fs.readFileSync(file, "utf8")) as { config: Record<string, unknown> };
-  return Object.fromEntries(
-    Object.entries(config).map(([key, value]) => [
-      key,
-      typeof value === "string" ? value : JSON.stringify(value),
-    ]),
-  );
-}
+const exportOrg = (args: string[], out: string, token: string): Promise<Exported> =>
+  runExport(args, out, PROJECT, { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: token });
 
 async function engineFor(config: Record<string, string>, token: string): Promise<Engine> {
   const engine = await createEngine({

@@ -5,17 +5,13 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import * as pulumi from "@pulumi/pulumi";
 import { spawnSync } from "child_process";
-import { parse as parseYaml } from "yaml";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { main } from "../../provider/export/cli";
 import { createEngine, type Engine, type RunResult } from "../../emulator/engine";
-import { runModule } from "./support";
+import { generatedProgram, runExport, stackConfig } from "./support";
 
 const repoRoot = path.resolve(__dirname, "../..");
-const dm: unknown = require("pulumi-devicemgmt");
 const PROJECT = "acme-org";
 
 let emulator: RunningEmulator;
@@ -25,16 +21,12 @@ let stagingClient: DeviceMgmtClient;
 const preExisting: { groups: Record<string, string>; morgan: string } = { groups: {}, morgan: "" };
 const engines: Engine[] = [];
 
-async function exportOrg(args: string[], out: string, env: Record<string, string> = {}) {
-  let stdout = "";
-  let stderr = "";
-  const code = await main(
-    ["--out", out, "--project", PROJECT, ...args],
-    { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.admin, ...env },
-    { stdout: (t) => (stdout += t), stderr: (t) => (stderr += t) },
-  );
-  return { code, stdout, stderr };
-}
+const exportOrg = (args: string[], out: string, env: Record<string, string> = {}) =>
+  runExport(args, out, PROJECT, {
+    DEVICEMGMT_BASE_URL: emulator.baseUrl,
+    DEVICEMGMT_API_TOKEN: emulator.tokens.admin,
+    ...env,
+  });
 
 /** Every resource the exported program declares, by name, sorted. */
 const DECLARED = [
@@ -52,16 +44,8 @@ const DECLARED = [
 
 const read = (file: string) => fs.readFileSync(path.join(exportDir, file), "utf8");
 
-/** Stack config as Pulumi gives it to a program: object values as JSON text. */
-function stackConfig(file: string): Record<string, string> {
-  const { config } = parseYaml(read(file)) as { config: Record<string, unknown> };
-  return Object.fromEntries(
-    Object.entries(config).map(([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)]),
-  );
-}
-
-const program = () => () =>
-  runModule(read("index.ts"), { "@pulumi/pulumi": pulumi, "pulumi-devicemgmt": dm });
+const stagingConfig = (file: string) => stackConfig(path.join(exportDir, file));
+const program = () => generatedProgram(exportDir);
 
 /** The staging organization as names: group paths, users' e-mails, attachments by group path. */
 function stagingShape() {
@@ -144,7 +128,7 @@ describe("export with --match-base-url", () => {
   it("writes the staging stack's config with the ids of what staging already holds", () => {
     expect(output.stderr).not.toMatch(/error/i);
     expect(output.code).toBe(0);
-    const config = stackConfig("Pulumi.staging.yaml");
+    const config = stagingConfig("Pulumi.staging.yaml");
     expect(config[`${PROJECT}:retainAdopted`]).toBe("true");
     expect(config["devicemgmt:baseUrl"]).toBe(emulator.baseUrl);
     expect(JSON.parse(config[`${PROJECT}:adopt`])).toEqual({
@@ -155,7 +139,7 @@ describe("export with --match-base-url", () => {
       "morgan-multi": preExisting.morgan,
     });
     // The production stack's config adopts production's objects, attachments included.
-    const production = JSON.parse(stackConfig("Pulumi.production.yaml")[`${PROJECT}:adopt`]);
+    const production = JSON.parse(stagingConfig("Pulumi.production.yaml")[`${PROJECT}:adopt`]);
     expect(Object.keys(production).sort()).toEqual(DECLARED);
     expect(production["berlin-lab-safety-briefing-stable"]).toMatch(/^[0-9a-f-]{36}\/[0-9a-f-]{36}$/);
   });
@@ -230,7 +214,7 @@ describe("the README's staging commands, run literally", () => {
           cwd: repoRoot,
           project: PROJECT,
           stack: "staging",
-          config: stackConfig("Pulumi.staging.yaml"),
+          config: stagingConfig("Pulumi.staging.yaml"),
           secretConfig,
         });
         engines.push(engine);

@@ -1,5 +1,12 @@
-// Shared helpers of the export tests: hand-made models, and running a generated program's text in-process.
+// Shared helpers of the export tests: hand-made models, running the exporter and a generated program's text
+// in-process, and reading its stack config.
+import * as fs from "fs";
+import * as path from "path";
+import * as pulumi from "@pulumi/pulumi";
 import * as ts from "typescript";
+import { parse as parseYaml } from "yaml";
+import type { Program } from "../../emulator/engine";
+import { main } from "../../provider/export/cli";
 import type { ExportKind, ModelGroup, ModelUser, OrgModel, RoleRef } from "../../provider/export/model";
 import type { RenderOptions } from "../../provider/export/render";
 
@@ -96,4 +103,54 @@ export function runModule(source: string, modules: Record<string, unknown>): Rec
   };
   new Function("exports", "require", "module", transpile(source))(module.exports, requireModule, module);
   return module.exports;
+}
+
+/**
+ * The generated index.ts as an engine program, evaluated afresh on every run like a new `pulumi up`. As a
+ * user's program would: `pulumi-devicemgmt` is this repository (node_modules/pulumi-devicemgmt links to it,
+ * required here and not at load, so the unit tests of this folder need no build), and `@pulumi/pulumi` is the
+ * SDK instance the engine stand-in drives.
+ */
+export function generatedProgram(dir: string): Program {
+  const source = fs.readFileSync(path.join(dir, "index.ts"), "utf8");
+  const dm: unknown = require("pulumi-devicemgmt");
+  return () => runModule(source, { "@pulumi/pulumi": pulumi, "pulumi-devicemgmt": dm });
+}
+
+/** Stack config as Pulumi gives it to a program: object values as JSON text. */
+export function stackConfig(file: string): Record<string, string> {
+  const { config } = parseYaml(fs.readFileSync(file, "utf8")) as { config: Record<string, unknown> };
+  return Object.fromEntries(
+    Object.entries(config).map(([key, value]) => [
+      key,
+      typeof value === "string" ? value : JSON.stringify(value),
+    ]),
+  );
+}
+
+export interface Exported {
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** The files in `out` afterwards, by name. */
+  files: Record<string, string>;
+}
+
+/** Runs `devicemgmt-export --out <out> --project <project> …args` in-process with the given environment. */
+export async function runExport(
+  args: string[],
+  out: string,
+  project: string,
+  env: Record<string, string>,
+): Promise<Exported> {
+  let stdout = "";
+  let stderr = "";
+  const code = await main(["--out", out, "--project", project, ...args], env, {
+    stdout: (t) => (stdout += t),
+    stderr: (t) => (stderr += t),
+  });
+  const files = Object.fromEntries(
+    fs.existsSync(out) ? fs.readdirSync(out).map((f) => [f, fs.readFileSync(path.join(out, f), "utf8")]) : [],
+  );
+  return { code, stdout, stderr, files };
 }
