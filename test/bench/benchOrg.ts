@@ -4,6 +4,7 @@
  * app, as a site would run each app once). `revision: 1` changes a tenth of each kind, as a routine pull
  * request would: sites renamed, users' last names changed, attachments moved to another channel.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import * as dm from "../../provider";
 
 export interface OrgSize {
@@ -27,28 +28,44 @@ const APPS: Array<{ app: string; channel: string; alternative?: string }> = [
 /** Whether item `i` of `count` is in the tenth that revision 1 changes. */
 const changed = (i: number, count: number, revision: number) => revision > 0 && i < Math.round(count / 10);
 
-export function declareBenchOrg(size: OrgSize, revision = 0): Record<string, unknown> {
-  const member = dm.getRoleOutput({ name: "Member", type: "organization" });
-  const viewer = dm.getRoleOutput({ name: "Group Viewer", type: "group" });
-  const channels = APPS.map(({ app, channel, alternative }) => ({
-    usual: dm.getReleaseChannelOutput({ appName: app, channelName: channel }),
-    other: alternative ? dm.getReleaseChannelOutput({ appName: app, channelName: alternative }) : undefined,
-  }));
+type Id = pulumi.Input<string>;
 
+/** How one provider declares each kind: the real one (below), or the do-nothing floor (./noopProvider.ts). */
+export interface OrgKinds {
+  group(name: string, args: { name: string; parentId?: Id; configured?: boolean }): { id: Id };
+  attachment(name: string, args: { groupId: Id; releaseChannelId: Id }): void;
+  user(
+    name: string,
+    args: {
+      firstName: string;
+      lastName: string;
+      email: string;
+      defaultRoleId: Id;
+      groupRoles: Array<{ roleId: Id; groupId: Id }>;
+    },
+  ): void;
+  memberRoleId: Id;
+  viewerRoleId: Id;
+  /** Per app (in APPS order): the channel a site runs, and the one a moved attachment goes to, if any. */
+  channels: Array<{ usual: Id; other?: Id }>;
+}
+
+/**
+ * The organization's shape, one definition for both providers, so that the real/floor comparison always
+ * compares the same resources, dependencies and changes.
+ */
+export function declareOrgShape(size: OrgSize, revision: number, kinds: OrgKinds): Record<string, unknown> {
   const { regions: regionCount, sites: siteCount } = treeShape(size.groups);
-  const root = new dm.Group("bench-root", { name: "Bench Company" });
-  const regions = Array.from(
-    { length: regionCount },
-    (_, r) => new dm.Group(`region-${r}`, { name: `Region ${r}`, parentId: root.id }),
+  const root = kinds.group("bench-root", { name: "Bench Company" });
+  const regions = Array.from({ length: regionCount }, (_, r) =>
+    kinds.group(`region-${r}`, { name: `Region ${r}`, parentId: root.id }),
   );
-  const sites = Array.from(
-    { length: siteCount },
-    (_, s) =>
-      new dm.Group(`site-${s}`, {
-        name: changed(s, siteCount, revision) ? `Site ${s} (renamed)` : `Site ${s}`,
-        parentId: regions[s % regionCount].id,
-        configured: true,
-      }),
+  const sites = Array.from({ length: siteCount }, (_, s) =>
+    kinds.group(`site-${s}`, {
+      name: changed(s, siteCount, revision) ? `Site ${s} (renamed)` : `Site ${s}`,
+      parentId: regions[s % regionCount].id,
+      configured: true,
+    }),
   );
 
   let movable = 0;
@@ -56,22 +73,39 @@ export function declareBenchOrg(size: OrgSize, revision = 0): Record<string, unk
     const site = Math.floor(a / APPS.length) % siteCount;
     const app = a % APPS.length;
     // Another channel replaces the attachment; Safety Briefing has one channel, so the tenth moved is of the others.
-    const other = channels[app].other;
+    const other = kinds.channels[app].other;
     const moved = other !== undefined && changed(movable++, size.attachments, revision);
-    new dm.GroupReleaseChannel(`attach-${site}-${app}`, {
+    kinds.attachment(`attach-${site}-${app}`, {
       groupId: sites[site].id,
-      releaseChannelId: moved ? other.id : channels[app].usual.id,
+      releaseChannelId: moved ? other : kinds.channels[app].usual,
     });
   }
 
   for (let u = 0; u < size.users; u++) {
-    new dm.User(`user-${u}`, {
+    kinds.user(`user-${u}`, {
       firstName: `Bench${u}`,
       lastName: changed(u, size.users, revision) ? `User ${u} (renamed)` : `User ${u}`,
       email: `bench.user${u}@bench.example`,
-      defaultRoleId: member.id,
-      groupRoles: [{ roleId: viewer.id, groupId: sites[u % siteCount].id }],
+      defaultRoleId: kinds.memberRoleId,
+      groupRoles: [{ roleId: kinds.viewerRoleId, groupId: sites[u % siteCount].id }],
     });
   }
   return { root: root.id };
+}
+
+/** The bench organization through the real provider, roles and channels looked up by name. */
+export function declareBenchOrg(size: OrgSize, revision = 0): Record<string, unknown> {
+  return declareOrgShape(size, revision, {
+    group: (name, args) => new dm.Group(name, args),
+    attachment: (name, args) => new dm.GroupReleaseChannel(name, args),
+    user: (name, args) => new dm.User(name, args),
+    memberRoleId: dm.getRoleOutput({ name: "Member", type: "organization" }).id,
+    viewerRoleId: dm.getRoleOutput({ name: "Group Viewer", type: "group" }).id,
+    channels: APPS.map(({ app, channel, alternative }) => ({
+      usual: dm.getReleaseChannelOutput({ appName: app, channelName: channel }).id,
+      other: alternative
+        ? dm.getReleaseChannelOutput({ appName: app, channelName: alternative }).id
+        : undefined,
+    })),
+  });
 }

@@ -10,7 +10,7 @@
  * replacement, so that the update phase makes the same provider calls as the real provider does.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { treeShape, type OrgSize } from "./benchOrg";
+import { declareOrgShape, type OrgSize } from "./benchOrg";
 
 // One object for every resource, as the real provider has one per kind: the SDK serializes a provider once per
 // object, and the plugin deserializes each serialized text once. Its methods capture nothing but `require`.
@@ -44,46 +44,14 @@ const CHANNELS = [0, 1, 2].map((app) => ({
   other: app === 1 ? undefined : `7a1d2c3b-4e5f-4a6b-8c7d-9e0f1a2b3c${app}1`,
 }));
 
-const changed = (i: number, count: number, revision: number) => revision > 0 && i < Math.round(count / 10);
-
 /** The bench organization's resources and their changes at `revision` 1, as do-nothing resources. */
 export function declareNoopOrg(size: OrgSize, revision = 0): Record<string, unknown> {
-  const { regions: regionCount, sites: siteCount } = treeShape(size.groups);
-  const root = new Noop("Group", "bench-root", { name: "Bench Company" });
-  const regions = Array.from(
-    { length: regionCount },
-    (_, r) => new Noop("Group", `region-${r}`, { name: `Region ${r}`, parentId: root.id }),
-  );
-  const sites = Array.from(
-    { length: siteCount },
-    (_, s) =>
-      new Noop("Group", `site-${s}`, {
-        name: changed(s, siteCount, revision) ? `Site ${s} (renamed)` : `Site ${s}`,
-        parentId: regions[s % regionCount].id,
-        configured: true,
-      }),
-  );
-
-  let movable = 0;
-  for (let a = 0; a < size.attachments; a++) {
-    const site = Math.floor(a / CHANNELS.length) % siteCount;
-    const app = a % CHANNELS.length;
-    const other = CHANNELS[app].other;
-    const moved = other !== undefined && changed(movable++, size.attachments, revision);
-    new Noop("GroupReleaseChannel", `attach-${site}-${app}`, {
-      groupId: sites[site].id,
-      releaseChannelId: moved ? other : CHANNELS[app].usual,
-    });
-  }
-
-  for (let u = 0; u < size.users; u++) {
-    new Noop("User", `user-${u}`, {
-      firstName: `Bench${u}`,
-      lastName: changed(u, size.users, revision) ? `User ${u} (renamed)` : `User ${u}`,
-      email: `bench.user${u}@bench.example`,
-      defaultRoleId: MEMBER_ROLE,
-      groupRoles: [{ roleId: VIEWER_ROLE, groupId: sites[u % siteCount].id }],
-    });
-  }
-  return { root: root.id };
+  return declareOrgShape(size, revision, {
+    group: (name, args) => new Noop("Group", name, args),
+    attachment: (name, args) => new Noop("GroupReleaseChannel", name, args),
+    user: (name, args) => new Noop("User", name, args),
+    memberRoleId: MEMBER_ROLE,
+    viewerRoleId: VIEWER_ROLE,
+    channels: CHANNELS,
+  });
 }
