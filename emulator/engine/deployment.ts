@@ -2,11 +2,9 @@
  * One `pulumi up`, `preview` or `destroy`: the step generator and executor of the engine for dynamic resources.
  * Each behaviour names the file of pulumi/pulumi it follows (pkg/resource/deploy/...).
  */
-import type * as grpcTypes from "@grpc/grpc-js";
-import * as path from "path";
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
-import { ProviderCallError, type PropertyMap, type ProviderPlugin } from "./plugin";
+import { ProviderCallError, Struct, grpc, type PropertyMap, type ProviderPlugin } from "./plugin";
 import { Limiter, deleteInAntichains } from "./schedule";
 import {
   STEP_KINDS,
@@ -20,15 +18,15 @@ import {
 import { aliasUrns, createUrn } from "./urns";
 import { ROOT_STACK_TYPE, annotateSecrets, changedKeys, changedValues, reveal, secretKeysOf } from "./values";
 
-const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-const grpc: typeof grpcTypes = require(require.resolve("@grpc/grpc-js", { paths: [sdkDir] }));
-const { Struct }: typeof structTypes = require(
-  require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [sdkDir] }),
-);
-
 export type Mode = "up" | "preview" | "destroy";
 
 export class DeploymentFailed extends Error {}
+
+/**
+ * A delete refused because the resource is protected (pkg/resource/deploy/step.go, deleteProtectedError): the
+ * one failure after which the step executor goes on with other steps (step_executor.go, cancelDueToError).
+ */
+export class DeleteProtected extends DeploymentFailed {}
 
 /**
  * The error a registration gets once the deployment has stopped: the gRPC "unavailable" a terminating engine
@@ -411,8 +409,9 @@ export class Deployment {
     const details = {
       changedKeys: plan.changed,
       replaceKeys: plan.replaceKeys,
-      // Additive, for displays (the demo's preview): what each changed input was and becomes.
-      ...(old && plan.changed.length > 0
+      // Additive, for displays (the demo's preview): what each changed input of an update or replacement was
+      // and becomes (a "same" step shows no diff in the CLI either: pkg/backend/display/object_diff.go).
+      ...(old && plan.changed.length > 0 && (plan.kind === "update" || plan.kind === "replace")
         ? { changedValues: changedValues(old.inputs, plan.checked, plan.changed) }
         : {}),
       ...this.aliasDetails(goal),
@@ -529,8 +528,10 @@ export class Deployment {
     return this.settings.steps.run(async () => {
       this.stopIfFailed();
       try {
+        // The journal marks the step's new state (pkg/backend/snapshot.go, doUpdate: step.New()): the new
+        // URN and type when the old state was found through an alias, with the old id.
         const outs = await this.attempt("update", goal.urn, () =>
-          this.mutate("update", old, checked, () =>
+          this.mutate("update", { ...goal, id }, checked, () =>
             this.settings.plugin.update({
               urn: goal.urn,
               id,
@@ -577,7 +578,7 @@ export class Deployment {
         op: "delete",
         message: `resource ${entry.urn} is protected and cannot be deleted`,
       });
-      throw new DeploymentFailed(entry.urn);
+      throw new DeleteProtected(entry.urn);
     }
     if (!entry.custom || entry.options.retainOnDelete) {
       this.deleted.add(entry);
@@ -612,18 +613,28 @@ export class Deployment {
     }
     if (this.failed) return;
     const due = [...removed, ...this.settings.oldState.filter((e) => e.pendingDelete), ...this.condemned];
-    await deleteInAntichains(due, this.settings.steps, async (e) => {
-      await this.deleteResource(e);
-      if (removed.includes(e)) this.record("delete", e);
-    });
+    await deleteInAntichains(
+      due,
+      this.settings.steps,
+      async (e) => {
+        await this.deleteResource(e);
+        if (removed.includes(e)) this.record("delete", e);
+      },
+      (err) => err instanceof DeleteProtected,
+    );
   }
 
   /** Destroy: deletes every resource of the state. */
   async destroyAll(): Promise<void> {
-    await deleteInAntichains(this.settings.oldState, this.settings.steps, async (e) => {
-      await this.deleteResource(e);
-      this.record("delete", e);
-    });
+    await deleteInAntichains(
+      this.settings.oldState,
+      this.settings.steps,
+      async (e) => {
+        await this.deleteResource(e);
+        this.record("delete", e);
+      },
+      (err) => err instanceof DeleteProtected,
+    );
   }
 
   /** The state after this run: what it registered, then whatever survives from before (a failed run keeps it). */

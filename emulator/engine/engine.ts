@@ -13,14 +13,7 @@ import * as stackRuntime from "@pulumi/pulumi/runtime/stack";
 import { checkpointOf, SecretsCipher } from "./checkpoint";
 import { Deployment, newResult, type Mode } from "./deployment";
 import { EngineMonitor, runGuarded } from "./monitor";
-import {
-  SECRET_SIG,
-  SECRET_SIG_KEY,
-  UNKNOWN,
-  startProviderPlugin,
-  type PropertyMap,
-  type ProviderPlugin,
-} from "./plugin";
+import { UNKNOWN, startProviderPlugin, type ProviderPlugin } from "./plugin";
 import { Limiter } from "./schedule";
 import type {
   EngineOptions,
@@ -31,7 +24,7 @@ import type {
   RunResult,
   StateEntry,
 } from "./types";
-import { ROOT_STACK_TYPE, annotateSecrets, changedKeys, reveal, viewOf } from "./values";
+import { ROOT_STACK_TYPE, annotateSecrets, changedKeys, configArgs, reveal, viewOf } from "./values";
 
 export { UNKNOWN };
 export type * from "./types";
@@ -55,14 +48,19 @@ interface ProviderConfig {
   secretKeys: string[];
 }
 
-/** The engine's warning for pending operations (pkg/resource/deploy/deployment_executor.go). */
+/**
+ * The engine's warning for pending operations, word for word (pkg/resource/deploy/deployment_executor.go,
+ * printPendingOperationsWarning). Execute prints it for every non-preview run that is not a refresh: `up` and
+ * `destroy`, not `preview` (DryRun) nor `refresh` (opts.Refresh takes the other branch).
+ */
 function pendingOperationsWarning(pending: PendingOperation[]): string {
   return (
     `Attempting to deploy or update resources with ${pending.length} pending operations from previous deployment.\n` +
     pending.map((op) => `  * ${op.urn}, interrupted while ${op.type}\n`).join("") +
     "These resources are in an unknown state because the Pulumi CLI was interrupted while waiting for changes " +
     "to these resources to complete. You should confirm whether or not the operations listed completed " +
-    "successfully by checking the state of the appropriate provider.\n\nOnce you have confirmed the status of " +
+    "successfully by checking the state of the appropriate provider. For example, if you are using AWS, you " +
+    "can confirm using the AWS Console.\n\nOnce you have confirmed the status of " +
     "the interrupted operations, you can repair your stack using `pulumi refresh` which will refresh the state " +
     "from the provider you are using and clear the pending operations if there are any.\n\nNote that `pulumi " +
     "refresh` will need to be run interactively to clear pending CREATE operations."
@@ -126,12 +124,16 @@ export class Engine {
   private async runRefresh(options: RunOptions): Promise<RunResult> {
     const { plugin, release } = await this.pluginFor(options, this.storedProviderConfig);
     const result = newResult();
-    const limiter = new Limiter(options.parallelism ?? this.options.parallelism ?? DEFAULT_PARALLELISM);
+    const limiter = this.limiterFor(options);
     const next: Array<StateEntry | undefined> = [...this.state];
     try {
+      // Every custom resource of the state is read, those pending deletion included (deployment_executor.go,
+      // refresh: a RefreshStep for each of prev.Resources; step.go, RefreshStep.Apply skips only components,
+      // providers and pending replacements). Reads go on after a failed one (newStepExecutor(..., true):
+      // ignoreErrors).
       await Promise.all(
         this.state.map((entry, index) =>
-          !entry.custom || entry.pendingDelete
+          !entry.custom
             ? undefined
             : limiter.run(async () => {
                 try {
@@ -147,12 +149,9 @@ export class Engine {
       await release();
     }
     this.state = next.filter((e): e is StateEntry => e !== undefined);
-    // Refresh clears pending operations; pending creates only when asked (pkg/cmd/pulumi/operations/refresh.go).
-    const creates = this.pendingOperations.filter((op) => op.type === "creating");
-    this.pendingOperations = options.clearPendingCreates ? [] : creates;
-    if (creates.length > 0 && !options.clearPendingCreates) {
-      result.warnings.push(pendingOperationsWarning(creates));
-    }
+    // No pending-operations warning on refresh (see pendingOperationsWarning). `--clear-pending-creates` drops
+    // the pending creates from the state before the refresh (pkg/cmd/pulumi/operations/refresh.go).
+    this.savePending([], options.clearPendingCreates ? [] : this.pendingOperations);
     return result;
   }
 
@@ -190,18 +189,26 @@ export class Engine {
     const drifted = diff.changes === "some" || (diff.changes === "unknown" && changed.length > 0);
     const kind = drifted ? "update" : "same";
     result.steps[kind].push({ ...step, kind, id: read.id, changedKeys: drifted ? changed : [] });
-    return { ...entry, id: read.id, outputs, inputs };
+    const refreshed: StateEntry = { ...entry, id: read.id, outputs, inputs };
+    // The refreshed state's init errors are the Read's: none after a clean Read (step.go, RefreshStep.Apply,
+    // s.new.InitErrors = initErrors).
+    delete refreshed.initErrors;
+    return refreshed;
   }
 
   private async runDestroy(options: RunOptions): Promise<RunResult> {
     const { plugin, release } = await this.pluginFor(options, this.storedProviderConfig);
     const deployment = this.newDeployment("destroy", plugin, options);
+    if (this.pendingOperations.length > 0) {
+      deployment.result.warnings.push(pendingOperationsWarning(this.pendingOperations));
+    }
     try {
       await deployment.destroyAll();
     } finally {
       await release();
     }
     this.state = deployment.newState();
+    this.savePending(deployment.inFlightOperations);
     return deployment.finalResult();
   }
 
@@ -229,17 +236,18 @@ export class Engine {
     return this.storedProviderConfig ? { ...this.storedProviderConfig.config } : undefined;
   }
 
+  /**
+   * The pending operations a run leaves in the state (pkg/backend/snapshot.go, snap()): its own unfinished
+   * operations, then only the pending creates of the previous state (those need the user to clear them).
+   */
+  private savePending(unfinished: Iterable<PendingOperation>, previous = this.pendingOperations): void {
+    this.pendingOperations = [...unfinished, ...previous.filter((op) => op.type === "creating")];
+  }
+
   /** The state as a checkpoint (the shape `pulumi stack export` gives), secrets encrypted. */
   checkpoint(): object {
     const stored = this.storedProviderConfig;
-    const providerInputs = stored
-      ? (Object.fromEntries(
-          Object.entries(stored.config).map(([k, v]) => [
-            k,
-            stored.secretKeys.includes(k) ? { [SECRET_SIG_KEY]: SECRET_SIG, value: v } : v,
-          ]),
-        ) as PropertyMap)
-      : undefined;
+    const providerInputs = stored ? configArgs(stored.config, stored.secretKeys) : undefined;
     return checkpointOf(
       `urn:pulumi:${this.stack}::${this.project}`,
       this.state,
@@ -274,13 +282,15 @@ export class Engine {
     await this.closePlugin();
   }
 
-  private async closePlugin(): Promise<void> {
-    if (this.current) {
-      const { plugin } = this.current;
-      this.current = undefined;
-      await plugin.close();
-      this.closedPluginsStderr += plugin.stderr();
-    }
+  private async closePlugin(plugin = this.current?.plugin): Promise<void> {
+    if (!plugin) return;
+    if (this.current?.plugin === plugin) this.current = undefined;
+    await plugin.close();
+    this.closedPluginsStderr += plugin.stderr();
+  }
+
+  private limiterFor(options: RunOptions): Limiter {
+    return new Limiter(options.parallelism ?? this.options.parallelism ?? DEFAULT_PARALLELISM);
   }
 
   private configFor(options: RunOptions): ProviderConfig {
@@ -308,11 +318,7 @@ export class Engine {
       env: { ...this.options.env, ...options.env },
     });
     this.current = { plugin };
-    const release = async () => {
-      if (this.current?.plugin === plugin) this.current = undefined;
-      await plugin.close();
-      this.closedPluginsStderr += plugin.stderr();
-    };
+    const release = () => this.closePlugin(plugin);
     try {
       await plugin.configure(config, secretKeys);
     } catch (err) {
@@ -323,12 +329,11 @@ export class Engine {
   }
 
   private newDeployment(mode: Mode, plugin: ProviderPlugin, options: RunOptions): Deployment {
-    const parallelism = options.parallelism ?? this.options.parallelism ?? DEFAULT_PARALLELISM;
     return new Deployment({
       mode,
       plugin,
       oldState: this.state,
-      steps: new Limiter(parallelism),
+      steps: this.limiterFor(options),
       project: this.project,
       stack: this.stack,
       replace: options.replace,
@@ -382,7 +387,7 @@ export class Engine {
       this.state = deployment.newState();
       // The default provider is registered (with its config as inputs) before any resource that uses it.
       this.storedProviderConfig = providerConfig;
-      this.pendingOperations = [...this.pendingOperations, ...deployment.inFlightOperations];
+      this.savePending(deployment.inFlightOperations);
     }
     return deployment.finalResult();
   }

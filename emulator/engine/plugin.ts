@@ -14,11 +14,13 @@ import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
+import { nameOf, qualifiedTypeOf } from "./urns";
+import { configArgs } from "./values";
 
 // The protobuf and gRPC classes must be the SDK's own copies, or the generated stubs reject our messages.
 const sdkDir = path.dirname(require.resolve("@pulumi/pulumi/package.json"));
-const grpc: typeof grpcTypes = require(require.resolve("@grpc/grpc-js", { paths: [sdkDir] }));
-const { Struct }: typeof structTypes = require(
+export const grpc: typeof grpcTypes = require(require.resolve("@grpc/grpc-js", { paths: [sdkDir] }));
+export const { Struct }: typeof structTypes = require(
   require.resolve("google-protobuf/google/protobuf/struct_pb", { paths: [sdkDir] }),
 );
 
@@ -143,13 +145,6 @@ function fromStruct(struct: structTypes.Struct | undefined): PropertyMap {
   return (struct?.toJavaScript() ?? {}) as PropertyMap;
 }
 
-/** Splits `urn:pulumi:stack::project::qualified$type::name` into the type and name the engine also sends. */
-function urnParts(urn: string): { type: string; name: string } {
-  const parts = urn.split("::");
-  const qualifiedType = parts[2] ?? "";
-  return { type: qualifiedType.split("$").pop() ?? "", name: parts.slice(3).join("::") };
-}
-
 function initFailureOf(err: grpcTypes.ServiceError): ProviderCallError["initFailure"] {
   const [raw] = err.metadata?.get("grpc-status-details-bin") ?? [];
   if (raw === undefined) {
@@ -264,10 +259,10 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
     request: T,
     urn: string,
   ): T => {
-    const { type, name } = urnParts(urn);
+    // The type and name the engine also sends: the URN's own type (its qualified type's last part) and name.
     request.setUrn(urn);
-    request.setName(name);
-    request.setType(type);
+    request.setName(nameOf(urn));
+    request.setType(qualifiedTypeOf(urn).split("$").pop() ?? "");
     return request;
   };
 
@@ -287,12 +282,8 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
     pid: child.pid ?? -1,
 
     async configure(config, secretKeys = []) {
-      const args: PropertyMap = {};
-      for (const [key, value] of Object.entries(config)) {
-        args[key] = secretKeys.includes(key) ? { [SECRET_SIG_KEY]: SECRET_SIG, value } : value;
-      }
       const request = new provproto.ConfigureRequest();
-      request.setArgs(toStruct("configure", args));
+      request.setArgs(toStruct("configure", configArgs(config, secretKeys)));
       request.setAcceptsecrets(true);
       request.setAcceptresources(true);
       request.setSendsOldInputs(true);

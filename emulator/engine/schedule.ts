@@ -59,13 +59,16 @@ export function deletionAntichains(entries: StateEntry[]): StateEntry[][] {
 /**
  * Executes deletions as the engine does (pkg/resource/deploy/deployment_executor.go, performPostSteps): one
  * antichain at a time, each in parallel up to the limit, the next only after the whole previous one finished.
- * After a failure, the resources the failed one depends on are skipped (it still exists and needs them); the
- * rest go on. Resolves to the number of failures.
+ * A failure cancels the step executor (step_executor.go, cancelDueToError): deletes already running finish,
+ * no new one starts. Only a failure `continuesAfter` accepts (the engine's deleteProtectedError) lets the rest
+ * go on; then what the failed resource depends on is skipped (performPostSteps, erroredDeps: it still exists
+ * and needs them). Resolves to the number of failures.
  */
 export async function deleteInAntichains(
   entries: StateEntry[],
   limit: Limiter,
   remove: (entry: StateEntry) => Promise<void>,
+  continuesAfter: (err: unknown) => boolean = () => false,
 ): Promise<number> {
   const byUrn = new Map(entries.map((e) => [e.urn, e]));
   const spared = new Set<StateEntry>();
@@ -79,17 +82,21 @@ export async function deleteInAntichains(
     }
   };
   let failures = 0;
+  let canceled = false;
   for (const chain of deletionAntichains(entries)) {
+    if (canceled) break;
     await Promise.all(
       chain
         .filter((entry) => !spared.has(entry))
         .map((entry) =>
           limit.run(async () => {
+            if (canceled) return;
             try {
               await remove(entry);
-            } catch {
+            } catch (err) {
               failures++;
-              spareDependenciesOf(entry);
+              if (continuesAfter(err)) spareDependenciesOf(entry);
+              else canceled = true;
             }
           }),
         ),

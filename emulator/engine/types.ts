@@ -130,7 +130,7 @@ export interface EngineOptions {
   env?: Record<string, string>;
 }
 
-/** Per-run overrides. Config is merged over the engine's; a different config or env means a fresh plugin. */
+/** Per-run overrides, merged over the engine's options (every operation starts its own plugin anyway). */
 export interface RunOptions {
   config?: Record<string, string>;
   secretConfig?: Record<string, string>;

@@ -15,6 +15,13 @@ export function makeSecret(value: PropertyValue): PropertyValue {
   return isSecret(value) ? value : ({ [SECRET_SIG_KEY]: SECRET_SIG, value } as PropertyMap);
 }
 
+/** Config as Configure receives it (and the default provider stores it): the secret keys' values made secret. */
+export function configArgs(config: Record<string, string>, secretKeys: string[]): PropertyMap {
+  return Object.fromEntries(
+    Object.entries(config).map(([key, value]) => [key, secretKeys.includes(key) ? makeSecret(value) : value]),
+  );
+}
+
 export function containsSecret(value: unknown): boolean {
   if (isSecret(value)) return true;
   if (Array.isArray(value)) return value.some(containsSecret);
@@ -73,7 +80,10 @@ export function changedKeys(olds: PropertyMap, news: PropertyMap): string[] {
   return [...keys].filter((k) => !deepEqual(reveal(olds[k] ?? null), reveal(news[k] ?? null))).sort();
 }
 
-/** The old and new values of `keys` for display (Step.changedValues): secrets masked as the CLI masks them. */
+/**
+ * The old and new values of `keys` for display (Step.changedValues): secrets masked as the CLI masks them
+ * (pkg/backend/display/object_diff.go, printPrimitivePropertyValue: a secret prints as "[secret]").
+ */
 export function changedValues(
   olds: PropertyMap,
   news: PropertyMap,

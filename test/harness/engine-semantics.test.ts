@@ -5,9 +5,9 @@
 import * as os from "os";
 import * as pulumi from "@pulumi/pulumi";
 import { DEFAULT_PARALLELISM, Engine } from "../../emulator/engine";
-import { deletionAntichains } from "../../emulator/engine/schedule";
+import { Limiter, deleteInAntichains, deletionAntichains } from "../../emulator/engine/schedule";
 import type { StateEntry } from "../../emulator/engine/types";
-import { Item } from "./fixtures/item-resource";
+import { Item, type ItemArgs } from "./fixtures/item-resource";
 import { engineTracker, ItemBackend, newItemBackend } from "./fixtures/item-fixture";
 
 const engines = engineTracker();
@@ -119,6 +119,29 @@ describe("refresh (step.go, RefreshStep)", () => {
     expect(names(refreshed.steps.same)).toEqual(["quiet"]);
     expect(engine.resource("quiet").outputs.revision).toBe(6);
   });
+
+  test("reads resources pending deletion too (deployment_executor.go, refresh: every prev resource)", async () => {
+    await engine.up(() => void new Item("holder", { name: "holder", kind: "k1" }));
+    const oldId = backend.byName("holder")?.id as string;
+    // A child the engine does not know keeps the replaced object from being deleted: it stays pending delete.
+    backend.edit((data) => {
+      data.objects.stray = { id: "stray", name: "stray", parentId: oldId, revision: 1 };
+    });
+    const replaced = await engine.up(() => void new Item("holder", { name: "holder", kind: "k2" }));
+    expect(replaced.ok).toBe(false);
+    expect(engine.resources().filter((r) => r.pendingDelete)).toEqual([
+      expect.objectContaining({ name: "holder", id: oldId }),
+    ]);
+    // The old object goes away behind the engine's back: refresh reads it and drops it from the state.
+    backend.edit((data) => {
+      delete data.objects.stray;
+      delete data.objects[oldId];
+    });
+    const refreshed = await engine.refresh();
+    expect(refreshed.errors).toEqual([]);
+    expect(refreshed.steps.delete).toEqual([expect.objectContaining({ name: "holder", id: oldId })]);
+    expect(engine.resources().filter((r) => r.pendingDelete)).toEqual([]);
+  });
 });
 
 describe("the import option (step.go, ImportStep)", () => {
@@ -156,6 +179,57 @@ describe("interrupted runs (deployment_executor.go, pending operations)", () => 
     await engine.refresh({ clearPendingCreates: true });
     expect(engine.pending()).toEqual([]);
   });
+
+  test("an interrupted destroy keeps its delete pending; the next destroy warns; non-creates do not carry over (snapshot.go)", async () => {
+    await engine.up(() => void new Item("doomed", { name: "doomed" }));
+    const interrupted = await engine.destroy({ interruptAfter: 1, interruptWhen: () => Promise.resolve() });
+    expect(interrupted.interrupted).toBe(true);
+    expect(engine.pending()).toEqual([
+      expect.objectContaining({ type: "deleting", urn: expect.stringContaining("::doomed") }),
+    ]);
+
+    const again = await engine.destroy();
+    expect(again.warnings.join("\n")).toContain("1 pending operations from previous deployment");
+    expect(again.warnings.join("\n")).toContain("interrupted while deleting");
+    expect(again.warnings.join("\n")).toContain("For example, if you are using AWS");
+    // The finished destroy's state keeps none of the earlier deletes (only pending creates carry over).
+    expect(engine.pending()).toEqual([]);
+  });
+
+  test("refresh gives no pending-operations warning (deployment_executor.go: opts.Refresh branch)", async () => {
+    await engine.up(() => void new Item("slow", { name: "slow", gate: 99 }), { interruptAfter: 1 });
+    expect(engine.pending()).toHaveLength(1);
+    const refreshed = await engine.refresh();
+    expect(refreshed.warnings).toEqual([]);
+    expect(engine.pending()).toHaveLength(1);
+  });
+
+  test("a pending update is journaled with the new URN and type when found through an alias (snapshot.go, doUpdate)", async () => {
+    await engine.up(() => void new Item("before", { name: "item", value: "v1" }));
+    const id = engine.resource("before").id;
+    const result = await engine.up(
+      () => void new Item("after", { name: "item", value: "v2" }, { aliases: [{ name: "before" }] }),
+      { interruptAfter: 1, interruptWhen: () => Promise.resolve() },
+    );
+    expect(result.interrupted).toBe(true);
+    expect(engine.pending()).toEqual([
+      expect.objectContaining({ type: "updating", urn: expect.stringContaining("::after"), id }),
+    ]);
+  });
+});
+
+describe("step details for displays (pkg/backend/display/object_diff.go)", () => {
+  test("changedValues come with updates and replacements only, not with same steps", async () => {
+    const program = (extra: string, value: string) => () =>
+      void new Item("shown", { name: "shown", value, extra } as unknown as ItemArgs);
+    await engine.up(program("a", "v1"));
+    // An input the provider's Diff ignores: a same step, with the changed key but no values to show.
+    const same = await engine.up(program("b", "v1"));
+    expect(same.steps.same).toEqual([expect.objectContaining({ name: "shown", changedKeys: ["extra"] })]);
+    expect(same.steps.same[0].changedValues).toBeUndefined();
+    const updated = await engine.up(program("b", "v2"));
+    expect(updated.steps.update[0].changedValues).toEqual({ value: { old: "v1", new: "v2" } });
+  });
 });
 
 describe("scheduling", () => {
@@ -188,5 +262,67 @@ describe("scheduling", () => {
     const loner = entry("loner");
     const chains = deletionAntichains([root, child, leaf, loner]).map((c) => c.map((e) => e.urn).sort());
     expect(chains).toEqual([["leaf"], ["child"], ["loner", "root"]]);
+  });
+
+  test("a failed delete cancels the rest; only a protected refusal lets them go on (step_executor.go, cancelDueToError)", async () => {
+    const entry = (urn: string, dependencies: string[] = []): StateEntry => ({
+      urn,
+      type: "t",
+      name: urn,
+      custom: true,
+      inputs: {},
+      outputs: {},
+      dependencies,
+      propertyDependencies: {},
+      options: {
+        protect: false,
+        ignoreChanges: [],
+        replaceOnChanges: [],
+        additionalSecretOutputs: [],
+        retainOnDelete: false,
+      },
+    });
+    class Protected extends Error {}
+    const run = async (failure: Error) => {
+      const removed: string[] = [];
+      const failures = await deleteInAntichains(
+        [entry("needed"), entry("failing", ["needed"]), entry("loner")],
+        new Limiter(1),
+        async (e) => {
+          if (e.urn === "failing") throw failure;
+          removed.push(e.urn);
+        },
+        (err) => err instanceof Protected,
+      );
+      return { failures, removed };
+    };
+    // Antichains: [failing], [needed, loner].
+    expect(await run(new Error("refused"))).toEqual({ failures: 1, removed: [] });
+    expect(await run(new Protected("protected"))).toEqual({ failures: 1, removed: ["loner"] });
+  });
+
+  test("a destroy stops deleting after a failed delete", async () => {
+    await engine.up(() => {
+      const top = new Item("top", { name: "top" });
+      new Item("leaf", { name: "leaf", parentId: top.id });
+      new Item("other", { name: "other" });
+    });
+    const leafId = backend.byName("leaf")?.id as string;
+    backend.edit((data) => {
+      data.objects.stray = { id: "stray", name: "stray", parentId: leafId, revision: 1 };
+    });
+    const destroyed = await engine.destroy();
+    expect(destroyed.ok).toBe(false);
+    expect(destroyed.errors).toEqual([
+      expect.objectContaining({ op: "delete", urn: expect.stringContaining("::leaf") }),
+    ]);
+    // "other" is in the antichain after "leaf": it never starts.
+    expect(backend.byName("other")).toBeDefined();
+    expect(
+      engine
+        .resources()
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(["leaf", "other", "top"]);
   });
 });
