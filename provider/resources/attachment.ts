@@ -11,6 +11,7 @@ import {
   connectionStaysInOrganization,
   diffProperties,
   jsonClean,
+  notCreatedHere,
   unlessGone,
   untilApplied,
   uuid,
@@ -172,11 +173,10 @@ export function adoptIdMismatch(ownerKey: string, inputs: Props): string | undef
 }
 
 function alreadyAttached(resourceName: string, what: string, id: string): Error {
-  return new Error(
-    `${what} is already attached, and this ${resourceName} did not attach it. Nothing was changed. If you ` +
-      `renamed this resource or moved it to another parent in code, add the resource option ` +
-      `aliases: [{ name: "<old name>" }] (or { parent: <old parent> }) so Pulumi knows it is the same one. To ` +
-      `manage an attachment made outside this stack, or left by an interrupted run, set adoptId: "${id}".`,
+  return notCreatedHere(
+    `${what} is already attached, and this ${resourceName} did not attach it.`,
+    "an attachment",
+    id,
   );
 }
 

@@ -274,6 +274,19 @@ export async function adoptable<T>(
 export const AMBIGUOUS_WRITE_ATTEMPTS = 5;
 
 /**
+ * The error of a create that met an object it did not make (`found` says what it met): nothing was changed, and
+ * the fix is `aliases` when the resource was renamed or moved in code, `adoptId` to take the object over.
+ */
+export function notCreatedHere(found: string, noun: string, adoptId: string, more = ""): Error {
+  return new Error(
+    `${found} Nothing was changed. If you renamed this resource or moved it to another parent in code, add the ` +
+      `resource option aliases: [{ name: "<old name>" }] (or { parent: <old parent> }) so Pulumi knows it is the ` +
+      `same one. To manage ${noun} made outside this stack, or left by an interrupted run, set ` +
+      `adoptId: "${adoptId}".${more}`,
+  );
+}
+
+/**
  * Runs a write that is not safe to repeat blindly (a POST) until it is known to be applied: after an ambiguous
  * failure (lost answer, 5xx) `applied()` looks for its effect, and only when there is none is it sent again.
  */

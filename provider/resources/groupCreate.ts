@@ -4,7 +4,7 @@
  * and the lost-answer check. Pure rules are exported for tests.
  */
 import type { DeviceMgmtClient, Group as ApiGroup } from "../client";
-import { untilApplied } from "./framework";
+import { notCreatedHere, untilApplied } from "./framework";
 
 export interface Sibling {
   id: string;
@@ -77,13 +77,12 @@ function groupExists(name: string, parentId: string | null, existing: Sibling[],
       ? `A group named "${name}" already exists ${where} (id ${ids}), and this Group did not create it.`
       : `${existing.length} groups named "${name}" already exist ${where} (ids ${ids}), and this Group, ` +
         `declared as the copy number ${ordinal} (sameNameOrdinal: ${ordinal}), did not create any of them.`;
-  return new Error(
-    `${found} Nothing was changed. If you renamed this resource or moved it to another parent in code, add the ` +
-      `resource option aliases: [{ name: "<old name>" }] (or { parent: <old parent> }) so Pulumi knows it is the ` +
-      `same one. To manage a group made outside this stack, or left by an interrupted run, set ` +
-      `adoptId: "${existing[existing.length - 1].id}". Groups of one name under one parent are refused so that ` +
-      `no run can duplicate one; give a second group another name, or, if the organization really keeps ` +
-      `several, number them with sameNameOrdinal: 1, 2, ….`,
+  return notCreatedHere(
+    found,
+    "a group",
+    existing[existing.length - 1].id,
+    " Groups of one name under one parent are refused so that no run can duplicate one; give a second group " +
+      "another name, or, if the organization really keeps several, number them with sameNameOrdinal: 1, 2, ….",
   );
 }
 

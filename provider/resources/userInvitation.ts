@@ -15,7 +15,8 @@
  * for the user record: an invitation that expired or was withdrawn in the portal stays pending in state.
  */
 import { ValidationError, type DeviceMgmtClient, type User as ApiUser } from "../client";
-import { untilApplied, type Props } from "./framework";
+import { notCreatedHere, untilApplied, type Props } from "./framework";
+import type { DeclaredUser } from "./userRoles";
 
 /** The start of a pending invitation's id. */
 export const INVITATION_ID_PREFIX = "invite:";
@@ -45,12 +46,11 @@ const CLOCK_SKEW_MS = 60_000;
 const madeSince = (user: ApiUser, since: number) => Date.parse(user.createdAt) >= since - CLOCK_SKEW_MS;
 
 function emailTaken(email: string, existing: ApiUser): Error {
-  return new Error(
+  return notCreatedHere(
     `A user with e-mail ${email} already exists in the organization (id ${existing.id}), and this User did not ` +
-      `create it. Nothing was changed. If you renamed this resource or moved it to another parent in code, add ` +
-      `the resource option aliases: [{ name: "<old name>" }] (or { parent: <old parent> }) so Pulumi knows it is ` +
-      `the same one. To manage a user made outside this stack, or left by an interrupted run, set ` +
-      `adoptId: "${existing.id}".`,
+      `create it.`,
+    "a user",
+    existing.id,
   );
 }
 
@@ -63,14 +63,6 @@ function alreadyInvited(email: string): Error {
   );
 }
 
-export interface UserToMake {
-  firstName: string;
-  lastName: string;
-  email: string;
-  defaultRoleId: string;
-  groupRoles: { roleId: string; groupId: string }[];
-}
-
 /** A created user, or an invitation the API took but that is no user yet (`invitedAt`: when it was sent). */
 export type Made = { user: ApiUser } | { invitedAt: string };
 
@@ -80,7 +72,7 @@ export type Made = { user: ApiUser } | { invitedAt: string };
  */
 export async function createOrInvite(
   client: DeviceMgmtClient,
-  want: UserToMake,
+  want: DeclaredUser,
   invite: boolean,
 ): Promise<Made> {
   const startedAt = Date.now();
