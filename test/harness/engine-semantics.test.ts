@@ -232,61 +232,46 @@ describe("step details for displays (pkg/backend/display/object_diff.go)", () =>
   });
 });
 
+/** A state entry with no inputs or options of note: what the deletion schedule looks at. */
+const stateEntry = (urn: string, dependencies: string[] = [], parent?: string): StateEntry => ({
+  urn,
+  type: "t",
+  name: urn,
+  custom: true,
+  ...(parent ? { parent } : {}),
+  inputs: {},
+  outputs: {},
+  dependencies,
+  propertyDependencies: {},
+  options: {
+    protect: false,
+    ignoreChanges: [],
+    replaceOnChanges: [],
+    additionalSecretOutputs: [],
+    retainOnDelete: false,
+  },
+});
+
 describe("scheduling", () => {
   test("default parallelism is the CLI's: 4 x CPUs (pkg/cmd/pulumi/operations/up.go)", () => {
     expect(DEFAULT_PARALLELISM).toBe(4 * os.availableParallelism());
   });
 
   test("deletions run in antichains, dependents first (step_generator.go, ScheduleDeletes)", () => {
-    const entry = (urn: string, dependencies: string[] = [], parent?: string): StateEntry => ({
-      urn,
-      type: "t",
-      name: urn,
-      custom: true,
-      ...(parent ? { parent } : {}),
-      inputs: {},
-      outputs: {},
-      dependencies,
-      propertyDependencies: {},
-      options: {
-        protect: false,
-        ignoreChanges: [],
-        replaceOnChanges: [],
-        additionalSecretOutputs: [],
-        retainOnDelete: false,
-      },
-    });
-    const root = entry("root");
-    const child = entry("child", [], "root");
-    const leaf = entry("leaf", ["child"]);
-    const loner = entry("loner");
+    const root = stateEntry("root");
+    const child = stateEntry("child", [], "root");
+    const leaf = stateEntry("leaf", ["child"]);
+    const loner = stateEntry("loner");
     const chains = deletionAntichains([root, child, leaf, loner]).map((c) => c.map((e) => e.urn).sort());
     expect(chains).toEqual([["leaf"], ["child"], ["loner", "root"]]);
   });
 
   test("a failed delete cancels the rest; only a protected refusal lets them go on (step_executor.go, cancelDueToError)", async () => {
-    const entry = (urn: string, dependencies: string[] = []): StateEntry => ({
-      urn,
-      type: "t",
-      name: urn,
-      custom: true,
-      inputs: {},
-      outputs: {},
-      dependencies,
-      propertyDependencies: {},
-      options: {
-        protect: false,
-        ignoreChanges: [],
-        replaceOnChanges: [],
-        additionalSecretOutputs: [],
-        retainOnDelete: false,
-      },
-    });
     class Protected extends Error {}
     const run = async (failure: Error) => {
       const removed: string[] = [];
       const failures = await deleteInAntichains(
-        [entry("needed"), entry("failing", ["needed"]), entry("loner")],
+        [stateEntry("needed"), stateEntry("failing", ["needed"]), stateEntry("loner")],
         new Limiter(1),
         async (e) => {
           if (e.urn === "failing") throw failure;
