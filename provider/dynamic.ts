@@ -1,8 +1,7 @@
 import type * as pulumi from "@pulumi/pulumi";
+import type { ResourceKind } from "./kinds";
 
-/** The kinds of resource the runtime knows. Never remove one: state written by older versions names them. */
-export type ResourceKind =
-  "group" | "user" | "groupReleaseChannel" | "deviceReleaseChannel" | "deviceMigration";
+export type { ResourceKind } from "./kinds";
 
 /**
  * The provider object a dynamic resource serializes into its `__provider` input (and so into state).
@@ -35,8 +34,8 @@ export const LEGACY_TYPE = "pulumi-nodejs:dynamic:Resource";
 /**
  * Resource options every kind gets: an alias from the legacy type token, so a stack written by an older
  * version upgrades without replacing anything; and, for kinds whose object is identified by a natural key
- * (a user's e-mail, an attachment's pair), delete-before-replace by default, because the old and the new
- * object cannot exist side by side (and `--replace` never asks the provider's Diff, only this option).
+ * (the kind table says which), delete-before-replace by default, because the old and the new object cannot
+ * exist side by side (and `--replace` never asks the provider's Diff, only this option).
  * An option the program sets itself wins.
  */
 export function kindOptions(

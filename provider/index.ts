@@ -3,8 +3,13 @@
  */
 export { Group, type GroupArgs } from "./resources/group";
 export { User, type UserArgs, type GroupRole, type GroupRoleArgs } from "./resources/user";
-export { GroupReleaseChannel, type GroupReleaseChannelArgs } from "./resources/groupReleaseChannel";
-export { DeviceReleaseChannel, type DeviceReleaseChannelArgs } from "./resources/deviceReleaseChannel";
+export {
+  GroupReleaseChannel,
+  type GroupReleaseChannelArgs,
+  DeviceReleaseChannel,
+  type DeviceReleaseChannelArgs,
+  type AttachmentArgs,
+} from "./resources/attachments";
 export { DeviceMigration, type DeviceMigrationArgs } from "./resources/deviceMigration";
 export * from "./lookups";
 export type { ConnectionInput } from "./connection";

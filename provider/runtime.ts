@@ -6,23 +6,14 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { stackSettingsFrom, type StackSettings } from "./connection";
-import type { ResourceKind } from "./dynamic";
+import { KINDS, type ResourceKind } from "./kinds";
 import type { ResourceHandler } from "./resources/framework";
-import { groupHandler } from "./resources/group";
-import { userHandler } from "./resources/user";
-import { groupReleaseChannelHandler } from "./resources/groupReleaseChannel";
-import { deviceReleaseChannelHandler } from "./resources/deviceReleaseChannel";
-import { deviceMigrationHandler } from "./resources/deviceMigration";
 import { bindStackSettings } from "./resources/context";
 import { pinnedToOrganization } from "./resources/organization";
 
-const handlers: Record<ResourceKind, ResourceHandler> = {
-  group: pinnedToOrganization("group", groupHandler),
-  user: pinnedToOrganization("user", userHandler),
-  groupReleaseChannel: pinnedToOrganization("groupReleaseChannel", groupReleaseChannelHandler),
-  deviceReleaseChannel: pinnedToOrganization("deviceReleaseChannel", deviceReleaseChannelHandler),
-  deviceMigration: pinnedToOrganization("deviceMigration", deviceMigrationHandler),
-};
+const handlers = Object.fromEntries(
+  Object.values(KINDS).map((definition) => [definition.kind, pinnedToOrganization(definition)]),
+) as Record<ResourceKind, ResourceHandler>;
 
 /** Called once per serialized provider by the plugin, after the engine's Configure, with the stack config. */
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {

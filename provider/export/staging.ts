@@ -12,6 +12,7 @@
  * each adopted object is listed (stdout and the generated README) with what `destroy` then does.
  */
 import type { DeviceMgmtClient } from "../client";
+import type { KindType } from "../kinds";
 import { compareText, groupTree, type ChannelRef } from "./model";
 import type { ProgramPlan } from "./naming";
 
@@ -19,7 +20,7 @@ export type StagingOutcome = "adopt" | "create";
 
 export interface StagingObject {
   resourceName: string;
-  kind: "Group" | "User" | "GroupReleaseChannel" | "DeviceReleaseChannel";
+  kind: KindType;
   /** How a person names it: a group's path, a user's e-mail, "channel on owner". */
   label: string;
   outcome: StagingOutcome;

@@ -1,15 +1,10 @@
 import type * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
 import { NotFoundError, ValidationError, type DeviceMgmtClient } from "../client";
 import { clientForProps } from "./context";
-import { attachedReleaseChannel } from "./coalescedReads";
-import { z } from "zod";
 import {
   carriedInputs,
-  checkProperties,
   containsUnknown,
-  connectionSchema,
-  connectionStaysInOrganization,
-  diffProperties,
   jsonClean,
   notCreatedHere,
   unlessGone,
@@ -18,100 +13,131 @@ import {
   type Props,
   type ResourceHandler,
 } from "./framework";
+import { checkKind, diffKindAsked } from "./kind";
+import { carried, type PropertySpec } from "./properties";
+
+/** The owners an attachment can have, by the property that names them. */
+export const OWNERS = {
+  groupId: { noun: "group" },
+  deviceId: { noun: "device" },
+} as const;
+export type OwnerKey = keyof typeof OWNERS;
 
 /**
- * What differs between attaching a release channel to a group and to a device: the owner's property name and
- * the client calls. Everything else — ids, adoption, ambiguity, preconditions — is shared.
+ * One pairing of an owner (a group, a device) with what is attached to it (a release channel, a file, ...):
+ * the property names, the client calls, and how a refusal is explained. Everything else (ids, adoption,
+ * ambiguity, preconditions, diff) is the shared attachment logic below.
  */
-export interface AttachmentSpec {
+export interface AttachmentSpec<Owner extends OwnerKey = OwnerKey, Attached extends string = string> {
+  /** The type token's last part and the name users see, e.g. "GroupReleaseChannel". */
   resourceName: string;
-  ownerKey: "groupId" | "deviceId";
-  ownerNoun: string;
-  attached(client: DeviceMgmtClient, ownerId: string, releaseChannelId: string): Promise<boolean>;
-  attach(client: DeviceMgmtClient, ownerId: string, releaseChannelId: string): Promise<void>;
-  detach(client: DeviceMgmtClient, ownerId: string, releaseChannelId: string): Promise<void>;
+  ownerKey: Owner;
+  /** The property naming what is attached, e.g. "releaseChannelId". */
+  attachedKey: Attached;
+  /** How a person names what is attached, e.g. "release channel". */
+  attachedNoun: string;
+  /** Whether it is attached, as of now (a create's look before it writes). */
+  attached(client: DeviceMgmtClient, ownerId: string, attachedId: string): Promise<boolean>;
+  /** Whether it is attached, for refresh: may be answered from a pass shared by every resource of the run. */
+  attachedForRead(client: DeviceMgmtClient, ownerId: string, attachedId: string): Promise<boolean>;
+  attach(client: DeviceMgmtClient, ownerId: string, attachedId: string): Promise<void>;
+  detach(client: DeviceMgmtClient, ownerId: string, attachedId: string): Promise<void>;
   /** Explains a refused attach in the user's terms (unconfigured group, grouped device), or undefined. */
   explainRefusal(client: DeviceMgmtClient, ownerId: string): Promise<string | undefined>;
 }
 
-/** Attachment ids are `<owner id>/<release channel id>`, so an existing attachment can be named and adopted. */
-export const attachmentId = (ownerId: string, releaseChannelId: string) => `${ownerId}/${releaseChannelId}`;
+/** Attachment ids are `<owner id>/<attached id>`, so an existing attachment can be named and adopted. */
+export const attachmentId = (ownerId: string, attachedId: string) => `${ownerId}/${attachedId}`;
 
-export function parseAttachmentId(id: string): { ownerId: string; releaseChannelId: string } | undefined {
-  const [ownerId, releaseChannelId, ...rest] = id.split("/");
-  return ownerId && releaseChannelId && rest.length === 0 ? { ownerId, releaseChannelId } : undefined;
+export function parseAttachmentId(id: string): { ownerId: string; attachedId: string } | undefined {
+  const [ownerId, attachedId, ...rest] = id.split("/");
+  return ownerId && attachedId && rest.length === 0 ? { ownerId, attachedId } : undefined;
 }
 
+/** The declared properties of an attachment: owner and attached (both replace), adoption and connection. */
+export function attachmentProperties<Owner extends string, Attached extends string>(
+  ownerKey: Owner,
+  attachedKey: Attached,
+): { [K in Owner | Attached | "adoptId"]: PropertySpec<never, string> } & Pick<typeof carried, "connection"> {
+  const adoptIdError = `adoptId must be the attachment's id, <${ownerKey}>/<${attachedKey}>`;
+  return {
+    [ownerKey]: { schema: uuid(ownerKey), change: "replace" },
+    [attachedKey]: { schema: uuid(attachedKey), change: "replace" },
+    adoptId: {
+      schema: z
+        .string({ error: adoptIdError })
+        .refine((id) => parseAttachmentId(id) !== undefined, { error: adoptIdError })
+        .transform((id) => id.toLowerCase())
+        .optional(),
+      change: "createOnly",
+    },
+    connection: carried.connection,
+  } as { [K in Owner | Attached | "adoptId"]: PropertySpec<never, string> } & Pick<
+    typeof carried,
+    "connection"
+  >;
+}
+
+/** The handler of an attachment kind (every attachment is a natural key: an owner holds a thing once). */
 export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
-  const { ownerKey } = spec;
-  const shape = {
-    [ownerKey]: uuid(ownerKey),
-    releaseChannelId: uuid("releaseChannelId"),
-    adoptId: z
-      .string({ error: `adoptId must be the attachment's id, <${ownerKey}>/<releaseChannelId>` })
-      .refine((id) => parseAttachmentId(id) !== undefined, {
-        error: `adoptId must be the attachment's id, <${ownerKey}>/<releaseChannelId>`,
-      })
-      .transform((id) => id.toLowerCase())
-      .optional(),
-    connection: connectionSchema,
+  const { ownerKey, attachedKey } = spec;
+  const declaration = {
+    type: spec.resourceName,
+    properties: attachmentProperties(ownerKey, attachedKey),
+    naturalKey: true,
   };
-  const describe = (ownerId: string, rcId: string) =>
-    `release channel ${rcId} on ${spec.ownerNoun} ${ownerId}`;
-  const outputs = (ownerId: string, rcId: string, props: Props): Props =>
-    jsonClean({ [ownerKey]: ownerId, releaseChannelId: rcId, ...carriedInputs(props) });
+  const ownerNoun = OWNERS[ownerKey].noun;
+  const describe = (ownerId: string, attachedId: string) =>
+    `${spec.attachedNoun} ${attachedId} on ${ownerNoun} ${ownerId}`;
+  const outputs = (ownerId: string, attachedId: string, props: Props): Props =>
+    jsonClean({ [ownerKey]: ownerId, [attachedKey]: attachedId, ...carriedInputs(props) });
 
   return {
     async check(_olds, news) {
-      const checked = checkProperties(spec.resourceName, shape, news);
-      const mismatch = adoptIdMismatch(ownerKey, checked.inputs);
+      const checked = checkKind(declaration, news);
+      const mismatch = adoptIdMismatch(ownerKey, attachedKey, checked.inputs);
       if (mismatch) checked.failures.push({ property: "adoptId", reason: mismatch });
       return checked;
     },
 
     async diff(_id, olds, news): Promise<pulumi.dynamic.DiffResult> {
-      return diffProperties(
-        olds,
-        news,
-        { updatable: [], replaceOn: [ownerKey, "releaseChannelId"], naturalKey: true },
-        await connectionStaysInOrganization(olds, news),
-      );
+      return diffKindAsked(declaration, olds, news);
     },
 
     async create(inputs) {
       const client = clientForProps(inputs);
       await client.assertV3Token();
       const ownerId = inputs[ownerKey] as string;
-      const rcId = inputs.releaseChannelId as string;
-      const result = { id: attachmentId(ownerId, rcId), outs: outputs(ownerId, rcId, inputs) };
+      const attachedId = inputs[attachedKey] as string;
+      const result = { id: attachmentId(ownerId, attachedId), outs: outputs(ownerId, attachedId, inputs) };
       // Look before writing. An attachment that exists is taken over only when the program says so (adoptId):
       // taken silently, a later destroy or rename of this resource would detach it from under its owner.
-      const attached = await unlessGone(spec.attached(client, ownerId, rcId));
+      const attached = await unlessGone(spec.attached(client, ownerId, attachedId));
       if (typeof inputs.adoptId === "string") {
         if (attached) return result;
         throw new Error(
-          `adoptId: ${describe(ownerId, rcId)} is not attached, so there is nothing to adopt. Remove adoptId ` +
+          `adoptId: ${describe(ownerId, attachedId)} is not attached, so there is nothing to adopt. Remove adoptId ` +
             `to attach it.`,
         );
       }
-      if (attached) throw alreadyAttached(spec.resourceName, describe(ownerId, rcId), result.id);
+      if (attached) throw alreadyAttached(spec.resourceName, describe(ownerId, attachedId), result.id);
       try {
         await untilApplied(
-          async () => (await spec.attach(client, ownerId, rcId), true),
-          async () => (await spec.attached(client, ownerId, rcId)) || undefined,
+          async () => (await spec.attach(client, ownerId, attachedId), true),
+          async () => (await spec.attached(client, ownerId, attachedId)) || undefined,
         );
         return result;
       } catch (error) {
         if (error instanceof ValidationError) {
           // Attached since we looked (by another writer): not ours to take over silently.
-          if (await spec.attached(client, ownerId, rcId))
-            throw alreadyAttached(spec.resourceName, describe(ownerId, rcId), result.id);
+          if (await spec.attached(client, ownerId, attachedId))
+            throw alreadyAttached(spec.resourceName, describe(ownerId, attachedId), result.id);
           const reason = await spec.explainRefusal(client, ownerId);
-          if (reason) throw new Error(`Cannot attach ${describe(ownerId, rcId)}: ${reason}`);
+          if (reason) throw new Error(`Cannot attach ${describe(ownerId, attachedId)}: ${reason}`);
         }
         if (error instanceof NotFoundError) {
           throw new Error(
-            `Cannot attach ${describe(ownerId, rcId)}: the ${spec.ownerNoun} or the release channel does not exist ` +
+            `Cannot attach ${describe(ownerId, attachedId)}: the ${ownerNoun} or the ${spec.attachedNoun} does not exist ` +
               `in the organization (${error.message}).`,
           );
         }
@@ -123,34 +149,34 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
       const client = clientForProps(props);
       const parsed = parseAttachmentId(id);
       const ownerId = (props[ownerKey] as string | undefined) ?? parsed?.ownerId;
-      const rcId = (props.releaseChannelId as string | undefined) ?? parsed?.releaseChannelId;
-      if (!ownerId || !rcId)
-        throw new Error(`${spec.resourceName} id "${id}" is not <${ownerKey}>/<releaseChannelId>.`);
-      if (!(await unlessGone(attachedReleaseChannel(client, ownerKey, ownerId, rcId)))) return {};
-      const live = outputs(ownerId, rcId, props);
+      const attachedId = (props[attachedKey] as string | undefined) ?? parsed?.attachedId;
+      if (!ownerId || !attachedId)
+        throw new Error(`${spec.resourceName} id "${id}" is not <${ownerKey}>/<${attachedKey}>.`);
+      if (!(await unlessGone(spec.attachedForRead(client, ownerId, attachedId)))) return {};
+      const live = outputs(ownerId, attachedId, props);
       return { id, props: live, inputs: live };
     },
 
     async update(_id, _olds, news) {
       // Every property replaces; only the token (connection) can change in place.
-      return { outs: outputs(news[ownerKey] as string, news.releaseChannelId as string, news) };
+      return { outs: outputs(news[ownerKey] as string, news[attachedKey] as string, news) };
     },
 
     async delete(_id, props) {
       const client = clientForProps(props);
       await client.assertV3Token();
       const ownerId = props[ownerKey] as string;
-      const rcId = props.releaseChannelId as string;
+      const attachedId = props[attachedKey] as string;
       try {
-        await spec.detach(client, ownerId, rcId);
+        await spec.detach(client, ownerId, attachedId);
       } catch (error) {
         if (error instanceof NotFoundError) return;
         if (error instanceof ValidationError) {
           // Refused because the owner changed outside Pulumi (e.g. a device put into a group), which also
           // dropped the channel: nothing is left to detach.
-          if (!(await spec.attached(client, ownerId, rcId))) return;
+          if (!(await spec.attached(client, ownerId, attachedId))) return;
           const reason = await spec.explainRefusal(client, ownerId);
-          if (reason) throw new Error(`Cannot detach ${describe(ownerId, rcId)}: ${reason}`);
+          if (reason) throw new Error(`Cannot detach ${describe(ownerId, attachedId)}: ${reason}`);
         }
         throw error;
       }
@@ -159,14 +185,14 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
 }
 
 /** Pure: an adoptId that names another pair than the one declared (unknown values pass). */
-export function adoptIdMismatch(ownerKey: string, inputs: Props): string | undefined {
+export function adoptIdMismatch(ownerKey: string, attachedKey: string, inputs: Props): string | undefined {
   const adoptId = inputs.adoptId;
   const ownerId = inputs[ownerKey];
-  const rcId = inputs.releaseChannelId;
-  if (typeof adoptId !== "string" || typeof ownerId !== "string" || typeof rcId !== "string")
+  const attachedId = inputs[attachedKey];
+  if (typeof adoptId !== "string" || typeof ownerId !== "string" || typeof attachedId !== "string")
     return undefined;
-  if (containsUnknown(adoptId) || containsUnknown(ownerId) || containsUnknown(rcId)) return undefined;
-  const expected = attachmentId(ownerId, rcId);
+  if (containsUnknown(adoptId) || containsUnknown(ownerId) || containsUnknown(attachedId)) return undefined;
+  const expected = attachmentId(ownerId, attachedId);
   return adoptId === expected
     ? undefined
     : `adoptId ${adoptId} names another attachment than the one declared (${expected}): use adoptId: "${expected}".`;
@@ -180,11 +206,8 @@ function alreadyAttached(resourceName: string, what: string, id: string): Error 
   );
 }
 
-/** True when the channel is in the owner's list; pages stop at the first match. */
-export async function listContains(
-  channels: AsyncIterable<{ id: string }>,
-  releaseChannelId: string,
-): Promise<boolean> {
-  for await (const channel of channels) if (channel.id === releaseChannelId) return true;
+/** True when the id is in the owner's list; pages stop at the first match. */
+export async function listContains(items: AsyncIterable<{ id: string }>, id: string): Promise<boolean> {
+  for await (const item of items) if (item.id === id) return true;
   return false;
 }

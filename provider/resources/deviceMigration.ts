@@ -1,61 +1,42 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { AmbiguousWriteError, ForbiddenError, NotFoundError, type DeviceMgmtClient } from "../client";
-import { kindOptions, thinProvider, TYPE_MODULE } from "../dynamic";
 import { clientForProps } from "./context";
-import {
-  carriedInputs,
-  checkProperties,
-  connectionSchema,
-  connectionStaysInOrganization,
-  diffProperties,
-  jsonClean,
-  unlessGone,
-  uuid,
-  type Props,
-  type ResourceHandler,
-} from "./framework";
-import { secretConnection, type ConnectionArgs } from "./secretConnection";
+import { carriedInputs, jsonClean, unlessGone, uuid, type Props, type ResourceHandler } from "./framework";
+import { checkKind, defineKind, diffKind, diffKindAsked, registration } from "./kind";
+import { carried, type PropertySpecs } from "./properties";
+import type { ConnectionArgs } from "./secretConnection";
 
-// ---- Input schema -------------------------------------------------------------------------------------------
+// ---- Properties, declared once (a migration is an event: any change means another migration) -------------
 
-const migrationShape = {
-  deviceId: uuid("deviceId"),
-  organizationSlug: z
-    .string({ error: "organizationSlug is required: the target organization's slug" })
-    .trim()
-    .superRefine((slug, ctx) => {
-      if (/^[a-z0-9][a-z0-9-]*$/.test(slug)) return;
-      const lower = slug.toLowerCase();
-      ctx.addIssue({
-        code: "custom",
-        message: /^[a-z0-9][a-z0-9-]*$/.test(lower)
-          ? `organizationSlug must be lower-case, as slugs are: use ${lower}`
-          : "organizationSlug must be an organization slug (lower-case letters, digits and -) such as acme-staging",
-      });
-    }),
-  groupId: uuid("groupId").nullable().optional(),
-  connection: connectionSchema,
-};
+const migrationProperties = {
+  deviceId: { schema: uuid("deviceId"), change: "replace" },
+  organizationSlug: {
+    schema: z
+      .string({ error: "organizationSlug is required: the target organization's slug" })
+      .trim()
+      .superRefine((slug, ctx) => {
+        if (/^[a-z0-9][a-z0-9-]*$/.test(slug)) return;
+        const lower = slug.toLowerCase();
+        ctx.addIssue({
+          code: "custom",
+          message: /^[a-z0-9][a-z0-9-]*$/.test(lower)
+            ? `organizationSlug must be lower-case, as slugs are: use ${lower}`
+            : "organizationSlug must be an organization slug (lower-case letters, digits and -) such as acme-staging",
+        });
+      }),
+    change: "replace",
+  },
+  groupId: { schema: uuid("groupId").nullable().optional(), change: "replace", default: null },
+  connection: carried.connection,
+} satisfies PropertySpecs<never>;
 
-// ---- Diff ---------------------------------------------------------------------------------------------------
-
-/** A migration is an event: any change means another migration. */
 export function diffMigration(
   olds: Props,
   news: Props,
   sameOrganization?: boolean,
 ): pulumi.dynamic.DiffResult {
-  return diffProperties(
-    olds,
-    news,
-    {
-      updatable: [],
-      replaceOn: ["deviceId", "organizationSlug", "groupId"],
-      defaults: { groupId: null },
-    },
-    sameOrganization,
-  );
+  return diffKind(deviceMigrationKind, olds, news, sameOrganization);
 }
 
 // ---- CRUD ---------------------------------------------------------------------------------------------------
@@ -94,11 +75,11 @@ const outputs = (props: Props, migratedAt: string): Props =>
 
 export const deviceMigrationHandler: ResourceHandler = {
   async check(_olds, news) {
-    return checkProperties("DeviceMigration", migrationShape, news);
+    return checkKind(deviceMigrationKind, news);
   },
 
   async diff(_id, olds, news) {
-    return diffMigration(olds, news, await connectionStaysInOrganization(olds, news));
+    return diffKindAsked(deviceMigrationKind, olds, news);
   },
 
   async create(inputs) {
@@ -200,20 +181,15 @@ export class DeviceMigration extends pulumi.dynamic.Resource {
   declare readonly migratedAt: pulumi.Output<string>;
 
   constructor(name: string, args: DeviceMigrationArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      thinProvider("deviceMigration"),
-      name,
-      {
-        deviceId: args.deviceId,
-        organizationSlug: args.organizationSlug,
-        groupId: args.groupId,
-        connection: secretConnection(args.connection),
-        organizationId: undefined,
-        migratedAt: undefined,
-      },
-      kindOptions(opts, false),
-      TYPE_MODULE,
-      "DeviceMigration",
-    );
+    super(...registration(deviceMigrationKind, name, args, opts));
   }
 }
+
+export const deviceMigrationKind = defineKind({
+  kind: "deviceMigration",
+  type: "DeviceMigration",
+  naturalKey: false,
+  properties: migrationProperties,
+  outputs: ["migratedAt"],
+  handler: deviceMigrationHandler,
+});

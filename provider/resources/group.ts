@@ -1,18 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { NotFoundError, ValidationError, type DeviceMgmtClient, type Group as ApiGroup } from "../client";
-import { kindOptions, thinProvider, TYPE_MODULE } from "../dynamic";
-import type { ConnectionInput } from "../connection";
+import type { ConnectionArgs } from "./secretConnection";
 import { clientForProps } from "./context";
 import { readGroup } from "./coalescedReads";
 import {
-  adoptIdSchema,
   adoptable,
   carriedInputs,
-  checkProperties,
-  connectionSchema,
-  connectionStaysInOrganization,
-  diffProperties,
   jsonClean,
   partialFailure,
   uuid,
@@ -21,47 +15,54 @@ import {
   type ResourceHandler,
 } from "./framework";
 import { createOnce, noteGroupChange } from "./groupCreate";
-import { secretConnection, type ConnectionArgs } from "./secretConnection";
+import { checkKind, defineKind, diffKind, diffKindAsked, liveInputs, registration } from "./kind";
+import { carried, stateFrom, type PropertySpecs, type StateOf } from "./properties";
 
-// ---- Input schema -------------------------------------------------------------------------------------------
+// ---- Properties, declared once -----------------------------------------------------------------------------
 
-const groupShape = {
-  name: z
-    .string({ error: "name is required and must be a string" })
-    .trim()
-    .min(1, { error: "name must not be empty" })
-    .max(255, { error: "name must be at most 255 characters" }),
-  parentId: uuid("parentId")
-    .nullable()
-    .optional()
-    .transform((v) => v ?? null),
-  configured: z
-    .boolean({ error: "configured must be true or false" })
-    .optional()
-    .transform((v) => v ?? false),
-  sameNameOrdinal: z
-    .number({ error: "sameNameOrdinal must be a whole number from 1" })
-    .int({ error: "sameNameOrdinal must be a whole number from 1" })
-    .min(1, { error: "sameNameOrdinal must be a whole number from 1" })
-    .optional(),
-  adoptId: adoptIdSchema,
-  connection: connectionSchema,
-};
+const groupProperties = {
+  name: {
+    schema: z
+      .string({ error: "name is required and must be a string" })
+      .trim()
+      .min(1, { error: "name must not be empty" })
+      .max(255, { error: "name must be at most 255 characters" }),
+    change: "update",
+    fromLive: (live: ApiGroup) => live.name,
+  },
+  parentId: {
+    schema: uuid("parentId")
+      .nullable()
+      .optional()
+      .transform((v) => v ?? null),
+    change: "update",
+    fromLive: (live: ApiGroup) => live.parent?.id ?? null,
+    default: null,
+  },
+  configured: {
+    schema: z
+      .boolean({ error: "configured must be true or false" })
+      .optional()
+      .transform((v) => v ?? false),
+    change: "update",
+    fromLive: (live: ApiGroup) => live.isConfigured,
+    default: false,
+  },
+  sameNameOrdinal: {
+    schema: z
+      .number({ error: "sameNameOrdinal must be a whole number from 1" })
+      .int({ error: "sameNameOrdinal must be a whole number from 1" })
+      .min(1, { error: "sameNameOrdinal must be a whole number from 1" })
+      .optional(),
+    change: "createOnly",
+  },
+  ...carried,
+} satisfies PropertySpecs<ApiGroup>;
 
-export interface GroupState {
-  name: string;
-  parentId: string | null;
-  configured: boolean;
-  sameNameOrdinal?: number;
-  adoptId?: string;
-  connection?: ConnectionInput;
-}
+export type GroupState = StateOf<typeof groupProperties>;
 
-export interface GroupOutputs extends GroupState {
-  deviceCount: number;
-  createdAt: string;
-  updatedAt: string;
-}
+/** The group's placement: what reconcile brings to the declared state. */
+type Placement = Pick<GroupState, "name" | "parentId" | "configured">;
 
 /** Pure: check's rule that configuring cannot be undone, judged against what was declared before. */
 export function unconfigureFailure(olds: Props, news: Props): string | undefined {
@@ -77,56 +78,24 @@ export function unconfigureFailure(olds: Props, news: Props): string | undefined
 // ---- Diff ---------------------------------------------------------------------------------------------------
 
 export function diffGroup(olds: Props, news: Props, sameOrganization?: boolean): pulumi.dynamic.DiffResult {
-  return diffProperties(
-    olds,
-    news,
-    {
-      updatable: ["name", "parentId", "configured"],
-      replaceOn: [],
-      defaults: { parentId: null, configured: false },
-    },
-    sameOrganization,
-  );
+  return diffKind(groupKind, olds, news, sameOrganization);
 }
 
 // ---- CRUD ---------------------------------------------------------------------------------------------------
 
-function toOutputs(live: ApiGroup, props: Props): GroupOutputs {
+function toOutputs(live: ApiGroup, props: Props): Props {
   return jsonClean({
-    name: live.name,
-    parentId: live.parent?.id ?? null,
-    configured: live.isConfigured,
+    ...stateFrom(groupProperties, live, props),
     deviceCount: live.deviceCount ?? 0,
     createdAt: live.createdAt,
     updatedAt: live.updatedAt,
-    sameNameOrdinal: props.sameNameOrdinal,
-    ...carriedInputs(props),
-  }) as GroupOutputs;
-}
-
-function liveInputs(outputs: GroupOutputs): Props {
-  return jsonClean({
-    name: outputs.name,
-    parentId: outputs.parentId,
-    configured: outputs.configured,
-    sameNameOrdinal: outputs.sameNameOrdinal,
-    ...carriedInputs(outputs as unknown as Props),
   });
 }
 
-/** The group's mutable fields, from the API or from recorded outputs. */
-interface GroupFields {
-  id: string;
-  name: string;
-  parentId: string | null;
-  configured: boolean;
-}
-
-const fieldsOf = (group: ApiGroup): GroupFields => ({
-  id: group.id,
-  name: group.name,
-  parentId: group.parent?.id ?? null,
-  configured: group.isConfigured,
+const placementOf = (props: Props): Placement => ({
+  name: props.name as string,
+  parentId: (props.parentId as string | null | undefined) ?? null,
+  configured: props.configured === true,
 });
 
 /**
@@ -135,16 +104,16 @@ const fieldsOf = (group: ApiGroup): GroupFields => ({
  */
 async function reconcile(
   client: DeviceMgmtClient,
-  current: GroupFields,
-  want: GroupState,
+  id: string,
+  current: Placement,
+  want: Placement,
 ): Promise<ApiGroup | undefined> {
   if (current.configured && !want.configured) {
     throw new Error(
-      `Group ${current.id} ("${current.name}") is configured in the organization but the program declares ` +
+      `Group ${id} ("${current.name}") is configured in the organization but the program declares ` +
         `configured: false. Configuring is irreversible: declare configured: true.`,
     );
   }
-  const id = current.id;
   let last: ApiGroup | undefined;
   if (current.name !== want.name || current.parentId !== want.parentId) {
     last = await client.groups.update(id, { name: want.name, parentId: want.parentId });
@@ -163,30 +132,22 @@ async function reconcile(
   return last;
 }
 
-function declared(props: Props): GroupState {
-  return {
-    name: props.name as string,
-    parentId: (props.parentId as string | null | undefined) ?? null,
-    configured: props.configured === true,
-  };
-}
-
 export const groupHandler: ResourceHandler = {
   async check(olds, news) {
-    const { inputs, failures } = checkProperties("Group", groupShape, news);
+    const { inputs, failures } = checkKind(groupKind, news);
     const irreversible = unconfigureFailure(olds, inputs);
     if (irreversible) failures.push({ property: "configured", reason: irreversible });
     return { inputs, failures };
   },
 
   async diff(_id, olds, news) {
-    return diffGroup(olds, news, await connectionStaysInOrganization(olds, news));
+    return diffKindAsked(groupKind, olds, news);
   },
 
   async create(inputs) {
     const client = clientForProps(inputs);
     await client.assertV3Token();
-    const want = declared(inputs);
+    const want = placementOf(inputs);
     let live: ApiGroup;
     if (typeof inputs.adoptId === "string") {
       live = await adoptable("group", inputs.adoptId, (id) => client.groups.get(id));
@@ -195,7 +156,7 @@ export const groupHandler: ResourceHandler = {
       live = await createOnce(client, want.name, want.parentId, ordinal);
     }
     try {
-      live = (await reconcile(client, fieldsOf(live), want)) ?? live;
+      live = (await reconcile(client, live.id, placementOf(toOutputs(live, {})), want)) ?? live;
     } catch (error) {
       throw partialFailure(live.id, toOutputs(live, inputs), inputs, error);
     }
@@ -206,7 +167,7 @@ export const groupHandler: ResourceHandler = {
     const live = await unlessGone(readGroup(clientForProps(props), id));
     if (!live) return {};
     const outputs = toOutputs(live, props);
-    return { id, props: outputs, inputs: liveInputs(outputs) };
+    return { id, props: outputs, inputs: liveInputs(groupKind, outputs) };
   },
 
   async update(id, olds, news) {
@@ -214,14 +175,9 @@ export const groupHandler: ResourceHandler = {
     await client.assertV3Token();
     // Plan from the recorded outputs (no extra read): PUT carries the whole declared name and parent, and a
     // configure that turns out to be done already is recognised.
-    const recorded: GroupFields = {
-      id,
-      name: olds.name as string,
-      parentId: (olds.parentId as string | null | undefined) ?? null,
-      configured: olds.configured === true,
-    };
     try {
-      const updated = (await reconcile(client, recorded, declared(news))) ?? (await client.groups.get(id));
+      const updated =
+        (await reconcile(client, id, placementOf(olds), placementOf(news))) ?? (await client.groups.get(id));
       return { outs: toOutputs(updated, news) };
     } catch (error) {
       if (error instanceof NotFoundError) {
@@ -294,24 +250,15 @@ export class Group extends pulumi.dynamic.Resource {
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      thinProvider("group"),
-      name,
-      {
-        name: args.name,
-        parentId: args.parentId,
-        configured: args.configured,
-        sameNameOrdinal: args.sameNameOrdinal,
-        adoptId: args.adoptId,
-        connection: secretConnection(args.connection),
-        organizationId: undefined,
-        deviceCount: undefined,
-        createdAt: undefined,
-        updatedAt: undefined,
-      },
-      kindOptions(opts, false),
-      TYPE_MODULE,
-      "Group",
-    );
+    super(...registration(groupKind, name, args, opts));
   }
 }
+
+export const groupKind = defineKind({
+  kind: "group",
+  type: "Group",
+  naturalKey: false,
+  properties: groupProperties,
+  outputs: ["deviceCount", "createdAt", "updatedAt"],
+  handler: groupHandler,
+});

@@ -12,9 +12,9 @@
  *    names, or on `--replace`: the engine creates (adopts) the new name first and deletes the old name after
  *    the program. A process is one `pulumi up`/`destroy`: the engine starts the plugin afresh for each.
  */
-import type { ResourceKind } from "../dynamic";
 import { clientForProps } from "./context";
 import { PartialFailureError, type Props, type ResourceHandler } from "./framework";
+import type { KindDefinition } from "./kind";
 
 /** The output every resource carries: the id of the organization it lives in. */
 export const ORGANIZATION_KEY = "organizationId";
@@ -34,34 +34,21 @@ export class OtherOrganizationError extends Error {
 
 const adoptedHere = new Set<string>();
 const deletedHere = new Set<string>();
-const key = (kind: ResourceKind, organizationId: string, id: string) => `${kind}\0${organizationId}\0${id}`;
+const key = (kind: string, organizationId: string, id: string) => `${kind}\0${organizationId}\0${id}`;
 
 async function reachedOrganization(props: Props): Promise<string> {
   return (await clientForProps(props).assertV3Token()).organization_id;
 }
 
 /** The organization the token of `props` reaches, after checking it is the one `recorded` names (if any). */
-async function sameOrganization(
-  kind: ResourceKind,
-  id: string,
-  recorded: Props,
-  props: Props,
-): Promise<string> {
+async function sameOrganization(type: string, id: string, recorded: Props, props: Props): Promise<string> {
   const reached = await reachedOrganization(props);
   const pinned = recorded[ORGANIZATION_KEY];
   if (typeof pinned === "string" && pinned !== reached) {
-    throw new OtherOrganizationError(`${kindNames[kind]} ${id}`, pinned, reached);
+    throw new OtherOrganizationError(`${type} ${id}`, pinned, reached);
   }
   return reached;
 }
-
-const kindNames: Record<ResourceKind, string> = {
-  group: "Group",
-  user: "User",
-  groupReleaseChannel: "GroupReleaseChannel",
-  deviceReleaseChannel: "DeviceReleaseChannel",
-  deviceMigration: "DeviceMigration",
-};
 
 function pinned<T extends { outs?: Props; props?: Props }>(result: T, organizationId: string): T {
   if (result.outs) return { ...result, outs: { ...result.outs, [ORGANIZATION_KEY]: organizationId } };
@@ -77,7 +64,7 @@ function pinFailure(error: unknown, organizationId: string): unknown {
   return error;
 }
 
-export function pinnedToOrganization(kind: ResourceKind, handler: ResourceHandler): ResourceHandler {
+export function pinnedToOrganization({ kind, type, handler }: KindDefinition): ResourceHandler {
   return {
     check: (olds, news) => handler.check(olds, news),
     diff: (id, olds, news) => handler.diff(id, olds, news),
@@ -101,12 +88,12 @@ export function pinnedToOrganization(kind: ResourceKind, handler: ResourceHandle
     },
 
     async read(id, props) {
-      const organizationId = await sameOrganization(kind, id, props, props);
+      const organizationId = await sameOrganization(type, id, props, props);
       return pinned(await handler.read(id, props), organizationId);
     },
 
     async update(id, olds, news) {
-      const organizationId = await sameOrganization(kind, id, olds, news);
+      const organizationId = await sameOrganization(type, id, olds, news);
       try {
         return pinned(await handler.update(id, olds, news), organizationId);
       } catch (error) {
@@ -115,7 +102,7 @@ export function pinnedToOrganization(kind: ResourceKind, handler: ResourceHandle
     },
 
     async delete(id, props) {
-      const organizationId = await sameOrganization(kind, id, props, props);
+      const organizationId = await sameOrganization(type, id, props, props);
       const object = key(kind, organizationId, id);
       if (adoptedHere.has(object)) return; // another resource of this run took it over: keep it
       await handler.delete(id, props);

@@ -1,5 +1,4 @@
-import * as pulumi from "@pulumi/pulumi";
-import type { ConnectionInput } from "../connection";
+import type * as pulumi from "@pulumi/pulumi";
 
 /** A resource's own connection to another organization's API; the token should come from a secret. */
 export interface ConnectionArgs {
@@ -12,14 +11,4 @@ export interface ConnectionArgs {
    * (the emulator) never needs it. Default false.
    */
   allowInsecureHttp?: pulumi.Input<boolean>;
-}
-
-/**
- * The whole connection is made secret, not just its token: the engine marks an output secret only when the
- * input of the same name is secret, and the connection travels to outputs (delete needs it).
- */
-export function secretConnection(
-  connection: pulumi.Input<ConnectionArgs> | undefined,
-): pulumi.Output<ConnectionInput> | undefined {
-  return connection === undefined ? undefined : pulumi.secret(connection);
 }

@@ -1,18 +1,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { NotFoundError, ValidationError, type DeviceMgmtClient, type User as ApiUser } from "../client";
-import { kindOptions, thinProvider, TYPE_MODULE } from "../dynamic";
 import { clientForProps } from "./context";
 import { readUser } from "./coalescedReads";
 import {
-  adoptIdSchema,
   adoptable,
   carriedInputs,
-  checkProperties,
-  connectionSchema,
-  connectionStaysInOrganization,
   containsUnknown,
-  diffProperties,
   jsonClean,
   partialFailure,
   uuid,
@@ -20,7 +14,9 @@ import {
   unlessGone,
   type ResourceHandler,
 } from "./framework";
-import { secretConnection, type ConnectionArgs } from "./secretConnection";
+import { checkKind, defineKind, diffKind, diffKindAsked, liveInputs, registration } from "./kind";
+import { carried, stateFrom, type PropertySpecs } from "./properties";
+import type { ConnectionArgs } from "./secretConnection";
 import {
   MAX_GROUP_ROLES,
   findDuplicateGroupRoles,
@@ -54,118 +50,104 @@ export {
   type UserFields,
 } from "./userRoles";
 
-// ---- Input schema -------------------------------------------------------------------------------------------
+// ---- Properties, declared once -----------------------------------------------------------------------------
 
 const groupRoleSchema = z.object({ roleId: uuid("roleId"), groupId: uuid("groupId") }).strict();
 
 /** The API's limit on names and e-mail addresses. */
 const MAX_TEXT = 255;
 
-const userShape = {
-  firstName: z
-    .string({ error: "firstName is required and must be a string" })
-    .trim()
-    .min(1, { error: "firstName must not be empty" })
-    .max(MAX_TEXT, { error: `firstName must be at most ${MAX_TEXT} characters: shorten it` }),
-  lastName: z
-    .string({ error: "lastName is required and must be a string" })
-    .trim()
-    .min(1, { error: "lastName must not be empty" })
-    .max(MAX_TEXT, { error: `lastName must be at most ${MAX_TEXT} characters: shorten it` }),
-  email: z
-    .email({ error: "email must be an e-mail address such as ada@example.com" })
-    .max(MAX_TEXT, { error: `email must be at most ${MAX_TEXT} characters` }),
-  defaultRoleId: uuid("defaultRoleId"),
-  groupRoles: z
-    .array(groupRoleSchema, { error: "groupRoles must be a list of { roleId, groupId }" })
-    .max(MAX_GROUP_ROLES, { error: `groupRoles can hold at most ${MAX_GROUP_ROLES} entries` })
-    .optional()
-    .transform((roles) => roles ?? [])
-    .superRefine((roles, ctx) => {
-      const duplicates = findDuplicateGroupRoles(roles);
-      if (duplicates.length) {
-        ctx.addIssue({
-          code: "custom",
-          message: `duplicate entries: ${duplicates.map((r) => `{ roleId: ${r.roleId}, groupId: ${r.groupId} }`).join(", ")}`,
-        });
-      }
-    })
-    .transform(sortGroupRoles),
-  invite: z
-    .boolean({ error: "invite must be true or false" })
-    .optional()
-    .transform((v) => v ?? false),
-  adoptId: adoptIdSchema,
-  connection: connectionSchema,
-};
-
-export interface UserOutputs {
-  firstName: string;
-  lastName: string;
-  email: string;
-  defaultRoleId: string;
-  groupRoles: GroupRole[];
-  invite: boolean;
-  /** true while the user is an invitation not accepted yet (see userInvitation.ts). */
-  pending: boolean;
-  /** When the invitation was sent; only while pending. */
-  invitedAt?: string;
-  createdAt?: string;
-  updatedAt?: string;
-}
-
-// ---- Diff ---------------------------------------------------------------------------------------------------
+const userProperties = {
+  firstName: {
+    schema: z
+      .string({ error: "firstName is required and must be a string" })
+      .trim()
+      .min(1, { error: "firstName must not be empty" })
+      .max(MAX_TEXT, { error: `firstName must be at most ${MAX_TEXT} characters: shorten it` }),
+    change: "update",
+    fromLive: (live: ApiUser) => live.firstName,
+  },
+  lastName: {
+    schema: z
+      .string({ error: "lastName is required and must be a string" })
+      .trim()
+      .min(1, { error: "lastName must not be empty" })
+      .max(MAX_TEXT, { error: `lastName must be at most ${MAX_TEXT} characters: shorten it` }),
+    change: "update",
+    fromLive: (live: ApiUser) => live.lastName,
+  },
+  email: {
+    schema: z
+      .email({ error: "email must be an e-mail address such as ada@example.com" })
+      .max(MAX_TEXT, { error: `email must be at most ${MAX_TEXT} characters` }),
+    change: "replace",
+    fromLive: (live: ApiUser) => live.email,
+    equal: sameEmail,
+  },
+  defaultRoleId: {
+    schema: uuid("defaultRoleId"),
+    change: "update",
+    fromLive: (live: ApiUser) => rolesOf(live).defaultRoleId,
+  },
+  groupRoles: {
+    schema: z
+      .array(groupRoleSchema, { error: "groupRoles must be a list of { roleId, groupId }" })
+      .max(MAX_GROUP_ROLES, { error: `groupRoles can hold at most ${MAX_GROUP_ROLES} entries` })
+      .optional()
+      .transform((roles) => roles ?? [])
+      .superRefine((roles, ctx) => {
+        const duplicates = findDuplicateGroupRoles(roles);
+        if (duplicates.length) {
+          ctx.addIssue({
+            code: "custom",
+            message: `duplicate entries: ${duplicates.map((r) => `{ roleId: ${r.roleId}, groupId: ${r.groupId} }`).join(", ")}`,
+          });
+        }
+      })
+      .transform(sortGroupRoles),
+    change: "update",
+    fromLive: (live: ApiUser) => rolesOf(live).groupRoles,
+    default: [],
+    equal: sameGroupRoles,
+  },
+  invite: {
+    schema: z
+      .boolean({ error: "invite must be true or false" })
+      .optional()
+      .transform((v) => v ?? false),
+    change: "createOnly",
+  },
+  ...carried,
+} satisfies PropertySpecs<ApiUser>;
 
 export function diffUser(olds: Props, news: Props, sameOrganization?: boolean): pulumi.dynamic.DiffResult {
-  return diffProperties(
-    olds,
-    news,
-    {
-      updatable: ["firstName", "lastName", "defaultRoleId", "groupRoles"],
-      replaceOn: ["email"],
-      equal: { email: sameEmail, groupRoles: sameGroupRoles },
-      defaults: { groupRoles: [] },
-      naturalKey: true,
-    },
-    sameOrganization,
-  );
+  return diffKind(userKind, olds, news, sameOrganization);
 }
 
 // ---- Mapping ------------------------------------------------------------------------------------------------
 
-function toOutputs(live: ApiUser, props: Props): UserOutputs {
-  const roles = rolesOf(live);
+function toOutputs(live: ApiUser, props: Props): Props {
   return jsonClean({
-    firstName: live.firstName,
-    lastName: live.lastName,
-    email: live.email,
-    defaultRoleId: roles.defaultRoleId,
-    groupRoles: roles.groupRoles,
+    ...stateFrom(userProperties, live, props),
     invite: props.invite === true,
     pending: false,
     createdAt: live.createdAt,
     updatedAt: live.updatedAt,
-    ...carriedInputs(props),
-  }) as UserOutputs;
+  });
 }
 
 /**
  * A pending invitation's outputs: what is declared, to be applied once the user exists. Recording the declared
  * values (not the invitation's) keeps `up` and `refresh` from showing a change that cannot be made yet.
  */
-function pendingOutputs(props: Props, invitedAt: unknown): UserOutputs {
+function pendingOutputs(props: Props, invitedAt: unknown): Props {
   return jsonClean({
     ...declared(props),
     invite: true,
     pending: true,
     invitedAt: typeof invitedAt === "string" ? invitedAt : undefined,
     ...carriedInputs(props),
-  }) as UserOutputs;
-}
-
-function liveInputs(outputs: Props): Props {
-  const { createdAt: _c, updatedAt: _u, pending: _p, invitedAt: _i, ...inputs } = outputs;
-  return inputs;
+  });
 }
 
 const declared = (props: Props): DeclaredUser => ({
@@ -191,11 +173,11 @@ async function applyUpdates(
 
 export const userHandler: ResourceHandler = {
   async check(_olds, news) {
-    return checkProperties("User", userShape, news);
+    return checkKind(userKind, news);
   },
 
   async diff(id, olds, news) {
-    const result = diffUser(olds, news, await connectionStaysInOrganization(olds, news));
+    const result = await diffKindAsked(userKind, olds, news);
     if (result.changes || !isPending(olds) || containsUnknown(news)) return result;
     // A pending invitation with nothing declared changed: if the invitee has accepted since, the update applies
     // the declared names and roles to the new user (without waiting for a refresh to notice the acceptance).
@@ -244,7 +226,7 @@ export const userHandler: ResourceHandler = {
     }
     if (!live) return {};
     const outputs = toOutputs(live, props);
-    return { id: live.id, props: outputs, inputs: liveInputs(outputs as unknown as Props) };
+    return { id: live.id, props: outputs, inputs: liveInputs(userKind, outputs) };
   },
 
   async update(recordedId, recorded, news) {
@@ -262,7 +244,7 @@ export const userHandler: ResourceHandler = {
       if (accepted) {
         id = accepted.id;
         // Plan from the user as it is: the recorded outputs of an invitation are declared values, not live ones.
-        if (isPending(recorded)) olds = toOutputs(accepted, recorded) as unknown as Props;
+        if (isPending(recorded)) olds = toOutputs(accepted, recorded);
       } else {
         throw new Error(
           `User ${recordedId} no longer exists in the organization. Run \`pulumi refresh\` to forget it, then ` +
@@ -397,27 +379,15 @@ export class User extends pulumi.dynamic.Resource {
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: UserArgs, opts?: pulumi.CustomResourceOptions) {
-    super(
-      thinProvider("user"),
-      name,
-      {
-        firstName: args.firstName,
-        lastName: args.lastName,
-        email: args.email,
-        defaultRoleId: args.defaultRoleId,
-        groupRoles: args.groupRoles,
-        invite: args.invite,
-        adoptId: args.adoptId,
-        connection: secretConnection(args.connection),
-        organizationId: undefined,
-        pending: undefined,
-        invitedAt: undefined,
-        createdAt: undefined,
-        updatedAt: undefined,
-      },
-      kindOptions(opts, true),
-      TYPE_MODULE,
-      "User",
-    );
+    super(...registration(userKind, name, args, opts));
   }
 }
+
+export const userKind = defineKind({
+  kind: "user",
+  type: "User",
+  naturalKey: true,
+  properties: userProperties,
+  outputs: ["pending", "invitedAt", "createdAt", "updatedAt"],
+  handler: userHandler,
+});

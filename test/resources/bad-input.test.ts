@@ -3,8 +3,10 @@
 import { groupHandler } from "../../provider/resources/group";
 import { userHandler } from "../../provider/resources/user";
 import { deviceMigrationHandler } from "../../provider/resources/deviceMigration";
-import { groupReleaseChannelHandler } from "../../provider/resources/groupReleaseChannel";
-import { deviceReleaseChannelHandler } from "../../provider/resources/deviceReleaseChannel";
+import {
+  deviceReleaseChannelHandler,
+  groupReleaseChannelHandler,
+} from "../../provider/resources/attachments";
 import { resolveConnection, stackSettingsFrom } from "../../provider/connection";
 import type { ResourceHandler } from "../../provider/resources/framework";
 import { getGroup, getRole } from "../../provider/lookups";

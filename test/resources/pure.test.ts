@@ -16,7 +16,7 @@ import {
   type GroupRole,
 } from "../../provider/resources/user";
 import { attachmentId, parseAttachmentId } from "../../provider/resources/attachment";
-import { groupReleaseChannelHandler } from "../../provider/resources/groupReleaseChannel";
+import { groupReleaseChannelHandler } from "../../provider/resources/attachments";
 import {
   deviceMigrationHandler,
   diffMigration,
@@ -233,7 +233,7 @@ describe("User group roles", () => {
 describe("attachments", () => {
   it("ids are owner/releaseChannel and parse back", () => {
     expect(attachmentId(A, B)).toBe(`${A}/${B}`);
-    expect(parseAttachmentId(`${A}/${B}`)).toEqual({ ownerId: A, releaseChannelId: B });
+    expect(parseAttachmentId(`${A}/${B}`)).toEqual({ ownerId: A, attachedId: B });
     expect(parseAttachmentId("just-one")).toBeUndefined();
     expect(parseAttachmentId(`${A}/${B}/x`)).toBeUndefined();
   });

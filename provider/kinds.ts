@@ -1,0 +1,36 @@
+/**
+ * The kind table: every resource kind of the provider, in one place. The runtime's handlers, the type tokens,
+ * the names users see, the exporter's kinds and delete-before-replace all come from here and from each kind's
+ * definition (see `resources/kind.ts` and the recipe in docs/architecture.md).
+ *
+ * Never remove or rename a key: state written by older versions names it (serialized providers call the
+ * runtime's `handler("<key>")`).
+ */
+import type { KindDefinition } from "./resources/kind";
+import { groupKind } from "./resources/group";
+import { userKind } from "./resources/user";
+import { deviceMigrationKind } from "./resources/deviceMigration";
+import { deviceReleaseChannelKind, groupReleaseChannelKind } from "./resources/attachments";
+
+export const KINDS = kindTable({
+  group: groupKind,
+  user: userKind,
+  groupReleaseChannel: groupReleaseChannelKind,
+  deviceReleaseChannel: deviceReleaseChannelKind,
+  deviceMigration: deviceMigrationKind,
+});
+
+/** The keys of the kind table: what state records for each resource. */
+export type ResourceKind = keyof typeof KINDS;
+
+/** Each entry is filed under its own key: a definition filed under another kind's key is a compile error. */
+function kindTable<T extends { [K in keyof T]: KindDefinition<K & string> }>(table: T): T {
+  return table;
+}
+
+/** The names users see, which are also the last part of each type token. */
+export type KindType = (typeof KINDS)[ResourceKind]["type"];
+
+export function kindType(kind: ResourceKind): KindType {
+  return KINDS[kind].type;
+}

@@ -1,0 +1,110 @@
+/**
+ * Each kind declares each of its properties once, here-shaped: its schema (type, default, the error a bad value
+ * gets), how a change is applied (in place or by a new object), whether it is secret, how the API shows it, and
+ * the equality that keeps a read from showing a change that is not there. The input schema `check` applies,
+ * the diff spec, the outputs, the inputs a refresh reports and the object the resource class registers all come
+ * from that one declaration; the public `Args` interface (written out for its TSDoc) is checked against it at
+ * compile time (`ArgsMatch` in kind.ts).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { z } from "zod";
+import { adoptIdSchema, connectionSchema, jsonClean, type Props } from "./framework";
+
+/** How a change to a property reaches the object. */
+export type Change =
+  /** Applied to the live object in place. */
+  | "update"
+  /** Needs a new object (delete first for a natural key: see the kind table). */
+  | "replace"
+  /** Read only by create (an adoption id, an ordinal): later changes are recorded, never sent. */
+  | "createOnly";
+
+export interface PropertySpec<Live = never, T = unknown> {
+  /** Validates and normalises the declared value at `check`; its messages name the property and the fix. */
+  schema: z.ZodType<T, unknown>;
+  change: Change;
+  /** Where the API shows it, for outputs and refresh; absent: the declared value travels as it is. */
+  fromLive?: (live: Live) => T;
+  /** The value an absent property counts as in a diff (so `parentId: undefined` equals `parentId: null`). */
+  default?: T;
+  /** Equality where plain equality would report a change that is not there (case, order). */
+  equal?: (a: unknown, b: unknown) => boolean;
+  /** Registered as a secret: the engine then keeps it, and the output of the same name, encrypted. */
+  secret?: boolean;
+}
+
+export type PropertySpecs<Live> = Record<string, PropertySpec<Live, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** A property's value after `check`. */
+export type ValueOf<S> = S extends PropertySpec<any, infer T> ? T : never; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** The declared state of a kind: every property after `check`. */
+export type StateOf<P> = { [K in keyof P]: ValueOf<P[K]> };
+
+/**
+ * The two properties every kind has: adoption of an existing object, and its own connection. The whole
+ * connection is secret, not just its token: the engine marks an output secret only when the input of the same
+ * name is secret, and the connection travels to outputs (delete needs it).
+ */
+export const carried = {
+  adoptId: { schema: adoptIdSchema, change: "createOnly" },
+  connection: { schema: connectionSchema, change: "update", secret: true },
+} as const satisfies PropertySpecs<never>;
+
+/** The zod shape `check` validates, property by property, in declaration order. */
+export function schemaShape(properties: PropertySpecs<never>): Record<string, z.ZodType> {
+  return Object.fromEntries(Object.entries(properties).map(([key, spec]) => [key, spec.schema]));
+}
+
+/**
+ * The diff spec. `connection` is left to `diffProperties`, which asks whether a changed connection still reaches
+ * the same organization.
+ */
+export function diffSpecOf(properties: PropertySpecs<never>, naturalKey: boolean) {
+  const entries = Object.entries(properties).filter(([key]) => key !== "connection");
+  const keysWith = (change: Change) =>
+    entries.filter(([, spec]) => spec.change === change).map(([key]) => key);
+  const defaults: Record<string, unknown> = {};
+  const equal: Record<string, (a: unknown, b: unknown) => boolean> = {};
+  for (const [key, spec] of entries) {
+    if (spec.default !== undefined) defaults[key] = spec.default;
+    if (spec.equal) equal[key] = spec.equal;
+  }
+  return { updatable: keysWith("update"), replaceOn: keysWith("replace"), defaults, equal, naturalKey };
+}
+
+/** The state a live object is in, by the declared mappings; declared-only properties come from `props`. */
+export function stateFrom<Live, P extends PropertySpecs<Live>>(
+  properties: P,
+  live: Live,
+  props: Props,
+): Props {
+  const state: Props = {};
+  for (const [key, spec] of Object.entries(properties)) {
+    state[key] = spec.fromLive ? spec.fromLive(live) : props[key];
+  }
+  return jsonClean(state);
+}
+
+/** What refresh reports as the inputs that would produce a recorded output: the declared properties only. */
+export function liveInputsOf(properties: PropertySpecs<never>, outputs: Props): Props {
+  return jsonClean(Object.fromEntries(Object.keys(properties).map((key) => [key, outputs[key]])));
+}
+
+/**
+ * The object a resource class registers: each declared argument (secret ones wrapped, so the engine encrypts
+ * them and the outputs of the same name), and every output as undefined so the class's output properties exist.
+ */
+export function registeredInputs(
+  properties: PropertySpecs<never>,
+  outputs: readonly string[],
+  args: object,
+): pulumi.Inputs {
+  const inputs: pulumi.Inputs = {};
+  for (const [key, spec] of Object.entries(properties)) {
+    const value = (args as Record<string, unknown>)[key];
+    inputs[key] = spec.secret && value !== undefined ? pulumi.secret(value) : value;
+  }
+  for (const key of ["organizationId", ...outputs]) inputs[key] = undefined;
+  return inputs;
+}
