@@ -1,3 +1,4 @@
+import { ConnectionSettingError } from "./errors";
 import { DeviceMgmtClient, organizationKey } from "./client";
 
 /** Where a resource's API calls go. The token is a secret: it lives in stack config, the environment, or a
@@ -133,10 +134,10 @@ export function resolveConnection(
   // Given explicitly but blank is a mistake, not a request for the stack's value.
   if (perResource?.apiToken !== undefined) {
     const problem = apiTokenProblem(perResource.apiToken, "connection.apiToken");
-    if (problem) throw new Error(problem);
+    if (problem) throw settingError(problem, "connection.apiToken");
   }
   if (perResource?.baseUrl !== undefined && nonEmpty(perResource.baseUrl) === undefined) {
-    throw new Error(`connection.baseUrl is empty. ${MISSING_BASE_URL}`);
+    throw settingError(`connection.baseUrl is empty. ${MISSING_BASE_URL}`, "connection.baseUrl");
   }
   const sources: [string | undefined, string][] = [
     [nonEmpty(perResource?.baseUrl), "connection.baseUrl"],
@@ -146,8 +147,8 @@ export function resolveConnection(
   const [baseUrl, baseUrlSource] = sources.find(([value]) => value !== undefined) ?? [undefined, ""];
   const apiToken =
     nonEmpty(perResource?.apiToken) ?? nonEmpty(stack.apiToken) ?? nonEmpty(env[ENV_KEYS.apiToken]);
-  if (!apiToken) throw new Error(MISSING_TOKEN);
-  if (!baseUrl) throw new Error(MISSING_BASE_URL);
+  if (!apiToken) throw settingError(MISSING_TOKEN, CONFIG_KEYS.apiToken);
+  if (!baseUrl) throw settingError(MISSING_BASE_URL, CONFIG_KEYS.baseUrl);
   // Each source has its own opt-in: a resource's connection its `allowInsecureHttp`, stack config and
   // environment the stack-wide `devicemgmt:allowInsecureHttp` or DEVICEMGMT_ALLOW_INSECURE_HTTP.
   const allowInsecureHttp =
@@ -155,10 +156,14 @@ export function resolveConnection(
       ? perResource?.allowInsecureHttp === true
       : stack.allowInsecureHttp === true || envFlag(env, ENV_KEYS.allowInsecureHttp) === true;
   const problem = baseUrlProblem(baseUrl, baseUrlSource, allowInsecureHttp);
-  if (problem) throw new Error(problem);
+  if (problem) throw settingError(problem, baseUrlSource);
   const { baseUrl: _baseUrl, apiToken: _apiToken, allowInsecureHttp: _allow, ...tuning } = stack;
   return { baseUrl, apiToken, ...tuning };
 }
+
+/** The message says what to set and where; the fix is the message itself. */
+const settingError = (message: string, property: string) =>
+  new ConnectionSettingError(message, { property, fix: message });
 
 /** A true/false switch: undefined when unset or empty, an error naming `name` for anything else. */
 function booleanSetting(raw: string | undefined, name: string): boolean | undefined {
@@ -166,7 +171,7 @@ function booleanSetting(raw: string | undefined, name: string): boolean | undefi
   if (value === undefined || value === "") return undefined;
   if (value === "true") return true;
   if (value === "false") return false;
-  throw new Error(`${name} must be true or false, got "${raw}".`);
+  throw settingError(`${name} must be true or false, got "${raw}".`, name);
 }
 
 export function envFlag(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
@@ -194,7 +199,7 @@ export function stackSettingsFrom(
       CONFIG_KEYS.baseUrl,
       allowInsecureHttp === true || envFlag(env, ENV_KEYS.allowInsecureHttp) === true,
     );
-    if (problem) throw new Error(problem);
+    if (problem) throw settingError(problem, CONFIG_KEYS.baseUrl);
     settings.baseUrl = baseUrl;
   }
   if (apiToken) settings.apiToken = apiToken;
@@ -210,7 +215,7 @@ function wholeNumber(get: (key: string) => string | undefined, key: string, min:
   if (raw === undefined || raw === "") return undefined;
   const parsed = Number(raw);
   if (!Number.isInteger(parsed) || parsed < min) {
-    throw new Error(`${key} must be a whole number of at least ${min}, got "${raw}".`);
+    throw settingError(`${key} must be a whole number of at least ${min}, got "${raw}".`, key);
   }
   return parsed;
 }

@@ -14,3 +14,4 @@ export { DeviceMigration, type DeviceMigrationArgs } from "./resources/deviceMig
 export * from "./lookups";
 export type { ConnectionInput } from "./connection";
 export type { ConnectionArgs } from "./resources/secretConnection";
+export * from "./errors";

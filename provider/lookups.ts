@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { LookupError } from "./errors";
 import { clientFor, resolveConnection, stackSettingsFrom, type ConnectionInput } from "./connection";
 import { NotFoundError, type DeviceMgmtClient, type Device as ApiDevice } from "./client";
 import { checker } from "./client/arguments";
@@ -37,10 +38,11 @@ const quoted = (values: string[]) => values.map((v) => `"${v}"`).join(", ");
 function exactlyOne<T>(what: string, matches: T[], describe: (m: T) => string, nearby: string[]): T {
   if (matches.length === 1) return matches[0];
   if (matches.length === 0) {
-    throw new Error(`No ${what}.${nearby.length ? ` Available: ${quoted(nearby)}.` : ""}`);
+    throw new LookupError(`No ${what}.${nearby.length ? ` Available: ${quoted(nearby)}.` : ""}`, 0);
   }
-  throw new Error(
+  throw new LookupError(
     `More than one ${what}: ${matches.map(describe).join("; ")}. Narrow the lookup (e.g. by id).`,
+    matches.length,
   );
 }
 
@@ -50,7 +52,7 @@ async function byId<T>(what: string, id: string, read: () => Promise<T>): Promis
     return await read();
   } catch (error) {
     if (error instanceof NotFoundError) {
-      throw new Error(`No ${what} with id ${id} in the organization (${error.message}).`);
+      throw new LookupError(`No ${what} with id ${id} in the organization (${error.message}).`, 0);
     }
     throw error;
   }

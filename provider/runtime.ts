@@ -4,6 +4,7 @@
  * Its exports are a compatibility contract with every state file ever written: serialized providers call
  * `configure(req)` and `handler(kind)`, and old kinds must keep working.
  */
+import { UnknownKindError } from "./errors";
 import type * as pulumi from "@pulumi/pulumi";
 import { stackSettingsFrom, type StackSettings } from "./connection";
 import { KINDS, type ResourceKind } from "./kinds";
@@ -24,10 +25,7 @@ export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<v
 export function handler(kind: string): ResourceHandler {
   const found = (handlers as Record<string, ResourceHandler | undefined>)[kind];
   if (!found) {
-    throw new Error(
-      `This version of pulumi-devicemgmt does not know the resource kind "${kind}" recorded in state. ` +
-        `Install the version that created it (or newer).`,
-    );
+    throw new UnknownKindError(kind);
   }
   return found;
 }

@@ -1,4 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
+import { AdoptionError, MalformedIdError, NotPossibleError } from "../errors";
 import { z } from "zod";
 import { NotFoundError, ValidationError, type DeviceMgmtClient } from "../client";
 import { clientForProps } from "./context";
@@ -89,6 +90,8 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
   const ownerNoun = OWNERS[ownerKey].noun;
   const describe = (ownerId: string, attachedId: string) =>
     `${spec.attachedNoun} ${attachedId} on ${ownerNoun} ${ownerId}`;
+  const refused = (action: string, what: string, reason: string) =>
+    new NotPossibleError(`Cannot ${action} ${what}: ${reason}`, { kind: spec.resourceName, fix: reason });
   const outputs = (ownerId: string, attachedId: string, props: Props): Props =>
     jsonClean({ [ownerKey]: ownerId, [attachedKey]: attachedId, ...carriedInputs(props) });
 
@@ -115,9 +118,11 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
       const attached = await unlessGone(spec.attached(client, ownerId, attachedId));
       if (typeof inputs.adoptId === "string") {
         if (attached) return result;
-        throw new Error(
+        throw new AdoptionError(
           `adoptId: ${describe(ownerId, attachedId)} is not attached, so there is nothing to adopt. Remove adoptId ` +
             `to attach it.`,
+          inputs.adoptId,
+          spec.resourceName,
         );
       }
       if (attached) throw alreadyAttached(spec.resourceName, describe(ownerId, attachedId), result.id);
@@ -133,12 +138,13 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
           if (await spec.attached(client, ownerId, attachedId))
             throw alreadyAttached(spec.resourceName, describe(ownerId, attachedId), result.id);
           const reason = await spec.explainRefusal(client, ownerId);
-          if (reason) throw new Error(`Cannot attach ${describe(ownerId, attachedId)}: ${reason}`);
+          if (reason) throw refused("attach", describe(ownerId, attachedId), reason);
         }
         if (error instanceof NotFoundError) {
-          throw new Error(
+          throw new NotPossibleError(
             `Cannot attach ${describe(ownerId, attachedId)}: the ${ownerNoun} or the ${spec.attachedNoun} does not exist ` +
               `in the organization (${error.message}).`,
+            { kind: spec.resourceName, fix: `correct ${ownerKey} or ${attachedKey}` },
           );
         }
         throw error;
@@ -151,7 +157,11 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
       const ownerId = (props[ownerKey] as string | undefined) ?? parsed?.ownerId;
       const attachedId = (props[attachedKey] as string | undefined) ?? parsed?.attachedId;
       if (!ownerId || !attachedId)
-        throw new Error(`${spec.resourceName} id "${id}" is not <${ownerKey}>/<${attachedKey}>.`);
+        throw new MalformedIdError(
+          `${spec.resourceName} id "${id}" is not <${ownerKey}>/<${attachedKey}>.`,
+          spec.resourceName,
+          id,
+        );
       if (!(await unlessGone(spec.attachedForRead(client, ownerId, attachedId)))) return {};
       const live = outputs(ownerId, attachedId, props);
       return { id, props: live, inputs: live };
@@ -176,7 +186,7 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
           // dropped the channel: nothing is left to detach.
           if (!(await spec.attached(client, ownerId, attachedId))) return;
           const reason = await spec.explainRefusal(client, ownerId);
-          if (reason) throw new Error(`Cannot detach ${describe(ownerId, attachedId)}: ${reason}`);
+          if (reason) throw refused("detach", describe(ownerId, attachedId), reason);
         }
         throw error;
       }

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { MalformedIdError, NotPossibleError } from "../errors";
 import { z } from "zod";
 import { AmbiguousWriteError, ForbiddenError, NotFoundError, type DeviceMgmtClient } from "../client";
 import { clientForProps } from "./context";
@@ -95,14 +96,22 @@ export const deviceMigrationHandler: ResourceHandler = {
       if (error instanceof AmbiguousWriteError) {
         if (await inSourceOrganization(client, deviceId)) await migrate();
       } else if (error instanceof ForbiddenError) {
-        throw new Error(migrationForbiddenMessage(deviceId, slug, groupId));
+        throw new NotPossibleError(migrationForbiddenMessage(deviceId, slug, groupId), {
+          kind: "DeviceMigration",
+          fix: "grant the token's user the permissions named",
+        });
       } else if (error instanceof NotFoundError) {
         // One status for two causes: tell them apart by whether the source organization still has the device.
         if (await inSourceOrganization(client, deviceId)) {
-          throw new Error(
+          throw new NotPossibleError(
             `Cannot migrate device ${deviceId}: no organization has the slug "${slug}"` +
               (groupId ? `, or it has no group ${groupId}` : "") +
               ` (${error.message}). Check organizationSlug${groupId ? " and groupId" : ""}.`,
+            {
+              kind: "DeviceMigration",
+              property: "organizationSlug",
+              fix: "check organizationSlug and groupId",
+            },
           );
         }
         // The source organization no longer has the device: it was migrated already (by an earlier run that
@@ -121,7 +130,11 @@ export const deviceMigrationHandler: ResourceHandler = {
     const deviceId = (props.deviceId as string | undefined) ?? parsed?.deviceId;
     const slug = (props.organizationSlug as string | undefined) ?? parsed?.organizationSlug;
     if (!deviceId || !slug)
-      throw new Error(`DeviceMigration id "${id}" is not <deviceId>/<organizationSlug>.`);
+      throw new MalformedIdError(
+        `DeviceMigration id "${id}" is not <deviceId>/<organizationSlug>.`,
+        "DeviceMigration",
+        id,
+      );
     // The source organization cannot see the device once migrated. If it can again, the device came back (or
     // the migration was undone elsewhere): report the migration gone so the next `up` migrates it again.
     if (await inSourceOrganization(client, deviceId)) return {};

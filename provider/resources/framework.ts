@@ -1,4 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
+import { AdoptionError, NotCreatedHereError } from "../errors";
 import { z } from "zod";
 import { AmbiguousWriteError, NotFoundError } from "../client";
 import { apiTokenProblem, baseUrlProblem } from "../connection";
@@ -262,9 +263,10 @@ export async function adoptable<T>(
 ): Promise<T> {
   const found = await unlessGone(fetch(adoptId));
   if (found === undefined) {
-    throw new Error(
+    throw new AdoptionError(
       `adoptId: no ${noun} with id ${adoptId} exists in the organization, so there is nothing to adopt. ` +
         `Remove adoptId to create a new ${noun}, or correct the id.`,
+      adoptId,
     );
   }
   return found;
@@ -277,12 +279,13 @@ export const AMBIGUOUS_WRITE_ATTEMPTS = 5;
  * The error of a create that met an object it did not make (`found` says what it met): nothing was changed, and
  * the fix is `aliases` when the resource was renamed or moved in code, `adoptId` to take the object over.
  */
-export function notCreatedHere(found: string, noun: string, adoptId: string, more = ""): Error {
-  return new Error(
+export function notCreatedHere(found: string, noun: string, adoptId: string, more = ""): NotCreatedHereError {
+  return new NotCreatedHereError(
     `${found} Nothing was changed. If you renamed this resource or moved it to another parent in code, add the ` +
       `resource option aliases: [{ name: "<old name>" }] (or { parent: <old parent> }) so Pulumi knows it is the ` +
       `same one. To manage ${noun} made outside this stack, or left by an interrupted run, set ` +
       `adoptId: "${adoptId}".${more}`,
+    adoptId,
   );
 }
 

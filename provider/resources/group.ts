@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { NotPossibleError, ObjectGoneError } from "../errors";
 import { z } from "zod";
 import { NotFoundError, ValidationError, type DeviceMgmtClient, type Group as ApiGroup } from "../client";
 import type { ConnectionArgs } from "./secretConnection";
@@ -109,9 +110,10 @@ async function reconcile(
   want: Placement,
 ): Promise<ApiGroup | undefined> {
   if (current.configured && !want.configured) {
-    throw new Error(
+    throw new NotPossibleError(
       `Group ${id} ("${current.name}") is configured in the organization but the program declares ` +
         `configured: false. Configuring is irreversible: declare configured: true.`,
+      { kind: "Group", property: "configured", fix: "declare configured: true" },
     );
   }
   let last: ApiGroup | undefined;
@@ -181,8 +183,10 @@ export const groupHandler: ResourceHandler = {
       return { outs: toOutputs(updated, news) };
     } catch (error) {
       if (error instanceof NotFoundError) {
-        throw new Error(
+        throw new ObjectGoneError(
           `Group ${id} no longer exists in the organization. Run \`pulumi refresh\` to forget it, then \`pulumi up\` recreates it.`,
+          "Group",
+          id,
         );
       }
       const now = await unlessGone(client.groups.get(id));

@@ -12,6 +12,7 @@
  *    names, or on `--replace`: the engine creates (adopts) the new name first and deletes the old name after
  *    the program. A process is one `pulumi up`/`destroy`: the engine starts the plugin afresh for each.
  */
+import { DeviceMgmtProblem } from "../errors";
 import { clientForProps } from "./context";
 import { PartialFailureError, type Props, type ResourceHandler } from "./framework";
 import type { KindDefinition } from "./kind";
@@ -19,7 +20,7 @@ import type { KindDefinition } from "./kind";
 /** The output every resource carries: the id of the organization it lives in. */
 export const ORGANIZATION_KEY = "organizationId";
 
-export class OtherOrganizationError extends Error {
+export class OtherOrganizationError extends DeviceMgmtProblem {
   constructor(what: string, recorded: string, reached: string) {
     super(
       `${what} lives in organization ${recorded}, but the API token in use reaches organization ${reached}. ` +
@@ -27,8 +28,8 @@ export class OtherOrganizationError extends Error {
         `(devicemgmt:apiToken, DEVICEMGMT_API_TOKEN or the resource's connection). Note that \`pulumi refresh\` ` +
         `and \`pulumi destroy\` use the configuration stored at the last \`pulumi up\`, and a resource's own ` +
         `connection outranks both.`,
+      { property: "devicemgmt:apiToken", fix: `use a token of organization ${recorded}` },
     );
-    this.name = "OtherOrganizationError";
   }
 }
 

@@ -1,4 +1,5 @@
 import * as pulumi from "@pulumi/pulumi";
+import { AdoptionError, ObjectGoneError } from "../errors";
 import { z } from "zod";
 import { NotFoundError, ValidationError, type DeviceMgmtClient, type User as ApiUser } from "../client";
 import { clientForProps } from "./context";
@@ -193,9 +194,11 @@ export const userHandler: ResourceHandler = {
     if (typeof inputs.adoptId === "string") {
       live = await adoptable("user", inputs.adoptId, (id) => client.users.get(id));
       if (!sameEmail(live.email, want.email)) {
-        throw new Error(
+        throw new AdoptionError(
           `adoptId: user ${inputs.adoptId} has e-mail ${live.email}, but the program declares ${want.email}. ` +
             `A user's e-mail cannot change: declare ${live.email} to adopt this user.`,
+          inputs.adoptId,
+          "User",
         );
       }
     } else {
@@ -246,17 +249,21 @@ export const userHandler: ResourceHandler = {
         // Plan from the user as it is: the recorded outputs of an invitation are declared values, not live ones.
         if (isPending(recorded)) olds = toOutputs(accepted, recorded);
       } else {
-        throw new Error(
+        throw new ObjectGoneError(
           `User ${recordedId} no longer exists in the organization. Run \`pulumi refresh\` to forget it, then ` +
             `\`pulumi up\` creates it again.`,
+          "User",
+          recordedId,
         );
       }
     }
     const gone = (error: unknown) =>
       error instanceof NotFoundError
-        ? new Error(
+        ? new ObjectGoneError(
             `User ${id} (${olds.email as string}) no longer exists in the organization. Run \`pulumi refresh\` ` +
               `to forget it, then \`pulumi up\` creates it again.`,
+            "User",
+            id,
           )
         : error;
     // Plan from the recorded outputs (no extra read); if the server says they are stale because someone

@@ -14,6 +14,7 @@
  * The API has no documented way to list, look up or withdraw an invitation, so the provider only ever looks
  * for the user record: an invitation that expired or was withdrawn in the portal stays pending in state.
  */
+import { NotPossibleError } from "../errors";
 import { ValidationError, type DeviceMgmtClient, type User as ApiUser } from "../client";
 import { notCreatedHere, untilApplied, type Props } from "./framework";
 import type { DeclaredUser } from "./userRoles";
@@ -55,11 +56,16 @@ function emailTaken(email: string, existing: ApiUser): Error {
 }
 
 function alreadyInvited(email: string): Error {
-  return new Error(
+  return new NotPossibleError(
     `An invitation for ${email} is already pending in the organization (sent outside this stack, or by an ` +
       `earlier run that was interrupted), and no user with that e-mail exists yet. Nothing was changed. The API ` +
       `offers no way to withdraw or adopt an invitation: withdraw it in the portal and run \`pulumi up\` again, ` +
       `or wait until it is accepted and set adoptId to the new user's id.`,
+    {
+      kind: "User",
+      property: "email",
+      fix: "withdraw the invitation in the portal, or adopt the user once it exists",
+    },
   );
 }
 

@@ -1,0 +1,113 @@
+/**
+ * The errors a user can act on, as classes with fields: which resource kind, which property or setting, and
+ * the fix. A program or a test tells them apart by class and field, not by message text; the message is the
+ * full sentence the user reads in `pulumi preview`/`up` (the engine carries only the text across the plugin).
+ *
+ * Errors of the API itself (status, request id) are the client's (`provider/client/errors.ts`).
+ */
+
+export interface ProblemDetails {
+  /** The resource kind concerned, as users name it ("Group"), when one is. */
+  kind?: string;
+  /** The property or setting to change ("configured", "devicemgmt:apiToken"), when one is. */
+  property?: string;
+  /** What to do about it, in a few words. */
+  fix: string;
+}
+
+/** The base of every actionable provider error. */
+export class DeviceMgmtProblem extends Error {
+  readonly kind?: string;
+  readonly property?: string;
+  readonly fix: string;
+
+  constructor(message: string, details: ProblemDetails) {
+    super(message);
+    this.name = new.target.name;
+    if (details.kind !== undefined) this.kind = details.kind;
+    if (details.property !== undefined) this.property = details.property;
+    this.fix = details.fix;
+  }
+}
+
+/** A setting of the connection (stack config, environment, a resource's `connection`) is missing or invalid. */
+export class ConnectionSettingError extends DeviceMgmtProblem {}
+
+/**
+ * A create met an object it did not make (a same-named sibling group, a user's e-mail, an attachment in place).
+ * Nothing was changed; `existingId` is what `adoptId` would take over.
+ */
+export class NotCreatedHereError extends DeviceMgmtProblem {
+  constructor(
+    message: string,
+    readonly existingId: string,
+  ) {
+    super(message, {
+      property: "adoptId",
+      fix: `aliases, if renamed or moved in code; or adoptId: "${existingId}"`,
+    });
+  }
+}
+
+/** `adoptId` names nothing that can be adopted (no such object, another e-mail, not attached). */
+export class AdoptionError extends DeviceMgmtProblem {
+  constructor(
+    message: string,
+    readonly adoptId: string,
+    kind?: string,
+  ) {
+    super(message, {
+      kind,
+      property: "adoptId",
+      fix: "correct adoptId, or remove it to create a new object",
+    });
+  }
+}
+
+/** The object a resource records is gone from the organization; refresh forgets it, and `up` makes it again. */
+export class ObjectGoneError extends DeviceMgmtProblem {
+  constructor(
+    message: string,
+    kind: string,
+    readonly id: string,
+  ) {
+    super(message, { kind, fix: "pulumi refresh, then pulumi up" });
+  }
+}
+
+/** The declaration asks for something the API cannot do to this object (undo configuring, attach to a grouped device). */
+export class NotPossibleError extends DeviceMgmtProblem {}
+
+/** A recorded id is not of the shape its kind uses (state edited by hand, or another kind's id). */
+export class MalformedIdError extends DeviceMgmtProblem {
+  constructor(
+    message: string,
+    kind: string,
+    readonly id: string,
+  ) {
+    super(message, { kind, fix: "correct the id in state, or remove the resource from state" });
+  }
+}
+
+/** A lookup (`getGroup`, `getRole`, ...) found no match, or more than one. */
+export class LookupError extends DeviceMgmtProblem {
+  constructor(
+    message: string,
+    readonly matches: number,
+  ) {
+    super(message, {
+      fix: matches === 0 ? "correct the lookup's arguments" : "narrow the lookup (e.g. by id)",
+    });
+  }
+}
+
+/** State names a kind this version of the package does not know. */
+export class UnknownKindError extends DeviceMgmtProblem {
+  constructor(kind: string) {
+    super(
+      `This version of pulumi-devicemgmt does not know the resource kind "${kind}" recorded in state. ` +
+        `Install the version that created it (or newer).`,
+      { kind, fix: "install the version that created it, or newer" },
+    );
+  }
+}
