@@ -1,6 +1,6 @@
 // Errors a user can act on are classes with fields (kind, property, fix, the ids involved): asserted here by
 // class and field, through the handlers against the emulator, so a program or test needs no message matching.
-import { startEmulator, type Emulator } from "../../emulator";
+import { startEmulator, type RunningEmulator } from "../../emulator";
 import { resolveConnection } from "../../provider/connection";
 import {
   AdoptionError,
@@ -18,7 +18,7 @@ import type { Props } from "../../provider/resources/framework";
 
 const MISSING = "34343434-3434-4343-8343-343434343434";
 
-let emulator: Emulator;
+let emulator: RunningEmulator;
 let connection: Props;
 
 beforeAll(async () => {
