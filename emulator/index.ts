@@ -13,9 +13,11 @@ import { auditRoutes } from "./routes/audit";
 import { catalogRoutes } from "./routes/catalog";
 import { deviceContentRoutes } from "./routes/device-content";
 import { deviceRoutes } from "./routes/devices";
+import { experienceRoutes } from "./routes/experience";
 import { groupRoutes } from "./routes/groups";
 import { metaRoutes } from "./routes/meta";
 import { sharingRoutes } from "./routes/sharing";
+import { themeRoutes } from "./routes/themes";
 import { userRoutes } from "./routes/users";
 import { SEED_ORGS, SEED_TOKEN_RECORDS, SEED_TOKENS, seedState } from "./seed";
 import { API_V3_PREFIX, buildServer } from "./server";
@@ -37,6 +39,8 @@ export const API_ROUTES = [
   ...catalogRoutes,
   ...sharingRoutes,
   ...auditRoutes,
+  ...experienceRoutes,
+  ...themeRoutes,
 ];
 
 /** A one-line description per seeded token, for the start-up banner. */
@@ -77,6 +81,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const strict = {
     pendingInvitations: options.strict?.pendingInvitations ?? false,
     rejectRepeatedRoleAttach: options.strict?.rejectRepeatedRoleAttach ?? false,
+    unsetExperienceNotFound: options.strict?.unsetExperienceNotFound ?? false,
+    dropDeviceExperienceOnGroupJoin: options.strict?.dropDeviceExperienceOnGroupJoin ?? false,
+    withholdAdminPin: options.strict?.withholdAdminPin ?? false,
+    rejectUnusedExperienceFields: options.strict?.rejectUnusedExperienceFields ?? false,
+    sortExperienceLists: options.strict?.sortExperienceLists ?? false,
+    rejectDeletingUsedTheme: options.strict?.rejectDeletingUsedTheme ?? false,
   };
   const invitations = new Map<string, PendingInvitation[]>();
   const limiter = new FixedWindowRateLimiter(rateLimit, options.now ?? Date.now);

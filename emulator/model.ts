@@ -1,5 +1,6 @@
 /** The emulator's stored records (the persisted shape) and the per-organization tables that hold them. */
 import type { Permission, RoleType } from "./permissions";
+import type { Custom3DEnvironment, ExperienceRecord, Image, Theme } from "./experience-model";
 
 export interface Timestamps {
   createdAt: string;
@@ -256,5 +257,10 @@ export interface StoredState {
     videos: Video[];
     /** Oldest first. Absent in state files written before audit records existed. */
     auditLogs?: AuditRecord[];
+    /** Absent in state files written before experiences existed: the seeded catalogue is filled in on load. */
+    images?: Image[];
+    custom3DEnvironments?: Custom3DEnvironment[];
+    themes?: Theme[];
+    experiences?: ExperienceRecord[];
   }[];
 }

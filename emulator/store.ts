@@ -16,6 +16,8 @@ import {
   type Video,
 } from "./model";
 import { SYSTEM_ROLES } from "./permissions";
+import { ExperienceBook, type Custom3DEnvironment, type Image, type Theme } from "./experience-model";
+import { seedExperienceCatalogue } from "./experience-seed";
 
 /** Audit records kept per organization; the oldest are dropped beyond this (the real service keeps more). */
 export const MAX_AUDIT_RECORDS = 10_000;
@@ -45,6 +47,11 @@ export class OrgState implements OrgTables {
   readonly videos: Table<Video>;
   /** Audit records, oldest first. */
   readonly auditLogs: AuditRecord[];
+  readonly images: Table<Image>;
+  readonly custom3DEnvironments: Table<Custom3DEnvironment>;
+  readonly themes: Table<Theme>;
+  /** Headset and device experiences of groups and devices. */
+  readonly experiences: ExperienceBook;
   /** parent id (null = root) -> child group ids */
   private readonly childIds = new Map<string | null, Set<string>>();
   /** group id -> ids of the devices in it */
@@ -61,6 +68,12 @@ export class OrgState implements OrgTables {
     this.files = new Table(data.files);
     this.videos = new Table(data.videos);
     this.auditLogs = data.auditLogs ?? [];
+    // Seeded here rather than in seed.ts so a state file from before experiences existed gains them too.
+    const catalogue = data.themes ? undefined : seedExperienceCatalogue(data.org.slug);
+    this.images = new Table(data.images ?? catalogue?.images);
+    this.custom3DEnvironments = new Table(data.custom3DEnvironments ?? catalogue?.custom3DEnvironments);
+    this.themes = new Table(data.themes ?? catalogue?.themes);
+    this.experiences = new ExperienceBook(data.experiences);
     // State files written before device content and sharing existed lack these fields.
     for (const device of data.devices) {
       device.files ??= [];
@@ -93,6 +106,10 @@ export class OrgState implements OrgTables {
       files: [...this.files.values()],
       videos: [...this.videos.values()],
       auditLogs: this.auditLogs,
+      images: [...this.images.values()],
+      custom3DEnvironments: [...this.custom3DEnvironments.values()],
+      themes: [...this.themes.values()],
+      experiences: [...this.experiences.values()],
     };
   }
 
@@ -137,6 +154,7 @@ export class OrgState implements OrgTables {
 
   removeGroup(group: Group): void {
     this.groups.delete(group.id);
+    this.experiences.forget(group.id);
     removeFromIndex(this.childIds, group.parentId, group.id);
   }
 
@@ -149,10 +167,12 @@ export class OrgState implements OrgTables {
     if (device.groupId) removeFromIndex(this.memberIds, device.groupId, device.id);
     device.groupId = groupId;
     if (groupId) addToIndex(this.memberIds, groupId, device.id);
+    if (groupId) this.experiences.markJoinedGroup(device.id, new Date().toISOString());
   }
 
   removeDevice(device: Device): void {
     this.devices.delete(device.id);
+    this.experiences.forget(device.id);
     if (device.groupId) removeFromIndex(this.memberIds, device.groupId, device.id);
   }
 

@@ -35,6 +35,30 @@ export interface StrictOptions {
   pendingInvitations?: boolean;
   /** `PUT /users/{id}` attaching a group role the user already has answers 422 instead of a no-op 200. */
   rejectRepeatedRoleAttach?: boolean;
+  /**
+   * `GET …/headset-experience` / `…/device-experience` of a group or device nobody configured (or an unconfigured
+   * group) answers 404 instead of the `device-default` mode with null `id`, `createdAt` and `updatedAt`.
+   */
+  unsetExperienceNotFound?: boolean;
+  /**
+   * A device's own experiences are dropped when it joins a group (after leaving the group it reads as unset)
+   * instead of applying again once it is ungrouped.
+   */
+  dropDeviceExperienceOnGroupJoin?: boolean;
+  /** GET of an experience answers `adminPin: null` instead of the stored PIN. */
+  withholdAdminPin?: boolean;
+  /**
+   * Fields the chosen mode, background type or `isMenuEnabled` does not take are 422 ("prohibited") instead of
+   * being ignored (not stored, not read back).
+   */
+  rejectUnusedExperienceFields?: boolean;
+  /**
+   * Lists in an experience (`visibleContents`, `shortcuts`, `categorizationTags`) read back sorted instead of in
+   * the order they were sent.
+   */
+  sortExperienceLists?: boolean;
+  /** Deleting a theme that an experience uses is 422 instead of leaving those experiences with no theme. */
+  rejectDeletingUsedTheme?: boolean;
 }
 
 /** One pending invitation (strict `pendingInvitations`). */

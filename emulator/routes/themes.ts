@@ -1,0 +1,183 @@
+/**
+ * What an experience refers to beyond apps and videos: themes (system and custom; only custom ones change),
+ * images (system and the organization's, listed by type) and custom 3D environments.
+ */
+import { z } from "zod";
+import { created, noContent, ok, type RequestContext, type RouteDefinition } from "../context";
+import { invalid, notFound, parseOrThrow } from "../errors";
+import { IMAGE_TYPES, THEME_COLORS, type Image, type Theme } from "../experience-model";
+import { custom3DEnvironmentView, imageView, themeView } from "./experience-views";
+
+/** "hex format" (OpenAPI): the emulator reads it as `#RRGGBB`, either case, and keeps it as sent. */
+const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
+const color = z.string().regex(HEX_COLOR, "must be a hex colour such as #1a2b3c");
+
+const themeBody = z.object({
+  name: z.string().trim().min(1).max(255),
+  ...Object.fromEntries(THEME_COLORS.map((c) => [c, color])),
+}) as unknown as z.ZodType<{ name: string } & Record<(typeof THEME_COLORS)[number], string>>;
+
+const imagesQuery = z.object({ type: z.enum(IMAGE_TYPES) });
+
+/** System themes first, then by name (case-insensitive), then id (OpenAPI GetThemes). */
+function themeOrder(a: Theme, b: Theme): number {
+  if (a.isSystemOwned !== b.isSystemOwned) return a.isSystemOwned ? -1 : 1;
+  const an = a.name.toLowerCase();
+  const bn = b.name.toLowerCase();
+  if (an !== bn) return an < bn ? -1 : 1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** Organization images first, then `created_at` descending, then id (OpenAPI GetImages). */
+function imageOrder(a: Image, b: Image): number {
+  if (a.isSystemOwned !== b.isSystemOwned) return a.isSystemOwned ? 1 : -1;
+  if (a.createdAt !== b.createdAt) return a.createdAt < b.createdAt ? 1 : -1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function findTheme(ctx: RequestContext): Theme {
+  const theme = ctx.org.themes.get(ctx.params.themeId);
+  if (!theme) throw notFound();
+  return theme;
+}
+
+function requireCustom(theme: Theme, verb: string): void {
+  if (theme.isSystemOwned) throw invalid("themeId", `System themes cannot be ${verb}.`);
+}
+
+function auditTheme(
+  ctx: RequestContext,
+  type: "created" | "updated" | "deleted",
+  theme: Theme,
+  name = theme.name,
+) {
+  const verb = { created: "Created", updated: "Updated", deleted: "Deleted" }[type];
+  ctx.audit({
+    type,
+    action: `${type === "created" ? "create" : type === "updated" ? "update" : "delete"}-theme`,
+    resourceType: "theme",
+    resourceId: theme.id,
+    resourceName: theme.name,
+    description: `${verb} theme '${name}'.`,
+  });
+}
+
+export const themeRoutes: RouteDefinition[] = [
+  {
+    method: "GET",
+    path: "/themes",
+    auth: "user",
+    handler: (ctx) => {
+      ctx.access.require("CONTENT__VIEW");
+      return ok(ctx.page([...ctx.org.themes.values()].sort(themeOrder), themeView));
+    },
+  },
+  {
+    method: "POST",
+    path: "/themes",
+    auth: "user",
+    handler: (ctx) => {
+      ctx.access.require("CONTENT__MANAGE");
+      const body = parseOrThrow(themeBody, ctx.body);
+      const theme: Theme = {
+        id: crypto.randomUUID(),
+        isSystemOwned: false,
+        ...body,
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      };
+      ctx.org.themes.insert(theme);
+      auditTheme(ctx, "created", theme);
+      return created(themeView(theme));
+    },
+  },
+  {
+    method: "GET",
+    path: "/themes/:themeId",
+    auth: "user",
+    handler: (ctx) => {
+      const theme = findTheme(ctx);
+      ctx.access.require("CONTENT__VIEW");
+      return ok(themeView(theme));
+    },
+  },
+  {
+    method: "PUT",
+    path: "/themes/:themeId",
+    auth: "user",
+    handler: (ctx) => {
+      const theme = findTheme(ctx);
+      ctx.access.require("CONTENT__MANAGE");
+      const body = parseOrThrow(themeBody, ctx.body);
+      requireCustom(theme, "modified");
+      const before = theme.name;
+      const changed = (Object.keys(body) as (keyof typeof body)[]).filter((k) => theme[k] !== body[k]);
+      if (changed.length > 0) {
+        Object.assign(theme, body, { updatedAt: ctx.now });
+        auditTheme(ctx, "updated", theme, before);
+      }
+      return ok(themeView(theme));
+    },
+  },
+  {
+    method: "DELETE",
+    path: "/themes/:themeId",
+    auth: "user",
+    handler: (ctx) => {
+      const theme = findTheme(ctx);
+      ctx.access.require("CONTENT__MANAGE");
+      requireCustom(theme, "deleted");
+      const users = ctx.org.experiences.usingTheme(theme.id);
+      if (users.length > 0 && ctx.services.strict.rejectDeletingUsedTheme)
+        throw invalid("themeId", `The theme is used by ${users.length} headset experience(s).`);
+      ctx.org.experiences.clearTheme(theme.id);
+      ctx.org.themes.delete(theme.id);
+      auditTheme(ctx, "deleted", theme);
+      return noContent();
+    },
+  },
+  {
+    method: "GET",
+    path: "/images",
+    auth: "user",
+    handler: (ctx) => {
+      ctx.access.require("CONTENT__VIEW");
+      const { type } = parseOrThrow(imagesQuery, { type: ctx.query.type });
+      const images = [...ctx.org.images.values()].filter((i) => i.type === type).sort(imageOrder);
+      return ok(ctx.page(images, (image) => imageView(ctx.origin, image)));
+    },
+  },
+  {
+    method: "GET",
+    path: "/images/:imageId",
+    auth: "user",
+    handler: (ctx) => {
+      const image = ctx.org.images.get(ctx.params.imageId);
+      if (!image) throw notFound();
+      ctx.access.require("CONTENT__VIEW");
+      return ok(imageView(ctx.origin, image));
+    },
+  },
+  {
+    method: "GET",
+    path: "/custom-3d-environments",
+    auth: "user",
+    handler: (ctx) => {
+      ctx.access.require("CONTENT__VIEW");
+      const list = ctx.org.custom3DEnvironments.list();
+      return ok(ctx.page(list, (environment) => custom3DEnvironmentView(ctx.origin, environment)));
+    },
+  },
+  {
+    method: "GET",
+    path: "/custom-3d-environments/:custom3DEnvironmentId",
+    auth: "user",
+    handler: (ctx) => {
+      const environment = ctx.org.custom3DEnvironments.get(ctx.params.custom3DEnvironmentId);
+      if (!environment) throw notFound();
+      ctx.access.require("CONTENT__VIEW");
+      // GetCustom3DEnvironment_200_response wraps the record in `data`, unlike the other single reads.
+      return ok({ data: custom3DEnvironmentView(ctx.origin, environment) });
+    },
+  },
+];
