@@ -1,0 +1,275 @@
+/**
+ * The generated index.ts. Lookups (roles, channels) come first; then one section per resource kind, in the kind
+ * table's order, from `KIND_SECTIONS`: a kind the table gains without an entry here is a compile error, and a
+ * kind the exporter does not write says why.
+ */
+import type { KindType, ResourceKind } from "../kinds";
+import type { ProgramPlan } from "./naming";
+import type { RenderOptions } from "./render";
+import { oneLine, tsString } from "./text";
+
+/** The width generated code is laid out to (prettier's printWidth in the generated project). */
+export const WIDTH = 110;
+
+// ---- A small, deterministic code layout -----------------------------------------------------------------------
+
+export type Expr = string | { object: [string, Expr][] } | { array: Expr[] };
+
+function inline(expr: Expr): string {
+  if (typeof expr === "string") return expr;
+  if ("object" in expr) {
+    return expr.object.length ? `{ ${expr.object.map(([k, v]) => `${k}: ${inline(v)}`).join(", ")} }` : "{}";
+  }
+  return `[${expr.array.map(inline).join(", ")}]`;
+}
+
+/** `expr` on one line when `lead + expr + tail` fits the width, otherwise one member per line. */
+function layout(expr: Expr, indent: string, lead: number, tail: number): string {
+  const flat = inline(expr);
+  if (typeof expr === "string" || lead + flat.length + tail <= WIDTH) return flat;
+  const inner = `${indent}  `;
+  const lines =
+    "object" in expr
+      ? expr.object.map(([k, v]) => `${inner}${k}: ${layout(v, inner, inner.length + k.length + 2, 1)},`)
+      : expr.array.map((v) => `${inner}${layout(v, inner, inner.length, 1)},`);
+  const [open, close] = "object" in expr ? ["{", "}"] : ["[", "]"];
+  return `${open}\n${lines.join("\n")}\n${indent}${close}`;
+}
+
+/**
+ * `[const name = ]callee(args..., props[, trailing]);` laid out to the width as prettier lays it out: on one
+ * line when it fits; else, without a trailing argument, the props object hugs the call; with one, every
+ * argument goes on a line of its own.
+ */
+export function statement(
+  variable: string | undefined,
+  callee: string,
+  args: string[],
+  props: [string, Expr][],
+  trailing?: string,
+): string {
+  const open = `${variable ? `const ${variable} = ` : ""}${callee}(`;
+  const lead = `${open}${args.map((a) => `${a}, `).join("")}`;
+  if (trailing === undefined) return `${lead}${layout({ object: props }, "", lead.length, 2)});`;
+  const flat = `${lead}${inline({ object: props })}, ${trailing});`;
+  if (flat.length <= WIDTH) return flat;
+  const lines = [...args, layout({ object: props }, "  ", 2, 1), trailing].map((a) => `  ${a},`);
+  return `${open}\n${lines.join("\n")}\n);`;
+}
+
+// ---- index.ts -----------------------------------------------------------------------------------------------
+
+/** What every section's resources share: the adoption id from stack config, and the retain option. */
+interface Declaring {
+  adopt(resourceName: string): [string, Expr];
+  opts(resourceName: string): string;
+}
+
+/** `new dm.<Kind>`: the kind's name is checked against the kind table. */
+const construct = (type: KindType) => `new dm.${type}`;
+
+/** The section of one kind (undefined when the plan holds none), or why the exporter writes none. */
+type KindSection =
+  ((plan: ProgramPlan, declaring: Declaring) => string | undefined) | { notExported: string };
+
+const section = (comment: string, lines: string[]) => [comment, ...lines].join("\n");
+
+export const KIND_SECTIONS: { [K in ResourceKind]: KindSection } = {
+  group: (plan, { adopt, opts }) => {
+    if (!plan.groups.length) return undefined;
+    const lines = plan.groups.map((g) => {
+      const parent: [string, Expr][] = g.parentVariable ? [["parentId", `${g.parentVariable}.id`]] : [];
+      if (!g.resourceName) {
+        return statement(g.variable, "dm.getGroupOutput", [], [["name", tsString(g.group.name)], ...parent]);
+      }
+      return statement(
+        g.variable,
+        construct("Group"),
+        [tsString(g.resourceName)],
+        [
+          ["name", tsString(g.group.name)],
+          ...parent,
+          ...(g.group.configured ? [["configured", "true"] as [string, Expr]] : []),
+          ...(g.sameNameOrdinal ? [["sameNameOrdinal", String(g.sameNameOrdinal)] as [string, Expr]] : []),
+          adopt(g.resourceName),
+        ],
+        opts(g.resourceName),
+      );
+    });
+    return section(
+      plan.declaresGroups
+        ? "// Groups, parents before children. Configured groups hold devices and release channels."
+        : "// Groups are not declared by this program: the ones it refers to are looked up by name under their parent.",
+      lines,
+    );
+  },
+
+  user: (plan, { adopt, opts }) => {
+    if (!plan.users.length) return undefined;
+    return section(
+      "// Users with their default role and group roles (the token's own user is not here: see README.md).",
+      plan.users.map((u) => {
+        const groupRoles: [string, Expr][] = u.groupRoles.length
+          ? [
+              [
+                "groupRoles",
+                {
+                  array: u.groupRoles.map((r) => ({
+                    object: [
+                      ["roleId", `${r.roleVariable}.id`],
+                      ["groupId", `${r.groupVariable}.id`],
+                    ],
+                  })),
+                },
+              ],
+            ]
+          : [];
+        return statement(
+          undefined,
+          construct("User"),
+          [tsString(u.resourceName)],
+          [
+            ["firstName", tsString(u.user.firstName)],
+            ["lastName", tsString(u.user.lastName)],
+            ["email", tsString(u.user.email)],
+            ["defaultRoleId", `${u.defaultRoleVariable}.id`],
+            ...groupRoles,
+            adopt(u.resourceName),
+          ],
+          opts(u.resourceName),
+        );
+      }),
+    );
+  },
+
+  groupReleaseChannel: (plan, { adopt, opts }) => {
+    if (!plan.groupChannels.length) return undefined;
+    return section(
+      "// Release channels on groups (an attachment's id is <groupId>/<releaseChannelId>).",
+      plan.groupChannels.map((a) =>
+        statement(
+          undefined,
+          construct("GroupReleaseChannel"),
+          [tsString(a.resourceName)],
+          [
+            ["groupId", `${a.groupVariable}.id`],
+            ["releaseChannelId", `${a.channelVariable}.id`],
+            adopt(a.resourceName),
+          ],
+          opts(a.resourceName),
+        ),
+      ),
+    );
+  },
+
+  deviceReleaseChannel: (plan, { adopt, opts }) => {
+    if (!plan.devices.length) return undefined;
+    return section(
+      "// Release channels on ungrouped devices; devices are looked up by name (a staging organization mirrors them).",
+      plan.devices.flatMap((d) => [
+        statement(d.variable, "dm.getDeviceOutput", [], [["name", tsString(d.deviceName)]]),
+        ...d.channels.map((a) =>
+          statement(
+            undefined,
+            construct("DeviceReleaseChannel"),
+            [tsString(a.resourceName)],
+            [
+              ["deviceId", `${d.variable}.id`],
+              ["releaseChannelId", `${a.channelVariable}.id`],
+              adopt(a.resourceName),
+            ],
+            opts(a.resourceName),
+          ),
+        ),
+      ]),
+    );
+  },
+
+  deviceMigration: {
+    notExported:
+      "a migration is an event that already happened: the migrated device is in the other organization",
+  },
+};
+
+export function renderProgram(plan: ProgramPlan, options: RenderOptions): string {
+  const org = plan.organization;
+  const sections: string[] = [];
+  const declaring: Declaring = {
+    adopt: (resourceName) => ["adoptId", `adopt[${tsString(resourceName)}]`],
+    opts: (resourceName) => `options(${tsString(resourceName)})`,
+  };
+  const declaresAnything =
+    plan.groups.some((g) => g.resourceName !== undefined) ||
+    plan.users.length > 0 ||
+    plan.groupChannels.length > 0 ||
+    plan.devices.some((d) => d.channels.length > 0);
+
+  if (declaresAnything) {
+    sections.push(
+      [
+        `// Ids of existing objects this stack adopts instead of creating (stack config "${options.project}:adopt"). Without`,
+        "// an id, a create that finds the object already there fails instead of taking it over silently.",
+        `// "${options.project}:retainAdopted" (set by the export for a staging stack whose organization already held`,
+        "// some of the objects) keeps the adopted objects when the stack is destroyed: they were not its to delete.",
+        "const config = new pulumi.Config();",
+        `const adopt = config.getObject<Record<string, string>>("adopt") ?? {};`,
+        `const retainAdopted = config.getBoolean("retainAdopted") ?? false;`,
+        "const options = (resourceName: string): pulumi.CustomResourceOptions => ({",
+        "  retainOnDelete: retainAdopted && adopt[resourceName] !== undefined,",
+        "});",
+      ].join("\n"),
+    );
+  }
+  if (plan.roles.length) {
+    sections.push(
+      section(
+        "// Roles are the organization's own: looked up by name, never declared.",
+        plan.roles.map((r) =>
+          statement(
+            r.variable,
+            "dm.getRoleOutput",
+            [],
+            [
+              ["name", tsString(r.ref.name)],
+              ["type", tsString(r.ref.type)],
+            ],
+          ),
+        ),
+      ),
+    );
+  }
+  if (plan.channels.length) {
+    sections.push(
+      section(
+        "// Release channels, looked up by app and channel name.",
+        plan.channels.map((c) =>
+          statement(
+            c.variable,
+            "dm.getReleaseChannelOutput",
+            [],
+            [
+              ["appName", tsString(c.ref.appName)],
+              ["channelName", tsString(c.ref.channelName)],
+            ],
+          ),
+        ),
+      ),
+    );
+  }
+  for (const render of Object.values(KIND_SECTIONS)) {
+    const text = typeof render === "function" ? render(plan, declaring) : undefined;
+    if (text !== undefined) sections.push(text);
+  }
+
+  const imports = [
+    ...(declaresAnything ? [`import * as pulumi from "@pulumi/pulumi";`] : []),
+    ...(sections.length > (declaresAnything ? 1 : 0) ? [`import * as dm from "pulumi-devicemgmt";`] : []),
+  ];
+  const header = [
+    `// Organization "${oneLine(org.name)}" (${oneLine(org.slug)}) as a Pulumi program, exported by devicemgmt-export.`,
+    "// Edit it freely; README.md says how to run it against this organization and against a staging copy.",
+  ];
+  // An empty organization still gives a valid module.
+  const body = sections.length ? sections : ["export {};"];
+  return `${[[...header, ...imports].join("\n"), ...body].join("\n\n")}\n`;
+}
