@@ -29,7 +29,13 @@ export function themeView(theme: Theme) {
   };
 }
 
-export function imageView(origin: string, image: Image) {
+/**
+ * Where a download URL points: the emulator serves no files, so a fixed host under the reserved `.invalid`
+ * domain (deterministic, so reads compare equal across restarts).
+ */
+const STORAGE = "https://storage.devicemgmt-emulator.invalid";
+
+export function imageView(image: Image) {
   return {
     id: image.id,
     isSystemOwned: image.isSystemOwned,
@@ -39,13 +45,13 @@ export function imageView(origin: string, image: Image) {
     sizeBytes: image.sizeBytes,
     type: image.type,
     status: image.status,
-    downloadUrl: image.status === "available" ? `${origin}/downloads/images/${image.objectName}` : null,
+    downloadUrl: image.status === "available" ? `${STORAGE}/images/${image.objectName}` : null,
     createdAt: image.createdAt,
     updatedAt: image.updatedAt,
   };
 }
 
-export function custom3DEnvironmentView(origin: string, environment: Custom3DEnvironment) {
+export function custom3DEnvironmentView(environment: Custom3DEnvironment) {
   return {
     id: environment.id,
     objectName: environment.objectName,
@@ -53,7 +59,7 @@ export function custom3DEnvironmentView(origin: string, environment: Custom3DEnv
     status: environment.status,
     downloadUrl:
       environment.status === "available"
-        ? `${origin}/downloads/custom-3d-environments/${environment.objectName}`
+        ? `${STORAGE}/custom-3d-environments/${environment.objectName}`
         : null,
     createdAt: environment.createdAt,
     updatedAt: environment.updatedAt,

@@ -144,7 +144,7 @@ export const themeRoutes: RouteDefinition[] = [
       ctx.access.require("CONTENT__VIEW");
       const { type } = parseOrThrow(imagesQuery, { type: ctx.query.type });
       const images = [...ctx.org.images.values()].filter((i) => i.type === type).sort(imageOrder);
-      return ok(ctx.page(images, (image) => imageView(ctx.origin, image)));
+      return ok(ctx.page(images, imageView));
     },
   },
   {
@@ -155,7 +155,7 @@ export const themeRoutes: RouteDefinition[] = [
       const image = ctx.org.images.get(ctx.params.imageId);
       if (!image) throw notFound();
       ctx.access.require("CONTENT__VIEW");
-      return ok(imageView(ctx.origin, image));
+      return ok(imageView(image));
     },
   },
   {
@@ -165,7 +165,7 @@ export const themeRoutes: RouteDefinition[] = [
     handler: (ctx) => {
       ctx.access.require("CONTENT__VIEW");
       const list = ctx.org.custom3DEnvironments.list();
-      return ok(ctx.page(list, (environment) => custom3DEnvironmentView(ctx.origin, environment)));
+      return ok(ctx.page(list, custom3DEnvironmentView));
     },
   },
   {
@@ -177,7 +177,7 @@ export const themeRoutes: RouteDefinition[] = [
       if (!environment) throw notFound();
       ctx.access.require("CONTENT__VIEW");
       // GetCustom3DEnvironment_200_response wraps the record in `data`, unlike the other single reads.
-      return ok({ data: custom3DEnvironmentView(ctx.origin, environment) });
+      return ok({ data: custom3DEnvironmentView(environment) });
     },
   },
 ];
