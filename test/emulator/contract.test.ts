@@ -11,6 +11,7 @@ import { parse } from "yaml";
 import { API_ROUTES, type RunningEmulator } from "../../emulator";
 import type { RouteDefinition } from "../../emulator/context";
 import { call, start, type CallOptions, type Json } from "./helpers";
+import { probeExperienceOperations } from "./experience-contract";
 
 const OPENAPI = path.resolve(__dirname, "../../../shared/reference/v3-openapi.yaml");
 
@@ -302,6 +303,14 @@ if (!existsSync(OPENAPI)) {
         { token: t.multiOrgAdmin, body: {} },
       );
 
+      await probeExperienceOperations(probe, {
+        group: leaf,
+        unconfiguredGroup: folder,
+        groupedDevice: grouped,
+        ungroupedDevice: ungrouped,
+        reader,
+      });
+
       const replacement = (await probe("POST /groups", {}, { body: { name: "Replacement", parentId: null } }))
         .id;
       await probe("DELETE /groups/{groupId}", { groupId: root });
@@ -334,7 +343,7 @@ if (!existsSync(OPENAPI)) {
           expect({ key, error: statuses.some((s) => s >= 400) }).toEqual({ key, error: true });
       }
       expect(new Set(samples.map((s) => s.status))).toEqual(
-        new Set([200, 201, 204, 400, 401, 403, 404, 422, 500, 502, 503]),
+        new Set([200, 201, 204, 400, 401, 403, 404, 409, 422, 500, 502, 503]),
       );
     });
 
