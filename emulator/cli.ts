@@ -2,7 +2,28 @@
 /** `devicemgmt-emulator` / `npm run emulator`: run the v3 emulator in the foreground. */
 import { parseArgs } from "node:util";
 import { startEmulator } from "./index";
-import type { EmulatorOptions } from "./types";
+import type { EmulatorOptions, StrictOptions } from "./types";
+
+/** `--strict-experience NAME` values and the switch each turns on (emulator/README.md, Strictness switches). */
+const EXPERIENCE_SWITCHES: Record<string, keyof StrictOptions> = {
+  "unset-not-found": "unsetExperienceNotFound",
+  "drop-on-group-join": "dropDeviceExperienceOnGroupJoin",
+  "withhold-admin-pin": "withholdAdminPin",
+  "reject-unused-fields": "rejectUnusedExperienceFields",
+  "sort-lists": "sortExperienceLists",
+  "reject-deleting-used-theme": "rejectDeletingUsedTheme",
+};
+
+function experienceSwitches(names: string[] | undefined, all: boolean | undefined): StrictOptions {
+  const chosen: StrictOptions = {};
+  for (const name of names ?? []) {
+    const key = EXPERIENCE_SWITCHES[name];
+    if (!key) throw new Error(`--strict-experience: unknown switch "${name}"`);
+    chosen[key] = true;
+  }
+  if (all) for (const key of Object.values(EXPERIENCE_SWITCHES)) chosen[key] = true;
+  return chosen;
+}
 
 const USAGE = `usage: devicemgmt-emulator [options]
   --host HOST                 address to bind (default 127.0.0.1)
@@ -21,7 +42,8 @@ const USAGE = `usage: devicemgmt-emulator [options]
   --fault-seed N              seed of the fault dice (default 1)
   --strict-invitations        invitations stay pending until POST /_emulator/invitations/accept
   --strict-role-attach        re-attaching a group role the user has answers 422 (default: no-op 200)
-  --strict                    both of the above, and --max-per-page 25 unless given
+  --strict-experience NAME    an experience switch (repeatable): ${Object.keys(EXPERIENCE_SWITCHES).join(", ")}
+  --strict                    all of the above, and --max-per-page 25 unless given
   --help                      show this help`;
 
 /** The page-size maximum of `--strict`: small enough that paging adaptation is exercised. */
@@ -62,6 +84,7 @@ export function optionsFromArgs(args: string[]): EmulatorOptions | "help" {
       "fault-seed": { type: "string" },
       "strict-invitations": { type: "boolean" },
       "strict-role-attach": { type: "boolean" },
+      "strict-experience": { type: "string", multiple: true },
       strict: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -98,6 +121,7 @@ export function optionsFromArgs(args: string[]): EmulatorOptions | "help" {
     strict: {
       pendingInvitations: Boolean(values.strict || values["strict-invitations"]),
       rejectRepeatedRoleAttach: Boolean(values.strict || values["strict-role-attach"]),
+      ...experienceSwitches(values["strict-experience"], values.strict),
     },
     seed: devices !== undefined ? { devices } : undefined,
     faults,

@@ -6,6 +6,7 @@ import { mkdtempSync, promises as fs, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { RunningEmulator, StrictOptions } from "../../emulator";
+import { optionsFromArgs } from "../../emulator/cli";
 import { seedState } from "../../emulator/seed";
 import { catalogue, homeBody, kioskBody, type Catalogue } from "./experience-helpers";
 import {
@@ -282,5 +283,21 @@ describe("state file", () => {
     } finally {
       await emulator.close();
     }
+  });
+});
+
+describe("command line", () => {
+  it("--strict-experience NAME turns on one switch, --strict all of them", () => {
+    expect(
+      optionsFromArgs(["--strict-experience", "withhold-admin-pin", "--strict-experience", "sort-lists"]),
+    ).toMatchObject({
+      strict: { withholdAdminPin: true, sortExperienceLists: true },
+    });
+    const one = optionsFromArgs(["--strict-experience", "withhold-admin-pin"]) as { strict: StrictOptions };
+    expect(one.strict.unsetExperienceNotFound).toBeUndefined();
+    expect(optionsFromArgs(["--strict"])).toMatchObject({ strict: ALL_ON });
+    expect(() => optionsFromArgs(["--strict-experience", "everything"])).toThrow(
+      /unknown switch "everything"/,
+    );
   });
 });
