@@ -1,6 +1,7 @@
 /** Plain-JSON view of one organization's mutable state, for test assertions (not an API shape). */
 import type { OrgState } from "./store";
 import type { OrgSnapshot } from "./types";
+import { THEME_COLORS } from "./experience-model";
 
 export function snapshotOf(org: OrgState): OrgSnapshot {
   const groups = [...org.groups.list()].reverse();
@@ -45,5 +46,19 @@ export function snapshotOf(org: OrgState): OrgSnapshot {
       tags: [...device.tags],
       releaseChannelIds: device.releaseChannels.map((a) => a.id),
     })),
+    experiences: [...org.experiences.values()].map((e) => ({
+      kind: e.kind,
+      holder: { ...e.holder },
+      mode: e.mode,
+      settings: structuredClone(e.settings),
+    })),
+    themes: [...org.themes.list()]
+      .reverse()
+      .filter((t) => !t.isSystemOwned)
+      .map((t) => ({
+        id: t.id,
+        name: t.name,
+        colors: Object.fromEntries(THEME_COLORS.map((c) => [c, t[c]])),
+      })),
   };
 }

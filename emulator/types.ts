@@ -165,6 +165,15 @@ export interface OrgSnapshot {
     tags: string[];
     releaseChannelIds: string[];
   }[];
+  /** Headset and device experiences as stored (settings as the emulator keeps them, the PIN included). */
+  experiences: {
+    kind: "headset" | "device";
+    holder: { type: "group" | "device"; id: string };
+    mode: string;
+    settings: Record<string, unknown>;
+  }[];
+  /** The organization's own themes (system themes are not part of its state). */
+  themes: { id: string; name: string; colors: Record<string, string> }[];
 }
 
 export interface RunningEmulator {

@@ -254,11 +254,28 @@ describe("state file", () => {
       images: (await api.get("/images", { query: { type: "headset-xp-banner" } })).body.data,
     });
     const before = await reads(admin);
+    const snapshot = first.snapshot();
+    expect(snapshot.experiences).toEqual([
+      {
+        kind: "headset",
+        holder: { type: "group", id: group },
+        mode: "arborxr-home",
+        settings: expect.objectContaining({ adminPin: "4321", themeId: theme.id }),
+      },
+      {
+        kind: "device",
+        holder: { type: "device", id: expect.any(String) },
+        mode: "lock-task",
+        settings: { visibleContents: [{ type: "app", id: c.apps[0] }] },
+      },
+    ]);
+    expect(snapshot.themes.map((t) => t.name)).toEqual(["Acme Brand", "Kept theme"]);
     await first.close();
 
     const second = await start({ statePath });
     try {
       expect(await reads(client(second, second.tokens.admin))).toEqual(before);
+      expect(second.snapshot()).toEqual(snapshot);
     } finally {
       await second.close();
     }
