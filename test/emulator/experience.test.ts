@@ -151,7 +151,10 @@ describe("rules of the configure operations", () => {
   });
 
   it.each(["123", "12345678901", "12a4", " 1234", 1234])("adminPin %p is refused", async (pin) => {
-    expect(Object.keys(validationErrors(await home(homeBody(c, { adminPin: pin }))))).toEqual(["adminPin"]);
+    const response = await home(homeBody(c, { adminPin: pin }));
+    expect(Object.keys(validationErrors(response))).toEqual(["adminPin"]);
+    // The refusal does not echo the PIN.
+    expect(JSON.stringify(response.body)).not.toContain(String(pin).trim());
   });
 
   it.each(["1234", "0000000000"])("adminPin %p is taken", async (pin) => {
