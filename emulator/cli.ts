@@ -12,6 +12,8 @@ const EXPERIENCE_SWITCHES: Record<string, keyof StrictOptions> = {
   "reject-unused-fields": "rejectUnusedExperienceFields",
   "sort-lists": "sortExperienceLists",
   "reject-deleting-used-theme": "rejectDeletingUsedTheme",
+  "unique-theme-names": "uniqueThemeNames",
+  "lowercase-theme-colors": "lowercaseThemeColors",
 };
 
 function experienceSwitches(names: string[] | undefined, all: boolean | undefined): StrictOptions {

@@ -87,6 +87,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     rejectUnusedExperienceFields: options.strict?.rejectUnusedExperienceFields ?? false,
     sortExperienceLists: options.strict?.sortExperienceLists ?? false,
     rejectDeletingUsedTheme: options.strict?.rejectDeletingUsedTheme ?? false,
+    uniqueThemeNames: options.strict?.uniqueThemeNames ?? false,
+    lowercaseThemeColors: options.strict?.lowercaseThemeColors ?? false,
   };
   const invitations = new Map<string, PendingInvitation[]>();
   const limiter = new FixedWindowRateLimiter(rateLimit, options.now ?? Date.now);

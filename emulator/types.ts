@@ -59,6 +59,10 @@ export interface StrictOptions {
   sortExperienceLists?: boolean;
   /** Deleting a theme that an experience uses is 422 instead of leaving those experiences with no theme. */
   rejectDeletingUsedTheme?: boolean;
+  /** A theme name another theme (system or custom, case-insensitively) has is 422 instead of allowed. */
+  uniqueThemeNames?: boolean;
+  /** Theme colours are stored and read back lowercased instead of as sent. */
+  lowercaseThemeColors?: boolean;
 }
 
 /** One pending invitation (strict `pendingInvitations`). */

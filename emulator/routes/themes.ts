@@ -8,7 +8,7 @@ import { invalid, notFound, parseOrThrow } from "../errors";
 import { IMAGE_TYPES, THEME_COLORS, type Image, type Theme } from "../experience-model";
 import { custom3DEnvironmentView, imageView, themeView } from "./experience-views";
 
-/** "hex format" (OpenAPI): the emulator reads it as `#RRGGBB`, either case, and keeps it as sent. */
+/** "hex format" (OpenAPI): the emulator reads it as `#RRGGBB`, either case, kept as sent unless lowercased. */
 const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
 const color = z.string().regex(HEX_COLOR, "must be a hex colour such as #1a2b3c");
 
@@ -39,6 +39,20 @@ function findTheme(ctx: RequestContext): Theme {
   const theme = ctx.org.themes.get(ctx.params.themeId);
   if (!theme) throw notFound();
   return theme;
+}
+
+/** The body as stored: colours lowercased under `lowercaseThemeColors`; a name another theme has refused under `uniqueThemeNames`. */
+function themeFields(ctx: RequestContext, self: Theme | undefined): z.output<typeof themeBody> {
+  const body = parseOrThrow(themeBody, ctx.body);
+  const { uniqueThemeNames, lowercaseThemeColors } = ctx.services.strict;
+  if (lowercaseThemeColors) for (const c of THEME_COLORS) body[c] = body[c].toLowerCase();
+  const wanted = body.name.toLowerCase();
+  if (
+    uniqueThemeNames &&
+    [...ctx.org.themes.values()].some((t) => t !== self && t.name.toLowerCase() === wanted)
+  )
+    throw invalid("name", "The name has already been taken.");
+  return body;
 }
 
 function requireCustom(theme: Theme, verb: string): void {
@@ -78,7 +92,7 @@ export const themeRoutes: RouteDefinition[] = [
     auth: "user",
     handler: (ctx) => {
       ctx.access.require("CONTENT__MANAGE");
-      const body = parseOrThrow(themeBody, ctx.body);
+      const body = themeFields(ctx, undefined);
       const theme: Theme = {
         id: crypto.randomUUID(),
         isSystemOwned: false,
@@ -108,8 +122,8 @@ export const themeRoutes: RouteDefinition[] = [
     handler: (ctx) => {
       const theme = findTheme(ctx);
       ctx.access.require("CONTENT__MANAGE");
-      const body = parseOrThrow(themeBody, ctx.body);
       requireCustom(theme, "modified");
+      const body = themeFields(ctx, theme);
       const before = theme.name;
       const changed = (Object.keys(body) as (keyof typeof body)[]).filter((k) => theme[k] !== body[k]);
       if (changed.length > 0) {

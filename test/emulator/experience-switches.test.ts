@@ -26,6 +26,8 @@ const ALL_ON: Required<Pick<StrictOptions, ExperienceSwitch>> = {
   rejectUnusedExperienceFields: true,
   sortExperienceLists: true,
   rejectDeletingUsedTheme: true,
+  uniqueThemeNames: true,
+  lowercaseThemeColors: true,
 };
 type ExperienceSwitch =
   | "unsetExperienceNotFound"
@@ -33,7 +35,9 @@ type ExperienceSwitch =
   | "withholdAdminPin"
   | "rejectUnusedExperienceFields"
   | "sortExperienceLists"
-  | "rejectDeletingUsedTheme";
+  | "rejectDeletingUsedTheme"
+  | "uniqueThemeNames"
+  | "lowercaseThemeColors";
 
 interface World {
   emulator: RunningEmulator;
@@ -214,6 +218,54 @@ describe("rejectDeletingUsedTheme: deleting a theme an experience uses", () => {
       await admin.post(`${url}/arborxr-kiosk`, kioskBody(c, { themeId: c.systemTheme }));
       expect((await admin.delete(`/themes/${theme.id}`)).status).toBe(204);
     }
+  });
+});
+
+const THEME = {
+  background1: "#ABCDEF",
+  background2: "#111111",
+  text: "#FfFfFf",
+  accent1: "#222222",
+  accent2: "#333333",
+  accent3: "#444444",
+};
+
+describe("uniqueThemeNames: two themes of one name", () => {
+  it("off: allowed, even the name of a system theme", async () => {
+    const { admin } = worlds.off;
+    expect((await admin.post("/themes", { name: "Twin", ...THEME })).status).toBe(201);
+    expect((await admin.post("/themes", { name: "twin", ...THEME })).status).toBe(201);
+    expect((await admin.post("/themes", { name: "ArborXR Dark", ...THEME })).status).toBe(201);
+  });
+
+  it("on: 422 name, case-insensitively; a theme keeps its own name on update", async () => {
+    const { admin } = worlds.on;
+    const twin = (await admin.post("/themes", { name: "Twin", ...THEME })).body;
+    expect(validationErrors(await admin.post("/themes", { name: "TWIN", ...THEME })).name).toEqual([
+      "The name has already been taken.",
+    ]);
+    expect(
+      Object.keys(validationErrors(await admin.post("/themes", { name: "arborxr dark", ...THEME }))),
+    ).toEqual(["name"]);
+    expect(
+      (await admin.put(`/themes/${twin.id}`, { name: "Twin", ...THEME, accent1: "#999999" })).status,
+    ).toBe(200);
+    const other = (await admin.post("/themes", { name: "Other", ...THEME })).body;
+    expect(
+      Object.keys(validationErrors(await admin.put(`/themes/${other.id}`, { name: "twin", ...THEME }))),
+    ).toEqual(["name"]);
+  });
+});
+
+describe("lowercaseThemeColors: the case colours read back in", () => {
+  it.each([
+    ["off", "#ABCDEF", "#FfFfFf"],
+    ["on", "#abcdef", "#ffffff"],
+  ] as const)("%s: %s, %s", async (reading, background1, text) => {
+    const { admin } = worlds[reading];
+    const created = (await admin.post("/themes", { name: `Case ${reading}`, ...THEME })).body;
+    expect(created).toMatchObject({ background1, text });
+    expect((await admin.get(`/themes/${created.id}`)).body).toMatchObject({ background1, text });
   });
 });
 
