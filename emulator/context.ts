@@ -103,9 +103,12 @@ export class RequestContext {
     return (this.accessCache ??= new Access(this.org, this.user));
   }
 
-  /** One timestamp per request, so every record a request touches shows the same instant. */
+  /**
+   * One timestamp per request, so every record a request touches shows the same instant; on the emulator clock
+   * (wall time plus what the control endpoint advanced it by), which also drives simulated rollouts.
+   */
   get now(): string {
-    return (this.nowCache ??= new Date().toISOString());
+    return (this.nowCache ??= this.store.rollouts.nowIso());
   }
 
   /** Record what this write did; kept only if the request succeeds (reads and refused requests record nothing). */

@@ -6,6 +6,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { ZodError, z } from "zod";
 import type { FaultInjector } from "./faults";
+import { clockAdvanceSchema } from "./rollout";
 import { snapshotOf } from "./snapshot";
 import type { StatsCollector } from "./stats";
 import { insertUser } from "./routes/users";
@@ -102,6 +103,27 @@ export function controlRoutes(options: {
         invitation.groupRoles.filter((g) => org.roles.get(g.roleId) && org.groups.get(g.groupId)),
       );
       return reply.code(201).send(userView(org, user));
+    });
+    // Simulated rollouts: their configuration (durations, failing and stalled devices) and the emulator clock.
+    const unprocessable = (reply: FastifyReply, error: ZodError) =>
+      reply.code(422).send({ message: "Unprocessable Entity", errors: z.flattenError(error).fieldErrors });
+    app.get("/_emulator/rollouts", { onRequest: requireAdmin }, async () => store.rollouts.config);
+    app.put("/_emulator/rollouts", { onRequest: requireAdmin }, async (request, reply) => {
+      try {
+        return store.rollouts.update((request.body ?? {}) as never);
+      } catch (error) {
+        if (!(error instanceof ZodError)) throw error;
+        return unprocessable(reply, error);
+      }
+    });
+    app.get("/_emulator/clock", { onRequest: requireAdmin }, async () => ({
+      now: store.rollouts.nowIso(),
+      offsetMs: store.rollouts.clockOffsetMs,
+    }));
+    app.post("/_emulator/clock/advance", { onRequest: requireAdmin }, async (request, reply) => {
+      const parsed = clockAdvanceSchema.safeParse(request.body ?? {});
+      if (!parsed.success) return unprocessable(reply, parsed.error);
+      return { now: store.rollouts.advance(parsed.data.ms), offsetMs: store.rollouts.clockOffsetMs };
     });
     app.get("/_emulator/snapshot", { onRequest: requireAdmin }, async (request, reply) => {
       const query = snapshotQuery.safeParse(request.query);

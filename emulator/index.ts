@@ -11,12 +11,14 @@ import { readStateFile, StateFile } from "./persistence";
 import { DEFAULT_RATE_LIMIT, FixedWindowRateLimiter } from "./rate-limit";
 import { auditRoutes } from "./routes/audit";
 import { catalogRoutes } from "./routes/catalog";
-import { deviceContentRoutes } from "./routes/device-content";
+import { deviceContentRoutes, groupContentListRoutes } from "./routes/device-content";
 import { deviceRoutes } from "./routes/devices";
 import { experienceRoutes } from "./routes/experience";
 import { groupRoutes } from "./routes/groups";
 import { metaRoutes } from "./routes/meta";
+import { releaseRoutes } from "./routes/releases";
 import { sharingRoutes } from "./routes/sharing";
+import { tagRoutes } from "./routes/tags";
 import { themeRoutes } from "./routes/themes";
 import { userRoutes } from "./routes/users";
 import { SEED_ORGS, SEED_TOKEN_RECORDS, SEED_TOKENS, seedState } from "./seed";
@@ -38,6 +40,8 @@ export const API_ROUTES = [
   ...deviceContentRoutes,
   ...catalogRoutes,
   ...sharingRoutes,
+  ...tagRoutes,
+  ...releaseRoutes,
   ...auditRoutes,
   ...experienceRoutes,
   ...themeRoutes,
@@ -77,6 +81,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const store = new Store(saved ?? seedState(options.seed));
   const stateFile = options.statePath ? new StateFile(options.statePath, () => store.toStored()) : undefined;
   if (stateFile && !saved) await stateFile.commit();
+  store.rollouts.update(options.rollouts ?? {});
 
   const strict = {
     pendingInvitations: options.strict?.pendingInvitations ?? false,
@@ -89,6 +94,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     rejectDeletingUsedTheme: options.strict?.rejectDeletingUsedTheme ?? false,
     uniqueThemeNames: options.strict?.uniqueThemeNames ?? false,
     lowercaseThemeColors: options.strict?.lowercaseThemeColors ?? false,
+    mergeDeviceTagsOnPut: options.strict?.mergeDeviceTagsOnPut ?? false,
+    rejectUnknownTags: options.strict?.rejectUnknownTags ?? false,
+    rejectRepeatedTagAttach: options.strict?.rejectRepeatedTagAttach ?? false,
+    ignoreRepeatedContentAttach: options.strict?.ignoreRepeatedContentAttach ?? false,
+    repeatShareIsNoOp: options.strict?.repeatShareIsNoOp ?? false,
+    listGroupContent: options.strict?.listGroupContent ?? false,
   };
   const invitations = new Map<string, PendingInvitation[]>();
   const limiter = new FixedWindowRateLimiter(rateLimit, options.now ?? Date.now);
@@ -107,7 +118,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     faults,
     stats,
     stateFile,
-    routes: API_ROUTES,
+    // GET /groups/{id}/files and /videos are not operations of the OpenAPI document: only behind their switch.
+    routes: strict.listGroupContent ? [...API_ROUTES, ...groupContentListRoutes] : API_ROUTES,
     registerControl: controlRoutes({
       adminToken,
       store,
@@ -131,6 +143,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     tokens: { ...SEED_TOKENS },
     orgs: { primary: { ...SEED_ORGS.primary }, secondary: { ...SEED_ORGS.secondary } },
     setFaults: (patch) => void faults.update(patch),
+    advanceClock: (ms) => store.rollouts.advance(ms),
+    setRollouts: (patch) => store.rollouts.update(patch),
     stats: () => stats.snapshot(faults.stats),
     resetStats: () => {
       stats.reset();

@@ -1,6 +1,7 @@
 /** The emulator's stored records (the persisted shape) and the per-organization tables that hold them. */
 import type { Permission, RoleType } from "./permissions";
 import type { Custom3DEnvironment, ExperienceRecord, Image, Theme } from "./experience-model";
+import type { AppBundle, AppVersion, ChannelRollout, Tag } from "./catalog-model";
 
 export interface Timestamps {
   createdAt: string;
@@ -55,6 +56,8 @@ export interface Group extends Timestamps {
   releaseChannels: Attachment[];
   files: Attachment[];
   videos: Attachment[];
+  /** Tag names (PATCH /groups/{id}/tags/attach|detach); absent in groups made before group tags existed. */
+  tags?: string[];
 }
 
 /** Read-only telemetry a real device reports; seeded once, returned as is. */
@@ -100,6 +103,8 @@ export interface Device extends Timestamps {
   videos: Attachment[];
   enrollmentDate: string | null;
   telemetry: DeviceTelemetry;
+  /** When it last joined a group (its group's release channels reach it from then on); absent if never. */
+  groupJoinedAt?: string;
 }
 
 export interface DeviceModel extends Timestamps {
@@ -140,6 +145,8 @@ export interface ReleaseChannel extends Timestamps {
   bundleId: string;
   /** Ids of the other organizations the channel is shared with, in sharing order. */
   sharedWithOrgIds: string[];
+  /** Absent until its version is first changed through the API (see emulator/rollout.ts). */
+  rollout?: ChannelRollout;
 }
 
 export interface FileItem extends Timestamps {
@@ -244,6 +251,8 @@ export interface OrgTables {
 export interface StoredState {
   format: "devicemgmt-emulator-state";
   version: 1;
+  /** How far the emulator clock was advanced (control endpoint); absent in older files (0). */
+  clockOffsetMs?: number;
   deviceModels: DeviceModel[];
   orgs: {
     org: Organization;
@@ -262,5 +271,9 @@ export interface StoredState {
     custom3DEnvironments?: Custom3DEnvironment[];
     themes?: Theme[];
     experiences?: ExperienceRecord[];
+    /** Absent in state files written before tags and app versions existed: derived on load. */
+    tags?: Tag[];
+    appVersions?: AppVersion[];
+    appBundles?: AppBundle[];
   }[];
 }

@@ -18,6 +18,8 @@ import {
 import { SYSTEM_ROLES } from "./permissions";
 import { ExperienceBook, type Custom3DEnvironment, type Image, type Theme } from "./experience-model";
 import { seedExperienceCatalogue } from "./experience-seed";
+import { seedTags, seedVersions, type AppBundle, type AppVersion, type Tag } from "./catalog-model";
+import { RolloutSimulator } from "./rollout";
 
 /** Audit records kept per organization; the oldest are dropped beyond this (the real service keeps more). */
 export const MAX_AUDIT_RECORDS = 10_000;
@@ -52,6 +54,9 @@ export class OrgState implements OrgTables {
   readonly themes: Table<Theme>;
   /** Headset and device experiences of groups and devices. */
   readonly experiences: ExperienceBook;
+  readonly tags: Table<Tag>;
+  readonly appVersions: Table<AppVersion>;
+  readonly appBundles: Table<AppBundle>;
   /** parent id (null = root) -> child group ids */
   private readonly childIds = new Map<string | null, Set<string>>();
   /** group id -> ids of the devices in it */
@@ -74,6 +79,12 @@ export class OrgState implements OrgTables {
     this.custom3DEnvironments = new Table(data.custom3DEnvironments ?? catalogue?.custom3DEnvironments);
     this.themes = new Table(data.themes ?? catalogue?.themes);
     this.experiences = new ExperienceBook(data.experiences);
+    // Derived on load when absent, so a state file from before tags and app versions existed gains them.
+    this.tags = new Table(data.tags ?? seedTags(data));
+    const versions = data.appVersions ? undefined : seedVersions(data);
+    this.appVersions = new Table(data.appVersions ?? versions?.versions);
+    this.appBundles = new Table(data.appBundles ?? versions?.bundles);
+    for (const group of data.groups) group.tags ??= [];
     // State files written before device content and sharing existed lack these fields.
     for (const device of data.devices) {
       device.files ??= [];
@@ -110,6 +121,9 @@ export class OrgState implements OrgTables {
       custom3DEnvironments: [...this.custom3DEnvironments.values()],
       themes: [...this.themes.values()],
       experiences: [...this.experiences.values()],
+      tags: [...this.tags.values()],
+      appVersions: [...this.appVersions.values()],
+      appBundles: [...this.appBundles.values()],
     };
   }
 
@@ -185,12 +199,15 @@ export class OrgState implements OrgTables {
 
 export class Store {
   readonly deviceModels: Table<DeviceModel>;
+  /** The emulator clock and the simulated rollouts of release channels. */
+  readonly rollouts: RolloutSimulator;
   private readonly byId = new Map<string, OrgState>();
   private readonly bySlug = new Map<string, OrgState>();
   private lastAuditId = 0;
 
   constructor(state: StoredState) {
     this.deviceModels = new Table(state.deviceModels);
+    this.rollouts = new RolloutSimulator(state.clockOffsetMs ?? 0);
     for (const data of state.orgs) {
       const org = new OrgState(data);
       this.byId.set(org.org.id, org);
@@ -208,6 +225,7 @@ export class Store {
     return {
       format: "devicemgmt-emulator-state",
       version: 1,
+      clockOffsetMs: this.rollouts.clockOffsetMs,
       deviceModels: [...this.deviceModels.values()],
       orgs: [...this.byId.values()].map((org) => org.toStored()),
     };

@@ -1,4 +1,7 @@
 /** Public types of the emulator's in-process API (the contract other parts of the project build on). */
+import type { RolloutConfig } from "./rollout";
+
+export type { DeviceInstallStatus, RolloutConfig } from "./rollout";
 
 export interface FaultConfig {
   /** Added to every /api request before it is handled. */
@@ -63,6 +66,18 @@ export interface StrictOptions {
   uniqueThemeNames?: boolean;
   /** Theme colours are stored and read back lowercased instead of as sent. */
   lowercaseThemeColors?: boolean;
+  /** `PUT /devices/{id}` with `tags` adds them to the device's tags instead of replacing them. */
+  mergeDeviceTagsOnPut?: boolean;
+  /** A tag name that names no tag (`PUT /devices`, tags attach) is 422 instead of creating the tag. */
+  rejectUnknownTags?: boolean;
+  /** Attaching a tag the owner has, or detaching one it lacks, is 422 instead of a no-op 204. */
+  rejectRepeatedTagAttach?: boolean;
+  /** Attaching a file or video a group or device already has is a no-op 204 instead of 422. */
+  ignoreRepeatedContentAttach?: boolean;
+  /** Sharing a channel with an organization it is shared with (or unsharing one it is not) is 200 instead of 422. */
+  repeatShareIsNoOp?: boolean;
+  /** `GET /groups/{id}/files` and `/videos` (absent from the OpenAPI document) list what a group holds. */
+  listGroupContent?: boolean;
 }
 
 /** One pending invitation (strict `pendingInvitations`). */
@@ -93,6 +108,8 @@ export interface EmulatorOptions {
   now?: () => number;
   /** Stricter readings of undocumented behaviour (all off by default). */
   strict?: StrictOptions;
+  /** Simulated rollouts (durations and install faults), settable later with `setRollouts`. */
+  rollouts?: Partial<RolloutConfig>;
 }
 
 export interface SeedTokens {
@@ -193,5 +210,9 @@ export interface RunningEmulator {
   resetStats(): void;
   /** One organization's state (by id or slug; the primary organization when omitted). */
   snapshot(orgId?: string): OrgSnapshot;
+  /** Move the emulator clock forward (record timestamps and rollouts); returns the new time. */
+  advanceClock(ms: number): string;
+  /** Merge a partial rollout configuration; returns the result. */
+  setRollouts(patch: Partial<RolloutConfig>): RolloutConfig;
   close(): Promise<void>;
 }

@@ -179,8 +179,8 @@ export function appView(store: Store, org: OrgState, app: App) {
       return model ? [deviceModelView(model)] : [];
     }),
     packageName: app.packageName,
-    // Installs never complete in the emulator: every device status stays pending.
-    installedDeviceCount: 0,
+    // Devices with a version installed through one of its channels (simulated rollouts, emulator/rollout.ts).
+    installedDeviceCount: store.rollouts.installedDeviceCount(org, app.id),
     icon: {
       id: app.iconId,
       status: "available",
@@ -257,18 +257,7 @@ export function releaseChannelView(store: Store, org: OrgState, channel: Release
       createdAt: channel.createdAt,
       updatedAt: channel.updatedAt,
     },
-    deviceStatuses: reachedDevices(
-      org,
-      channel.id,
-      (g) => g.releaseChannels,
-      (d) => d.releaseChannels,
-    ).map(({ deviceId, since }) => ({
-      deviceId,
-      status: "pending-install",
-      targetVersion: channel.build.version,
-      installedVersion: null,
-      statusTimestamp: since,
-    })),
+    deviceStatuses: store.rollouts.statuses(org, channel),
     createdAt: channel.createdAt,
     updatedAt: channel.updatedAt,
   };

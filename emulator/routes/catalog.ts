@@ -54,6 +54,18 @@ function contentRoutes<T extends { id: string; createdAt: string }>(
       },
     },
     {
+      method: "GET",
+      path: `/${kind}/:${idParam}/device-statuses`,
+      auth: "user",
+      handler: (ctx) => {
+        ctx.access.require("CONTENT__VIEW");
+        const item = found(tableOf(ctx.org).get(ctx.params[idParam]));
+        // The same statuses the item's (deprecated) deviceStatuses field carries.
+        const { deviceStatuses } = view(ctx.org, item) as { deviceStatuses: unknown[] };
+        return ok(ctx.page(deviceStatuses, (status) => status));
+      },
+    },
+    {
       method: "DELETE",
       path: `/${kind}/:${idParam}`,
       auth: "user",

@@ -2,6 +2,9 @@
  * Files and videos of a device itself (GetDeviceFiles, AddFileToDevice, RemoveFileFromDevice and the video
  * counterparts). As with a device's own release channels, they can be added and removed only while the device
  * is ungrouped ("The device must not be in a group."); putting the device into a group drops them.
+ *
+ * Also `GET /groups/{groupId}/files` and `/videos`, which the OpenAPI document lacks: served only with the
+ * `listGroupContent` switch, so a client can be checked both where a group's content can be listed and where not.
  */
 import { z } from "zod";
 import { noContent, ok, type RouteDefinition } from "../context";
@@ -54,8 +57,10 @@ function contentRoutes<T extends { id: string; createdAt: string }>(kind: Conten
         const item = table(ctx.org).get(id);
         if (!item) throw invalid(idField, `The selected ${what} id is invalid.`);
         if (device.groupId !== null) throw invalid("deviceId", notUngrouped);
-        if (attached(device).some((a) => a.id === id))
+        if (attached(device).some((a) => a.id === id)) {
+          if (ctx.services.strict.ignoreRepeatedContentAttach) return noContent();
           throw invalid(idField, `The ${what} is already assigned to this device.`);
+        }
         attached(device).push({ id, attachedAt: ctx.now });
         ctx.audit({
           type: "updated",
@@ -114,4 +119,32 @@ export const deviceContentRoutes: RouteDefinition[] = [
     label: (video) => video.name,
     view: videoView,
   }),
+];
+
+/** A group's own files and videos, paginated in the catalogue's order (switch `listGroupContent`, off by default). */
+function groupContentList<T extends { id: string; createdAt: string }>(
+  segment: "files" | "videos",
+  table: (org: OrgState) => Table<T>,
+  view: (org: OrgState, item: T) => unknown,
+): RouteDefinition {
+  return {
+    method: "GET",
+    path: `/groups/:groupId/${segment}`,
+    auth: "user",
+    handler: (ctx) => {
+      const group = ctx.org.groups.get(ctx.params.groupId);
+      if (!group) throw notFound();
+      ctx.access.require("GROUP__VIEW", group.id);
+      const items = group[segment]
+        .map((a) => table(ctx.org).get(a.id))
+        .filter((item) => item !== undefined)
+        .sort(newestFirst);
+      return ok(ctx.page(items, (item) => view(ctx.org, item)));
+    },
+  };
+}
+
+export const groupContentListRoutes: RouteDefinition[] = [
+  groupContentList<FileItem>("files", (org) => org.files, fileView),
+  groupContentList<Video>("videos", (org) => org.videos, videoView),
 ];

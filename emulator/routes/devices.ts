@@ -6,6 +6,8 @@ import { FieldErrorCollector, forbidden, invalid, notFound, parseOrThrow } from 
 import type { Device } from "../model";
 import { deviceView, releaseChannelView, attachedReleaseChannels } from "../views";
 import { deviceLabel } from "./audit";
+import { devicesMatching } from "./device-filters";
+import { resolveTagNames } from "./tags";
 
 const tag = z.string().trim().min(1).max(255);
 
@@ -15,19 +17,48 @@ const updateDeviceBody = z.object({
   tags: z.array(tag).max(100).optional(),
 });
 
-/**
- * `group_ids[]` items (a PHP-style array parameter, reported as `group_ids.N`): a group id, or an empty value
- * (Laravel reads it as null) for ungrouped devices.
- */
-const listQuery = z.object({
-  group_ids: z
-    .union([z.string(), z.array(z.string())])
-    .transform((v) => (Array.isArray(v) ? v : [v]))
-    .pipe(z.array(z.union([z.guid(), z.literal("")])).min(1))
-    .optional(),
-});
-
 const releaseChannelBody = z.object({ releaseChannelId: z.guid() });
+
+/** UpdateDeviceCustomFields: `value` is required for attach and sync (OpenAPI), names once each. */
+const customFieldsBody = z
+  .object({
+    action: z.enum(["attach", "detach", "sync"]),
+    customFields: z
+      .array(z.object({ name: z.string().trim().min(1).max(255), value: z.string().max(255).optional() }))
+      .max(100),
+  })
+  .superRefine((body, issues) => {
+    const seen = new Set<string>();
+    body.customFields.forEach((field, i) => {
+      if (seen.has(field.name))
+        issues.addIssue({
+          code: "custom",
+          path: ["customFields", i, "name"],
+          message: `The customFields.${i}.name field has a duplicate value.`,
+        });
+      seen.add(field.name);
+      if (field.value === undefined && body.action !== "detach")
+        issues.addIssue({
+          code: "custom",
+          path: ["customFields", i, "value"],
+          message: `The customFields.${i}.value field is required when action is ${body.action}.`,
+        });
+    });
+  });
+
+type CustomField = Device["telemetry"]["customFields"][number];
+
+function applyCustomFields(current: CustomField[], body: z.output<typeof customFieldsBody>): CustomField[] {
+  const given = body.customFields.map((f) => ({ name: f.name, value: f.value ?? "" }));
+  if (body.action === "sync") return given;
+  const names = new Set(given.map((f) => f.name));
+  if (body.action === "detach") return current.filter((f) => !names.has(f.name));
+  const next = current.map((f) => given.find((g) => g.name === f.name) ?? f);
+  return [...next, ...given.filter((g) => !current.some((f) => f.name === g.name))];
+}
+
+const sameFields = (a: readonly CustomField[], b: readonly CustomField[]) =>
+  a.length === b.length && a.every((f, i) => f.name === b[i].name && f.value === b[i].value);
 const migrateBody = z.object({ groupId: z.guid().nullable().optional() });
 
 export function findDevice(ctx: RequestContext): Device {
@@ -42,20 +73,6 @@ function requireUngrouped(device: Device, field: string): void {
   }
 }
 
-function withSubgroups(ctx: RequestContext, ids: readonly (string | null)[]): Set<string | null> {
-  const wanted = new Set<string | null>(ids);
-  const pending = ids.filter((id): id is string => id !== null);
-  while (pending.length > 0) {
-    for (const child of ctx.org.childIdsOf(pending.pop()!)) {
-      if (!wanted.has(child)) {
-        wanted.add(child);
-        pending.push(child);
-      }
-    }
-  }
-  return wanted;
-}
-
 const sameTags = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((t, i) => t === b[i]);
 
@@ -66,20 +83,13 @@ export const deviceRoutes: RouteDefinition[] = [
     auth: "user",
     handler: (ctx) => {
       ctx.access.requireAnywhere("DEVICE__VIEW");
-      const query = parseOrThrow(listQuery, { group_ids: ctx.query["group_ids[]"] });
-      // "Devices in these groups or sub-groups thereof" (OpenAPI): each id brings its whole subtree.
-      const wanted =
-        query.group_ids &&
-        withSubgroups(
-          ctx,
-          query.group_ids.map((id) => id.toLowerCase() || null),
-        );
+      const matches = devicesMatching(ctx);
       const everywhere = ctx.access.hasOrgWide("DEVICE__VIEW");
       let devices = ctx.org.devices.list();
-      if (wanted || !everywhere) {
+      if (matches || !everywhere) {
         devices = devices.filter(
           (d) =>
-            (!wanted || wanted.has(d.groupId)) &&
+            (!matches || matches(d)) &&
             (everywhere || (d.groupId !== null && ctx.access.can("DEVICE__VIEW", d.groupId))),
         );
       }
@@ -121,18 +131,28 @@ export const deviceRoutes: RouteDefinition[] = [
         }
       }
 
+      // Resolved (and unknown tags created or refused) only once everything else in the body is known valid.
+      const givenTags = body.tags === undefined ? undefined : resolveTagNames(ctx, body.tags, "tags");
       const before = deviceLabel(device);
       let changed = false;
       if (body.name !== undefined && body.name !== device.name) {
         device.name = body.name;
         changed = true;
       }
-      if (body.tags !== undefined && !sameTags(body.tags, device.tags)) {
-        device.tags = body.tags;
-        changed = true;
+      if (givenTags !== undefined) {
+        // Whether PUT replaces the tags or adds to them is not documented: a switch (mergeDeviceTagsOnPut).
+        const given = givenTags;
+        const merge = ctx.services.strict.mergeDeviceTagsOnPut;
+        const tags = merge ? [...device.tags, ...given.filter((t) => !device.tags.includes(t))] : given;
+        if (!sameTags(tags, device.tags)) {
+          device.tags = tags;
+          changed = true;
+        }
       }
       if (moving) {
         org.setDeviceGroup(device, targetId);
+        // The new group's release channels reach it from now on (simulated rollouts start here).
+        if (targetId !== null) device.groupJoinedAt = ctx.now;
         // A grouped device gets its release channels, files and videos from its group.
         if (targetId !== null) {
           device.releaseChannels = [];
@@ -153,6 +173,30 @@ export const deviceRoutes: RouteDefinition[] = [
         });
       }
       return ok(deviceView(ctx.store, org, device));
+    },
+  },
+  {
+    method: "PATCH",
+    path: "/devices/:deviceId/custom-fields",
+    auth: "user",
+    handler: (ctx) => {
+      const device = findDevice(ctx);
+      ctx.access.require("DEVICE__MANAGE", device.groupId);
+      const body = parseOrThrow(customFieldsBody, ctx.body);
+      const fields = applyCustomFields(device.telemetry.customFields, body);
+      if (!sameFields(fields, device.telemetry.customFields)) {
+        device.telemetry.customFields = fields;
+        device.updatedAt = ctx.now;
+        ctx.audit({
+          type: "updated",
+          action: "update-device-custom-fields",
+          resourceType: "device",
+          resourceId: device.id,
+          resourceName: deviceLabel(device),
+          description: `Updated the custom fields of device '${deviceLabel(device)}' (${body.action}).`,
+        });
+      }
+      return ok(deviceView(ctx.store, ctx.org, device));
     },
   },
   {
@@ -253,6 +297,7 @@ export const deviceRoutes: RouteDefinition[] = [
       device.updatedAt = ctx.now;
       target.insertDevice(device);
       target.setDeviceGroup(device, targetGroupId);
+      if (targetGroupId !== null) device.groupJoinedAt = ctx.now;
       // Both organizations see it: the source lost the device, the target gained it (as the caller's user there).
       const label = deviceLabel(device);
       ctx.audit({

@@ -88,8 +88,12 @@ function attachmentRoutes(options: {
         if (name === undefined) errors.add(idField, `The selected ${what} id is invalid.`);
         else if (!group.isConfigured)
           errors.add("groupId", `A ${what} can only be added to a configured group.`);
-        else if (list(group).some((a) => a.id === id))
+        else if (list(group).some((a) => a.id === id)) {
+          // Switch `ignoreRepeatedContentAttach`: a repeated file or video attach is a no-op (documents silent).
+          if (segment !== "release-channels" && ctx.services.strict.ignoreRepeatedContentAttach)
+            return noContent();
           errors.add(idField, `The ${what} is already assigned to this group.`);
+        }
         errors.throwIfAny();
         list(group).push({ id, attachedAt: ctx.now });
         ctx.audit({

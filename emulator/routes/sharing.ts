@@ -7,7 +7,8 @@
  * order: app and channel of the caller's organization (404), RELEASE_CHANNEL__MANAGE organization-wide (403),
  * then the body (422): `organizationSlug` required; a slug that names no organization is "The selected
  * organization slug is invalid." (a body reference, so 422, not 404); the caller's own organization, sharing
- * twice and unsharing what is not shared are 422 as well.
+ * twice and unsharing what is not shared are 422 as well, unless the `repeatShareIsNoOp` switch makes them a 200
+ * that changes nothing (the documents do not say which).
  */
 import { z } from "zod";
 import { ok, type RequestContext, type RouteDefinition } from "../context";
@@ -49,7 +50,9 @@ export const sharingRoutes: RouteDefinition[] = [
       ctx.access.require("RELEASE_CHANNEL__MANAGE");
       const { organizationSlug } = parseOrThrow(shareBody, ctx.body);
       const target = targetOrganization(ctx, organizationSlug);
+      const message = { message: `Release channel shared with organization slug: '${target.org.slug}'.` };
       if (channel.sharedWithOrgIds.includes(target.org.id)) {
+        if (ctx.services.strict.repeatShareIsNoOp) return ok(message);
         throw invalid("organizationSlug", "The release channel is already shared with this organization.");
       }
       channel.sharedWithOrgIds.push(target.org.id);
@@ -61,7 +64,7 @@ export const sharingRoutes: RouteDefinition[] = [
         resourceName: channelLabel(ctx, channel),
         description: `Shared release channel '${channelLabel(ctx, channel)}' with organization '${target.org.slug}'.`,
       });
-      return ok({ message: `Release channel shared with organization slug: '${target.org.slug}'.` });
+      return ok(message);
     },
   },
   {
@@ -74,7 +77,9 @@ export const sharingRoutes: RouteDefinition[] = [
       const { organizationSlug } = parseOrThrow(shareBody, ctx.body);
       const target = targetOrganization(ctx, organizationSlug);
       const index = channel.sharedWithOrgIds.indexOf(target.org.id);
+      const message = { message: `Release channel unshared with organization slug: '${target.org.slug}'.` };
       if (index < 0) {
+        if (ctx.services.strict.repeatShareIsNoOp) return ok(message);
         throw invalid("organizationSlug", "The release channel is not shared with this organization.");
       }
       channel.sharedWithOrgIds.splice(index, 1);
@@ -86,7 +91,7 @@ export const sharingRoutes: RouteDefinition[] = [
         resourceName: channelLabel(ctx, channel),
         description: `Stopped sharing release channel '${channelLabel(ctx, channel)}' with organization '${target.org.slug}'.`,
       });
-      return ok({ message: `Release channel unshared with organization slug: '${target.org.slug}'.` });
+      return ok(message);
     },
   },
 ];

@@ -3,8 +3,8 @@
  * what a user reads here is what they will read from `pulumi preview` / `pulumi up` later. Pure functions of
  * the engine's RunResult (no I/O), so they are unit-tested on hand-made results (test/demo/report.test.ts).
  */
-import { UNKNOWN as UNKNOWN_VALUE } from "../../emulator/engine/plugin";
-import type { EngineError, RunResult, Step, StepKind } from "../../emulator/engine/types";
+import { UNKNOWN as UNKNOWN_VALUE } from "../../engine-stand-in/plugin";
+import type { EngineError, RunResult, Step, StepKind } from "../../engine-stand-in/types";
 
 /** The kinds a display lists, in the CLI's order; `same` is left out, as the CLI leaves unchanged rows out. */
 const SHOWN: Exclude<StepKind, "same">[] = ["create", "update", "replace", "delete"];

@@ -1,5 +1,5 @@
 /**
- * The demo without a Pulumi CLI: examples/org runs through the engine stand-in (emulator/engine: the real SDK
+ * The demo without a Pulumi CLI: examples/org runs through the engine stand-in (engine-stand-in/: the real SDK
  * runs the program, the real dynamic-provider plugin runs the provider) against the embedded emulator, and the
  * run is shown as a user would see it: preview, up, an edit previewed as a pull request shows it, a second up
  * that changes nothing, and the organization as the API then reports it.
@@ -7,7 +7,7 @@
 import { rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { createEngine, type Engine, type Program, type RunResult } from "../../emulator/engine";
+import { createEngine, type Engine, type Program, type RunResult } from "../../engine-stand-in";
 import { DeviceMgmtClient } from "../../provider/client";
 import { EMULATOR_STATE_FILE, PULUMI_STATE_FILE, stateFolder } from "./folder";
 import { formatOrganization, readOrganization } from "./orgReport";
@@ -20,7 +20,7 @@ const STACK = "demo";
 /** The demo's first line: why the stand-in, and where the real CLI comes from. */
 export function standInBanner(reason: string): string {
   return (
-    `demo: using the built-in engine stand-in (emulator/engine) because no Pulumi CLI was found (${reason}); ` +
+    `demo: using the built-in engine stand-in (engine-stand-in/) because no Pulumi CLI was found (${reason}); ` +
     `install the real CLI from https://www.pulumi.com/docs/install/ and \`npm run demo\` runs \`pulumi up\` instead.`
   );
 }

@@ -16,7 +16,7 @@ import * as path from "node:path";
 import { findRepoRoot } from "./repoRoot";
 import { parseArgs } from "node:util";
 import { closeDispatchers } from "../../provider/client";
-import { createEngine, DEFAULT_PARALLELISM, type Engine, type RunResult } from "../../emulator/engine";
+import { createEngine, DEFAULT_PARALLELISM, type Engine, type RunResult } from "../../engine-stand-in";
 import { declareBenchOrg, treeShape, type OrgSize } from "./benchOrg";
 import { chartSvg } from "./chart";
 import { startEmulatorProcess } from "./emulatorProcess";

@@ -4,7 +4,7 @@
  * (./noopProvider.ts) through the same engine stand-in and plugin binary (CPU only; it sends no request).
  */
 import { organizationStats } from "../../provider/client";
-import type { Engine, RunResult } from "../../emulator/engine";
+import type { Engine, RunResult } from "../../engine-stand-in";
 import type { EmulatorProcess } from "./emulatorProcess";
 import { floorMs } from "./floor";
 import { cpuSeconds, type PluginUsage } from "./proc";

@@ -4,7 +4,7 @@
  * operation returns, so each plugin is read just before it is stopped, while its /proc entry is still there.
  */
 import * as fs from "node:fs";
-import { observePlugins } from "../../emulator/engine";
+import { observePlugins } from "../../engine-stand-in";
 
 /** VmHWM (peak resident set) and VmRSS of a process, in MiB. */
 export function memoryMiB(pid: number): { peak: number; current: number } {

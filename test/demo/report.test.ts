@@ -1,7 +1,7 @@
 // The stand-in demo's display, on hand-made engine results: what a user reads must follow the CLI's shape
 // (symbols, type tokens, summary wording) and leave unchanged resources out.
-import { UNKNOWN } from "../../emulator/engine";
-import type { RunResult, Step, StepKind } from "../../emulator/engine/types";
+import { UNKNOWN } from "../../engine-stand-in";
+import type { RunResult, Step, StepKind } from "../../engine-stand-in/types";
 import {
   detailLines,
   durationLine,

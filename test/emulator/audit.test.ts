@@ -241,6 +241,60 @@ describe("what records", () => {
       resourceType: "video",
       resourceId: videos[1].id,
     });
+    // Tags, tags on every kind of owner, custom fields, a channel's version.
+    const tag = await write("POST /tags", () => admin.post("/tags", { name: "audited-tag" }), {
+      type: "created",
+      action: "create-tag",
+      resourceType: "tag",
+    });
+    await write("PUT /tags/{tagId}", () => admin.put(`/tags/${tag.resourceId}`, { name: "audited" }), {
+      type: "updated",
+      action: "update-tag",
+      resourceType: "tag",
+      resourceId: tag.resourceId,
+    });
+    const owners = [
+      ["groups", "groupId", child, "group"],
+      ["devices", "deviceId", device.id, "device"],
+      ["apps", "appId", apps[0].id, "app"],
+      ["files", "fileId", files[0].id, "file"],
+      ["videos", "videoId", videos[0].id, "video"],
+    ] as const;
+    for (const [segment, field, id, what] of owners) {
+      const onOwner = { type: "updated", resourceType: what, resourceId: id };
+      for (const action of ["attach", "detach"] as const)
+        await write(
+          `PATCH /${segment}/{${field}}/tags/${action}`,
+          () => admin.patch(`/${segment}/${id}/tags/${action}`, { tags: ["audited"] }),
+          { ...onOwner, action: `${action}-tags-${action === "attach" ? "to" : "from"}-${what}` },
+        );
+    }
+    await write("DELETE /tags/{tagId}", () => admin.delete(`/tags/${tag.resourceId}`), {
+      type: "deleted",
+      action: "delete-tag",
+      resourceType: "tag",
+      resourceId: tag.resourceId,
+    });
+    await write(
+      "PATCH /devices/{deviceId}/custom-fields",
+      () =>
+        admin.patch(`/devices/${device.id}/custom-fields`, {
+          action: "attach",
+          customFields: [{ name: "Site", value: "North" }],
+        }),
+      { ...onDevice, action: "update-device-custom-fields" },
+    );
+    const versions: Json[] = (await admin.get(`/apps/${apps[0].id}/versions`)).body.data;
+    const current = (await admin.get(`/apps/${apps[0].id}/release-channels/${channel}`)).body.version.id;
+    await write(
+      "PUT /apps/{appId}/release-channels/{releaseChannelId}",
+      () =>
+        admin.put(`/apps/${apps[0].id}/release-channels/${channel}`, {
+          versionId: versions.find((v) => v.id !== current).id,
+        }),
+      { ...onChannel, action: "update-release-channel" },
+    );
+
     const replacement = (await admin.post("/groups", { name: "Replacement", parentId: null })).body.id;
     await write(
       "DELETE /groups/{groupId}",

@@ -245,6 +245,74 @@ if (!existsSync(OPENAPI)) {
         await probe(key, { ...ids, appId: missing }, { body: { organizationSlug: "acme-staging" } });
       }
 
+      // Tags, and tags on groups, devices, apps, files and videos.
+      const tag = (await probe("POST /tags", {}, { body: { name: "contract-tag" } })).id;
+      await probe("POST /tags", {}, { body: { name: "contract-tag" } });
+      await probe("GET /tags", {}, { query: { search: "contract" } });
+      await probe("GET /tags", {}, { query: { per_page: 0 } });
+      await probe("GET /tags/{tagId}", { tagId: tag });
+      await probe("GET /tags/{tagId}", { tagId: missing });
+      await probe("PUT /tags/{tagId}", { tagId: tag }, { body: { name: "contract-tag-2" } });
+      await probe("PUT /tags/{tagId}", { tagId: tag }, { body: { name: "" } });
+      const owners = [
+        ["groups", "groupId", leaf],
+        ["devices", "deviceId", ungrouped],
+        ["apps", "appId", apps[0].id],
+        ["files", "fileId", files[0].id],
+        ["videos", "videoId", videos[0].id],
+      ] as const;
+      for (const [segment, field, id] of owners) {
+        for (const action of ["attach", "detach"]) {
+          const key = `PATCH /${segment}/{${field}}/tags/${action}`;
+          await probe(key, { [field]: id }, { body: { tags: ["contract-tag-2"] } });
+          await probe(key, { [field]: id }, { body: { tags: [] } });
+          await probe(key, { [field]: missing }, { body: { tags: ["contract-tag-2"] } });
+          await probe(key, { [field]: id }, { ...reader, body: { tags: ["contract-tag-2"] } });
+        }
+      }
+      await probe("DELETE /tags/{tagId}", { tagId: tag });
+      await probe("DELETE /tags/{tagId}", { tagId: tag });
+
+      // Device filters and custom fields.
+      await probe("GET /devices", {}, { query: { "tags_all[]": "lobby", "device_serial_numbers[]": "x" } });
+      await probe("GET /devices", {}, { query: { "tags_all[]": "a", "tags_any[]": "b" } });
+      const fields = "PATCH /devices/{deviceId}/custom-fields";
+      const customFields = [{ name: "Site", value: "North" }];
+      await probe(fields, { deviceId: ungrouped }, { body: { action: "attach", customFields } });
+      await probe(
+        fields,
+        { deviceId: ungrouped },
+        { body: { action: "sync", customFields: [{ name: "x" }] } },
+      );
+      await probe(fields, { deviceId: missing }, { body: { action: "detach", customFields } });
+
+      // App versions and bundles, a channel's version, its simulated rollout.
+      const versions = (await probe("GET /apps/{appId}/versions", { appId: apps[0].id })).data;
+      await probe("GET /apps/{appId}/versions", { appId: missing });
+      await probe("GET /apps/{appId}/versions", { appId: apps[0].id }, { query: { "sha256[]": "abc" } });
+      const bundles = (await probe("GET /apps/{appId}/app-bundles", { appId: apps[0].id })).data;
+      await probe("GET /apps/{appId}/app-bundles", { appId: apps[0].id }, { query: { status: "x" } });
+      await probe(
+        "POST /groups/{groupId}/release-channels",
+        { groupId: leaf },
+        { body: { releaseChannelId: channel } },
+      );
+      const update = "PUT /apps/{appId}/release-channels/{releaseChannelId}";
+      const other = versions.find((v: Json) => v.id !== channels[0].version.id).id;
+      await probe(update, ids, { body: { versionId: other } });
+      await probe(update, ids, { body: { bundleId: bundles[0].id } });
+      await probe(update, ids, { body: { versionId: other, bundleId: bundles[0].id } });
+      await probe(update, ids, { ...reader, body: { versionId: other } });
+      emulator.advanceClock(3_600_000);
+      const statuses = "GET /apps/{appId}/release-channels/{releaseChannelId}/device-statuses";
+      await probe(statuses, ids);
+      await probe("GET /apps/{appId}/release-channels/{releaseChannelId}", ids);
+      await probe(statuses, { ...ids, releaseChannelId: missing });
+      await probe("GET /files/{fileId}/device-statuses", { fileId: files[0].id });
+      await probe("GET /files/{fileId}/device-statuses", { fileId: missing });
+      await probe("GET /videos/{videoId}/device-statuses", { videoId: videos[0].id });
+      await probe("GET /videos/{videoId}/device-statuses", { videoId: missing });
+
       const models = (await probe("GET /device-models", {})).data;
       await probe("GET /device-models", {}, { token: null });
       await probe("GET /device-models/{deviceModelId}", { deviceModelId: models[0].id });

@@ -4,9 +4,9 @@
  */
 import * as os from "os";
 import * as pulumi from "@pulumi/pulumi";
-import { DEFAULT_PARALLELISM, Engine } from "../../emulator/engine";
-import { Limiter, deleteInAntichains, deletionAntichains } from "../../emulator/engine/schedule";
-import type { StateEntry } from "../../emulator/engine/types";
+import { DEFAULT_PARALLELISM, Engine } from "../../engine-stand-in";
+import { Limiter, deleteInAntichains, deletionAntichains } from "../../engine-stand-in/schedule";
+import type { StateEntry } from "../../engine-stand-in/types";
 import { Item, type ItemArgs } from "./fixtures/item-resource";
 import { engineTracker, ItemBackend, newItemBackend } from "./fixtures/item-fixture";
 

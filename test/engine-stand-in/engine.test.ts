@@ -2,7 +2,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import { Engine, UNKNOWN } from "../../emulator/engine";
+import { Engine, UNKNOWN } from "../../engine-stand-in";
 import { Item } from "./fixtures/item-resource";
 import { engineTracker, ItemBackend, newItemBackend } from "./fixtures/item-fixture";
 
@@ -377,7 +377,7 @@ describe("secrets", () => {
     expect(result.secretOutputs).toEqual(["note"]);
     expect(engine.resource("s")).toMatchObject({ secretInputs: ["note"], secretOutputs: ["note"] });
 
-    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "harness-state-")), "state.json");
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "engine-stand-in-state-")), "state.json");
     await engine.saveState(file);
     const saved = fs.readFileSync(file, "utf8");
     expect(saved).not.toContain(noteText);

@@ -6,7 +6,7 @@ import {
   ProviderCallError,
   ProviderPlugin,
   startProviderPlugin,
-} from "../../emulator/engine/plugin";
+} from "../../engine-stand-in/plugin";
 
 const URN = "urn:pulumi:stack::project::pulumi-nodejs:dynamic/fixture:Item::thing";
 

@@ -6,7 +6,7 @@ import * as os from "os";
 import * as path from "path";
 import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine, type RunResult } from "../../emulator/engine";
+import { createEngine, type Engine, type RunResult } from "../../engine-stand-in";
 import { generatedProgram, runExport, stackConfig, type Exported } from "./support";
 
 const repoRoot = path.resolve(__dirname, "../..");

@@ -8,7 +8,7 @@ import * as path from "path";
 import { spawnSync } from "child_process";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine, type RunResult } from "../../emulator/engine";
+import { createEngine, type Engine, type RunResult } from "../../engine-stand-in";
 import { generatedProgram, runExport, stackConfig } from "./support";
 
 const repoRoot = path.resolve(__dirname, "../..");

@@ -5,7 +5,7 @@ import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as ts from "typescript";
 import { parse as parseYaml } from "yaml";
-import type { Program } from "../../emulator/engine";
+import type { Program } from "../../engine-stand-in";
 import { main } from "../../provider/export/cli";
 import type { ExportKind, ModelGroup, ModelUser, OrgModel, RoleRef } from "../../provider/export/model";
 import type { RenderOptions } from "../../provider/export/render";

@@ -335,7 +335,7 @@ describe("the packed package", () => {
     });
 
     it("runs the program: up creates everything, a second up changes nothing, destroy removes it", async () => {
-      const engineDir = path.join(ROOT, "dist/emulator/engine");
+      const engineDir = path.join(ROOT, "dist/engine-stand-in");
       fs.mkdirSync(path.join(program, "engine"));
       for (const file of fs.readdirSync(engineDir).filter((f) => f.endsWith(".js"))) {
         fs.copyFileSync(path.join(engineDir, file), path.join(program, "engine", file));

@@ -5,7 +5,7 @@ import * as path from "path";
 import type { PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine, type ResourceView } from "../../emulator/engine";
+import { createEngine, type Engine, type ResourceView } from "../../engine-stand-in";
 import { declareOrganization, type OrganizationSettings } from "../../examples/org/organization";
 import {
   adminDomains,

@@ -5,7 +5,7 @@ import * as os from "os";
 import * as path from "path";
 import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine } from "../../emulator/engine";
+import { createEngine, type Engine } from "../../engine-stand-in";
 import { declareOrganization, type OrganizationSettings } from "../../examples/org/organization";
 
 const repoRoot = path.resolve(__dirname, "../..");

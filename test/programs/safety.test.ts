@@ -5,7 +5,7 @@
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { createEngine, type Engine, type EngineOptions } from "../../emulator/engine";
+import { createEngine, type Engine, type EngineOptions } from "../../engine-stand-in";
 import { DeviceMgmtClient } from "../../provider/client";
 import { Group, GroupReleaseChannel, User, DeviceReleaseChannel } from "../../provider";
 

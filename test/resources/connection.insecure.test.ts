@@ -3,7 +3,7 @@
 // never the token); allowed with the opt-in; loopback (the emulator) always allowed.
 import * as os from "os";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { createEngine } from "../../emulator/engine";
+import { createEngine } from "../../engine-stand-in";
 import { Group } from "../../provider";
 import { repoRoot } from "./support";
 

@@ -14,7 +14,7 @@ import {
   type PropertyMap,
   type ProviderPlugin,
   type ReadResult,
-} from "../../emulator/engine/plugin";
+} from "../../engine-stand-in/plugin";
 
 export const repoRoot = path.resolve(__dirname, "../..");
 

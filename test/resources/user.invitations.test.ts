@@ -3,7 +3,7 @@
 // pendingInvitations). Whole programs through the engine stand-in and the real dynamic-provider plugin; the
 // emulator's snapshot is what the organization holds afterwards.
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { createEngine, type Engine } from "../../emulator/engine";
+import { createEngine, type Engine } from "../../engine-stand-in";
 import { DeviceMgmtClient } from "../../provider/client";
 import { User } from "../../provider";
 import { repoRoot, sortedRoles } from "./support";

@@ -13,7 +13,7 @@ import * as path from "node:path";
 import * as dm from "../../provider";
 import { startEmulator, type EmulatorStats, type FaultConfig, type OrgSnapshot } from "../../emulator";
 import { closeDispatchers, DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine, type RunResult } from "../../emulator/engine";
+import { createEngine, type Engine, type RunResult } from "../../engine-stand-in";
 import { declareOrganization, type OrganizationSettings } from "../../examples/org/organization";
 
 const repoRoot = path.resolve(__dirname, "../..");

@@ -1,0 +1,222 @@
+/**
+ * Simulated rollouts. After a release channel's version changes (or a device is first reached by a channel),
+ * each device it reaches moves from pending to installed at a point within `durationMs` on the emulator clock
+ * that is fixed by a hash of the device and the version, so all have moved once `durationMs` has passed. The
+ * clock is wall time plus an offset that the control endpoint advances, so tests step through a rollout without
+ * sleeping. Fault control makes chosen devices (or a seeded share of them) fail, or stay pending for ever.
+ */
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import type { ChannelRollout } from "./catalog-model";
+import type { ReleaseChannel } from "./model";
+import type { OrgState } from "./store";
+
+export interface RolloutConfig {
+  /** Time (ms on the emulator clock) by which every reached device has installed (or failed). */
+  durationMs: number;
+  /** Devices whose installs fail once their time comes (status failed-install / failed-update). */
+  failingDeviceIds: string[];
+  /** Devices whose installs never progress (pending for ever). */
+  stalledDeviceIds: string[];
+  /** Share (0..1) of the other devices whose installs fail, drawn by a hash of seed, device and version. */
+  failureRate: number;
+  seed: number;
+}
+
+export const DEFAULT_ROLLOUT: RolloutConfig = {
+  durationMs: 60_000,
+  failingDeviceIds: [],
+  stalledDeviceIds: [],
+  failureRate: 0,
+  seed: 1,
+};
+
+const ids = z.array(z.guid().transform((id) => id.toLowerCase())).max(10_000);
+
+export const rolloutConfigPatchSchema = z
+  .object({
+    durationMs: z
+      .number()
+      .int()
+      .min(0)
+      .max(365 * 24 * 3_600_000),
+    failingDeviceIds: ids,
+    stalledDeviceIds: ids,
+    failureRate: z.number().min(0).max(1),
+    seed: z.number().int(),
+  })
+  .partial()
+  .strict();
+
+export const clockAdvanceSchema = z.strictObject({
+  ms: z
+    .number()
+    .int()
+    .min(0)
+    .max(365 * 24 * 3_600_000),
+});
+
+export type InstallStatus =
+  | "pending-install"
+  | "pending-update"
+  | "succeeded-install"
+  | "succeeded-update"
+  | "failed-install"
+  | "failed-update";
+
+export interface DeviceInstallStatus {
+  deviceId: string;
+  status: InstallStatus;
+  targetVersion: string;
+  installedVersion: string | null;
+  statusTimestamp: string;
+}
+
+/** A number in (0, 1] fixed by its key. */
+function fraction(key: string): number {
+  return (createHash("sha256").update(key).digest().readUInt32BE(0) + 1) / 0x1_0000_0000;
+}
+
+const later = (a: string, b: string) => (a > b ? a : b);
+
+export class RolloutSimulator {
+  private current: RolloutConfig;
+
+  constructor(
+    /** How far the clock was advanced; persisted with the state. */
+    public clockOffsetMs = 0,
+    initial: Partial<RolloutConfig> = {},
+  ) {
+    this.current = { ...DEFAULT_ROLLOUT, ...rolloutConfigPatchSchema.parse(initial) };
+  }
+
+  get config(): RolloutConfig {
+    return {
+      ...this.current,
+      failingDeviceIds: [...this.current.failingDeviceIds],
+      stalledDeviceIds: [...this.current.stalledDeviceIds],
+    };
+  }
+
+  /** Throws a ZodError on an invalid patch. */
+  update(patch: Partial<RolloutConfig>): RolloutConfig {
+    this.current = { ...this.current, ...rolloutConfigPatchSchema.parse(patch) };
+    return this.config;
+  }
+
+  nowMs(): number {
+    return Date.now() + this.clockOffsetMs;
+  }
+
+  nowIso(): string {
+    return new Date(this.nowMs()).toISOString();
+  }
+
+  advance(ms: number): string {
+    this.clockOffsetMs += ms;
+    return this.nowIso();
+  }
+
+  /** The devices a channel reaches (through their group or directly), each with when it was first reached. */
+  reached(org: OrgState, channel: ReleaseChannel): Map<string, string> {
+    const reached = new Map<string, string>();
+    for (const group of org.groups.values()) {
+      const attachment = group.isConfigured && group.releaseChannels.find((a) => a.id === channel.id);
+      if (!attachment) continue;
+      for (const deviceId of org.deviceIdsIn(group.id)) {
+        const device = org.devices.get(deviceId);
+        reached.set(deviceId, later(attachment.attachedAt, device?.groupJoinedAt ?? ""));
+      }
+    }
+    for (const device of org.devices.values()) {
+      const attachment = device.releaseChannels.find((a) => a.id === channel.id);
+      if (attachment && !reached.has(device.id)) reached.set(device.id, attachment.attachedAt);
+    }
+    return reached;
+  }
+
+  /** Device statuses of a channel, in the organization's device list order. */
+  statuses(org: OrgState, channel: ReleaseChannel): DeviceInstallStatus[] {
+    const reached = this.reached(org, channel);
+    const rollout = rolloutOf(channel);
+    const now = this.nowMs();
+    const order = org.devices.list().filter((d) => reached.has(d.id));
+    return order.map((d) => this.statusOf(d.id, reached.get(d.id) as string, rollout, now));
+  }
+
+  private statusOf(deviceId: string, reachedAt: string, rollout: ChannelRollout, now: number) {
+    const before = rollout.installedBefore[deviceId] ?? null;
+    const kind = before === null ? "install" : "update";
+    const start = later(rollout.startedAt, reachedAt);
+    const base = { deviceId, targetVersion: rollout.version };
+    if (before === rollout.version)
+      return {
+        ...base,
+        status: `succeeded-${kind}` as const,
+        installedVersion: before,
+        statusTimestamp: start,
+      };
+    const doneAt =
+      Date.parse(start) + Math.ceil(this.current.durationMs * fraction(`${deviceId}/${rollout.version}`));
+    if (this.current.stalledDeviceIds.includes(deviceId) || now < doneAt)
+      return {
+        ...base,
+        status: `pending-${kind}` as const,
+        installedVersion: before,
+        statusTimestamp: start,
+      };
+    const statusTimestamp = new Date(doneAt).toISOString();
+    const fails =
+      this.current.failingDeviceIds.includes(deviceId) ||
+      (this.current.failureRate > 0 &&
+        fraction(`${this.current.seed}/${deviceId}/${rollout.version}/failure`) <= this.current.failureRate);
+    if (fails)
+      return { ...base, status: `failed-${kind}` as const, installedVersion: before, statusTimestamp };
+    return {
+      ...base,
+      status: `succeeded-${kind}` as const,
+      installedVersion: rollout.version,
+      statusTimestamp,
+    };
+  }
+
+  /**
+   * Point a channel at another version: what each reached device has installed now is remembered, and the new
+   * rollout starts at `now` (the request's instant).
+   */
+  startRollout(
+    org: OrgState,
+    channel: ReleaseChannel,
+    versionId: string,
+    version: string,
+    now: string,
+  ): void {
+    const installedBefore: Record<string, string | null> = {};
+    for (const status of this.statuses(org, channel))
+      installedBefore[status.deviceId] = status.installedVersion;
+    channel.rollout = { versionId, version, startedAt: now, installedBefore };
+  }
+
+  /** Devices with some version of the app installed through any of its channels. */
+  installedDeviceCount(org: OrgState, appId: string): number {
+    const installed = new Set<string>();
+    for (const channel of org.releaseChannels.values()) {
+      if (channel.appId !== appId) continue;
+      for (const status of this.statuses(org, channel))
+        if (status.installedVersion !== null) installed.add(status.deviceId);
+    }
+    return installed.size;
+  }
+}
+
+/** A channel that was never changed delivers its build since it was created. */
+export function rolloutOf(channel: ReleaseChannel): ChannelRollout {
+  return (
+    channel.rollout ?? {
+      versionId: channel.build.id,
+      version: channel.build.version,
+      startedAt: channel.createdAt,
+      installedBefore: {},
+    }
+  );
+}
