@@ -31,6 +31,11 @@ const ORGANIZATION_IMAGES: readonly SeedImage[] = [
   { fileName: "warehouse-floor-360.jpg", type: "three-sixty-background", sizeBytes: 9_437_184 },
   { fileName: "acme-wallpaper.jpg", type: "android-wallpaper", sizeBytes: 1_048_576 },
   { fileName: "acme-logo.png", type: "organization-icon", sizeBytes: 32_768 },
+  { fileName: "training-simulator-icon.png", type: "app-icon", sizeBytes: 16_384 },
+  { fileName: "welcome-tour-icon.png", type: "video-icon", sizeBytes: 12_288 },
+  { fileName: "browser-icon.png", type: "unmanaged-app-icon", sizeBytes: 8_192 },
+  { fileName: "webxr-showcase-icon.png", type: "webxr-link-icon", sizeBytes: 8_192 },
+  { fileName: "untitled.png", type: "unknown", sizeBytes: 4_096 },
 ];
 
 const SYSTEM_THEMES = [

@@ -1,5 +1,6 @@
 /** Themes (system and custom), images by type, custom 3D environments. */
 import type { RunningEmulator } from "../../emulator";
+import { IMAGE_TYPES } from "../../emulator/experience-model";
 import { catalogue, homeBody } from "./experience-helpers";
 import {
   client,
@@ -153,7 +154,15 @@ describe("images", () => {
     expect(Object.keys(validationErrors(await admin.get("/images", { query: { type: "gif" } })))).toEqual([
       "type",
     ]);
-    expect((await admin.get("/images", { query: { type: "app-icon" } })).body.data).toEqual([]);
+    // Every type has a seeded image.
+    for (const type of IMAGE_TYPES) {
+      const images = (await admin.get("/images", { query: { type } })).body.data as Json[];
+      expect({ type, seeded: images.length > 0, allOfType: images.every((i) => i.type === type) }).toEqual({
+        type,
+        seeded: true,
+        allOfType: true,
+      });
+    }
     expect((await admin.get(`/images/${data[0].id}`)).body).toEqual(data[0]);
     expect((await admin.get(`/images/${MISSING_ID}`)).status).toBe(404);
   });
