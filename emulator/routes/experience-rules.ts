@@ -55,10 +55,9 @@ const metaHmsSettings = z.object({
   isAddAccountsEnabled: z.boolean(),
 });
 
-const adminPin = z
-  .string()
-  .regex(/^[0-9]{4,10}$/, "The admin pin must be 4 to 10 digits.")
-  .nullable();
+/** Its pattern is checked in `validate`, for a message that says what a PIN must be. */
+const adminPin = z.string().nullable();
+const ADMIN_PIN = /^[0-9]{4,10}$/;
 const menuFields = {
   language: z.enum(LANGUAGES),
   menuIconImageId: z.guid(),
@@ -147,6 +146,8 @@ export class ExperienceRules {
   validate(key: BodyKey, raw: Record<string, unknown>): Record<string, unknown> {
     const body = parseOrThrow(BODIES[key], raw) as Record<string, unknown>;
     const settings: Record<string, unknown> = { ...body };
+    if (typeof settings.adminPin === "string" && !ADMIN_PIN.test(settings.adminPin))
+      this.errors.add("adminPin", "The admin pin field must be 4 to 10 digits.");
     switch (key) {
       case "arborxr-home":
         this.required("adminPin", settings.adminPin);

@@ -10,12 +10,17 @@ import { custom3DEnvironmentView, imageView, themeView } from "./experience-view
 
 /** "hex format" (OpenAPI): the emulator reads it as `#RRGGBB`, either case, kept as sent unless lowercased. */
 const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
-const color = z.string().regex(HEX_COLOR, "must be a hex colour such as #1a2b3c");
+const color = z.string().regex(HEX_COLOR);
 
 const themeBody = z.object({
   name: z.string().trim().min(1).max(255),
-  ...Object.fromEntries(THEME_COLORS.map((c) => [c, color])),
-}) as unknown as z.ZodType<{ name: string } & Record<(typeof THEME_COLORS)[number], string>>;
+  background1: color,
+  background2: color,
+  text: color,
+  accent1: color,
+  accent2: color,
+  accent3: color,
+});
 
 const imagesQuery = z.object({ type: z.enum(IMAGE_TYPES) });
 

@@ -152,7 +152,13 @@ describe("rules of the configure operations", () => {
 
   it.each(["123", "12345678901", "12a4", " 1234", 1234])("adminPin %p is refused", async (pin) => {
     const response = await home(homeBody(c, { adminPin: pin }));
-    expect(Object.keys(validationErrors(response))).toEqual(["adminPin"]);
+    expect(validationErrors(response)).toEqual({
+      adminPin: [
+        typeof pin === "string"
+          ? "The admin pin field must be 4 to 10 digits."
+          : "The admin pin field must be a string.",
+      ],
+    });
     // The refusal does not echo the PIN.
     expect(JSON.stringify(response.body)).not.toContain(String(pin).trim());
   });
