@@ -4,6 +4,7 @@
  * ungrouped devices. There is no delete: a group or device always has one. A device in a group takes its
  * group's experience, so its own operations answer 409 with the group's id.
  */
+import { randomUUID } from "node:crypto";
 import { noContent, ok, type RequestContext, type RouteDefinition } from "../context";
 import { ApiError, invalid, notFound } from "../errors";
 import {
@@ -135,7 +136,7 @@ function configureRoute(
       if (before && before.mode === mode && JSON.stringify(before.settings) === JSON.stringify(settings))
         return noContent();
       ctx.org.experiences.put({
-        id: before?.id ?? crypto.randomUUID(),
+        id: before?.id ?? randomUUID(),
         kind,
         holder: { type: holder.type, id: holder.id },
         mode,

@@ -2,6 +2,7 @@
  * What an experience refers to beyond apps and videos: themes (system and custom; only custom ones change),
  * images (system and the organization's, listed by type) and custom 3D environments.
  */
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { created, noContent, ok, type RequestContext, type RouteDefinition } from "../context";
 import { invalid, notFound, parseOrThrow } from "../errors";
@@ -99,7 +100,7 @@ export const themeRoutes: RouteDefinition[] = [
       ctx.access.require("CONTENT__MANAGE");
       const body = themeFields(ctx, undefined);
       const theme: Theme = {
-        id: crypto.randomUUID(),
+        id: randomUUID(),
         isSystemOwned: false,
         ...body,
         createdAt: ctx.now,
