@@ -34,6 +34,7 @@ export function snapshotOf(org: OrgState): OrgSnapshot {
       releaseChannelIds: group.releaseChannels.map((a) => a.id),
       fileIds: group.files.map((a) => a.id),
       videoIds: group.videos.map((a) => a.id),
+      tags: [...(group.tags ?? [])],
     })),
     groupReleaseChannels: groups.flatMap((group) =>
       group.releaseChannels.map((a) => ({ groupId: group.id, releaseChannelId: a.id })),
@@ -45,6 +46,19 @@ export function snapshotOf(org: OrgState): OrgSnapshot {
       groupId: device.groupId,
       tags: [...device.tags],
       releaseChannelIds: device.releaseChannels.map((a) => a.id),
+      fileIds: device.files.map((a) => a.id),
+      videoIds: device.videos.map((a) => a.id),
+      customFields: device.telemetry.customFields.map((f) => ({ ...f })),
+    })),
+    tags: [...org.tags.list()].reverse().map((t) => ({ id: t.id, name: t.name })),
+    releaseChannels: [...org.releaseChannels.list()].reverse().map((c) => ({
+      id: c.id,
+      appId: c.appId,
+      name: c.name,
+      versionId: c.build.id,
+      version: c.build.version,
+      bundleId: c.bundleId,
+      sharedWithOrgIds: [...c.sharedWithOrgIds],
     })),
     experiences: [...org.experiences.values()].map((e) => ({
       kind: e.kind,

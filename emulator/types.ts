@@ -62,6 +62,18 @@ export interface StrictOptions {
   sortExperienceLists?: boolean;
   /** Deleting a theme that an experience uses is 422 instead of leaving those experiences with no theme. */
   rejectDeletingUsedTheme?: boolean;
+  /** `PUT /devices/{id}` with `tags` adds them to the device's tags instead of replacing them. */
+  mergeDeviceTagsOnPut?: boolean;
+  /** A tag name that names no tag (`PUT /devices`, tags attach) is 422 instead of creating the tag. */
+  rejectUnknownTags?: boolean;
+  /** Attaching a tag the owner has, or detaching one it lacks, is 422 instead of a no-op 204. */
+  rejectRepeatedTagAttach?: boolean;
+  /** Attaching a file or video a group or device already has is a no-op 204 instead of 422. */
+  ignoreRepeatedContentAttach?: boolean;
+  /** Sharing a channel with an organization it is shared with (or unsharing one it is not) is 200 instead of 422. */
+  repeatShareIsNoOp?: boolean;
+  /** `GET /groups/{id}/files` and `/videos` (absent from the OpenAPI document) list what a group holds. */
+  listGroupContent?: boolean;
   /** A theme name another theme (system or custom, case-insensitively) has is 422 instead of allowed. */
   uniqueThemeNames?: boolean;
   /** Theme colours are stored and read back lowercased instead of as sent. */
@@ -176,6 +188,7 @@ export interface OrgSnapshot {
     releaseChannelIds: string[];
     fileIds: string[];
     videoIds: string[];
+    tags: string[];
   }[];
   groupReleaseChannels: { groupId: string; releaseChannelId: string }[];
   devices: {
@@ -185,6 +198,22 @@ export interface OrgSnapshot {
     groupId: string | null;
     tags: string[];
     releaseChannelIds: string[];
+    /** The device's own files and videos (ungrouped devices only). */
+    fileIds: string[];
+    videoIds: string[];
+    customFields: { name: string; value: string }[];
+  }[];
+  /** The tag catalogue, oldest first. */
+  tags: { id: string; name: string }[];
+  /** Every release channel: the version (and bundle) it delivers, the organizations it is shared with. */
+  releaseChannels: {
+    id: string;
+    appId: string;
+    name: string;
+    versionId: string;
+    version: string;
+    bundleId: string;
+    sharedWithOrgIds: string[];
   }[];
   /** Headset and device experiences as stored (settings as the emulator keeps them, the PIN included). */
   experiences: {
