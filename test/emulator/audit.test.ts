@@ -4,6 +4,7 @@
  * none. GET /audit-logs lists them, newest first, with search, start_time, end_time and pagination.
  */
 import { API_ROUTES, type RunningEmulator } from "../../emulator";
+import { auditExperienceWrites } from "./experience-audit";
 import {
   client,
   createConfiguredGroup,
@@ -294,6 +295,8 @@ describe("what records", () => {
         }),
       { ...onChannel, action: "update-release-channel" },
     );
+
+    await auditExperienceWrites(write, admin, child);
 
     const replacement = (await admin.post("/groups", { name: "Replacement", parentId: null })).body.id;
     await write(
