@@ -146,8 +146,6 @@ export class ExperienceRules {
   validate(key: BodyKey, raw: Record<string, unknown>): Record<string, unknown> {
     const body = parseOrThrow(BODIES[key], raw) as Record<string, unknown>;
     const settings: Record<string, unknown> = { ...body };
-    if (typeof settings.adminPin === "string" && !ADMIN_PIN.test(settings.adminPin))
-      this.errors.add("adminPin", "The admin pin field must be 4 to 10 digits.");
     switch (key) {
       case "arborxr-home":
         this.required("adminPin", settings.adminPin);
@@ -171,7 +169,7 @@ export class ExperienceRules {
         break;
       case "headset-default-home":
         this.required("metaHmsSettings", settings.metaHmsSettings, this.options.needsMetaSettings);
-        settings.metaHmsSettings ??= DEFAULT_META_HMS_SETTINGS;
+        settings.metaHmsSettings ??= { ...DEFAULT_META_HMS_SETTINGS };
         break;
       case "headset-in-house-launcher":
       case "device-in-house-launcher":
@@ -185,6 +183,9 @@ export class ExperienceRules {
       case "device-default-home":
         break;
     }
+    // Checked only where the PIN is used (a kiosk with the menu off takes none).
+    if (typeof settings.adminPin === "string" && !ADMIN_PIN.test(settings.adminPin))
+      this.errors.add("adminPin", "The admin pin field must be 4 to 10 digits.");
     this.errors.throwIfAny();
     return settings;
   }
@@ -222,7 +223,7 @@ export class ExperienceRules {
   private shared(settings: Record<string, unknown>): void {
     const given = settings.sharedModeSettings as z.output<typeof sharedModeSettings> | undefined;
     if (!this.required("sharedModeSettings", given, this.options.needsMetaSettings) || !given) {
-      settings.sharedModeSettings = DEFAULT_SHARED_MODE_SETTINGS;
+      settings.sharedModeSettings = { ...DEFAULT_SHARED_MODE_SETTINGS };
       return;
     }
     if (!given.enableControllerFree)

@@ -130,7 +130,7 @@ describe("withholdAdminPin: whether GET returns the PIN", () => {
 
 describe("rejectUnusedExperienceFields: fields the mode, background type or menu setting does not take", () => {
   const extras = (c: Catalogue) => ({
-    menuOff: kioskBody(c, { isMenuEnabled: false, language: "fr" }),
+    menuOff: kioskBody(c, { isMenuEnabled: false, language: "fr", adminPin: "12" }),
     background: homeBody(c, { background: { type: "mixed-reality-mode", bannerImageId: c.banner } }),
   });
 
@@ -158,6 +158,8 @@ describe("rejectUnusedExperienceFields: fields the mode, background type or menu
       "adminPin",
     ]);
     expect(menu.language[0]).toContain("prohibited");
+    // A PIN the kiosk does not take is refused for that, not for its format.
+    expect(menu.adminPin).toEqual(["The admin pin field is prohibited when the menu is disabled."]);
     const background = validationErrors(await admin.post(`${url}/arborxr-home`, extras(c).background));
     expect(Object.keys(background)).toEqual(["background.bannerImageId"]);
   });
