@@ -44,7 +44,9 @@ const USAGE = `usage: devicemgmt-emulator [options]
   --fault-seed N              seed of the fault dice (default 1)
   --strict-invitations        invitations stay pending until POST /_emulator/invitations/accept
   --strict-role-attach        re-attaching a group role the user has answers 422 (default: no-op 200)
-  --strict-experience NAME    an experience switch (repeatable): ${Object.keys(EXPERIENCE_SWITCHES).join(", ")}
+  --strict-experience NAME    an experience switch (repeatable), one of: unset-not-found,
+                              drop-on-group-join, withhold-admin-pin, reject-unused-fields, sort-lists,
+                              reject-deleting-used-theme, unique-theme-names, lowercase-theme-colors
   --strict                    all of the above, and --max-per-page 25 unless given
   --help                      show this help`;
 
