@@ -65,6 +65,7 @@ export function snapshotOf(org: OrgState): OrgSnapshot {
       holder: { ...e.holder },
       mode: e.mode,
       settings: structuredClone(e.settings),
+      joinedGroupAt: e.joinedGroupAt ?? null,
     })),
     themes: [...org.themes.list()]
       .reverse()

@@ -221,6 +221,11 @@ export interface OrgSnapshot {
     holder: { type: "group" | "device"; id: string };
     mode: string;
     settings: Record<string, unknown>;
+    /**
+     * When the device joined a group while it had this experience; under `dropDeviceExperienceOnGroupJoin` such
+     * an experience no longer applies (the API reads the device as never configured).
+     */
+    joinedGroupAt: string | null;
   }[];
   /** The organization's own themes (system themes are not part of its state). */
   themes: { id: string; name: string; colors: Record<string, string> }[];

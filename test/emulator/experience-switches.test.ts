@@ -109,7 +109,10 @@ describe("dropDeviceExperienceOnGroupJoin: a device's own experience after a sta
   it("on: it is gone (the device reads as never configured) until configured again", async () => {
     const { status } = await joinAndLeave(worlds.on);
     expect(status).toBe(404);
-    const { admin, c, devices } = worlds.on;
+    const { admin, c, devices, emulator } = worlds.on;
+    // The snapshot keeps the record and says when the device joined a group.
+    const stale = emulator.snapshot().experiences.find((e) => e.holder.id === devices[2].id);
+    expect(stale?.joinedGroupAt).toEqual(expect.any(String));
     await admin.post(`/devices/${devices[2].id}/headset-experience/arborxr-kiosk`, kioskBody(c));
     const again = (await admin.get(`/devices/${devices[2].id}/headset-experience`)).body;
     expect(again.mode).toBe("arborxr-kiosk");
@@ -315,12 +318,14 @@ describe("state file", () => {
         holder: { type: "group", id: group },
         mode: "arborxr-home",
         settings: expect.objectContaining({ adminPin: "4321", themeId: theme.id }),
+        joinedGroupAt: null,
       },
       {
         kind: "device",
         holder: { type: "device", id: expect.any(String) },
         mode: "lock-task",
         settings: { visibleContents: [{ type: "app", id: c.apps[0] }] },
+        joinedGroupAt: null,
       },
     ]);
     expect(snapshot.themes.map((t) => t.name)).toEqual(["Acme Brand", "Kept theme"]);
