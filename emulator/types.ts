@@ -62,18 +62,6 @@ export interface StrictOptions {
   sortExperienceLists?: boolean;
   /** Deleting a theme that an experience uses is 422 instead of leaving those experiences with no theme. */
   rejectDeletingUsedTheme?: boolean;
-  /** `PUT /devices/{id}` with `tags` adds them to the device's tags instead of replacing them. */
-  mergeDeviceTagsOnPut?: boolean;
-  /** A tag name that names no tag (`PUT /devices`, tags attach) is 422 instead of creating the tag. */
-  rejectUnknownTags?: boolean;
-  /** Attaching a tag the owner has, or detaching one it lacks, is 422 instead of a no-op 204. */
-  rejectRepeatedTagAttach?: boolean;
-  /** Attaching a file or video a group or device already has is a no-op 204 instead of 422. */
-  ignoreRepeatedContentAttach?: boolean;
-  /** Sharing a channel with an organization it is shared with (or unsharing one it is not) is 200 instead of 422. */
-  repeatShareIsNoOp?: boolean;
-  /** `GET /groups/{id}/files` and `/videos` (absent from the OpenAPI document) list what a group holds. */
-  listGroupContent?: boolean;
   /** A theme name another theme (system or custom, case-insensitively) has is 422 instead of allowed. */
   uniqueThemeNames?: boolean;
   /** Theme colours are stored and read back lowercased instead of as sent. */
