@@ -3,7 +3,8 @@
  * each device it reaches moves from pending to installed at a point within `durationMs` on the emulator clock
  * that is fixed by a hash of the device and the version, so all have moved once `durationMs` has passed. The
  * clock is wall time plus an offset that the control endpoint advances, so tests step through a rollout without
- * sleeping. Fault control makes chosen devices (or a seeded share of them) fail, or stay pending for ever.
+ * sleeping. Fault control makes chosen devices (or a seeded share of them) fail, or stay pending for ever; it
+ * applies to installs due from the moment it is set (a device that already installed stays installed).
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
@@ -81,6 +82,13 @@ const later = (a: string, b: string) => (a > b ? a : b);
 
 export class RolloutSimulator {
   private current: RolloutConfig;
+  /**
+   * Fault history on the emulator clock, so a change applies to installs due from then on only: the periods in
+   * which each device was marked failing, when each stalled device was marked, the failure rate's periods.
+   */
+  private readonly failingPeriods = new Map<string, [number, number][]>();
+  private readonly stalledSince = new Map<string, number>();
+  private readonly ratePeriods: { since: number; rate: number; seed: number }[] = [];
 
   constructor(
     /** How far the clock was advanced; persisted with the state. */
@@ -88,6 +96,10 @@ export class RolloutSimulator {
     initial: Partial<RolloutConfig> = {},
   ) {
     this.current = { ...DEFAULT_ROLLOUT, ...rolloutConfigPatchSchema.parse(initial) };
+    // Faults given at start apply to every install.
+    for (const id of this.current.failingDeviceIds) this.failingPeriods.set(id, [[-Infinity, Infinity]]);
+    for (const id of this.current.stalledDeviceIds) this.stalledSince.set(id, -Infinity);
+    this.ratePeriods.push({ since: -Infinity, rate: this.current.failureRate, seed: this.current.seed });
   }
 
   get config(): RolloutConfig {
@@ -100,7 +112,27 @@ export class RolloutSimulator {
 
   /** Throws a ZodError on an invalid patch. */
   update(patch: Partial<RolloutConfig>): RolloutConfig {
-    this.current = { ...this.current, ...rolloutConfigPatchSchema.parse(patch) };
+    const valid = rolloutConfigPatchSchema.parse(patch);
+    const now = this.nowMs();
+    if (valid.failingDeviceIds) {
+      for (const [id, periods] of this.failingPeriods) {
+        const last = periods[periods.length - 1];
+        if (!valid.failingDeviceIds.includes(id) && last[1] === Infinity) last[1] = now;
+      }
+      for (const id of valid.failingDeviceIds) {
+        const periods = this.failingPeriods.get(id) ?? [];
+        if (periods.at(-1)?.[1] !== Infinity) periods.push([now, Infinity]);
+        this.failingPeriods.set(id, periods);
+      }
+    }
+    if (valid.stalledDeviceIds) {
+      for (const id of [...this.stalledSince.keys()])
+        if (!valid.stalledDeviceIds.includes(id)) this.stalledSince.delete(id);
+      for (const id of valid.stalledDeviceIds) if (!this.stalledSince.has(id)) this.stalledSince.set(id, now);
+    }
+    this.current = { ...this.current, ...valid };
+    if (valid.failureRate !== undefined || valid.seed !== undefined)
+      this.ratePeriods.push({ since: now, rate: this.current.failureRate, seed: this.current.seed });
     return this.config;
   }
 
@@ -158,7 +190,8 @@ export class RolloutSimulator {
       };
     const doneAt =
       Date.parse(start) + Math.ceil(this.current.durationMs * fraction(`${deviceId}/${rollout.version}`));
-    if (this.current.stalledDeviceIds.includes(deviceId) || now < doneAt)
+    const stalledSince = this.stalledSince.get(deviceId);
+    if ((stalledSince !== undefined && doneAt >= stalledSince) || now < doneAt)
       return {
         ...base,
         status: `pending-${kind}` as const,
@@ -166,10 +199,11 @@ export class RolloutSimulator {
         statusTimestamp: start,
       };
     const statusTimestamp = new Date(doneAt).toISOString();
+    const marked = this.failingPeriods.get(deviceId) ?? [];
+    const rate = [...this.ratePeriods].reverse().find((p) => p.since <= doneAt) ?? this.ratePeriods[0];
     const fails =
-      this.current.failingDeviceIds.includes(deviceId) ||
-      (this.current.failureRate > 0 &&
-        fraction(`${this.current.seed}/${deviceId}/${rollout.version}/failure`) <= this.current.failureRate);
+      marked.some(([from, until]) => from <= doneAt && doneAt < until) ||
+      (rate.rate > 0 && fraction(`${rate.seed}/${deviceId}/${rollout.version}/failure`) <= rate.rate);
     if (fails)
       return { ...base, status: `failed-${kind}` as const, installedVersion: before, statusTimestamp };
     return {
