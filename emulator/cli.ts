@@ -14,6 +14,7 @@ const EXPERIENCE_SWITCHES: Record<string, keyof StrictOptions> = {
   "reject-deleting-used-theme": "rejectDeletingUsedTheme",
   "unique-theme-names": "uniqueThemeNames",
   "lowercase-theme-colors": "lowercaseThemeColors",
+  "no-meta-hms-devices": "noMetaHmsDevices",
 };
 
 function experienceSwitches(names: string[] | undefined, all: boolean | undefined): StrictOptions {
@@ -46,7 +47,8 @@ const USAGE = `usage: devicemgmt-emulator [options]
   --strict-role-attach        re-attaching a group role the user has answers 422 (default: no-op 200)
   --strict-experience NAME    an experience switch (repeatable), one of: unset-not-found,
                               drop-on-group-join, withhold-admin-pin, reject-unused-fields, sort-lists,
-                              reject-deleting-used-theme, unique-theme-names, lowercase-theme-colors
+                              reject-deleting-used-theme, unique-theme-names, lowercase-theme-colors,
+                              no-meta-hms-devices
   --strict                    all of the above, and --max-per-page 25 unless given
   --help                      show this help`;
 

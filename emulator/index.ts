@@ -94,6 +94,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     rejectDeletingUsedTheme: options.strict?.rejectDeletingUsedTheme ?? false,
     uniqueThemeNames: options.strict?.uniqueThemeNames ?? false,
     lowercaseThemeColors: options.strict?.lowercaseThemeColors ?? false,
+    noMetaHmsDevices: options.strict?.noMetaHmsDevices ?? false,
     mergeDeviceTagsOnPut: options.strict?.mergeDeviceTagsOnPut ?? false,
     rejectUnknownTags: options.strict?.rejectUnknownTags ?? false,
     rejectRepeatedTagAttach: options.strict?.rejectRepeatedTagAttach ?? false,

@@ -66,6 +66,11 @@ export interface StrictOptions {
   uniqueThemeNames?: boolean;
   /** Theme colours are stored and read back lowercased instead of as sent. */
   lowercaseThemeColors?: boolean;
+  /**
+   * No device counts as a "Meta HMS device": devices never need `sharedModeSettings` / `metaHmsSettings`,
+   * instead of every device of a Meta model needing them.
+   */
+  noMetaHmsDevices?: boolean;
   /** `PUT /devices/{id}` with `tags` adds them to the device's tags instead of replacing them. */
   mergeDeviceTagsOnPut?: boolean;
   /** A tag name that names no tag (`PUT /devices`, tags attach) is 422 instead of creating the tag. */

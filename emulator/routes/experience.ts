@@ -77,8 +77,8 @@ function deviceHolder(ctx: RequestContext, permission: Permission, kind: Experie
     id: device.id,
     label: deviceLabel(device),
     configurable: true,
-    // "Meta HMS devices": the emulator counts every device of a Meta model as one.
-    needsMetaSettings: model?.manufacturer === "Meta",
+    // "Meta HMS devices": every device of a Meta model, or none (`noMetaHmsDevices`).
+    needsMetaSettings: model?.manufacturer === "Meta" && !ctx.services.strict.noMetaHmsDevices,
   };
 }
 

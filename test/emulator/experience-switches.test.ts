@@ -28,6 +28,7 @@ const ALL_ON: Required<Pick<StrictOptions, ExperienceSwitch>> = {
   rejectDeletingUsedTheme: true,
   uniqueThemeNames: true,
   lowercaseThemeColors: true,
+  noMetaHmsDevices: true,
 };
 type ExperienceSwitch =
   | "unsetExperienceNotFound"
@@ -37,7 +38,8 @@ type ExperienceSwitch =
   | "sortExperienceLists"
   | "rejectDeletingUsedTheme"
   | "uniqueThemeNames"
-  | "lowercaseThemeColors";
+  | "lowercaseThemeColors"
+  | "noMetaHmsDevices";
 
 interface World {
   emulator: RunningEmulator;
@@ -271,6 +273,21 @@ describe("lowercaseThemeColors: the case colours read back in", () => {
     const created = (await admin.post("/themes", { name: `Case ${reading}`, ...THEME })).body;
     expect(created).toMatchObject({ background1, text });
     expect((await admin.get(`/themes/${created.id}`)).body).toMatchObject({ background1, text });
+  });
+});
+
+describe("noMetaHmsDevices: whether a Meta device must send the Meta settings", () => {
+  it.each([
+    ["off", 422],
+    ["on", 204],
+  ] as const)("%s: a Meta device without metaHmsSettings gets %d", async (reading, status) => {
+    const { admin, devices } = worlds[reading];
+    const meta = devices.find((d) => d.deviceModel.manufacturer === "Meta" && !d.group).id;
+    const response = await admin.post(`/devices/${meta}/headset-experience/default-home`, {});
+    expect(response.status).toBe(status);
+    // Groups need them either way.
+    const group = await createConfiguredGroup(admin, `HMS ${reading}`, null);
+    expect((await admin.post(`/groups/${group}/headset-experience/default-home`, {})).status).toBe(422);
   });
 });
 
