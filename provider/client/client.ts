@@ -8,6 +8,7 @@ import { dispatcherFor, resolveEndpoints } from "./connection";
 import { UnauthorizedError, UnsupportedTokenError } from "./errors";
 import {
   type AppOperations,
+  type AuditLogOperations,
   createOperations,
   type DeviceModelOperations,
   type DeviceOperations,
@@ -85,6 +86,7 @@ export class DeviceMgmtClient {
   readonly deviceModels: DeviceModelOperations;
   readonly files: FileOperations;
   readonly videos: VideoOperations;
+  readonly auditLogs: AuditLogOperations;
 
   readonly #transport: Transport;
   readonly #organizationKey: string;
@@ -146,6 +148,7 @@ export class DeviceMgmtClient {
     this.deviceModels = operations.deviceModels;
     this.files = operations.files;
     this.videos = operations.videos;
+    this.auditLogs = operations.auditLogs;
   }
 
   /** Counters of this client's traffic (read by the benchmark). */

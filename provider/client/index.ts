@@ -7,6 +7,8 @@
 export { DeviceMgmtClient, type DeviceMgmtClientOptions, type HttpDispatcher } from "./client";
 export type {
   AppOperations,
+  AuditLogFilter,
+  AuditLogOperations,
   CreateUserBody,
   DeleteGroupOptions,
   DeviceFilter,
@@ -29,6 +31,7 @@ export {
   type ApiInfo,
   type App,
   type AppBuild,
+  type AuditRecord,
   type Checksum,
   type ComplianceStatus,
   type ContentDeviceStatus,

@@ -8,6 +8,7 @@ import * as s from "./schemas";
 import type { HttpMethod, QueryValue } from "./transport";
 import type {
   App,
+  AuditRecord,
   Device,
   DeviceFile,
   DeviceModel,
@@ -121,6 +122,18 @@ export interface DeviceOperations {
   migrate(deviceId: string, organizationSlug: string, options?: MigrateDeviceOptions): Promise<void>;
 }
 
+/** Filters of `GET /audit-logs` (ISO 8601 times; the search matches descriptions, names, e-mails, ids). */
+export interface AuditLogFilter {
+  search?: string;
+  startTime?: string;
+  endTime?: string;
+}
+
+export interface AuditLogOperations {
+  /** Newest first. */
+  list(filter?: AuditLogFilter): PageIterator<AuditRecord>;
+}
+
 export interface AppOperations {
   list(): PageIterator<App>;
   all(): Promise<App[]>;
@@ -160,6 +173,7 @@ export interface Operations {
   deviceModels: DeviceModelOperations;
   files: FileOperations;
   videos: VideoOperations;
+  auditLogs: AuditLogOperations;
 }
 
 type Query = Record<string, QueryValue>;
@@ -186,6 +200,7 @@ const appsPage = s.pageSchema(s.appSchema);
 const deviceModelsPage = s.pageSchema(s.deviceModelSchema);
 const filesPage = s.pageSchema(s.fileSchema);
 const videosPage = s.pageSchema(s.videoSchema);
+const auditLogsPage = s.pageSchema(s.auditRecordSchema);
 
 /** Path segments are escaped so an identifier can never change which endpoint is called. */
 const e = encodeURIComponent;
@@ -296,6 +311,15 @@ export function createOperations(run: Executor): Operations {
       list: () => list(`/videos`, videosPage),
       all: () => list(`/videos`, videosPage).all(),
       get: (videoId: string) => run.get(`/videos/${e(videoId)}`, s.videoSchema),
+    },
+
+    auditLogs: {
+      list: (filter: AuditLogFilter = {}) =>
+        list(`/audit-logs`, auditLogsPage, {
+          search: filter.search,
+          start_time: filter.startTime,
+          end_time: filter.endTime,
+        }),
     },
   };
 }

@@ -302,6 +302,24 @@ const paginationSchema = {
   }),
 };
 
+export const auditRecordSchema = parsesTo<t.AuditRecord>()(
+  z.object({
+    id: z.number().int(),
+    description: z.string(),
+    action: z.string(),
+    type: z.enum(["created", "read", "updated", "deleted", "remote_action", "exported"]),
+    // Typed uuid by the OpenAPI, but records of removed or system objects need not follow it: any text.
+    resourceId: z.string().nullable().optional(),
+    resourceType: z.string().nullable().optional(),
+    resourceName: z.string().nullable().optional(),
+    userId: z.string().nullable().optional(),
+    userEmail: z.string(),
+    userIpAddress: z.string().nullable().optional(),
+    ...timestamps,
+  }),
+  true,
+);
+
 /** The Laravel pagination envelope around a list of `item`. */
 export function pageSchema<T>(item: z.ZodType<T>): z.ZodType<t.Page<T>> {
   return z.object({ data: z.array(item), ...paginationSchema });

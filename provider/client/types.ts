@@ -221,6 +221,23 @@ export interface Page<T> {
   meta: { current_page: number; last_page: number; per_page: number; total: number };
 }
 
+/** One audit record (`GET /audit-logs`): who did what to which resource, and when. */
+export interface AuditRecord {
+  id: number;
+  description: string;
+  action: string;
+  type: "created" | "read" | "updated" | "deleted" | "remote_action" | "exported";
+  resourceId?: string | null;
+  resourceType?: string | null;
+  resourceName?: string | null;
+  userId?: string | null;
+  /** An e-mail address, "System" for system actions, or the vendor's name for its own staff. */
+  userEmail: string;
+  userIpAddress?: string | null;
+  createdAt: string;
+  updatedAt: string;
+}
+
 /** The group's parent id, or null for a root group (the API exposes the expanded `parent` only). */
 export function parentIdOf(group: Pick<Group, "parent">): string | null {
   return group.parent?.id ?? null;
