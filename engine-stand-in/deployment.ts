@@ -5,7 +5,7 @@
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import { ProviderCallError, Struct, grpc, type PropertyMap, type ProviderPlugin } from "./plugin";
-import { Limiter, deleteInAntichains } from "./schedule";
+import { Limiter, deleteInAntichains, dependenciesOf, transitiveDependencies } from "./schedule";
 import {
   STEP_KINDS,
   type EngineError,
@@ -29,6 +29,12 @@ export class DeploymentFailed extends Error {}
 export class DeleteProtected extends DeploymentFailed {}
 
 /**
+ * A create, update or delete that failed under `--continue-on-error`: recorded, and the deployment goes on
+ * (pkg/resource/deploy/step_executor.go, cancelDueToError: step.Fail() and erroredSteps instead of cancel()).
+ */
+export class StepFailed extends DeploymentFailed {}
+
+/**
  * The error a registration gets once the deployment has stopped: the gRPC "unavailable" a terminating engine
  * gives. The SDK then leaves the resource's outputs (and so its dependents) pending instead of rejecting them,
  * as a program the engine abandons; the run ends when the in-flight steps have finished.
@@ -39,6 +45,22 @@ export function registrationRefused(message: string): Error {
     details: message,
     metadata: new grpc.Metadata(),
   });
+}
+
+/** The answer to a registration whose step failed or was skipped: the state it keeps, and the result. */
+function registerResponse(
+  urn: string,
+  kept: StateEntry | undefined,
+  result: resproto.Result,
+): resproto.RegisterResourceResponse {
+  const response = new resproto.RegisterResourceResponse();
+  response.setUrn(urn);
+  response.setId(kept?.id ?? "");
+  response.setObject(
+    Struct.fromJavaScript((kept?.outputs ?? {}) as Record<string, structTypes.JavaScriptValue>),
+  );
+  response.setResult(result);
+  return response;
 }
 
 export function newResult(): RunResult {
@@ -66,6 +88,8 @@ export interface DeploymentSettings {
   interruptAfter?: number;
   /** Resolves when the interrupted CLI dies (after the interruptAfter-th call was sent); default 50 ms. */
   interruptWhen?: () => Promise<void>;
+  /** `--continue-on-error`: a failed create/update/delete does not stop the deployment. */
+  continueOnError?: boolean;
 }
 
 interface Plan {
@@ -92,6 +116,14 @@ export class Deployment {
   private readonly oldUrnOf = new Map<string, string>();
   private readonly checkQueue = new Limiter(1);
   private readonly deleted = new Set<StateEntry>();
+  /**
+   * URNs whose step failed or was skipped under `--continue-on-error`: registrations that depend on one are
+   * skipped, and what they depend on is not deleted (deployment_executor.go, handleSingleEvent's `skipped` and
+   * performPostSteps' erroredDeps).
+   */
+  readonly skipped = new Set<string>();
+  /** A failure that stops the deployment: no new step starts (step_executor.go, cancel()). */
+  private canceled = false;
   private stackOutputs: PropertyMap = {};
   private rootUrn?: string;
   private inFlight = 0;
@@ -104,14 +136,21 @@ export class Deployment {
     this.old = new Map(settings.oldState.filter((e) => !e.pendingDelete).map((e) => [e.urn, e]));
   }
 
+  /** True once no new step may start: a failure that cancels the deployment, or an interruption. */
   get failed(): boolean {
-    return this.result.errors.length > 0 || this.result.interrupted;
+    return this.canceled || this.result.interrupted;
   }
 
-  fail(error: EngineError): void {
+  /**
+   * Records an error. A failed create/update/delete (`stepFailure`) under `--continue-on-error` lets the
+   * deployment go on; every other failure cancels it (step_executor.go, cancelDueToError; errors of step
+   * generation, such as Check, always end the deployment: deployment_executor.go, Execute's main loop).
+   */
+  fail(error: EngineError, stepFailure = false): void {
     if (this.result.interrupted) return;
     this.result.errors.push(error);
     this.result.ok = false;
+    if (!(stepFailure && this.settings.continueOnError)) this.canceled = true;
     this.noticeStop();
   }
 
@@ -138,7 +177,10 @@ export class Deployment {
     try {
       return await call();
     } catch (err) {
-      if (!(err instanceof DeploymentFailed)) this.fail({ urn, op, message: (err as Error).message });
+      if (err instanceof DeploymentFailed) throw err;
+      const stepFailure = op === "create" || op === "update" || op === "delete";
+      this.fail({ urn, op, message: (err as Error).message }, stepFailure);
+      if (stepFailure && this.settings.continueOnError) throw new StepFailed((err as Error).message);
       throw err;
     }
   }
@@ -243,8 +285,16 @@ export class Deployment {
         retainOnDelete: req.getRetainondelete() ?? false,
       },
     };
+    let old: StateEntry | undefined;
     try {
-      const old = this.oldResource(goal, req);
+      old = this.oldResource(goal, req);
+      if (this.settings.continueOnError && dependenciesOf(goal).some((dep) => this.skipped.has(dep))) {
+        // A dependency failed or was skipped: so is this one, and it keeps its old state (CreateStep.Skip,
+        // UpdateStep.Skip in step.go; deployment_executor.go, handleSingleEvent, doesStepDependOn).
+        // (The engine answers Result SKIP; the SDK 3.270's protocol knows only FAIL and treats both alike.)
+        this.skipped.add(urn);
+        return registerResponse(urn, old, resproto.Result.FAIL);
+      }
       const importId = req.getImportid();
       const entry = !goal.custom
         ? this.stepComponent(goal, old)
@@ -257,6 +307,12 @@ export class Deployment {
       response.setObject(Struct.fromJavaScript(entry.outputs as Record<string, structTypes.JavaScriptValue>));
       return response;
     } catch (err) {
+      if (err instanceof StepFailed) {
+        // The SDK is told the registration failed (the engine's Result FAIL): the resource's outputs reject,
+        // and the program goes on with everything that does not need them (step_executor.go, step.Fail()).
+        this.skipped.add(urn);
+        return registerResponse(urn, this.registered.get(urn) ?? old, resproto.Result.FAIL);
+      }
       if (!this.failed) this.fail({ urn, op: "register", message: (err as Error).message });
       throw registrationRefused((err as Error).message);
     }
@@ -612,7 +668,17 @@ export class Deployment {
       return;
     }
     if (this.failed) return;
-    const due = [...removed, ...this.settings.oldState.filter((e) => e.pendingDelete), ...this.condemned];
+    // Under --continue-on-error, what a failed or skipped resource depends on is not deleted
+    // (deployment_executor.go, performPostSteps, erroredDeps).
+    const erroredDeps = transitiveDependencies(
+      [...this.skipped],
+      [...this.registered.values(), ...this.settings.oldState],
+    );
+    const due = [
+      ...removed,
+      ...this.settings.oldState.filter((e) => e.pendingDelete),
+      ...this.condemned,
+    ].filter((e) => !erroredDeps.has(e.urn));
     await deleteInAntichains(
       due,
       this.settings.steps,
@@ -620,7 +686,7 @@ export class Deployment {
         await this.deleteResource(e);
         if (removed.includes(e)) this.record("delete", e);
       },
-      (err) => err instanceof DeleteProtected,
+      (err) => err instanceof DeleteProtected || err instanceof StepFailed,
     );
   }
 
@@ -633,7 +699,7 @@ export class Deployment {
         await this.deleteResource(e);
         this.record("delete", e);
       },
-      (err) => err instanceof DeleteProtected,
+      (err) => err instanceof DeleteProtected || err instanceof StepFailed,
     );
   }
 

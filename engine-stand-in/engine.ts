@@ -67,6 +67,31 @@ function pendingOperationsWarning(pending: PendingOperation[]): string {
   );
 }
 
+/**
+ * The language host's handler (sdk/nodejs/cmd/run/run.ts, uncaughtHandler): a promise the program leaves
+ * rejected fails the program, reported once. The SDK rejects the outputs of a resource whose registration failed
+ * or was skipped (runtime/resource.ts: Result FAIL/SKIP, "failed to register"), so under --continue-on-error a
+ * failed step whose outputs nobody handles fails the program: the engine then bails before its deletes
+ * (deployment_executor.go, Execute: a source error returns before performPostSteps). While a program runs, this
+ * process is its language host: other handlers are set aside and restored by the function returned.
+ */
+function reportUnhandledRejectionsTo(deployment: Deployment): () => void {
+  const others = hostProcess.listeners("unhandledRejection");
+  const handler = (reason: unknown) => deployment.programFailed(reason);
+  hostProcess.removeAllListeners("unhandledRejection");
+  hostProcess.on("unhandledRejection", handler);
+  return () => {
+    hostProcess.removeListener("unhandledRejection", handler);
+    for (const listener of others) hostProcess.on("unhandledRejection", listener);
+  };
+}
+
+/**
+ * The process itself, where Node reports unhandled rejections. A test runner may give each module a copy of
+ * `process` whose listeners Node never calls (jest does); the module loader's own "process" is the real one.
+ */
+const hostProcess: NodeJS.Process = require("module")._load("process");
+
 export class Engine {
   private state: StateEntry[] = [];
   /** The default provider's inputs at the last `up`: what refresh and destroy configure the plugin with. */
@@ -339,6 +364,7 @@ export class Engine {
       replace: options.replace,
       interruptAfter: options.interruptAfter,
       interruptWhen: options.interruptWhen,
+      continueOnError: options.continueOnError,
     });
   }
 
@@ -354,6 +380,7 @@ export class Engine {
       deployment.result.warnings.push(pendingOperationsWarning(this.pendingOperations));
     }
     const { config, secretKeys } = providerConfig;
+    const restoreRejectionHandlers = reportUnhandledRejectionsTo(deployment);
     try {
       await sdkState.withLocalStorage(async () => {
         sdkSettings.setMockOptions(
@@ -378,8 +405,14 @@ export class Engine {
         })();
         await Promise.race([programSettled, deployment.stopped]);
       });
+      // The language host's run ends after the program's last turn, in which Node reports the rejections the
+      // program left unhandled (they fail the program, and then the deletes do not run).
+      await new Promise((resolve) => setImmediate(resolve));
       if (!deployment.result.interrupted) await deployment.finish();
     } finally {
+      // Node reports a rejection once the microtasks of its turn have run: let the program's last ones arrive.
+      await new Promise((resolve) => setImmediate(resolve));
+      restoreRejectionHandlers();
       if (deployment.result.interrupted) await plugin.kill(); // the CLI died, and its plugin with it
       await release();
     }

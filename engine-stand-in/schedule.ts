@@ -33,6 +33,25 @@ export function dependenciesOf(entry: StateEntry): string[] {
   ];
 }
 
+/** The URNs that `urns` depend on, directly or through others, in the dependency graph of `entries`. */
+export function transitiveDependencies(urns: string[], entries: StateEntry[]): Set<string> {
+  const byUrn = new Map<string, StateEntry[]>();
+  for (const e of entries) byUrn.set(e.urn, [...(byUrn.get(e.urn) ?? []), e]);
+  const found = new Set<string>();
+  const visit = (urn: string) => {
+    for (const entry of byUrn.get(urn) ?? []) {
+      for (const dep of dependenciesOf(entry)) {
+        if (!found.has(dep)) {
+          found.add(dep);
+          visit(dep);
+        }
+      }
+    }
+  };
+  urns.forEach(visit);
+  return found;
+}
+
 /**
  * The engine's deletion schedule (pkg/resource/deploy/step_generator.go, ScheduleDeletes): antichains of
  * resources none of which depends on another still condemned, computed from the leaves of the dependency

@@ -146,6 +146,11 @@ export interface RunOptions {
   interruptAfter?: number;
   /** With interruptAfter: resolves when the CLI should die (default 50 ms after that call was sent). */
   interruptWhen?: () => Promise<void>;
+  /**
+   * `--continue-on-error` (up, destroy): a failed create, update or delete does not stop the deployment; what
+   * depends on it is skipped, and the deletes at the end still run (see README.md).
+   */
+  continueOnError?: boolean;
   /** `pulumi refresh --clear-pending-creates`: drops pending creates from the state. */
   clearPendingCreates?: boolean;
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { AmbiguousWriteError, NotFoundError } from "../client";
 import { apiTokenProblem, baseUrlProblem } from "../connection";
 import { clientForProps } from "./context";
+import { runLedger } from "./runLedger";
 
 /** What the engine sends for a value it does not know yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -280,6 +281,7 @@ export const AMBIGUOUS_WRITE_ATTEMPTS = 5;
  * the fix is `aliases` when the resource was renamed or moved in code, `adoptId` to take the object over.
  */
 export function notCreatedHere(found: string, noun: string, adoptId: string, more = ""): NotCreatedHereError {
+  runLedger.recordRefusedCreate(adoptId); // this run must not delete the object the refused create met
   return new NotCreatedHereError(
     `${found} Nothing was changed. If you renamed this resource or moved it to another parent in code, add the ` +
       `resource option aliases: [{ name: "<old name>" }] (or { parent: <old parent> }) so Pulumi knows it is the ` +

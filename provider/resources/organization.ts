@@ -16,6 +16,7 @@ import { DeviceMgmtProblem } from "../errors";
 import { clientForProps } from "./context";
 import { PartialFailureError, type Props, type ResourceHandler } from "./framework";
 import type { KindDefinition } from "./kind";
+import { runLedger } from "./runLedger";
 
 /** The output every resource carries: the id of the organization it lives in. */
 export const ORGANIZATION_KEY = "organizationId";
@@ -106,6 +107,7 @@ export function pinnedToOrganization({ kind, type, handler }: KindDefinition): R
       const organizationId = await sameOrganization(type, id, props, props);
       const object = key(kind, organizationId, id);
       if (adoptedHere.has(object)) return; // another resource of this run took it over: keep it
+      runLedger.assertDeletable(type, id); // a refused create of this run met it: the program still declares it
       await handler.delete(id, props);
       deletedHere.add(object);
     },
