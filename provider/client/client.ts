@@ -18,6 +18,13 @@ import {
   type UserOperations,
   type VideoOperations,
 } from "./operations";
+import type {
+  Custom3DEnvironmentOperations,
+  DeviceExperienceOperations,
+  HeadsetExperienceOperations,
+  ImageOperations,
+  ThemeOperations,
+} from "./experienceOperations";
 import { pageSizeMemory } from "./pagination";
 import { secretsOf } from "./redact";
 import { type BackoffSettings, DEFAULT_BACKOFF } from "./retry";
@@ -87,6 +94,11 @@ export class DeviceMgmtClient {
   readonly files: FileOperations;
   readonly videos: VideoOperations;
   readonly auditLogs: AuditLogOperations;
+  readonly themes: ThemeOperations;
+  readonly images: ImageOperations;
+  readonly custom3DEnvironments: Custom3DEnvironmentOperations;
+  readonly headsetExperiences: HeadsetExperienceOperations;
+  readonly deviceExperiences: DeviceExperienceOperations;
 
   readonly #transport: Transport;
   readonly #organizationKey: string;
@@ -149,6 +161,11 @@ export class DeviceMgmtClient {
     this.files = operations.files;
     this.videos = operations.videos;
     this.auditLogs = operations.auditLogs;
+    this.themes = operations.themes;
+    this.images = operations.images;
+    this.custom3DEnvironments = operations.custom3DEnvironments;
+    this.headsetExperiences = operations.headsetExperiences;
+    this.deviceExperiences = operations.deviceExperiences;
   }
 
   /** Counters of this client's traffic (read by the benchmark). */

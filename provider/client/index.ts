@@ -26,6 +26,30 @@ export type {
   UserOperations,
   VideoOperations,
 } from "./operations";
+export type {
+  Custom3DEnvironmentOperations,
+  DeviceExperienceOperations,
+  DeviceExperiencePath,
+  ExperienceHolder,
+  ExperienceOperations,
+  HeadsetExperienceOperations,
+  HeadsetExperiencePath,
+  ImageOperations,
+  ThemeOperations,
+} from "./experienceOperations";
+export type {
+  Custom3DEnvironment,
+  DeviceExperience,
+  ExperienceBackground,
+  ExperienceContent,
+  HeadsetExperience,
+  Image,
+  ImageType,
+  MetaHmsSettings,
+  SharedModeSettings,
+  Theme,
+  ThemeBody,
+} from "./types";
 export {
   type AccessControl,
   type ApiInfo,

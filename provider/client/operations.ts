@@ -5,6 +5,7 @@
 import type { z } from "zod";
 import { PageIterator, type PageSizeMemory } from "./pagination";
 import * as s from "./schemas";
+import { createExperienceOperations, type ExperienceOperations } from "./experienceOperations";
 import type { HttpMethod, QueryValue } from "./transport";
 import type {
   App,
@@ -164,7 +165,7 @@ export interface VideoOperations {
  * explicitly so that the published types name each argument and result type. A `list` is fetched lazily (page by
  * page, `for await`); `all()` collects every item.
  */
-export interface Operations {
+export interface Operations extends ExperienceOperations {
   users: UserOperations;
   roles: RoleOperations;
   groups: GroupOperations;
@@ -217,6 +218,7 @@ export function createOperations(run: Executor): Operations {
   const deviceQuery = (filter: DeviceFilter): Query => ({ "group_ids[]": filter.groupIds });
 
   return {
+    ...createExperienceOperations(run),
     users: {
       list: () => list(`/users`, usersPage),
       all: () => list(`/users`, usersPage).all(),

@@ -242,3 +242,132 @@ export interface AuditRecord {
 export function parentIdOf(group: Pick<Group, "parent">): string | null {
   return group.parent?.id ?? null;
 }
+
+// ---- What a headset shows: themes, images, custom 3D environments, experiences ------------------------------
+
+/** A menu colour theme; system themes (`isSystemOwned`) are offered to every organization and cannot change. */
+export interface Theme extends Timestamps {
+  id: string;
+  name: string;
+  isSystemOwned: boolean;
+  /** Colours in hex format (`#RRGGBB`). */
+  background1: string;
+  background2: string;
+  text: string;
+  accent1: string;
+  accent2: string;
+  accent3: string;
+}
+
+/** The colours and name a theme is written with (POST /themes, PUT /themes/{id}). */
+export interface ThemeBody {
+  name: string;
+  background1: string;
+  background2: string;
+  text: string;
+  accent1: string;
+  accent2: string;
+  accent3: string;
+}
+
+/** What an image is for: `GET /images?type=…` lists one type. */
+export type ImageType =
+  | "unknown"
+  | "three-sixty-background"
+  | "android-wallpaper"
+  | "app-icon"
+  | "video-icon"
+  | "organization-icon"
+  | "unmanaged-app-icon"
+  | "webxr-link-icon"
+  | "headset-xp-skybox"
+  | "headset-xp-banner"
+  | "headset-xp-menu-icon";
+
+export interface Image extends Timestamps {
+  id: string;
+  isSystemOwned: boolean;
+  objectName: string | null;
+  originalFileName: string | null;
+  mimeType?: string | null;
+  sizeBytes?: number | null;
+  type: string;
+  status?: string;
+  downloadUrl?: string | null;
+}
+
+export interface Custom3DEnvironment extends Timestamps {
+  id: string;
+  objectName: string;
+  sizeBytes?: number | null;
+  status?: string;
+  downloadUrl?: string | null;
+}
+
+/** An app, video, unmanaged app or WebXR link shown by an experience. */
+export interface ExperienceContent {
+  id: string;
+  type: string;
+}
+
+export interface ExperienceBackground {
+  type: string;
+  bannerImageId?: string | null;
+  skyboxImageId?: string | null;
+  threeSixtyImageId?: string | null;
+  custom3DEnvironmentId?: string | null;
+}
+
+export interface SharedModeSettings {
+  enableOfflineMode: boolean;
+  requireManagedMetaLogin: boolean;
+  requiredPasswordComplexity?: string | null;
+  enableControllerFree: boolean;
+  wakeControllers?: boolean | null;
+  adjustDeviceFit: boolean;
+  defaultToStationaryBoundary: boolean;
+}
+
+export interface MetaHmsSettings {
+  isStoreEnabled: boolean;
+  isSocialEnabled: boolean;
+  isAddAccountsEnabled: boolean;
+}
+
+/**
+ * A headset experience as `GET …/headset-experience` shows it: `mode` is `arborxr-home`, `arborxr-kiosk`,
+ * `device-default` (configured through `default-home`) or `custom-launcher` (through `in-house-launcher`), with
+ * the fields of that mode. `id` and the timestamps are null while nobody configured one.
+ */
+export interface HeadsetExperience {
+  id: string | null;
+  mode: string;
+  visibleContents?: ExperienceContent[];
+  language?: string | null;
+  menuTitle?: string | null;
+  menuIconImageId?: string | null;
+  removePoweredByArborXrBranding?: boolean | null;
+  shortcuts?: string[] | null;
+  adminPin?: string | null;
+  categorizationTags?: string[] | null;
+  background?: ExperienceBackground | null;
+  themeId?: string | null;
+  sharedModeSettings?: SharedModeSettings | null;
+  kioskContent?: ExperienceContent | null;
+  isMenuEnabled?: boolean | null;
+  metaHmsSettings?: MetaHmsSettings | null;
+  launcherContent?: ExperienceContent | null;
+  returnToLauncherViaHomeButton?: boolean | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+}
+
+/** A device experience as `GET …/device-experience` shows it: `lock-task`, `device-default` or `custom-launcher`. */
+export interface DeviceExperience {
+  id: string | null;
+  mode: string;
+  visibleContents?: ExperienceContent[];
+  launcherContent?: ExperienceContent | null;
+  createdAt: string | null;
+  updatedAt: string | null;
+}

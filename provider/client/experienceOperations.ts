@@ -1,0 +1,135 @@
+/**
+ * The operations behind what a headset shows: themes, images, custom 3D environments, and the headset and
+ * device experiences of configured groups and ungrouped devices. Kept apart from operations.ts, which they join
+ * through `createExperienceOperations`.
+ */
+import type { z } from "zod";
+import { PageIterator, type PageSizeMemory } from "./pagination";
+import * as s from "./schemas";
+import type { QueryValue } from "./transport";
+import type {
+  Custom3DEnvironment,
+  DeviceExperience,
+  HeadsetExperience,
+  Image,
+  ImageType,
+  Page,
+  Theme,
+  ThemeBody,
+} from "./types";
+import type { Executor } from "./operations";
+
+/** Whose experience: a configured group's, or an ungrouped device's. */
+export type ExperienceHolder = { groupId: string } | { deviceId: string };
+
+/** The path segments of `POST …/headset-experience/{segment}` (the GET's `mode` names two of them differently). */
+export type HeadsetExperiencePath = "arborxr-home" | "arborxr-kiosk" | "default-home" | "in-house-launcher";
+/** The path segments of `POST …/device-experience/{segment}`. */
+export type DeviceExperiencePath = "lock-task" | "default-home" | "in-house-launcher";
+
+export interface ThemeOperations {
+  list(): PageIterator<Theme>;
+  all(): Promise<Theme[]>;
+  get(themeId: string): Promise<Theme>;
+  create(body: ThemeBody): Promise<Theme>;
+  /** Replaces the whole theme (system themes are refused). */
+  update(themeId: string, body: ThemeBody): Promise<Theme>;
+  delete(themeId: string): Promise<void>;
+}
+
+export interface ImageOperations {
+  /** The images of one type (the API lists no other way). */
+  list(type: ImageType): PageIterator<Image>;
+  all(type: ImageType): Promise<Image[]>;
+  get(imageId: string): Promise<Image>;
+}
+
+export interface Custom3DEnvironmentOperations {
+  list(): PageIterator<Custom3DEnvironment>;
+  all(): Promise<Custom3DEnvironment[]>;
+}
+
+export interface HeadsetExperienceOperations {
+  get(holder: ExperienceHolder): Promise<HeadsetExperience>;
+  /** Configures the mode `path` with `body` (the whole experience: there is no partial update); 204. */
+  set(holder: ExperienceHolder, path: HeadsetExperiencePath, body: object): Promise<void>;
+}
+
+export interface DeviceExperienceOperations {
+  get(holder: ExperienceHolder): Promise<DeviceExperience>;
+  /** Configures the mode `path` with `body`; 204. */
+  set(holder: ExperienceHolder, path: DeviceExperiencePath, body: object): Promise<void>;
+}
+
+export interface ExperienceOperations {
+  themes: ThemeOperations;
+  images: ImageOperations;
+  custom3DEnvironments: Custom3DEnvironmentOperations;
+  headsetExperiences: HeadsetExperienceOperations;
+  deviceExperiences: DeviceExperienceOperations;
+}
+
+const themesPage = s.pageSchema(s.themeSchema);
+const imagesPage = s.pageSchema(s.imageSchema);
+const environmentsPage = s.pageSchema(s.custom3DEnvironmentSchema);
+
+/** Path segments are escaped so an identifier can never change which endpoint is called. */
+const e = encodeURIComponent;
+
+const holderPath = (holder: ExperienceHolder) =>
+  "groupId" in holder ? `/groups/${e(holder.groupId)}` : `/devices/${e(holder.deviceId)}`;
+
+/** Only the theme's own fields travel: a Theme read back (with id, timestamps) can be passed as a body. */
+const themeBody = (body: ThemeBody): ThemeBody => ({
+  name: body.name,
+  background1: body.background1,
+  background2: body.background2,
+  text: body.text,
+  accent1: body.accent1,
+  accent2: body.accent2,
+  accent3: body.accent3,
+});
+
+export function createExperienceOperations(
+  run: Executor & { pageSizes?: PageSizeMemory },
+): ExperienceOperations {
+  const list = <T>(path: string, schema: z.ZodType<Page<T>>, query: Record<string, QueryValue> = {}) =>
+    new PageIterator<T>(
+      (request) => run.get(path, schema, { ...query, page: request.page, per_page: request.perPage }),
+      run.pageSizes,
+    );
+
+  return {
+    themes: {
+      list: () => list(`/themes`, themesPage),
+      all: () => list(`/themes`, themesPage).all(),
+      get: (themeId) => run.get(`/themes/${e(themeId)}`, s.themeSchema),
+      create: (body) => run.write("POST", `/themes`, themeBody(body), s.themeSchema),
+      update: (themeId, body) => run.write("PUT", `/themes/${e(themeId)}`, themeBody(body), s.themeSchema),
+      delete: (themeId) => run.write<void>("DELETE", `/themes/${e(themeId)}`),
+    },
+
+    images: {
+      list: (type) => list(`/images`, imagesPage, { type }),
+      all: (type) => list(`/images`, imagesPage, { type }).all(),
+      get: (imageId) => run.get(`/images/${e(imageId)}`, s.imageSchema),
+    },
+
+    custom3DEnvironments: {
+      list: () => list(`/custom-3d-environments`, environmentsPage),
+      all: () => list(`/custom-3d-environments`, environmentsPage).all(),
+    },
+
+    headsetExperiences: {
+      get: (holder) => run.get(`${holderPath(holder)}/headset-experience`, s.headsetExperienceSchema),
+      set: (holder, path, body) =>
+        run.write<void>("POST", `${holderPath(holder)}/headset-experience/${e(path)}`, body),
+    },
+
+    deviceExperiences: {
+      get: (holder) => run.get(`${holderPath(holder)}/device-experience`, s.deviceExperienceSchema),
+      set: (holder, path, body) =>
+        run.write<void>("POST", `${holderPath(holder)}/device-experience/${e(path)}`, body),
+    },
+  };
+}
