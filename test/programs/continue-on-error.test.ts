@@ -11,6 +11,7 @@ import { createEngine, type Engine } from "../../engine-stand-in";
 import { DeviceMgmtClient } from "../../provider/client";
 import { Group, GroupReleaseChannel, User } from "../../provider";
 import { ClaimedObjectDeleteError, RunLedger } from "../../provider/resources/runLedger";
+import { Managed, startStack, type Stack } from "../resources/support";
 
 const repoRoot = path.resolve(__dirname, "../..");
 
@@ -98,4 +99,28 @@ describe("--continue-on-error after a rename without aliases", () => {
   test("a renamed user keeps its live user", () => expectRenameKeepsTheObject("emil"));
   test("a renamed attachment keeps the release channel attached", () =>
     expectRenameKeepsTheObject("site-production"));
+});
+
+describe("the provider refuses the delete in the run that refused the create (one plugin process)", () => {
+  let stack: Stack;
+  beforeEach(async () => {
+    stack = await startStack();
+  });
+  afterEach(() => stack?.close());
+
+  test("a group whose same-named create was refused is not deleted by its old name's removal", async () => {
+    // What an engine that goes on after the refused create would ask next: delete the old name's group.
+    const old = await Managed.of(stack.plugin, "group", "site");
+    await old.create({ name: "Lab Ledger" });
+    const renamed = await Managed.of(stack.plugin, "group", "site-renamed");
+    await expect(renamed.create({ name: "Lab Ledger" })).rejects.toThrow(/aliases/);
+
+    await expect(old.delete()).rejects.toThrow(/was not deleted: in this run a resource of the program/);
+    expect(
+      stack.emulator
+        .snapshot()
+        .groups.filter((g) => g.name === "Lab Ledger")
+        .map((g) => g.id),
+    ).toEqual([old.id]);
+  });
 });
