@@ -11,6 +11,7 @@ export {
   type AttachmentArgs,
 } from "./resources/attachments";
 export { DeviceMigration, type DeviceMigrationArgs } from "./resources/deviceMigration";
+export { Theme, type ThemeArgs } from "./resources/theme";
 export * from "./lookups";
 export type { ConnectionInput } from "./connection";
 export type { ConnectionArgs } from "./resources/secretConnection";

@@ -11,6 +11,7 @@ import { groupKind } from "./resources/group";
 import { userKind } from "./resources/user";
 import { deviceMigrationKind } from "./resources/deviceMigration";
 import { deviceReleaseChannelKind, groupReleaseChannelKind } from "./resources/attachments";
+import { themeKind } from "./resources/theme";
 
 export const KINDS = kindTable({
   group: groupKind,
@@ -18,6 +19,7 @@ export const KINDS = kindTable({
   groupReleaseChannel: groupReleaseChannelKind,
   deviceReleaseChannel: deviceReleaseChannelKind,
   deviceMigration: deviceMigrationKind,
+  theme: themeKind,
 });
 
 /** The keys of the kind table: what state records for each resource. */

@@ -189,6 +189,10 @@ export const KIND_SECTIONS: { [K in ResourceKind]: KindSection } = {
     notExported:
       "a migration is an event that already happened: the migrated device is in the other organization",
   },
+
+  theme: {
+    notExported: "custom themes are not exported yet (issue 19, item 6): declare them by hand or adopt them",
+  },
 };
 
 export function renderProgram(plan: ProgramPlan, options: RenderOptions): string {
