@@ -17,6 +17,26 @@ const EXPERIENCE_SWITCHES: Record<string, keyof StrictOptions> = {
   "no-meta-hms-devices": "noMetaHmsDevices",
 };
 
+/** `--strict-catalog NAME` values: tags, content attachments, sharing (emulator/README.md, Strictness switches). */
+const CATALOG_SWITCHES: Record<string, keyof StrictOptions> = {
+  "merge-device-tags-on-put": "mergeDeviceTagsOnPut",
+  "reject-unknown-tags": "rejectUnknownTags",
+  "reject-repeated-tag-attach": "rejectRepeatedTagAttach",
+  "ignore-repeated-content-attach": "ignoreRepeatedContentAttach",
+  "repeat-share-is-no-op": "repeatShareIsNoOp",
+  "list-group-content": "listGroupContent",
+};
+
+function catalogSwitches(names: string[] | undefined, all: boolean | undefined): StrictOptions {
+  const chosen: StrictOptions = {};
+  for (const name of all ? Object.keys(CATALOG_SWITCHES) : (names ?? [])) {
+    const key = CATALOG_SWITCHES[name];
+    if (!key) throw new Error(`--strict-catalog: unknown switch "${name}"`);
+    chosen[key] = true;
+  }
+  return chosen;
+}
+
 function experienceSwitches(names: string[] | undefined, all: boolean | undefined): StrictOptions {
   const chosen: StrictOptions = {};
   for (const name of names ?? []) {
@@ -49,6 +69,10 @@ const USAGE = `usage: devicemgmt-emulator [options]
                               drop-on-group-join, withhold-admin-pin, reject-unused-fields, sort-lists,
                               reject-deleting-used-theme, unique-theme-names, lowercase-theme-colors,
                               no-meta-hms-devices
+  --strict-catalog NAME       a tag, content or sharing switch (repeatable), one of:
+                              merge-device-tags-on-put, reject-unknown-tags, reject-repeated-tag-attach,
+                              ignore-repeated-content-attach, repeat-share-is-no-op, list-group-content
+  --rollout-duration-ms MS    simulated rollouts: devices install within MS of a version change (default 60000)
   --strict                    all of the above, and --max-per-page 25 unless given
   --help                      show this help`;
 
@@ -91,6 +115,8 @@ export function optionsFromArgs(args: string[]): EmulatorOptions | "help" {
       "strict-invitations": { type: "boolean" },
       "strict-role-attach": { type: "boolean" },
       "strict-experience": { type: "string", multiple: true },
+      "strict-catalog": { type: "string", multiple: true },
+      "rollout-duration-ms": { type: "string" },
       strict: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -113,6 +139,7 @@ export function optionsFromArgs(args: string[]): EmulatorOptions | "help" {
   const limit = number("rate-limit", values["rate-limit"]);
   const windowMs = number("rate-window-ms", values["rate-window-ms"]);
   const devices = number("seed-devices", values["seed-devices"]);
+  const rolloutDurationMs = number("rollout-duration-ms", values["rollout-duration-ms"]);
   return {
     host: values.host ?? "127.0.0.1",
     port: number("port", values.port) ?? 4010,
@@ -128,7 +155,9 @@ export function optionsFromArgs(args: string[]): EmulatorOptions | "help" {
       pendingInvitations: Boolean(values.strict || values["strict-invitations"]),
       rejectRepeatedRoleAttach: Boolean(values.strict || values["strict-role-attach"]),
       ...experienceSwitches(values["strict-experience"], values.strict),
+      ...catalogSwitches(values["strict-catalog"], values.strict),
     },
+    rollouts: rolloutDurationMs !== undefined ? { durationMs: rolloutDurationMs } : undefined,
     seed: devices !== undefined ? { devices } : undefined,
     faults,
     quiet: false,

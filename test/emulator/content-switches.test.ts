@@ -4,6 +4,7 @@
  * OpenAPI, or GET /groups/{id}/files|videos), and sharing a channel twice (422 or a no-op 200).
  */
 import type { RunningEmulator } from "../../emulator";
+import { optionsFromArgs } from "../../emulator/cli";
 import { client, createConfiguredGroup, start, validationErrors, type Client, type Json } from "./helpers";
 
 async function withEmulator(
@@ -102,4 +103,36 @@ describe.each([false, true])("repeatShareIsNoOp: %s", (noOp) => {
       expect((await admin.post(`${path}/share`, { organizationSlug: "nowhere" })).status).toBe(422);
       expect((await admin.post(`${path}/share`, { organizationSlug: "acme" })).status).toBe(422);
     }));
+});
+
+describe("command line", () => {
+  it("--strict-catalog NAME turns one switch on (repeatable), --strict all; --rollout-duration-ms sets the duration", () => {
+    const one = optionsFromArgs([
+      "--strict-catalog",
+      "list-group-content",
+      "--strict-catalog",
+      "reject-unknown-tags",
+    ]);
+    expect(one).toMatchObject({
+      strict: { listGroupContent: true, rejectUnknownTags: true },
+    });
+    expect((one as { strict: Record<string, boolean> }).strict.repeatShareIsNoOp).toBeUndefined();
+    expect(optionsFromArgs(["--strict"])).toMatchObject({
+      strict: {
+        mergeDeviceTagsOnPut: true,
+        rejectUnknownTags: true,
+        rejectRepeatedTagAttach: true,
+        ignoreRepeatedContentAttach: true,
+        repeatShareIsNoOp: true,
+        listGroupContent: true,
+      },
+    });
+    expect(() => optionsFromArgs(["--strict-catalog", "everything"])).toThrow(
+      '--strict-catalog: unknown switch "everything"',
+    );
+    expect(optionsFromArgs(["--rollout-duration-ms", "5000"])).toMatchObject({
+      rollouts: { durationMs: 5000 },
+    });
+    expect(optionsFromArgs([])).toMatchObject({ rollouts: undefined });
+  });
 });
