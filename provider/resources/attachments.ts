@@ -14,21 +14,16 @@ import {
   type OwnerKey,
 } from "./attachment";
 import { defineKind, registration } from "./kind";
-import type { ConnectionArgs } from "./secretConnection";
+import { DeviceMgmtResource, type AdoptionArgs } from "./common";
 
-/** The inputs of an attachment: the owner's and the attached thing's ids (named by the kind), adoption, connection. */
+/**
+ * The inputs of an attachment: the owner's and the attached thing's ids (named by the kind), and adoption (its
+ * id is `<owner id>/<attached id>`) and connection as for every kind.
+ */
 export type AttachmentArgs<Owner extends string, Attached extends string> = {
   /** The owner's and the attached thing's ids. Changing either replaces the attachment (delete first). */
   [K in Owner | Attached]: pulumi.Input<string>;
-} & {
-  /**
-   * Take over an attachment that already exists (made outside this stack, or left by an interrupted run): its
-   * id, `<owner id>/<attached id>`. Without it, a create that finds the attachment in place fails.
-   */
-  adoptId?: pulumi.Input<string>;
-  /** Another organization's API for this resource only (the token is kept secret in state); default: the stack's `devicemgmt:*` config. */
-  connection?: pulumi.Input<ConnectionArgs>;
-};
+} & AdoptionArgs;
 
 function attachmentKind<
   const Key extends string,
@@ -106,9 +101,7 @@ export type GroupReleaseChannelArgs = AttachmentArgs<"groupId", "releaseChannelI
  * const production = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" });
  * new dm.GroupReleaseChannel("berlin-simulator", { groupId: berlin.id, releaseChannelId: production.id });
  */
-export class GroupReleaseChannel extends pulumi.dynamic.Resource {
-  /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
-  declare readonly organizationId: pulumi.Output<string>;
+export class GroupReleaseChannel extends DeviceMgmtResource {
   /** The group the channel reaches. */
   declare readonly groupId: pulumi.Output<string>;
   /** The attached release channel. */
@@ -134,9 +127,7 @@ export type DeviceReleaseChannelArgs = AttachmentArgs<"deviceId", "releaseChanne
  * const headset = dm.getDeviceOutput({ name: "Headset 01" });
  * new dm.DeviceReleaseChannel("headset-beta", { deviceId: headset.id, releaseChannelId: beta.id });
  */
-export class DeviceReleaseChannel extends pulumi.dynamic.Resource {
-  /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
-  declare readonly organizationId: pulumi.Output<string>;
+export class DeviceReleaseChannel extends DeviceMgmtResource {
   /** The device the channel reaches. */
   declare readonly deviceId: pulumi.Output<string>;
   /** The attached release channel. */

@@ -6,7 +6,7 @@ import { clientForProps } from "./context";
 import { carriedInputs, jsonClean, unlessGone, uuid, type Props, type ResourceHandler } from "./framework";
 import { checkKind, defineKind, diffKind, diffKindAsked, registration } from "./kind";
 import { carried, type PropertySpecs } from "./properties";
-import type { ConnectionArgs } from "./secretConnection";
+import { DeviceMgmtResource, type ConnectionArg } from "./common";
 
 // ---- Properties, declared once (a migration is an event: any change means another migration) -------------
 
@@ -166,24 +166,20 @@ export const deviceMigrationHandler: ResourceHandler = {
 // ---- Resource class -----------------------------------------------------------------------------------------
 
 /** The inputs of a {@link DeviceMigration}. Any change replaces the migration. */
-export interface DeviceMigrationArgs {
+export interface DeviceMigrationArgs extends ConnectionArg {
   /** The device, in the source organization (the one the token or connection belongs to). */
   deviceId: pulumi.Input<string>;
   /** The target organization's slug. */
   organizationSlug: pulumi.Input<string>;
   /** Optional configured group in the target organization. */
   groupId?: pulumi.Input<string | null>;
-  /** The source organization's API for this resource only (the token is kept secret in state); default: the stack's `devicemgmt:*` config. */
-  connection?: pulumi.Input<ConnectionArgs>;
 }
 
 /**
  * Moves a device to another organization. Deleting the resource does not move it back (the API cannot); it
  * only leaves the stack, with a warning.
  */
-export class DeviceMigration extends pulumi.dynamic.Resource {
-  /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
-  declare readonly organizationId: pulumi.Output<string>;
+export class DeviceMigration extends DeviceMgmtResource {
   /** The migrated device. */
   declare readonly deviceId: pulumi.Output<string>;
   /** The target organization's slug. */

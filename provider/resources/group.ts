@@ -2,7 +2,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { NotPossibleError, ObjectGoneError } from "../errors";
 import { z } from "zod";
 import { NotFoundError, ValidationError, type DeviceMgmtClient, type Group as ApiGroup } from "../client";
-import type { ConnectionArgs } from "./secretConnection";
+import { DeviceMgmtResource, type AdoptionArgs } from "./common";
 import { clientForProps } from "./context";
 import { readGroup } from "./coalescedReads";
 import {
@@ -206,7 +206,7 @@ export const groupHandler: ResourceHandler = {
 // ---- Resource class -----------------------------------------------------------------------------------------
 
 /** The inputs of a {@link Group}. */
-export interface GroupArgs {
+export interface GroupArgs extends AdoptionArgs {
   /** The group's name (1 to 255 characters); unique among its siblings. Renaming updates in place. */
   name: pulumi.Input<string>;
   /** The parent group's id (an unconfigured group); null or absent for a root-level group. Re-parenting updates in place. */
@@ -220,10 +220,6 @@ export interface GroupArgs {
    * writes it for same-named siblings.
    */
   sameNameOrdinal?: pulumi.Input<number>;
-  /** Adopt the existing group with this id instead of creating one; it is updated to the declared inputs. Inert after the first `up`. */
-  adoptId?: pulumi.Input<string>;
-  /** Another organization's API for this resource only (the token is kept secret in state); default: the stack's `devicemgmt:*` config. */
-  connection?: pulumi.Input<ConnectionArgs>;
 }
 
 /**
@@ -237,9 +233,7 @@ export interface GroupArgs {
  * const emea = new dm.Group("emea", { name: "EMEA" });
  * const berlin = new dm.Group("berlin", { name: "Berlin Lab", parentId: emea.id, configured: true });
  */
-export class Group extends pulumi.dynamic.Resource {
-  /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
-  declare readonly organizationId: pulumi.Output<string>;
+export class Group extends DeviceMgmtResource {
   /** The group's name. */
   declare readonly name: pulumi.Output<string>;
   /** The parent group's id; null for a root-level group. */

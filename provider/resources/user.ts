@@ -17,7 +17,7 @@ import {
 } from "./framework";
 import { checkKind, defineKind, diffKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, stateFrom, type PropertySpecs } from "./properties";
-import type { ConnectionArgs } from "./secretConnection";
+import { DeviceMgmtResource, type AdoptionArgs } from "./common";
 import {
   MAX_GROUP_ROLES,
   findDuplicateGroupRoles,
@@ -320,7 +320,7 @@ export interface GroupRoleArgs {
 }
 
 /** The inputs of a {@link User}. */
-export interface UserArgs {
+export interface UserArgs extends AdoptionArgs {
   /** The user's first name; changes update in place. */
   firstName: pulumi.Input<string>;
   /** The user's last name; changes update in place. */
@@ -337,10 +337,6 @@ export interface UserArgs {
    * pending invitation until then (see {@link User.pending}).
    */
   invite?: pulumi.Input<boolean>;
-  /** Adopt the existing user with this id instead of creating one; it is updated to the declared inputs. Inert after the first `up`. */
-  adoptId?: pulumi.Input<string>;
-  /** Another organization's API for this resource only (the token is kept secret in state); default: the stack's `devicemgmt:*` config. */
-  connection?: pulumi.Input<ConnectionArgs>;
 }
 
 /**
@@ -362,9 +358,7 @@ export interface UserArgs {
  * const admin = dm.getRoleOutput({ name: "Admin", type: "organization" });
  * new dm.User("emil", { firstName: "Emil", lastName: "Lindqvist", email: "emil@acme.example", defaultRoleId: admin.id });
  */
-export class User extends pulumi.dynamic.Resource {
-  /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
-  declare readonly organizationId: pulumi.Output<string>;
+export class User extends DeviceMgmtResource {
   /** The user's first name. */
   declare readonly firstName: pulumi.Output<string>;
   /** The user's last name. */

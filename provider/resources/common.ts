@@ -1,0 +1,25 @@
+/** What every resource kind of the package shares in its public surface: the carried inputs and the organization. */
+import * as pulumi from "@pulumi/pulumi";
+import type { ConnectionArgs } from "./secretConnection";
+
+/** The input every kind takes: a connection of its own. */
+export interface ConnectionArg {
+  /** Another organization's API for this resource only (the token is kept secret in state); default: the stack's `devicemgmt:*` config. */
+  connection?: pulumi.Input<ConnectionArgs>;
+}
+
+/** The inputs of every kind whose objects can exist before the stack: adoption, and the connection. */
+export interface AdoptionArgs extends ConnectionArg {
+  /**
+   * Adopt the existing object with this id instead of creating one (made outside this stack, or left by an
+   * interrupted run); it is brought to the declared inputs. Without it, a create that finds the object already
+   * there fails. Inert after the first `up`.
+   */
+  adoptId?: pulumi.Input<string>;
+}
+
+/** Every resource of the package: it lives in one organization, recorded when it was created. */
+export abstract class DeviceMgmtResource extends pulumi.dynamic.Resource {
+  /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
+  declare readonly organizationId: pulumi.Output<string>;
+}
