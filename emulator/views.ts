@@ -251,7 +251,8 @@ export function releaseChannelView(store: Store, org: OrgState, channel: Release
     version,
     bundle: {
       id: channel.bundleId,
-      label: `${app.name} ${channel.build.version}`,
+      // As GET /apps/{id}/app-bundles shows it ("First bundle has no label", OpenAPI).
+      label: org.appBundles.get(channel.bundleId)?.label ?? null,
       status: "available",
       appBuild: version,
       createdAt: channel.createdAt,

@@ -104,6 +104,8 @@ describe("versions and bundles", () => {
     expect(bundles).toHaveLength(4);
     expect(bundles.map((b) => b.appBuild.id).sort()).toEqual(f.versions.map((v) => v.id).sort());
     expect(bundles.map((b) => b.id)).toContain(f.channel.bundle.id);
+    // The channel shows its bundle as the bundle list does.
+    expect(bundles.find((b) => b.id === f.channel.bundle.id).label).toBe(f.channel.bundle.label);
     expect(
       (await f.admin.get(`/apps/${f.app.id}/app-bundles`, { query: { status: "pending" } })).body.data,
     ).toEqual([]);
