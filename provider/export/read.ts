@@ -284,7 +284,7 @@ async function readAll<T>(
 const everyHundred = (done: number, total: number) => done % PROGRESS_EVERY === 0 || done === total;
 
 /** `fn` over `items`, at most `limit` at a time; results in the items' order. */
-async function mapConcurrently<T, R>(
+export async function mapConcurrently<T, R>(
   items: T[],
   limit: number,
   fn: (item: T) => Promise<R>,

@@ -1,0 +1,240 @@
+/**
+ * What the drift report knows of each resource kind: how to read the kind's live objects, which object a
+ * resource of the state stands for, which of its outputs to compare, and which audit records concern it. One
+ * entry per kind of the provider, so a kind added to the provider's table is a compile error here until it has
+ * an entry.
+ */
+import type { AuditRecord, Group, ReleaseChannel, Role } from "../client";
+import type { ResourceKind } from "../dynamic";
+import { rolesOf } from "../resources/userRoles";
+import type { LiveOrganization } from "./live";
+import type { ManagedResource } from "./state";
+
+/** An object of the organization, as the report compares and names it. */
+export interface LiveObject {
+  /** What a managed resource's `key` must equal to stand for this object. */
+  key: string;
+  /** How a person finds it in the portal. */
+  label: string;
+  /** Compared with the state's outputs of the same names. */
+  fields: Record<string, unknown>;
+  /** The ids audit records name when they are about this object. */
+  auditIds: string[];
+  /** Holds the organization-wide role named Admin. */
+  admin?: boolean;
+  /** What the ignore file's patterns are matched against (e-mail, group path, …), besides the key. */
+  names: string[];
+}
+
+export interface DriftKind {
+  /** Heading in the report. */
+  title: string;
+  /** The kind's name in the ignore file and in the JSON output. */
+  noun: string;
+  /**
+   * The kind's live objects (the owners a stack names are read too, so that what they lost shows). Absent for a
+   * kind whose resource is an action rather than an object the organization lists.
+   */
+  read?: (org: LiveOrganization, managed: ManagedResource[]) => Promise<LiveObject[]>;
+  /** The key of the live object a resource stands for, or undefined when it stands for none yet. */
+  key: (resource: ManagedResource) => string | undefined;
+  /** Outputs compared with the live fields, and how a value is put in comparable form. */
+  compared: Record<string, (value: unknown) => unknown>;
+  /** A gone object's label, from the state alone. */
+  stateLabel: (resource: ManagedResource) => string;
+  /** Narrows the audit records naming one of `auditIds` to those about this object. */
+  concerns?: (record: AuditRecord, object: { auditIds: string[]; label: string }) => boolean;
+}
+
+const text = (value: unknown) => (typeof value === "string" ? value : (value ?? null));
+const lower = (value: unknown) => (typeof value === "string" ? value.toLowerCase() : (value ?? null));
+const flag = (value: unknown) => value === true;
+const groupRoleList = (value: unknown) =>
+  Array.isArray(value)
+    ? value
+        .map((r: { roleId?: unknown; groupId?: unknown }) => `${String(r?.roleId)}@${String(r?.groupId)}`)
+        .sort()
+    : [];
+
+/** "Acme Training > EMEA > Berlin Lab", from the group list. */
+export function groupPaths(groups: Group[]): Map<string, string> {
+  const byId = new Map(groups.map((g) => [g.id, g]));
+  const paths = new Map<string, string>();
+  const pathOf = (group: Group, seen: Set<string>): string => {
+    const known = paths.get(group.id);
+    if (known !== undefined) return known;
+    const parent = group.parent ? byId.get(group.parent.id) : undefined;
+    const result =
+      parent && !seen.has(parent.id) ? `${pathOf(parent, seen.add(group.id))} > ${group.name}` : group.name;
+    paths.set(group.id, result);
+    return result;
+  };
+  for (const group of groups) pathOf(group, new Set());
+  return paths;
+}
+
+const channelLabel = (rc: ReleaseChannel) => `"${rc.app.name} / ${rc.name}"`;
+
+function attachmentKind(owner: "group" | "device"): DriftKind {
+  const ownerKey = owner === "group" ? "groupId" : "deviceId";
+  return {
+    title: owner === "group" ? "Release channels on groups" : "Release channels on devices",
+    noun: owner === "group" ? "groupReleaseChannel" : "deviceReleaseChannel",
+    key: (r) => `${String(r.outputs[ownerKey])}/${String(r.outputs.releaseChannelId)}`,
+    compared: {},
+    stateLabel: (r) =>
+      `release channel ${String(r.outputs.releaseChannelId)} on ${owner} ${String(r.outputs[ownerKey])}`,
+    concerns: (record, object) =>
+      record.resourceId === object.auditIds[1] ||
+      /release.?channel/i.test(`${record.action} ${record.description}`),
+    read: async (org, managed) => {
+      const named = managed.map((r) => String(r.outputs[ownerKey]));
+      let owners: Map<string, string>;
+      let lists: Map<string, ReleaseChannel[]>;
+      if (owner === "group") {
+        const groups = await org.groups();
+        const paths = groupPaths(groups);
+        owners = new Map(groups.map((g) => [g.id, `group "${paths.get(g.id)}"`]));
+        // Only a configured group holds content; a named one is read whatever it is, to see what it lost.
+        lists = await org.groupChannels([...groups.filter((g) => g.isConfigured).map((g) => g.id), ...named]);
+      } else {
+        const devices = await org.devices();
+        owners = new Map(devices.map((d) => [d.id, `device "${d.name}" (${d.serialNumber})`]));
+        // A device in a group runs its group's channels; its own attachments are read where it has no group.
+        lists = await org.deviceChannels([...devices.filter((d) => !d.group).map((d) => d.id), ...named]);
+      }
+      return [...lists].flatMap(([ownerId, channels]) =>
+        channels.map((rc) => {
+          const label = `${channelLabel(rc)} on ${owners.get(ownerId) ?? `${owner} ${ownerId}`}`;
+          return {
+            key: `${ownerId}/${rc.id}`,
+            label,
+            fields: {},
+            auditIds: [ownerId, rc.id],
+            names: [label],
+          };
+        }),
+      );
+    },
+  };
+}
+
+function roleText(roleId: string, roles: Map<string, Role>): string {
+  return roles.get(roleId)?.name ?? roleId;
+}
+
+export const DRIFT_KINDS: Record<ResourceKind, DriftKind> = {
+  user: {
+    title: "Users",
+    noun: "user",
+    // By e-mail, the natural key: a pending invitation's resource has no user id yet.
+    key: (r) => (typeof r.outputs.email === "string" ? r.outputs.email.toLowerCase() : undefined),
+    compared: {
+      firstName: text,
+      lastName: text,
+      email: lower,
+      defaultRoleId: text,
+      groupRoles: groupRoleList,
+    },
+    stateLabel: (r) => String(r.outputs.email ?? r.id),
+    read: async (org) => {
+      const [users, roles, groups] = await Promise.all([org.users(), org.roles(), org.groups()]);
+      const roleById = new Map(roles.map((r) => [r.id, r]));
+      const paths = groupPaths(groups);
+      return users.map((user) => {
+        const { defaultRoleId, groupRoles } = rolesOf(user);
+        const orgRole = user.accessControls.find((ac) => ac.protectable.type === "organization")?.role;
+        const roleTexts = [
+          ...(defaultRoleId ? [roleText(defaultRoleId, roleById)] : []),
+          ...groupRoles.map(
+            (r) => `${roleText(r.roleId, roleById)} on "${paths.get(r.groupId) ?? r.groupId}"`,
+          ),
+        ];
+        const name = `${user.firstName} ${user.lastName}`.trim();
+        return {
+          key: user.email.toLowerCase(),
+          label: `${user.email}${name ? ` (${name})` : ""}: ${roleTexts.join(", ") || "no role"}`,
+          fields: {
+            firstName: user.firstName,
+            lastName: user.lastName,
+            email: user.email,
+            defaultRoleId,
+            groupRoles,
+          },
+          auditIds: [user.id],
+          admin: orgRole?.type === "organization" && orgRole.name === "Admin",
+          names: [user.email, name],
+        };
+      });
+    },
+  },
+  group: {
+    title: "Groups",
+    noun: "group",
+    key: (r) => r.id,
+    compared: { name: text, parentId: text, configured: flag },
+    stateLabel: (r) => `"${String(r.outputs.name ?? r.id)}"`,
+    read: async (org) => {
+      const groups = await org.groups();
+      const paths = groupPaths(groups);
+      return groups.map((g) => ({
+        key: g.id,
+        label: `"${paths.get(g.id)}"${g.isConfigured ? " (configured)" : ""}`,
+        fields: { name: g.name, parentId: g.parent?.id ?? null, configured: g.isConfigured },
+        auditIds: [g.id],
+        names: [paths.get(g.id) ?? g.name, g.name],
+      }));
+    },
+  },
+  groupReleaseChannel: attachmentKind("group"),
+  deviceReleaseChannel: attachmentKind("device"),
+  theme: {
+    title: "Themes",
+    noun: "theme",
+    key: (r) => r.id,
+    compared: {
+      name: text,
+      background1: lower,
+      background2: lower,
+      text: lower,
+      accent1: lower,
+      accent2: lower,
+      accent3: lower,
+    },
+    stateLabel: (r) => `"${String(r.outputs.name ?? r.id)}"`,
+    read: async (org) =>
+      // The service's own themes are nobody's to manage.
+      (await org.themes())
+        .filter((t) => !t.isSystemOwned)
+        .map((t) => ({
+          key: t.id,
+          label: `"${t.name}"`,
+          fields: { ...t },
+          auditIds: [t.id],
+          names: [t.name],
+        })),
+  },
+  deviceMigration: {
+    title: "Device migrations",
+    noun: "deviceMigration",
+    // A migration is something done to a device (moved to another organization), not an object of this one.
+    key: () => undefined,
+    compared: {},
+    stateLabel: (r) => `device ${String(r.outputs.deviceId ?? r.id)}`,
+  },
+};
+
+/** A value for the report: a secret of the state is never shown, ids are named where the organization names them. */
+export function shown(value: unknown, names: Map<string, string>): string {
+  const walk = (v: unknown): unknown => {
+    if (v !== null && typeof v === "object" && (v as { secret?: unknown }).secret === true) return "[secret]";
+    if (typeof v === "string" && names.has(v)) return `${names.get(v)} (${v})`;
+    if (Array.isArray(v)) return v.map(walk);
+    if (v !== null && typeof v === "object") {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+    }
+    return v;
+  };
+  const result = walk(value);
+  return typeof result === "string" ? result : JSON.stringify(result);
+}

@@ -1,0 +1,243 @@
+/**
+ * The drift report: the organization against the union of the given stacks' states, kind by kind.
+ * - unmanaged: an object of the organization that no stack manages (and no ignore rule names);
+ * - changed: a managed object whose live fields differ from the state's outputs, field by field;
+ * - gone: an object a state names that the organization no longer has;
+ * each with the audit records about it within the window, newest first.
+ */
+import type { AuditRecord } from "../client";
+import type { ResourceKind } from "../dynamic";
+import { ignoredBy, type IgnoreRule } from "./ignore";
+import { DRIFT_KINDS, groupPaths, shown, type LiveObject } from "./kinds";
+import type { LiveOrganization } from "./live";
+import type { ManagedResource, StackState } from "./state";
+
+export type FindingCategory = "unmanaged" | "changed" | "gone";
+
+export interface AuditView {
+  at: string;
+  who: string;
+  action: string;
+  what: string;
+}
+
+export interface FieldDifference {
+  field: string;
+  /** As the state records it (a secret shows as "[secret]"). */
+  state: string;
+  live: string;
+}
+
+export interface Finding {
+  category: FindingCategory;
+  kind: string;
+  label: string;
+  /** An organization-wide Admin (users only). */
+  admin: boolean;
+  /** The resources that manage it, as "<project>/<stack>: <name>" (none for an unmanaged object). */
+  managedBy: string[];
+  differences: FieldDifference[];
+  audit: AuditView[];
+}
+
+export interface DriftReport {
+  organization: { id: string; name: string; slug: string };
+  generatedAt: string;
+  /** Audit records are those created at or after this time. */
+  auditSince: string;
+  stacks: Array<{ stack: string; file: string; resources: number }>;
+  /** Kinds compared, by their report name. */
+  kinds: string[];
+  findings: Finding[];
+  ignored: Array<{ kind: string; label: string; reason: string }>;
+  /** Resources of this provider whose kind the report could not tell (never guessed). */
+  unknownResources: string[];
+}
+
+export interface DriftOptions {
+  kinds: ResourceKind[];
+  ignore: readonly IgnoreRule[];
+  /** ISO time: audit records before it are not read. */
+  auditSince: string;
+  now?: () => Date;
+}
+
+const resourceLabel = (r: ManagedResource) => `${r.stack}: ${r.name}`;
+
+export async function driftReport(
+  org: LiveOrganization,
+  states: StackState[],
+  options: DriftOptions,
+): Promise<DriftReport> {
+  const [organization, caller] = await Promise.all([org.organization(), org.caller()]);
+  const findings: Array<Finding & { auditIds: string[]; concerns?: (r: AuditRecord) => boolean }> = [];
+  const ignored: DriftReport["ignored"] = [];
+  const all = states.flatMap((s) => s.resources);
+
+  // Every kind's live objects, read once each (the kinds read concurrently; the client paces them).
+  const liveByKind = await Promise.all(
+    options.kinds.map(async (kind) => {
+      const managed = all.filter((r) => r.kind === kind);
+      const read = DRIFT_KINDS[kind].read;
+      return { kind, managed, live: read ? await read(org, managed) : undefined };
+    }),
+  );
+
+  for (const { kind, managed, live } of liveByKind) {
+    const definition = DRIFT_KINDS[kind];
+    if (!live) continue;
+    const liveByKey = new Map<string, LiveObject>(live.map((o) => [o.key, o]));
+    const managedByKey = new Map<string, ManagedResource[]>();
+    for (const resource of managed) {
+      const key = definition.key(resource);
+      if (key !== undefined) managedByKey.set(key, [...(managedByKey.get(key) ?? []), resource]);
+    }
+    const concerns = definition.concerns;
+    for (const object of live) {
+      const resources = managedByKey.get(object.key);
+      if (resources) {
+        const differences = resources.flatMap((resource) => differencesOf(kind, resource, object));
+        if (differences.length) {
+          findings.push(finding("changed", definition.noun, object, resources, differences, concerns));
+        }
+        continue;
+      }
+      if (kind === "user" && object.auditIds.includes(caller.id)) {
+        ignored.push({ kind: definition.noun, label: object.label, reason: "the API token's own user" });
+        continue;
+      }
+      const rule = ignoredBy(options.ignore, definition.noun, [object.key, ...object.names]);
+      if (rule) {
+        ignored.push({
+          kind: definition.noun,
+          label: object.label,
+          reason: `${rule.source}: ${rule.pattern}`,
+        });
+        continue;
+      }
+      findings.push(finding("unmanaged", definition.noun, object, [], [], concerns));
+    }
+    for (const [key, resources] of managedByKey) {
+      if (liveByKey.has(key)) continue;
+      // An invitation not accepted yet has no user to find; that is not drift.
+      if (resources.every((r) => r.outputs.pending === true)) continue;
+      const ids = [...new Set(resources.flatMap((r) => [r.id, ...r.id.split("/")]))];
+      const gone: LiveObject = {
+        key,
+        label: definition.stateLabel(resources[0]),
+        fields: {},
+        auditIds: ids,
+        names: [],
+      };
+      findings.push(finding("gone", definition.noun, gone, resources, [], concerns));
+    }
+  }
+
+  if (findings.length) {
+    const records = await org.auditSince(options.auditSince);
+    const byResource = new Map<string, AuditRecord[]>();
+    for (const record of records) {
+      if (!record.resourceId) continue;
+      byResource.set(record.resourceId, [...(byResource.get(record.resourceId) ?? []), record]);
+    }
+    for (const f of findings) {
+      const seen = new Set<number>();
+      const about = f.auditIds
+        .flatMap((id) => byResource.get(id) ?? [])
+        .filter((r) => !seen.has(r.id) && seen.add(r.id) && (!f.concerns || f.concerns(r)));
+      f.audit = about
+        .sort((a, b) => (a.createdAt === b.createdAt ? b.id - a.id : a.createdAt < b.createdAt ? 1 : -1))
+        .map((r) => ({ at: r.createdAt, who: r.userEmail, action: r.action, what: r.description }));
+    }
+  }
+
+  // Ids in differences read better with the names the organization gives them.
+  const names = await idNames(org, options.kinds);
+  const order: FindingCategory[] = ["unmanaged", "changed", "gone"];
+  return {
+    organization: { id: organization.id, name: organization.name, slug: organization.slug },
+    generatedAt: (options.now?.() ?? new Date()).toISOString(),
+    auditSince: options.auditSince,
+    stacks: states.map((s) => ({ stack: s.stack, file: s.file, resources: s.resources.length })),
+    kinds: options.kinds.map((k) => DRIFT_KINDS[k].noun),
+    findings: findings
+      .map(({ auditIds: _ids, concerns: _concerns, ...f }) => ({
+        ...f,
+        differences: f.differences.map((d) => ({
+          ...d,
+          state: rename(d.state, names),
+          live: rename(d.live, names),
+        })),
+      }))
+      .sort(
+        (a, b) =>
+          order.indexOf(a.category) - order.indexOf(b.category) ||
+          Number(b.admin) - Number(a.admin) ||
+          a.kind.localeCompare(b.kind) ||
+          a.label.localeCompare(b.label),
+      ),
+    ignored,
+    unknownResources: states.flatMap((s) => s.unknown),
+  };
+
+  function finding(
+    category: FindingCategory,
+    kind: string,
+    object: LiveObject,
+    resources: ManagedResource[],
+    differences: FieldDifference[],
+    concerns: ((record: AuditRecord, o: { auditIds: string[]; label: string }) => boolean) | undefined,
+  ) {
+    return {
+      category,
+      kind,
+      label: object.label,
+      admin: object.admin === true,
+      managedBy: resources.map(resourceLabel),
+      differences,
+      audit: [] as AuditView[],
+      auditIds: [...new Set([...object.auditIds, ...resources.flatMap((r) => [r.id])])],
+      ...(concerns ? { concerns: (r: AuditRecord) => concerns(r, object) } : {}),
+    };
+  }
+}
+
+/** The outputs that differ from the live object, as raw JSON text (names are put in afterwards). */
+function differencesOf(kind: ResourceKind, resource: ManagedResource, object: LiveObject): FieldDifference[] {
+  if (resource.outputs.pending === true) return [];
+  const differences: FieldDifference[] = [];
+  for (const [field, comparable] of Object.entries(DRIFT_KINDS[kind].compared)) {
+    const recorded = resource.outputs[field];
+    if (!(field in resource.outputs)) continue;
+    const secret = recorded !== null && typeof recorded === "object" && "secret" in recorded;
+    // A secret of the state cannot be compared without decrypting it, which the report never does.
+    if (secret) continue;
+    const same = JSON.stringify(comparable(recorded)) === JSON.stringify(comparable(object.fields[field]));
+    if (!same) {
+      differences.push({
+        field,
+        state: shown(recorded, new Map()),
+        live: shown(object.fields[field], new Map()),
+      });
+    }
+  }
+  return differences;
+}
+
+/** Role, group and release-channel names by id, from what the report has read already. */
+async function idNames(org: LiveOrganization, kinds: ResourceKind[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  if (kinds.includes("user")) for (const role of await org.roles()) names.set(role.id, `"${role.name}"`);
+  if (kinds.some((k) => k === "user" || k === "group" || k === "groupReleaseChannel")) {
+    const groups = await org.groups();
+    for (const [id, path] of groupPaths(groups)) names.set(id, `"${path}"`);
+  }
+  return names;
+}
+
+/** Puts names beside the ids in a value's JSON text. */
+function rename(textValue: string, names: Map<string, string>): string {
+  return textValue.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, (id) =>
+    names.has(id) ? `${id} ${names.get(id)!.replace(/"/g, "'")}` : id,
+  );
+}

@@ -1,0 +1,170 @@
+/**
+ * Reads `pulumi stack export` files (checkpoint version 3) into the resources this provider manages, with every
+ * secret replaced by a placeholder before anything else sees the values: what the report prints can never hold
+ * a secret of the state, whatever it prints.
+ */
+import { readFile } from "node:fs/promises";
+import * as path from "node:path";
+import { LEGACY_TYPE, TYPE_MODULE, type ResourceKind } from "../dynamic";
+import { KINDS } from "../kinds";
+
+/** Pulumi's marker of a secret value (`{"4dabf18193072939515e22adb298388d": "1b47…", "ciphertext": …}`). */
+export const SECRET_SIGNATURE_KEY = "4dabf18193072939515e22adb298388d";
+
+/** What a secret of the state becomes: never the value, and never equal to a live value. */
+export const SECRET = Object.freeze({ secret: true as const });
+export type Secret = typeof SECRET;
+
+export type StateValue =
+  string | number | boolean | null | Secret | StateValue[] | { [key: string]: StateValue };
+export type StateProps = Record<string, StateValue>;
+
+/** One resource of a stack that this provider manages. */
+export interface ManagedResource {
+  kind: ResourceKind;
+  /** The stack it belongs to (from its URN), for the report. */
+  stack: string;
+  urn: string;
+  /** The resource's name in its program (the URN's last part). */
+  name: string;
+  id: string;
+  /** Outputs, secrets replaced by SECRET. */
+  outputs: StateProps;
+}
+
+export interface StackState {
+  /** `<project>/<stack>` from the URNs, or the file's name when it holds no resource. */
+  stack: string;
+  file: string;
+  resources: ManagedResource[];
+  /** Resources of this provider whose kind could not be told, by URN (reported, never guessed). */
+  unknown: string[];
+}
+
+export class StateFileError extends Error {}
+
+const TYPE_PREFIX = `pulumi-nodejs:dynamic/${TYPE_MODULE}:`;
+
+/** The kind of each type name (`User` → "user"), from the kind table. */
+const KIND_OF_TYPE = new Map<string, ResourceKind>(
+  (Object.keys(KINDS) as ResourceKind[]).map((kind) => [KINDS[kind].type, kind]),
+);
+
+function masked(value: unknown): StateValue {
+  if (Array.isArray(value)) return value.map(masked);
+  if (value !== null && typeof value === "object") {
+    if (SECRET_SIGNATURE_KEY in value) return SECRET;
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v)]));
+  }
+  if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
+  return null;
+}
+
+/**
+ * The kind of a resource registered as the SDK's default type (the 0.1 release): its serialized provider calls
+ * `handler(kind)` with the kind captured as a string, which the `__provider` text shows; when that text does not
+ * say (a provider serialized some other way), the outputs' own keys tell the kinds apart.
+ */
+export function legacyKind(
+  inputs: Record<string, unknown>,
+  outputs: Record<string, unknown>,
+): ResourceKind | undefined {
+  const provider = typeof inputs.__provider === "string" ? inputs.__provider : "";
+  const named = new Set<ResourceKind>();
+  for (const match of provider.matchAll(
+    /\bkind\s*[:=]\s*["'`](\w+)["'`]|handler\(\s*["'`](\w+)["'`]\s*\)/g,
+  )) {
+    const kind = (match[1] ?? match[2]) as ResourceKind;
+    if (kind in KINDS) named.add(kind);
+  }
+  if (named.size === 1) return [...named][0];
+  const has = (...keys: string[]) => keys.every((key) => key in outputs);
+  if (has("email", "defaultRoleId")) return "user";
+  if (has("groupId", "releaseChannelId")) return "groupReleaseChannel";
+  if (has("deviceId", "releaseChannelId")) return "deviceReleaseChannel";
+  if (has("deviceId", "organizationSlug")) return "deviceMigration";
+  if (has("name", "configured")) return "group";
+  return undefined;
+}
+
+interface CheckpointResource {
+  urn?: unknown;
+  type?: unknown;
+  id?: unknown;
+  custom?: unknown;
+  delete?: unknown;
+  inputs?: Record<string, unknown>;
+  outputs?: Record<string, unknown>;
+}
+
+/** `urn:pulumi:<stack>::<project>::<type>::<name>` → stack, project and name. */
+function urnParts(urn: string): { stack: string; project: string; name: string } | undefined {
+  const parts = urn.split("::");
+  if (parts.length < 4 || !parts[0].startsWith("urn:pulumi:")) return undefined;
+  return { stack: parts[0].slice("urn:pulumi:".length), project: parts[1], name: parts[parts.length - 1] };
+}
+
+/** Parses one stack export's text; `file` names it in errors and in the report. */
+export function parseStackExport(text: string, file: string): StackState {
+  let checkpoint: { version?: unknown; deployment?: { resources?: unknown } };
+  try {
+    checkpoint = JSON.parse(text) as typeof checkpoint;
+  } catch {
+    throw new StateFileError(
+      `${file} is not JSON: give the output of \`pulumi stack export --file <file>\`.`,
+    );
+  }
+  if (checkpoint?.version !== 3 || !checkpoint.deployment || typeof checkpoint.deployment !== "object") {
+    throw new StateFileError(
+      `${file} is not a stack export of version 3 (its "version" is ${JSON.stringify(checkpoint?.version)}): ` +
+        "give the output of `pulumi stack export --file <file>` from Pulumi 3.",
+    );
+  }
+  const listed = checkpoint.deployment.resources ?? [];
+  if (!Array.isArray(listed)) throw new StateFileError(`${file}: deployment.resources is not a list.`);
+  const resources: ManagedResource[] = [];
+  const unknown: string[] = [];
+  let stack: string | undefined;
+  for (const entry of listed as CheckpointResource[]) {
+    if (typeof entry?.urn !== "string" || typeof entry.type !== "string" || entry.custom !== true) continue;
+    if (entry.delete === true || typeof entry.id !== "string" || entry.id === "") continue;
+    const parts = urnParts(entry.urn);
+    if (!parts) continue;
+    stack ??= `${parts.project}/${parts.stack}`;
+    const outputs = entry.outputs ?? {};
+    let kind: ResourceKind | undefined;
+    if (entry.type.startsWith(TYPE_PREFIX)) {
+      kind = KIND_OF_TYPE.get(entry.type.slice(TYPE_PREFIX.length));
+    } else if (entry.type === LEGACY_TYPE) {
+      const provider = String(entry.inputs?.__provider ?? outputs.__provider ?? "");
+      // Other dynamic providers share the legacy type: only ours require this package's runtime.
+      if (!provider.includes("pulumi-devicemgmt")) continue;
+      kind = legacyKind({ __provider: provider }, outputs);
+    } else continue;
+    if (!kind) {
+      unknown.push(entry.urn);
+      continue;
+    }
+    const { __provider: _provider, ...rest } = outputs;
+    void _provider;
+    resources.push({
+      kind,
+      stack: `${parts.project}/${parts.stack}`,
+      urn: entry.urn,
+      name: parts.name,
+      id: entry.id,
+      outputs: masked(rest) as StateProps,
+    });
+  }
+  return { stack: stack ?? path.basename(file), file, resources, unknown };
+}
+
+export async function readStackExport(file: string): Promise<StackState> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new StateFileError(`Cannot read the stack export ${file}: ${(error as Error).message}`);
+  }
+  return parseStackExport(text, file);
+}
