@@ -7,7 +7,7 @@ import type { Device } from "../model";
 import { deviceView, releaseChannelView, attachedReleaseChannels } from "../views";
 import { deviceLabel } from "./audit";
 import { devicesMatching } from "./device-filters";
-import { resolveTagNames } from "./tags";
+import { ensureTags, resolveTagNames } from "./tags";
 
 const tag = z.string().trim().min(1).max(255);
 
@@ -297,6 +297,7 @@ export const deviceRoutes: RouteDefinition[] = [
       device.updatedAt = ctx.now;
       target.insertDevice(device);
       target.setDeviceGroup(device, targetGroupId);
+      ensureTags(target, device.tags, ctx.now);
       if (targetGroupId !== null) device.groupJoinedAt = ctx.now;
       // Both organizations see it: the source lost the device, the target gained it (as the caller's user there).
       const label = deviceLabel(device);

@@ -14,6 +14,7 @@ import type { Tag } from "../catalog-model";
 import { created, noContent, ok, type RequestContext, type RouteDefinition } from "../context";
 import { FieldErrorCollector, invalid, notFound, parseOrThrow } from "../errors";
 import type { Permission } from "../permissions";
+import type { OrgState } from "../store";
 import { deviceLabel } from "./audit";
 
 const tagName = z.string().trim().min(1).max(255);
@@ -25,10 +26,18 @@ export function tagView(tag: Tag) {
   return { id: tag.id, name: tag.name, createdAt: tag.createdAt, updatedAt: tag.updatedAt };
 }
 
-function findTagByName(ctx: RequestContext, name: string): Tag | undefined {
+function tagNamed(org: OrgState, name: string): Tag | undefined {
   const wanted = name.toLowerCase();
-  for (const tag of ctx.org.tags.values()) if (tag.name.toLowerCase() === wanted) return tag;
+  for (const tag of org.tags.values()) if (tag.name.toLowerCase() === wanted) return tag;
   return undefined;
+}
+
+const findTagByName = (ctx: RequestContext, name: string) => tagNamed(ctx.org, name);
+
+/** A migrated device keeps its tags: the target organization gains a tag for each name it lacks. */
+export function ensureTags(org: OrgState, names: readonly string[], now: string): void {
+  for (const name of names)
+    if (!tagNamed(org, name)) org.tags.insert({ id: randomUUID(), name, createdAt: now, updatedAt: now });
 }
 
 function insertTag(ctx: RequestContext, name: string): Tag {

@@ -199,6 +199,29 @@ describe("tags on groups, devices, apps, files and videos", () => {
   });
 });
 
+describe("migration", () => {
+  it("a migrated device keeps its tags, and the target organization gains the tags it lacked", async () => {
+    const device = (await admin.get("/devices")).body.data[5];
+    expect(
+      (await admin.patch(`/devices/${device.id}/tags/attach`, { tags: ["travelling", "lobby"] })).status,
+    ).toBe(204);
+    const migrate = await client(emulator, emulator.tokens.multiOrgAdmin).post(
+      `/devices/${device.id}/migrate/acme-staging`,
+      {},
+    );
+    expect(migrate.status).toBe(204);
+    const staging = client(emulator, emulator.tokens.multiOrgAdminSecondary);
+    expect((await staging.get(`/devices/${device.id}`)).body.tags).toEqual([
+      ...device.tags,
+      "travelling",
+      "lobby",
+    ]);
+    const names = await tagNames(staging);
+    expect(names).toContain("travelling");
+    expect(names.filter((n) => n === "lobby")).toHaveLength(1);
+  });
+});
+
 describe("switches", () => {
   it("rejectUnknownTags: a name that names no tag is 422 (attach, detach, PUT /devices), nothing is created", async () => {
     const strict = await start({ strict: { rejectUnknownTags: true } });
