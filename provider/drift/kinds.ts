@@ -36,6 +36,8 @@ export interface DriftKind {
    * kind whose resource is an action rather than an object the organization lists.
    */
   read?: (org: LiveOrganization, managed: ManagedResource[]) => Promise<LiveObject[]>;
+  /** Why the kind's resources are not compared, when `read` is absent (the report lists them with it). */
+  notCompared?: string;
   /** The key of the live object a resource stands for, or undefined when it stands for none yet. */
   key: (resource: ManagedResource) => string | undefined;
   /** Outputs compared with the live fields, and how a value is put in comparable form. */
@@ -43,7 +45,7 @@ export interface DriftKind {
   /** A gone object's label, from the state alone. */
   stateLabel: (resource: ManagedResource) => string;
   /** Narrows the audit records naming one of `auditIds` to those about this object. */
-  concerns?: (record: AuditRecord, object: { auditIds: string[]; label: string }) => boolean;
+  concerns?: (record: AuditRecord) => boolean;
 }
 
 const text = (value: unknown) => (typeof value === "string" ? value : (value ?? null));
@@ -84,8 +86,9 @@ function attachmentKind(owner: "group" | "device"): DriftKind {
     compared: {},
     stateLabel: (r) =>
       `release channel ${String(r.outputs.releaseChannelId)} on ${owner} ${String(r.outputs[ownerKey])}`,
-    concerns: (record, object) =>
-      record.resourceId === object.auditIds[1] ||
+    // Records about the owner that are not about its release channels (a rename) explain nothing here.
+    concerns: (record) =>
+      record.resourceType === "release-channel" ||
       /release.?channel/i.test(`${record.action} ${record.description}`),
     read: async (org, managed) => {
       const named = managed.map((r) => String(r.outputs[ownerKey]));
@@ -116,6 +119,21 @@ function attachmentKind(owner: "group" | "device"): DriftKind {
         }),
       );
     },
+  };
+}
+
+/**
+ * Every configured group and ungrouped device always has an experience of each kind (the API has neither create
+ * nor delete), so none is "unmanaged"; comparing a managed one needs a read per owner and its mode's fields.
+ */
+function experienceKind(noun: string, title: string): DriftKind {
+  return {
+    title,
+    noun,
+    notCompared: "not compared yet: an experience is read one owner at a time (no list in the API)",
+    key: () => undefined,
+    compared: {},
+    stateLabel: (r) => `${noun} of ${String(r.outputs.groupId ?? r.outputs.deviceId ?? r.id)}`,
   };
 }
 
@@ -214,10 +232,12 @@ export const DRIFT_KINDS: Record<ResourceKind, DriftKind> = {
           names: [t.name],
         })),
   },
+  headsetExperience: experienceKind("headsetExperience", "Headset experiences"),
+  deviceExperience: experienceKind("deviceExperience", "Device experiences"),
   deviceMigration: {
     title: "Device migrations",
     noun: "deviceMigration",
-    // A migration is something done to a device (moved to another organization), not an object of this one.
+    notCompared: "a migration is something done to a device, not an object of this organization",
     key: () => undefined,
     compared: {},
     stateLabel: (r) => `device ${String(r.outputs.deviceId ?? r.id)}`,

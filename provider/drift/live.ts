@@ -87,6 +87,20 @@ export class LiveOrganization {
     });
   }
 
+  /** Every app's release channels (to name a channel a state holds by id only). */
+  releaseChannels(): Promise<ReleaseChannel[]> {
+    return this.#once("release-channels", async () => {
+      const apps = await this.#client.apps.all();
+      const lists = await mapConcurrently(
+        apps,
+        OWNER_CONCURRENCY,
+        (app) => this.#client.apps.releaseChannels(app.id).all(),
+        () => {},
+      );
+      return lists.flat();
+    });
+  }
+
   themes(): Promise<Theme[]> {
     return this.#once("themes", () => this.#client.themes.list().all());
   }

@@ -53,6 +53,10 @@ export function renderMarkdown(report: DriftReport): string {
     for (const i of report.ignored) lines.push(`- ${i.kind} ${cell(i.label)}: ${cell(i.reason)}`);
     lines.push("", "</details>");
   }
+  if (report.notCompared.length) {
+    lines.push("", "Not compared:", "");
+    for (const n of report.notCompared) lines.push(`- ${n.resources} ${n.kind}: ${cell(n.reason)}`);
+  }
   if (report.unknownResources.length) {
     lines.push("", "Resources of this provider whose kind could not be told (not compared):", "");
     for (const urn of report.unknownResources) lines.push(`- \`${cell(urn)}\``);

@@ -52,6 +52,8 @@ export interface DriftReport {
   ignored: Array<{ kind: string; label: string; reason: string }>;
   /** Resources of this provider whose kind the report could not tell (never guessed). */
   unknownResources: string[];
+  /** Kinds the states hold that the report does not compare, with how many resources and why. */
+  notCompared: Array<{ kind: string; resources: number; reason: string }>;
 }
 
 export interface DriftOptions {
@@ -152,7 +154,8 @@ export async function driftReport(
   }
 
   // Ids in differences read better with the names the organization gives them.
-  const names = await idNames(org, options.kinds);
+  const goneAttachments = findings.some((f) => f.category === "gone" && /ReleaseChannel$/.test(f.kind));
+  const names = await idNames(org, options.kinds, goneAttachments);
   const order: FindingCategory[] = ["unmanaged", "changed", "gone"];
   return {
     organization: { id: organization.id, name: organization.name, slug: organization.slug },
@@ -163,6 +166,8 @@ export async function driftReport(
     findings: findings
       .map(({ auditIds: _ids, concerns: _concerns, ...f }) => ({
         ...f,
+        // A gone object is known by the ids its state holds: name them where the organization still does.
+        label: f.category === "gone" ? rename(f.label, names) : f.label,
         differences: f.differences.map((d) => ({
           ...d,
           state: rename(d.state, names),
@@ -178,6 +183,11 @@ export async function driftReport(
       ),
     ignored,
     unknownResources: states.flatMap((s) => s.unknown),
+    notCompared: (Object.keys(DRIFT_KINDS) as ResourceKind[]).flatMap((kind) => {
+      const count = all.filter((r) => r.kind === kind).length;
+      const reason = DRIFT_KINDS[kind].notCompared;
+      return count && reason ? [{ kind: DRIFT_KINDS[kind].noun, resources: count, reason }] : [];
+    }),
   };
 
   function finding(
@@ -186,7 +196,7 @@ export async function driftReport(
     object: LiveObject,
     resources: ManagedResource[],
     differences: FieldDifference[],
-    concerns: ((record: AuditRecord, o: { auditIds: string[]; label: string }) => boolean) | undefined,
+    concerns: ((record: AuditRecord) => boolean) | undefined,
   ) {
     return {
       category,
@@ -197,7 +207,7 @@ export async function driftReport(
       differences,
       audit: [] as AuditView[],
       auditIds: [...new Set([...object.auditIds, ...resources.flatMap((r) => [r.id])])],
-      ...(concerns ? { concerns: (r: AuditRecord) => concerns(r, object) } : {}),
+      ...(concerns ? { concerns } : {}),
     };
   }
 }
@@ -225,8 +235,15 @@ function differencesOf(kind: ResourceKind, resource: ManagedResource, object: Li
 }
 
 /** Role, group and release-channel names by id, from what the report has read already. */
-async function idNames(org: LiveOrganization, kinds: ResourceKind[]): Promise<Map<string, string>> {
+async function idNames(
+  org: LiveOrganization,
+  kinds: ResourceKind[],
+  channels: boolean,
+): Promise<Map<string, string>> {
   const names = new Map<string, string>();
+  if (channels) {
+    for (const rc of await org.releaseChannels()) names.set(rc.id, `"${rc.app.name} / ${rc.name}"`);
+  }
   if (kinds.includes("user")) for (const role of await org.roles()) names.set(role.id, `"${role.name}"`);
   if (kinds.some((k) => k === "user" || k === "group" || k === "groupReleaseChannel")) {
     const groups = await org.groups();
