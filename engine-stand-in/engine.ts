@@ -14,6 +14,7 @@ import { checkpointOf, SecretsCipher } from "./checkpoint";
 import { Deployment, newResult, type Mode } from "./deployment";
 import { EngineMonitor, runGuarded } from "./monitor";
 import { UNKNOWN, startProviderPlugin, type ProviderPlugin } from "./plugin";
+import { refreshState } from "./refresh";
 import { Limiter } from "./schedule";
 import type {
   EngineOptions,
@@ -24,7 +25,7 @@ import type {
   RunResult,
   StateEntry,
 } from "./types";
-import { ROOT_STACK_TYPE, annotateSecrets, changedKeys, configArgs, reveal, viewOf } from "./values";
+import { ROOT_STACK_TYPE, configArgs, viewOf } from "./values";
 
 export { UNKNOWN };
 export type * from "./types";
@@ -149,76 +150,15 @@ export class Engine {
   private async runRefresh(options: RunOptions): Promise<RunResult> {
     const { plugin, release } = await this.pluginFor(options, this.storedProviderConfig);
     const result = newResult();
-    const limiter = this.limiterFor(options);
-    const next: Array<StateEntry | undefined> = [...this.state];
     try {
-      // Every custom resource of the state is read, those pending deletion included (deployment_executor.go,
-      // refresh: a RefreshStep for each of prev.Resources; step.go, RefreshStep.Apply skips only components,
-      // providers and pending replacements). Reads go on after a failed one (newStepExecutor(..., true):
-      // ignoreErrors).
-      await Promise.all(
-        this.state.map((entry, index) =>
-          !entry.custom
-            ? undefined
-            : limiter.run(async () => {
-                try {
-                  next[index] = await this.refreshOne(plugin, entry, result);
-                } catch (err) {
-                  result.ok = false;
-                  result.errors.push({ urn: entry.urn, op: "read", message: (err as Error).message });
-                }
-              }),
-        ),
-      );
+      this.state = await refreshState(plugin, this.state, this.limiterFor(options), result);
     } finally {
       await release();
     }
-    this.state = next.filter((e): e is StateEntry => e !== undefined);
     // No pending-operations warning on refresh (see pendingOperationsWarning). `--clear-pending-creates` drops
     // the pending creates from the state before the refresh (pkg/cmd/pulumi/operations/refresh.go).
     this.savePending([], options.clearPendingCreates ? [] : this.pendingOperations);
     return result;
-  }
-
-  /** Read, then Diff of the refreshed state against the old inputs (pkg/resource/deploy/step.go, RefreshStep). */
-  private async refreshOne(
-    plugin: ProviderPlugin,
-    entry: StateEntry,
-    result: RunResult,
-  ): Promise<StateEntry | undefined> {
-    const read = await plugin.read({
-      urn: entry.urn,
-      id: entry.id ?? "",
-      properties: reveal(entry.outputs),
-      inputs: reveal(entry.inputs),
-    });
-    result.operations.push({ op: "read", urn: entry.urn, id: entry.id ?? "" });
-    const step = { urn: entry.urn, type: entry.type, name: entry.name, replaceKeys: [] };
-    if (!read.id) {
-      result.steps.delete.push({ ...step, kind: "delete", id: entry.id, changedKeys: [] });
-      return undefined;
-    }
-    const outputs = annotateSecrets(read.properties, entry.outputs);
-    const inputs = read.inputs ? annotateSecrets(read.inputs, entry.inputs) : entry.inputs;
-    // The refresh diff is the one an `up` of an unchanged program would see next, inverted: new inputs and
-    // outputs in the place of the old ones, the old inputs in the place of the new.
-    const diff = await plugin.diff({
-      urn: entry.urn,
-      id: read.id,
-      olds: reveal(outputs),
-      news: reveal(entry.inputs),
-      oldInputs: reveal(inputs),
-      ignoreChanges: entry.options.ignoreChanges,
-    });
-    const changed = changedKeys(inputs, entry.inputs);
-    const drifted = diff.changes === "some" || (diff.changes === "unknown" && changed.length > 0);
-    const kind = drifted ? "update" : "same";
-    result.steps[kind].push({ ...step, kind, id: read.id, changedKeys: drifted ? changed : [] });
-    const refreshed: StateEntry = { ...entry, id: read.id, outputs, inputs };
-    // The refreshed state's init errors are the Read's: none after a clean Read (step.go, RefreshStep.Apply,
-    // s.new.InitErrors = initErrors).
-    delete refreshed.initErrors;
-    return refreshed;
   }
 
   private async runDestroy(options: RunOptions): Promise<RunResult> {
@@ -353,11 +293,16 @@ export class Engine {
     return { plugin, release };
   }
 
-  private newDeployment(mode: Mode, plugin: ProviderPlugin, options: RunOptions): Deployment {
+  private newDeployment(
+    mode: Mode,
+    plugin: ProviderPlugin,
+    options: RunOptions,
+    oldState = this.state,
+  ): Deployment {
     return new Deployment({
       mode,
       plugin,
-      oldState: this.state,
+      oldState,
       steps: this.limiterFor(options),
       project: this.project,
       stack: this.stack,
@@ -375,8 +320,31 @@ export class Engine {
   ): Promise<RunResult> {
     const providerConfig = this.configFor(options);
     const { plugin, release } = await this.pluginFor(options, providerConfig);
-    const deployment = this.newDeployment(mode, plugin, options);
-    if (mode === "up" && this.pendingOperations.length > 0) {
+    let oldState = this.state;
+    let refreshed: RunResult | undefined;
+    if (options.refresh) {
+      try {
+        ({ state: oldState, result: refreshed } = await this.refreshBeforeProgram(
+          plugin,
+          providerConfig,
+          options,
+        ));
+      } catch (err) {
+        await release();
+        throw err;
+      }
+      // The refresh steps are journaled as they complete: an `up` keeps them even if what follows fails; a
+      // preview saves nothing (deployment_executor.go, refresh; DryRun).
+      if (mode === "up") this.state = oldState;
+      if (!refreshed.ok) {
+        // A failed refresh ends the deployment before the program (refresh: BailErrorf).
+        await release();
+        return { ...refreshed, steps: newResult().steps, refreshSteps: refreshed.steps };
+      }
+    }
+    const deployment = this.newDeployment(mode, plugin, options, oldState);
+    // Execute warns about pending operations only when it does not refresh first (deployment_executor.go).
+    if (mode === "up" && !options.refresh && this.pendingOperations.length > 0) {
       deployment.result.warnings.push(pendingOperationsWarning(this.pendingOperations));
     }
     const { config, secretKeys } = providerConfig;
@@ -422,8 +390,48 @@ export class Engine {
       this.storedProviderConfig = providerConfig;
       this.savePending(deployment.inFlightOperations);
     }
-    return deployment.finalResult();
+    const final = deployment.finalResult();
+    if (!refreshed) return final;
+    return {
+      ...final,
+      refreshSteps: refreshed.steps,
+      operations: [...refreshed.operations, ...final.operations],
+    };
   }
+
+  /**
+   * `up --refresh` / `preview --refresh`: every resource is refreshed with the provider of the state before the
+   * program runs (deployment_executor.go, Execute and refresh: EnsureProvider(res.Provider)). The default
+   * provider of the state is the one configured at the last `up`: when that config is the current one, it is the
+   * same provider, in the same plugin process; otherwise a plugin configured with the stored config reads.
+   */
+  private async refreshBeforeProgram(
+    plugin: ProviderPlugin,
+    current: ProviderConfig,
+    options: RunOptions,
+  ): Promise<{ state: StateEntry[]; result: RunResult }> {
+    const result = newResult();
+    const stored = this.storedProviderConfig;
+    if (!stored || sameProviderConfig(stored, current)) {
+      return { state: await refreshState(plugin, this.state, this.limiterFor(options), result), result };
+    }
+    const reader = await this.pluginFor(options, stored);
+    try {
+      return {
+        state: await refreshState(reader.plugin, this.state, this.limiterFor(options), result),
+        result,
+      };
+    } finally {
+      await reader.release();
+      this.current = { plugin };
+    }
+  }
+}
+
+function sameProviderConfig(a: ProviderConfig, b: ProviderConfig): boolean {
+  const sorted = (c: ProviderConfig) =>
+    JSON.stringify([Object.entries(c.config).sort(), [...c.secretKeys].sort()]);
+  return sorted(a) === sorted(b);
 }
 
 /** Creates an engine; its plugin starts with the first run. Call `close()` when done. */

@@ -55,6 +55,11 @@ export interface RunResult {
   outputs: Record<string, unknown>;
   /** Names of the program outputs that are secret. */
   secretOutputs: string[];
+  /**
+   * `up --refresh` / `preview --refresh`: the refresh before the program, by kind ("update": drift read into
+   * the state; "delete": gone; "same": no drift).
+   */
+  refreshSteps?: Record<StepKind, Step[]>;
   /** True when the run was cut off (RunOptions.interruptAfter): the CLI process died mid-run. */
   interrupted: boolean;
 }
@@ -151,6 +156,8 @@ export interface RunOptions {
    * depends on it is skipped, and the deletes at the end still run (see README.md).
    */
   continueOnError?: boolean;
+  /** `up --refresh` / `preview --refresh`: refresh the state before the program runs. */
+  refresh?: boolean;
   /** `pulumi refresh --clear-pending-creates`: drops pending creates from the state. */
   clearPendingCreates?: boolean;
 }
