@@ -12,6 +12,9 @@ export {
 } from "./resources/attachments";
 export { DeviceMigration, type DeviceMigrationArgs } from "./resources/deviceMigration";
 export { Theme, type ThemeArgs } from "./resources/theme";
+export { HeadsetExperience } from "./resources/headsetExperience";
+export { DeviceExperience } from "./resources/deviceExperience";
+export type * from "./resources/experienceArgs";
 export * from "./lookups";
 export type { ConnectionInput } from "./connection";
 export type { ConnectionArgs } from "./resources/secretConnection";

@@ -12,6 +12,8 @@ import { userKind } from "./resources/user";
 import { deviceMigrationKind } from "./resources/deviceMigration";
 import { deviceReleaseChannelKind, groupReleaseChannelKind } from "./resources/attachments";
 import { themeKind } from "./resources/theme";
+import { headsetExperienceKind } from "./resources/headsetExperience";
+import { deviceExperienceKind } from "./resources/deviceExperience";
 
 export const KINDS = kindTable({
   group: groupKind,
@@ -20,6 +22,8 @@ export const KINDS = kindTable({
   deviceReleaseChannel: deviceReleaseChannelKind,
   deviceMigration: deviceMigrationKind,
   theme: themeKind,
+  headsetExperience: headsetExperienceKind,
+  deviceExperience: deviceExperienceKind,
 });
 
 /** The keys of the kind table: what state records for each resource. */

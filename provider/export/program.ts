@@ -193,6 +193,14 @@ export const KIND_SECTIONS: { [K in ResourceKind]: KindSection } = {
   theme: {
     notExported: "custom themes are not exported yet (issue 19, item 6): declare them by hand or adopt them",
   },
+
+  headsetExperience: {
+    notExported: "experiences are not exported yet (issue 19, item 6): declare them by hand",
+  },
+
+  deviceExperience: {
+    notExported: "experiences are not exported yet (issue 19, item 6): declare them by hand",
+  },
 };
 
 export function renderProgram(plan: ProgramPlan, options: RenderOptions): string {

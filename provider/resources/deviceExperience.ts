@@ -1,0 +1,64 @@
+/** DeviceExperience: how a configured group's or an ungrouped device's Android side runs (see experience.ts). */
+import * as pulumi from "@pulumi/pulumi";
+import type { DeviceExperiencePath } from "../client";
+import { experienceHandler, experienceProperties } from "./experience";
+import type { AnyOf, DeviceExperienceArgs } from "./experienceArgs";
+import { DEVICE_FIELDS, DEVICE_MODES } from "./experienceFields";
+import { defineKind, registration } from "./kind";
+
+const FIELDS = ["visibleContents", "launcherContent"] as const;
+
+const deviceExperienceProperties = experienceProperties(DEVICE_MODES, FIELDS);
+
+export const deviceExperienceHandler = experienceHandler(
+  {
+    resourceName: "DeviceExperience",
+    noun: "device experience",
+    table: DEVICE_FIELDS,
+    fields: FIELDS,
+    calls: (client) => ({
+      get: (holder) => client.deviceExperiences.get(holder),
+      set: (holder, path: DeviceExperiencePath, body) => client.deviceExperiences.set(holder, path, body),
+    }),
+    resetBody: () => ({}),
+  },
+  () => deviceExperienceKind,
+);
+
+/**
+ * The device experience of a configured group or of one ungrouped device: lock task (only the listed apps),
+ * the device's default home, or an in-house launcher. There is always one (the API has no delete): creating the
+ * resource configures the declared mode; destroying it leaves it as it is, unless `resetOnDelete: true` sets
+ * the default home.
+ *
+ * @example
+ * new dm.DeviceExperience("lobby-lock", { groupId: lobby.id, mode: "lock-task", visibleContents: [{ type: "app", id: simulator.id }] });
+ */
+export class DeviceExperience extends pulumi.dynamic.Resource {
+  /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
+  declare readonly organizationId: pulumi.Output<string>;
+  declare readonly groupId: pulumi.Output<string | undefined>;
+  declare readonly deviceId: pulumi.Output<string | undefined>;
+  /** The mode, by its configure path's name (`default-home`, not the API's `device-default`). */
+  declare readonly mode: pulumi.Output<string>;
+
+  constructor(name: string, args: DeviceExperienceArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      ...registration<typeof deviceExperienceProperties, AnyOf<DeviceExperienceArgs>>(
+        deviceExperienceKind,
+        name,
+        args,
+        opts,
+      ),
+    );
+  }
+}
+
+export const deviceExperienceKind = defineKind({
+  kind: "deviceExperience",
+  type: "DeviceExperience",
+  naturalKey: false,
+  properties: deviceExperienceProperties,
+  outputs: [],
+  handler: deviceExperienceHandler,
+});

@@ -1,0 +1,169 @@
+/**
+ * What `check` finds wrong with an experience before anything is sent: the pure rules of the mode table (the
+ * owner, required and foreign fields, the kiosk menu), then, where the values are known, what the organization
+ * would refuse (an unconfigured group, a device in a group, an image of the wrong type, an unknown theme or 3D
+ * environment). A read that cannot be made (no connection yet, a network error) lets the value pass: the API
+ * still has the last word at `up`.
+ */
+import type * as pulumi from "@pulumi/pulumi";
+import { NotFoundError, type DeviceMgmtClient, type ImageType } from "../client";
+import { clientForProps } from "./context";
+import { containsUnknown, type Props } from "./framework";
+import { GROUP_REQUIRED, KIOSK_MENU_FIELDS, KIOSK_MENU_REQUIRED, type ModeFields } from "./experienceFields";
+
+type Failure = pulumi.dynamic.CheckFailure;
+
+const present = (inputs: Props, field: string) => inputs[field] !== undefined;
+
+/** Pure: the owner and the fields of the declared mode. */
+export function modeFailures(
+  resourceName: string,
+  table: Record<string, ModeFields>,
+  allFields: readonly string[],
+  inputs: Props,
+): Failure[] {
+  const failures: Failure[] = [];
+  const onGroup = present(inputs, "groupId");
+  if (onGroup === present(inputs, "deviceId")) {
+    failures.push({
+      property: onGroup ? "deviceId" : "groupId",
+      reason:
+        `${resourceName} belongs to exactly one group or one device: declare either groupId (a configured ` +
+        `group) or deviceId (an ungrouped device)${onGroup ? ", not both" : ""}.`,
+    });
+  }
+  const mode = inputs.mode;
+  if (typeof mode !== "string" || !(mode in table)) return failures; // the schema already said so
+  const fields = table[mode];
+  const taken = new Set([...fields.required, ...fields.optional]);
+  let required = [...fields.required];
+  if (mode === "arborxr-kiosk" && inputs.isMenuEnabled === true) required.push(...KIOSK_MENU_REQUIRED);
+  if (mode === "arborxr-kiosk" && inputs.isMenuEnabled === false) {
+    for (const field of KIOSK_MENU_FIELDS) {
+      taken.delete(field);
+      required = required.filter((f) => f !== field);
+    }
+  }
+  const groupRequired =
+    onGroup && allFields.includes(GROUP_REQUIRED[mode] ?? "") ? GROUP_REQUIRED[mode] : undefined;
+  if (groupRequired) required.push(groupRequired);
+  for (const field of required) {
+    if (!present(inputs, field)) {
+      const why = field === groupRequired ? ` on a group (the API requires it for groups)` : "";
+      failures.push({
+        property: field,
+        reason: `${field} is required for mode "${mode}"${why}: declare it.`,
+      });
+    }
+  }
+  for (const field of allFields) {
+    if (present(inputs, field) && !taken.has(field)) {
+      const why =
+        mode === "arborxr-kiosk" && inputs.isMenuEnabled === false ? " with isMenuEnabled: false" : "";
+      failures.push({ property: field, reason: `${field} is not taken by mode "${mode}"${why}: remove it.` });
+    }
+  }
+  return failures;
+}
+
+const known = (value: unknown): value is string => typeof value === "string" && !containsUnknown(value);
+
+/** A read whose 404 is an answer (undefined) and whose other failures are no answer (null). */
+async function look<T>(read: () => Promise<T>): Promise<T | undefined | null> {
+  try {
+    return await read();
+  } catch (error) {
+    return error instanceof NotFoundError ? undefined : null;
+  }
+}
+
+/** What the organization would refuse, for the values known now. */
+export async function organizationFailures(inputs: Props): Promise<Failure[]> {
+  if (containsUnknown(inputs.connection)) return [];
+  let client: DeviceMgmtClient;
+  try {
+    client = clientForProps(inputs);
+  } catch {
+    return [];
+  }
+  const checks: Promise<Failure | undefined>[] = [];
+  if (known(inputs.groupId)) {
+    const id = inputs.groupId;
+    checks.push(
+      look(() => client.groups.get(id)).then((group) => {
+        if (group === undefined)
+          return { property: "groupId", reason: `groupId: no group with id ${id} exists.` };
+        if (group && !group.isConfigured)
+          return {
+            property: "groupId",
+            reason:
+              `groupId: group ${id} ("${group.name}") is not configured, and experiences belong to configured ` +
+              `groups only. Set configured: true on the Group (configuring is irreversible).`,
+          };
+        return undefined;
+      }),
+    );
+  }
+  if (known(inputs.deviceId)) {
+    const id = inputs.deviceId;
+    checks.push(
+      look(() => client.devices.get(id)).then((device) => {
+        if (device === undefined)
+          return { property: "deviceId", reason: `deviceId: no device with id ${id} exists.` };
+        if (device?.group)
+          return {
+            property: "deviceId",
+            reason:
+              `deviceId: device ${id} ("${device.name}") is in group ${device.group.id} ("${device.group.name}"), ` +
+              `and a device in a group shows its group's experience (the API refuses with 409). Declare the ` +
+              `experience on the group (groupId), or take the device out of the group.`,
+          };
+        return undefined;
+      }),
+    );
+  }
+  const image = (property: string, id: unknown, type: ImageType) => {
+    if (!known(id)) return;
+    checks.push(
+      look(() => client.images.get(id)).then((found) => {
+        if (found === undefined)
+          return { property, reason: `${property}: no image with id ${id} exists (see getImage).` };
+        if (found && found.type !== type)
+          return {
+            property,
+            reason: `${property}: image ${id} is of type ${found.type}, but this needs an image of type ${type} (see getImage({ name, type: "${type}" })).`,
+          };
+        return undefined;
+      }),
+    );
+  };
+  image("menuIconImageId", inputs.menuIconImageId, "headset-xp-menu-icon");
+  const background = (inputs.background ?? {}) as Record<string, unknown>;
+  image("background.bannerImageId", background.bannerImageId, "headset-xp-banner");
+  image("background.skyboxImageId", background.skyboxImageId, "headset-xp-skybox");
+  image("background.threeSixtyImageId", background.threeSixtyImageId, "three-sixty-background");
+  if (known(inputs.themeId)) {
+    const id = inputs.themeId;
+    checks.push(
+      look(() => client.themes.get(id)).then((theme) =>
+        theme === undefined
+          ? { property: "themeId", reason: `themeId: no theme with id ${id} exists (see getTheme).` }
+          : undefined,
+      ),
+    );
+  }
+  if (known(background.custom3DEnvironmentId)) {
+    const id = background.custom3DEnvironmentId;
+    checks.push(
+      look(() => client.custom3DEnvironments.all()).then((all) =>
+        all && !all.some((e) => e.id === id)
+          ? {
+              property: "background.custom3DEnvironmentId",
+              reason: `background.custom3DEnvironmentId: no custom 3D environment with id ${id} exists (see getCustom3DEnvironment).`,
+            }
+          : undefined,
+      ),
+    );
+  }
+  return (await Promise.all(checks)).filter((f): f is Failure => f !== undefined);
+}

@@ -1,0 +1,91 @@
+/** HeadsetExperience: what a configured group's or an ungrouped device's headsets show (see experience.ts). */
+import * as pulumi from "@pulumi/pulumi";
+import type { HeadsetExperiencePath } from "../client";
+import { experienceHandler, experienceProperties } from "./experience";
+import type { AnyOf, HeadsetExperienceArgs } from "./experienceArgs";
+import { HEADSET_FIELDS, HEADSET_MODES } from "./experienceFields";
+import { defineKind, registration } from "./kind";
+
+const FIELDS = [
+  "visibleContents",
+  "language",
+  "menuTitle",
+  "menuIconImageId",
+  "removePoweredByArborXrBranding",
+  "shortcuts",
+  "adminPin",
+  "categorizationTags",
+  "background",
+  "themeId",
+  "sharedModeSettings",
+  "kioskContent",
+  "isMenuEnabled",
+  "metaHmsSettings",
+  "launcherContent",
+  "returnToLauncherViaHomeButton",
+] as const;
+
+const DEFAULT_META_HMS = { isStoreEnabled: true, isSocialEnabled: true, isAddAccountsEnabled: true };
+
+const headsetExperienceProperties = experienceProperties(HEADSET_MODES, FIELDS);
+
+export const headsetExperienceHandler = experienceHandler(
+  {
+    resourceName: "HeadsetExperience",
+    noun: "headset experience",
+    table: HEADSET_FIELDS,
+    fields: FIELDS,
+    calls: (client) => ({
+      get: (holder) => client.headsetExperiences.get(holder),
+      set: (holder, path: HeadsetExperiencePath, body) => client.headsetExperiences.set(holder, path, body),
+    }),
+    // Groups (and Meta HMS devices) must send metaHmsSettings: what was recorded, else the store's defaults.
+    resetBody: (recorded) => ({ metaHmsSettings: recorded.metaHmsSettings ?? DEFAULT_META_HMS }),
+  },
+  () => headsetExperienceKind,
+);
+
+/**
+ * What the headsets of a configured group, or of one ungrouped device, show: the ArborXR home, a kiosk, the
+ * headset's own home or an in-house launcher, with that mode's settings. There is always one (the API has no
+ * delete): creating the resource configures the declared mode; destroying it leaves the experience as it is,
+ * unless `resetOnDelete: true` sets the default home.
+ *
+ * Fields the program leaves out that the mode may take (shared-mode settings, a kiosk's background, …) are
+ * not managed: they keep their value, and a change made elsewhere does not show as a difference. The admin
+ * PIN is secret; absent means no PIN.
+ *
+ * @example
+ * new dm.HeadsetExperience("lobby-kiosk", {
+ *   groupId: lobby.id, mode: "arborxr-kiosk", isMenuEnabled: false,
+ *   kioskContent: { type: "app", id: simulator.id }, sharedModeSettings,
+ * });
+ */
+export class HeadsetExperience extends pulumi.dynamic.Resource {
+  /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
+  declare readonly organizationId: pulumi.Output<string>;
+  declare readonly groupId: pulumi.Output<string | undefined>;
+  declare readonly deviceId: pulumi.Output<string | undefined>;
+  /** The mode, by its configure path's name (`default-home`, not the API's `device-default`). */
+  declare readonly mode: pulumi.Output<string>;
+
+  constructor(name: string, args: HeadsetExperienceArgs, opts?: pulumi.CustomResourceOptions) {
+    super(
+      ...registration<typeof headsetExperienceProperties, AnyOf<HeadsetExperienceArgs>>(
+        headsetExperienceKind,
+        name,
+        args,
+        opts,
+      ),
+    );
+  }
+}
+
+export const headsetExperienceKind = defineKind({
+  kind: "headsetExperience",
+  type: "HeadsetExperience",
+  naturalKey: false,
+  properties: headsetExperienceProperties,
+  outputs: [],
+  handler: headsetExperienceHandler,
+});
