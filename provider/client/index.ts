@@ -38,6 +38,17 @@ export type {
   ThemeOperations,
 } from "./experienceOperations";
 export type {
+  ChannelTarget,
+  ContentOperations,
+  CustomField,
+  CustomFieldAction,
+  DeviceContentOperations,
+  ReleaseOperations,
+  TagOperations,
+  TagOwnerType,
+} from "./contentOperations";
+export type { AppBundle, ShareResult, Tag } from "./types";
+export type {
   Custom3DEnvironment,
   DeviceExperience,
   ExperienceBackground,

@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { PageIterator, type PageSizeMemory } from "./pagination";
 import * as s from "./schemas";
 import { createExperienceOperations, type ExperienceOperations } from "./experienceOperations";
+import { createContentOperations, type ContentOperations } from "./contentOperations";
 import type { HttpMethod, QueryValue } from "./transport";
 import type {
   App,
@@ -61,6 +62,10 @@ export interface UpdateDeviceBody {
 export interface DeviceFilter {
   /** Only devices in these groups (`group_ids[]`). */
   groupIds?: readonly string[];
+  /** Only devices carrying every one of these tag names (`tags_all[]`). */
+  tagsAll?: readonly string[];
+  /** Only devices with these serial numbers (`device_serial_numbers[]`). */
+  serialNumbers?: readonly string[];
 }
 
 export interface DeleteGroupOptions {
@@ -165,7 +170,7 @@ export interface VideoOperations {
  * explicitly so that the published types name each argument and result type. A `list` is fetched lazily (page by
  * page, `for await`); `all()` collects every item.
  */
-export interface Operations extends ExperienceOperations {
+export interface Operations extends ExperienceOperations, ContentOperations {
   users: UserOperations;
   roles: RoleOperations;
   groups: GroupOperations;
@@ -215,10 +220,15 @@ export function createOperations(run: Executor): Operations {
   const remove = (path: string, query?: Query) =>
     run.write<void>("DELETE", path, undefined, undefined, query);
   const post = (path: string, body: unknown) => run.write<void>("POST", path, body);
-  const deviceQuery = (filter: DeviceFilter): Query => ({ "group_ids[]": filter.groupIds });
+  const deviceQuery = (filter: DeviceFilter): Query => ({
+    "group_ids[]": filter.groupIds,
+    "tags_all[]": filter.tagsAll,
+    "device_serial_numbers[]": filter.serialNumbers,
+  });
 
   return {
     ...createExperienceOperations(run),
+    ...createContentOperations(run),
     users: {
       list: () => list(`/users`, usersPage),
       all: () => list(`/users`, usersPage).all(),

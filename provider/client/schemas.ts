@@ -430,3 +430,31 @@ export const deviceExperienceSchema = parsesTo<t.DeviceExperience>()(
   }),
   true,
 );
+
+// ---- Devices, content and releases (issue 20) ----------------------------------------------------------------
+
+export const tagSchema = parsesTo<t.Tag>()(z.object({ id, name: z.string(), ...timestamps }), true);
+
+/** A version of an app as `GET /apps/{id}/versions` lists it: the same shape as a channel's `version`. */
+export const appVersionSchema = parsesTo<t.AppBuild>()(appBuildSchema, true);
+
+export const appBundleSchema = parsesTo<t.AppBundle>()(
+  z.object({
+    id,
+    label: z.string().nullable().optional(),
+    status: z.string().optional(),
+    appBuild: appBuildSchema.optional(),
+    ...timestamps,
+  }),
+  true,
+);
+
+export const releaseChannelDeviceStatusItemSchema = parsesTo<t.ReleaseChannelDeviceStatus>()(
+  releaseChannelDeviceStatusSchema,
+  true,
+);
+
+export const shareResultSchema = parsesTo<t.ShareResult>()(
+  z.object({ message: z.string().optional() }),
+  true,
+);

@@ -371,3 +371,24 @@ export interface DeviceExperience {
   createdAt: string | null;
   updatedAt: string | null;
 }
+
+// ---- Devices, content and releases (issue 20): tags, app versions and bundles, channel sharing -------------
+
+/** A tag of the organization's catalogue; groups, devices, apps, files and videos carry tag names. */
+export interface Tag extends Timestamps {
+  id: string;
+  name: string;
+}
+
+/** One bundle of an app (`GET /apps/{id}/app-bundles`): a version ready to deliver; `label` may be null. */
+export interface AppBundle extends Timestamps {
+  id: string;
+  label?: string | null;
+  status?: string;
+  appBuild?: AppBuild;
+}
+
+/** What `POST …/share` and `…/unshare` answer. */
+export interface ShareResult {
+  message?: string;
+}

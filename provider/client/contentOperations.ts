@@ -1,0 +1,168 @@
+/**
+ * The operations of devices, content and releases (issue 20): the tag catalogue and the tags of groups,
+ * devices, apps, files and videos; a device's custom fields and its own files and videos; app versions and
+ * bundles; what a release channel delivers, where its devices stand, and sharing it with another organization.
+ * Kept apart from operations.ts, which they join through `createContentOperations`.
+ */
+import type { z } from "zod";
+import { PageIterator, type PageSizeMemory } from "./pagination";
+import * as s from "./schemas";
+import type { QueryValue } from "./transport";
+import type {
+  AppBuild,
+  AppBundle,
+  Device,
+  DeviceFile,
+  Page,
+  ReleaseChannel,
+  ReleaseChannelDeviceStatus,
+  ShareResult,
+  Tag,
+  Video,
+} from "./types";
+import type { Executor } from "./operations";
+
+/** What carries tags: the path segment of `PATCH /{owner}/{id}/tags/attach|detach`. */
+export type TagOwnerType = "groups" | "devices" | "apps" | "files" | "videos";
+
+export interface TagOperations {
+  /** `search`: a substring of the name (the API's matching). */
+  list(search?: string): PageIterator<Tag>;
+  all(search?: string): Promise<Tag[]>;
+  get(tagId: string): Promise<Tag>;
+  create(name: string): Promise<Tag>;
+  /** Renames the tag (on every owner too). */
+  update(tagId: string, name: string): Promise<Tag>;
+  /** Deletes the tag (and removes it from every owner). */
+  delete(tagId: string): Promise<void>;
+  /** Adds tags (by name) to one owner; 1..100 names. */
+  attach(owner: TagOwnerType, ownerId: string, names: readonly string[]): Promise<void>;
+  /** Removes tags (by name) from one owner; 1..100 names. */
+  detach(owner: TagOwnerType, ownerId: string, names: readonly string[]): Promise<void>;
+}
+
+export interface CustomField {
+  name: string;
+  value?: string;
+}
+
+/** `attach` adds or updates by name, `detach` removes by name, `sync` makes the list the whole set. */
+export type CustomFieldAction = "attach" | "detach" | "sync";
+
+export interface DeviceContentOperations {
+  setCustomFields(
+    deviceId: string,
+    action: CustomFieldAction,
+    fields: readonly CustomField[],
+  ): Promise<Device>;
+  /** The files of an ungrouped device itself. */
+  files(deviceId: string): PageIterator<DeviceFile>;
+  addFile(deviceId: string, fileId: string): Promise<void>;
+  removeFile(deviceId: string, fileId: string): Promise<void>;
+  /** The videos of an ungrouped device itself. */
+  videos(deviceId: string): PageIterator<Video>;
+  addVideo(deviceId: string, videoId: string): Promise<void>;
+  removeVideo(deviceId: string, videoId: string): Promise<void>;
+}
+
+/** What a channel is to deliver: a version (its first bundle), or one bundle. */
+export type ChannelTarget = { versionId: string } | { bundleId: string };
+
+export interface ReleaseOperations {
+  /** The app's versions, newest first. */
+  versions(appId: string): PageIterator<AppBuild>;
+  bundles(appId: string): PageIterator<AppBundle>;
+  /** Makes the channel deliver this version or bundle; answers with the channel. */
+  setChannelVersion(appId: string, releaseChannelId: string, target: ChannelTarget): Promise<ReleaseChannel>;
+  /** Where each device the channel reaches stands with its version. */
+  deviceStatuses(appId: string, releaseChannelId: string): PageIterator<ReleaseChannelDeviceStatus>;
+  share(appId: string, releaseChannelId: string, organizationSlug: string): Promise<ShareResult>;
+  unshare(appId: string, releaseChannelId: string, organizationSlug: string): Promise<ShareResult>;
+}
+
+export interface ContentOperations {
+  tags: TagOperations;
+  deviceContent: DeviceContentOperations;
+  releases: ReleaseOperations;
+}
+
+const tagsPage = s.pageSchema(s.tagSchema);
+const filesPage = s.pageSchema(s.fileSchema);
+const videosPage = s.pageSchema(s.videoSchema);
+const versionsPage = s.pageSchema(s.appVersionSchema);
+const bundlesPage = s.pageSchema(s.appBundleSchema);
+const statusesPage = s.pageSchema(s.releaseChannelDeviceStatusItemSchema);
+
+/** Path segments are escaped so an identifier can never change which endpoint is called. */
+const e = encodeURIComponent;
+
+export function createContentOperations(run: Executor & { pageSizes?: PageSizeMemory }): ContentOperations {
+  const list = <T>(path: string, schema: z.ZodType<Page<T>>, query: Record<string, QueryValue> = {}) =>
+    new PageIterator<T>(
+      (request) => run.get(path, schema, { ...query, page: request.page, per_page: request.perPage }),
+      run.pageSizes,
+    );
+  const channel = (appId: string, releaseChannelId: string) =>
+    `/apps/${e(appId)}/release-channels/${e(releaseChannelId)}`;
+
+  return {
+    tags: {
+      list: (search) => list(`/tags`, tagsPage, { search }),
+      all: (search) => list(`/tags`, tagsPage, { search }).all(),
+      get: (tagId) => run.get(`/tags/${e(tagId)}`, s.tagSchema),
+      create: (name) => run.write("POST", `/tags`, { name }, s.tagSchema),
+      update: (tagId, name) => run.write("PUT", `/tags/${e(tagId)}`, { name }, s.tagSchema),
+      delete: (tagId) => run.write<void>("DELETE", `/tags/${e(tagId)}`),
+      attach: (owner, ownerId, names) =>
+        run.write<void>("PATCH", `/${owner}/${e(ownerId)}/tags/attach`, { tags: [...names] }),
+      detach: (owner, ownerId, names) =>
+        run.write<void>("PATCH", `/${owner}/${e(ownerId)}/tags/detach`, { tags: [...names] }),
+    },
+
+    deviceContent: {
+      setCustomFields: (deviceId, action, fields) =>
+        run.write(
+          "PATCH",
+          `/devices/${e(deviceId)}/custom-fields`,
+          { action, customFields: fields.map((f) => (f.value === undefined ? { name: f.name } : f)) },
+          s.deviceSchema,
+        ),
+      files: (deviceId) => list(`/devices/${e(deviceId)}/files`, filesPage),
+      addFile: (deviceId, fileId) => run.write<void>("POST", `/devices/${e(deviceId)}/files`, { fileId }),
+      removeFile: (deviceId, fileId) =>
+        run.write<void>("DELETE", `/devices/${e(deviceId)}/files/${e(fileId)}`),
+      videos: (deviceId) => list(`/devices/${e(deviceId)}/videos`, videosPage),
+      addVideo: (deviceId, videoId) => run.write<void>("POST", `/devices/${e(deviceId)}/videos`, { videoId }),
+      removeVideo: (deviceId, videoId) =>
+        run.write<void>("DELETE", `/devices/${e(deviceId)}/videos/${e(videoId)}`),
+    },
+
+    releases: {
+      versions: (appId) => list(`/apps/${e(appId)}/versions`, versionsPage),
+      bundles: (appId) => list(`/apps/${e(appId)}/app-bundles`, bundlesPage),
+      setChannelVersion: (appId, releaseChannelId, target) =>
+        run.write(
+          "PUT",
+          channel(appId, releaseChannelId),
+          "versionId" in target ? { versionId: target.versionId } : { bundleId: target.bundleId },
+          s.releaseChannelSchema,
+        ),
+      deviceStatuses: (appId, releaseChannelId) =>
+        list(`${channel(appId, releaseChannelId)}/device-statuses`, statusesPage),
+      share: (appId, releaseChannelId, organizationSlug) =>
+        run.write(
+          "POST",
+          `${channel(appId, releaseChannelId)}/share`,
+          { organizationSlug },
+          s.shareResultSchema,
+        ),
+      unshare: (appId, releaseChannelId, organizationSlug) =>
+        run.write(
+          "POST",
+          `${channel(appId, releaseChannelId)}/unshare`,
+          { organizationSlug },
+          s.shareResultSchema,
+        ),
+    },
+  };
+}
