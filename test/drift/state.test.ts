@@ -1,0 +1,155 @@
+// Reading stack exports: per-kind type tokens, the 0.1 release's legacy type (kind from the serialized provider,
+// or failing that from the outputs), other providers' resources left alone, secrets masked before use.
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import * as pulumi from "@pulumi/pulumi";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { createEngine, type Engine } from "../../engine-stand-in";
+import { DeviceMgmtClient } from "../../provider/client";
+import { LEGACY_TYPE, thinProvider, type ResourceKind } from "../../provider/dynamic";
+import {
+  legacyKind,
+  parseStackExport,
+  SECRET,
+  SECRET_SIGNATURE_KEY,
+  StateFileError,
+} from "../../provider/drift/state";
+
+const repoRoot = path.resolve(__dirname, "../..");
+
+describe("a stack written by the 0.1 release (every kind as pulumi-nodejs:dynamic:Resource)", () => {
+  let emulator: RunningEmulator;
+  let engine: Engine;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    engine = await createEngine({
+      cwd: repoRoot,
+      config: { "devicemgmt:baseUrl": emulator.baseUrl },
+      secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
+    });
+  });
+
+  afterAll(async () => {
+    await engine?.close();
+    await emulator?.close();
+  });
+
+  class LegacyResource extends pulumi.dynamic.Resource {}
+  const legacy = (kind: ResourceKind, name: string, props: pulumi.Inputs) =>
+    new LegacyResource(thinProvider(kind), name, props);
+
+  it("tells each resource's kind from its serialized provider", async () => {
+    const admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
+    const adminRole = (await admin.roles.all()).find((r) => r.name === "Admin")!.id;
+    const app = (await admin.apps.all()).find((a) => a.name === "Training Simulator")!;
+    const production = (await admin.apps.releaseChannels(app.id).all()).find(
+      (c) => c.name === "Production",
+    )!.id;
+    const result = await engine.up(() => {
+      const site = legacy("group", "site", { name: "Legacy Lab", parentId: null, configured: true });
+      legacy("groupReleaseChannel", "site-production", { groupId: site.id, releaseChannelId: production });
+      legacy("user", "lou", {
+        firstName: "Lou",
+        lastName: "Legacy",
+        email: "lou@acme.example",
+        defaultRoleId: adminRole,
+        groupRoles: [],
+      });
+    });
+    expect(result.errors).toEqual([]);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "drift-legacy-")), "state.json");
+    await engine.saveState(file);
+    const text = fs.readFileSync(file, "utf8");
+    expect(text).toContain(LEGACY_TYPE);
+    const state = parseStackExport(text, file);
+    expect(state.unknown).toEqual([]);
+    expect(state.resources.map((r) => [r.name, r.kind]).sort()).toEqual([
+      ["lou", "user"],
+      ["site", "group"],
+      ["site-production", "groupReleaseChannel"],
+    ]);
+    // Each provider text names its own kind, so the outputs were not needed.
+    const checkpoint = JSON.parse(text) as {
+      deployment: { resources: Array<{ urn: string; type: string; inputs: Record<string, unknown> }> };
+    };
+    for (const entry of checkpoint.deployment.resources.filter((r) => r.type === LEGACY_TYPE)) {
+      const kind = legacyKind({ __provider: entry.inputs.__provider }, {});
+      expect(state.resources.find((r) => r.urn === entry.urn)?.kind).toBe(kind);
+    }
+  });
+});
+
+const checkpoint = (resources: object[]) => JSON.stringify({ version: 3, deployment: { resources } });
+const urn = (type: string, name: string) => `urn:pulumi:prod::acme::${type}::${name}`;
+
+describe("parseStackExport", () => {
+  it("reads per-kind type tokens, and masks secrets before anything sees them", () => {
+    const type = "pulumi-nodejs:dynamic/devicemgmt:Group";
+    const state = parseStackExport(
+      checkpoint([
+        {
+          urn: urn(type, "lab"),
+          type,
+          custom: true,
+          id: "g1",
+          outputs: {
+            name: "Lab",
+            connection: {
+              [SECRET_SIGNATURE_KEY]: "1b47061264138c4ac30d75fd1eb44270",
+              plaintext: '"hunter2"',
+            },
+            __provider: "exports.handler = …",
+          },
+        },
+        { urn: urn(type, "old"), type, custom: true, id: "g2", delete: true, outputs: {} },
+        {
+          urn: urn("aws:s3/bucket:Bucket", "b"),
+          type: "aws:s3/bucket:Bucket",
+          custom: true,
+          id: "b",
+          outputs: {},
+        },
+        {
+          urn: urn(LEGACY_TYPE, "someone-elses"),
+          type: LEGACY_TYPE,
+          custom: true,
+          id: "x",
+          inputs: { __provider: "exports.handler = () => other()" },
+          outputs: { name: "x", configured: true },
+        },
+      ]),
+      "state.json",
+    );
+    expect(state.stack).toBe("acme/prod");
+    expect(state.resources).toEqual([
+      {
+        kind: "group",
+        stack: "acme/prod",
+        urn: urn(type, "lab"),
+        name: "lab",
+        id: "g1",
+        outputs: { name: "Lab", connection: SECRET },
+      },
+    ]);
+    expect(JSON.stringify(state)).not.toContain("hunter2");
+  });
+
+  it("tells a legacy kind from the outputs when the provider text does not name one", () => {
+    const legacyOf = (outputs: Record<string, unknown>) =>
+      legacyKind({ __provider: 'require("pulumi-devicemgmt/runtime")' }, outputs);
+    expect(legacyOf({ email: "a@b.c", defaultRoleId: "r" })).toBe("user");
+    expect(legacyOf({ groupId: "g", releaseChannelId: "c" })).toBe("groupReleaseChannel");
+    expect(legacyOf({ deviceId: "d", releaseChannelId: "c" })).toBe("deviceReleaseChannel");
+    expect(legacyOf({ name: "Lab", configured: false })).toBe("group");
+    expect(legacyOf({ something: 1 })).toBeUndefined();
+  });
+
+  it("refuses what is not a version 3 stack export, saying what to give", () => {
+    expect(() => parseStackExport("not json", "s.json")).toThrow(StateFileError);
+    expect(() => parseStackExport(JSON.stringify({ version: 2, deployment: {} }), "s.json")).toThrow(
+      /not a stack export of version 3.*pulumi stack export/,
+    );
+  });
+});
