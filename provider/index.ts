@@ -16,6 +16,7 @@ export { HeadsetExperience } from "./resources/headsetExperience";
 export { DeviceExperience } from "./resources/deviceExperience";
 export type * from "./resources/experienceArgs";
 export * from "./lookups";
+export * from "./contentLookups";
 export type { ConnectionInput } from "./connection";
 export type { ConnectionArgs } from "./resources/secretConnection";
 export * from "./errors";

@@ -1,81 +1,19 @@
-import * as pulumi from "@pulumi/pulumi";
-import { LookupError } from "./errors";
-import { clientFor, resolveConnection, stackSettingsFrom, type ConnectionInput } from "./connection";
-import { NotFoundError, type DeviceMgmtClient, type Device as ApiDevice } from "./client";
-import { checker } from "./client/arguments";
-
 /**
- * Lookups read the organization while the program runs (during preview too), like a Terraform data source.
- * Each comes as `getX` (a promise) and `getXOutput` (an Output that takes Inputs), the Pulumi convention.
- * Arguments are checked before any request: a wrong argument is an error naming it and the fix, never a
- * request for a path built from `undefined` or `..`.
+ * Lookups of the organization's structure: roles, groups, release channels, devices, the organization and the
+ * token's user (what every lookup shares is in lookupSupport.ts; experience content in contentLookups.ts).
  */
-export interface LookupOptions {
-  /** Another organization's API for this lookup only (default: the stack's `devicemgmt:*` config). */
-  connection?: ConnectionInput;
-}
+import type { Device as ApiDevice } from "./client";
+import { checker } from "./client/arguments";
+import {
+  byId,
+  exactlyOne,
+  lookupClient,
+  toOutput,
+  toOutputWithoutArgs,
+  type LookupOptions,
+} from "./lookupSupport";
 
-/** The options of a getXOutput: the connection may come from Outputs, e.g. a secret from stack config. */
-export interface LookupOutputOptions {
-  /** Another organization's API for this lookup only; its fields may be Outputs (a secret token stays secret). */
-  connection?: pulumi.Input<{
-    baseUrl?: pulumi.Input<string>;
-    apiToken?: pulumi.Input<string>;
-    /** Lets a plain-http baseUrl reach another machine (the token then travels in clear); loopback needs no opt-in. */
-    allowInsecureHttp?: pulumi.Input<boolean>;
-  }>;
-}
-
-function lookupClient(options?: LookupOptions): DeviceMgmtClient {
-  const stack = stackSettingsFrom((key) => pulumi.runtime.getConfig(key));
-  return clientFor(resolveConnection(options?.connection, stack));
-}
-
-// ---- Results ------------------------------------------------------------------------------------------------
-
-const quoted = (values: string[]) => values.map((v) => `"${v}"`).join(", ");
-
-function exactlyOne<T>(what: string, matches: T[], describe: (m: T) => string, nearby: string[]): T {
-  if (matches.length === 1) return matches[0];
-  if (matches.length === 0) {
-    throw new LookupError(`No ${what}.${nearby.length ? ` Available: ${quoted(nearby)}.` : ""}`, 0);
-  }
-  throw new LookupError(
-    `More than one ${what}: ${matches.map(describe).join("; ")}. Narrow the lookup (e.g. by id).`,
-    matches.length,
-  );
-}
-
-/** A by-id read whose 404 says, in the program's terms, that nothing has that id. */
-async function byId<T>(what: string, id: string, read: () => Promise<T>): Promise<T> {
-  try {
-    return await read();
-  } catch (error) {
-    if (error instanceof NotFoundError) {
-      throw new LookupError(`No ${what} with id ${id} in the organization (${error.message}).`, 0);
-    }
-    throw error;
-  }
-}
-
-/** Each argument of a lookup as an Input, keeping the union's alternatives (and their excess-key checks). */
-export type LookupInputs<A> = A extends unknown ? { [K in keyof A]: pulumi.Input<A[K]> } : never;
-
-/** Resolves the options' Inputs; a secret token makes the result secret too, as Outputs do. */
-const resolvedOptions = (options?: LookupOutputOptions): pulumi.Output<LookupOptions> =>
-  pulumi.output(options ?? {}) as pulumi.Output<LookupOptions>;
-
-const toOutput =
-  <A, R>(fn: (args: A, options?: LookupOptions) => Promise<R>) =>
-  (args: LookupInputs<A>, options?: LookupOutputOptions): pulumi.Output<R> =>
-    pulumi
-      .all([pulumi.output(args), resolvedOptions(options)])
-      .apply(([resolved, opts]) => fn(resolved as unknown as A, opts));
-
-const toOutputWithoutArgs =
-  <R>(fn: (options?: LookupOptions) => Promise<R>) =>
-  (options?: LookupOutputOptions): pulumi.Output<R> =>
-    resolvedOptions(options).apply((opts) => fn(opts));
+export type { LookupInputs, LookupOptions, LookupOutputOptions } from "./lookupSupport";
 
 // ---- Roles --------------------------------------------------------------------------------------------------
 

@@ -1,0 +1,205 @@
+/**
+ * Lookups of what an experience refers to: themes, images, custom 3D environments, apps and videos, by name.
+ * Each fails with a LookupError that lists what there is when nothing matches, and the ids when several do.
+ */
+import type { ImageType } from "./client";
+import { checker } from "./client/arguments";
+import { exactlyOne, lookupClient, toOutput, type LookupOptions } from "./lookupSupport";
+
+// ---- Themes -------------------------------------------------------------------------------------------------
+
+/** A menu colour theme: a system theme (offered by the service) or one of the organization's own. */
+export interface ThemeResult {
+  /** For a headset experience's `themeId`. */
+  id: string;
+  name: string;
+  /** True for the service's themes, which cannot change. */
+  isSystemOwned: boolean;
+}
+
+/** Arguments of {@link getTheme}. */
+export interface GetThemeArgs {
+  /** The theme's exact name, e.g. "ArborXR Dark" (case-sensitive). */
+  name: string;
+  /** Only system themes (true) or only the organization's (false): for a custom theme named like a system one. */
+  systemOwned?: boolean;
+}
+
+const THEME_USAGE =
+  'getTheme({ name: "ArborXR Dark" }) or getTheme({ name: "Acme Brand", systemOwned: false })';
+
+/** Finds a theme, system or custom, by name. */
+export async function getTheme(args: GetThemeArgs, options?: LookupOptions): Promise<ThemeResult> {
+  const check = checker("getTheme", args, THEME_USAGE);
+  check.only("name", "systemOwned");
+  const name = check.name("name", "theme's name");
+  const systemOwned = args.systemOwned;
+  if (systemOwned !== undefined && typeof systemOwned !== "boolean")
+    check.fail('argument "systemOwned" must be true or false (or left out).');
+  const themes = await lookupClient(options).themes.all();
+  const theme = exactlyOne(
+    `theme named "${name}"${systemOwned === undefined ? "" : systemOwned ? " among system themes" : " among the organization's themes"}`,
+    themes.filter((t) => t.name === name && (systemOwned === undefined || t.isSystemOwned === systemOwned)),
+    (t) => `${t.id} (${t.isSystemOwned ? "system" : "custom"})`,
+    themes.map((t) => t.name),
+  );
+  return { id: theme.id, name: theme.name, isSystemOwned: theme.isSystemOwned };
+}
+/** {@link getTheme} with Inputs, as an Output. */
+export const getThemeOutput = toOutput(getTheme);
+
+// ---- Images -------------------------------------------------------------------------------------------------
+
+const IMAGE_TYPES: readonly ImageType[] = [
+  "unknown",
+  "three-sixty-background",
+  "android-wallpaper",
+  "app-icon",
+  "video-icon",
+  "organization-icon",
+  "unmanaged-app-icon",
+  "webxr-link-icon",
+  "headset-xp-skybox",
+  "headset-xp-banner",
+  "headset-xp-menu-icon",
+];
+
+/** An image of the organization or of the service. */
+export interface ImageResult {
+  /** For an experience's `menuIconImageId` or background image ids. */
+  id: string;
+  /** The file name it was uploaded as. */
+  name: string;
+  type: ImageType;
+  isSystemOwned: boolean;
+}
+
+/** Arguments of {@link getImage}. */
+export interface GetImageArgs {
+  /** The file name the image was uploaded as, e.g. "acme-menu-icon.png" (case-sensitive). */
+  name: string;
+  /** What the image is for: a menu icon is `headset-xp-menu-icon`, a banner `headset-xp-banner`, and so on. */
+  type: ImageType;
+}
+
+const IMAGE_USAGE = 'getImage({ name: "acme-menu-icon.png", type: "headset-xp-menu-icon" })';
+
+/** Finds an image by its file name among the images of one type (the API lists images by type). */
+export async function getImage(args: GetImageArgs, options?: LookupOptions): Promise<ImageResult> {
+  const check = checker("getImage", args, IMAGE_USAGE);
+  check.only("name", "type");
+  const name = check.name("name", "image's file name");
+  const type = check.oneOf("type", IMAGE_TYPES);
+  if (!type) check.fail('it needs "type": images are listed by type.');
+  const images = await lookupClient(options).images.all(type);
+  const image = exactlyOne(
+    `image named "${name}" of type ${type}`,
+    images.filter((i) => i.originalFileName === name),
+    (i) => `${i.id}${i.isSystemOwned ? " (system)" : ""}`,
+    images.flatMap((i) => (i.originalFileName ? [i.originalFileName] : [])),
+  );
+  return { id: image.id, name, type, isSystemOwned: image.isSystemOwned };
+}
+/** {@link getImage} with Inputs, as an Output. */
+export const getImageOutput = toOutput(getImage);
+
+// ---- Custom 3D environments ----------------------------------------------------------------------------------
+
+export interface Custom3DEnvironmentResult {
+  /** For a background's `custom3DEnvironmentId`. */
+  id: string;
+  /** The uploaded file's name. */
+  name: string;
+}
+
+/** Arguments of {@link getCustom3DEnvironment}. */
+export interface GetCustom3DEnvironmentArgs {
+  /** The uploaded file's name, e.g. "acme-showroom.glb" (case-sensitive). */
+  name: string;
+}
+
+/** Finds a custom 3D environment by its file name. */
+export async function getCustom3DEnvironment(
+  args: GetCustom3DEnvironmentArgs,
+  options?: LookupOptions,
+): Promise<Custom3DEnvironmentResult> {
+  const check = checker(
+    "getCustom3DEnvironment",
+    args,
+    'getCustom3DEnvironment({ name: "acme-showroom.glb" })',
+  );
+  check.only("name");
+  const name = check.name("name", "environment's file name");
+  const all = await lookupClient(options).custom3DEnvironments.all();
+  const found = exactlyOne(
+    `custom 3D environment named "${name}"`,
+    all.filter((e) => e.objectName === name),
+    (e) => e.id,
+    all.map((e) => e.objectName),
+  );
+  return { id: found.id, name: found.objectName };
+}
+/** {@link getCustom3DEnvironment} with Inputs, as an Output. */
+export const getCustom3DEnvironmentOutput = toOutput(getCustom3DEnvironment);
+
+// ---- Apps and videos ------------------------------------------------------------------------------------------
+
+export interface AppResult {
+  /** For an experience's content `{ type: "app", id }`. */
+  id: string;
+  name: string;
+  packageName: string | null;
+}
+
+/** Arguments of {@link getApp}. */
+export interface GetAppArgs {
+  /** The app's exact name, e.g. "Training Simulator" (case-sensitive). */
+  name: string;
+}
+
+/** Finds an app of the organization by name. */
+export async function getApp(args: GetAppArgs, options?: LookupOptions): Promise<AppResult> {
+  const check = checker("getApp", args, 'getApp({ name: "Training Simulator" })');
+  check.only("name");
+  const name = check.name("name", "app's name");
+  const apps = await lookupClient(options).apps.all();
+  const app = exactlyOne(
+    `app named "${name}"`,
+    apps.filter((a) => a.name === name),
+    (a) => `${a.id}${a.packageName ? ` (${a.packageName})` : ""}`,
+    apps.map((a) => a.name),
+  );
+  return { id: app.id, name: app.name, packageName: app.packageName ?? null };
+}
+/** {@link getApp} with Inputs, as an Output. */
+export const getAppOutput = toOutput(getApp);
+
+export interface VideoResult {
+  /** For an experience's content `{ type: "video", id }`. */
+  id: string;
+  name: string;
+  filename: string;
+}
+
+/** Arguments of {@link getVideo}. */
+export interface GetVideoArgs {
+  /** The video's exact name, e.g. "Welcome Tour" (case-sensitive). */
+  name: string;
+}
+
+/** Finds a video of the organization by name. */
+export async function getVideo(args: GetVideoArgs, options?: LookupOptions): Promise<VideoResult> {
+  const check = checker("getVideo", args, 'getVideo({ name: "Welcome Tour" })');
+  check.only("name");
+  const name = check.name("name", "video's name");
+  const videos = await lookupClient(options).videos.all();
+  const video = exactlyOne(
+    `video named "${name}"`,
+    videos.filter((v) => v.name === name),
+    (v) => `${v.id} (${v.filename})`,
+    videos.map((v) => v.name),
+  );
+  return { id: video.id, name: video.name, filename: video.filename };
+}
+/** {@link getVideo} with Inputs, as an Output. */
+export const getVideoOutput = toOutput(getVideo);
