@@ -1,13 +1,17 @@
 // The example GitHub Actions workflows (examples/ci): which step sees which secret, and the guarantees the
 // README promises (read-only token in pull requests, nothing secret in `npm ci`, one run per stack).
 import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
+import { spawnSync } from "child_process";
 import { parse } from "yaml";
+import { EXIT } from "../../provider/drift/cli";
 
 const dir = path.resolve(__dirname, "../../examples/ci");
 
 interface Step {
   name?: string;
+  if?: string;
   run?: string;
   uses?: string;
   with?: Record<string, unknown>;
@@ -36,6 +40,7 @@ const workflows = Object.fromEntries(
 const secretsIn = (value: unknown) =>
   [...JSON.stringify(value ?? {}).matchAll(/secrets\.([A-Z_]+)/g)].map((m) => m[1]);
 const steps = (w: Workflow) => Object.values(w.jobs).flatMap((job) => job.steps);
+const isDriftReport = (s: Step) => /\bdevicemgmt-drift\b/.test(s.run ?? "");
 const isPulumi = (s: Step) => s.uses?.startsWith("pulumi/actions") || /\bpulumi\b/.test(s.run ?? "");
 
 it("has the three workflows", () => {
@@ -45,11 +50,13 @@ it("has the three workflows", () => {
 describe.each(Object.keys(workflows))("%s", (file) => {
   const workflow = workflows[file];
 
-  it("keeps secrets out of the workflow and job level, and out of every step but Pulumi's", () => {
+  it("keeps secrets out of the workflow and job level, and out of every step but Pulumi's and the drift report's", () => {
     expect(secretsIn(workflow.env)).toEqual([]);
     for (const job of Object.values(workflow.jobs)) expect(secretsIn(job.env)).toEqual([]);
     for (const step of steps(workflow)) {
-      if (!isPulumi(step) || step.with?.command === "install") expect(secretsIn(step)).toEqual([]);
+      // The drift report reads the organization with the read-only token, and nothing else secret.
+      if (isDriftReport(step)) expect(secretsIn(step)).toEqual(["DEVICEMGMT_READONLY_API_TOKEN"]);
+      else if (!isPulumi(step) || step.with?.command === "install") expect(secretsIn(step)).toEqual([]);
     }
   });
 
@@ -98,6 +105,70 @@ it("the drift check is scheduled, read-only, expects no changes and fails loudly
   expect(check.run).toMatch(/::error/);
   expect(check.run).toMatch(/exit 1/);
   expect(secretsIn(check)).toEqual(["PULUMI_ACCESS_TOKEN", "DEVICEMGMT_READONLY_API_TOKEN"]);
+});
+
+describe("the drift report step", () => {
+  const drift = workflows["drift.yml"];
+  const all = steps(drift);
+  const report = all.find(isDriftReport)!;
+  const exportStep = all.find((s) => /pulumi stack export/.test(s.run ?? ""))!;
+
+  it("runs after the preview, even when the preview found drift, on the exported state", () => {
+    const preview = all.findIndex((s) => /--expect-no-changes/.test(s.run ?? ""));
+    expect(all.indexOf(exportStep)).toBeGreaterThan(preview);
+    expect(all.indexOf(report)).toBeGreaterThan(all.indexOf(exportStep));
+    for (const step of [exportStep, report]) expect(step.if).toBe("${{ !cancelled() }}");
+    const file = exportStep.run!.match(/--file "?([^"\s]+)"?/)![1];
+    expect(report.run).toContain(file);
+    expect(report.run).toMatch(/--markdown "\$GITHUB_STEP_SUMMARY"/);
+    expect(secretsIn(exportStep)).toEqual(["PULUMI_ACCESS_TOKEN"]);
+    expect(report.env?.DEVICEMGMT_API_TOKEN).toBe("${{ secrets.DEVICEMGMT_READONLY_API_TOKEN }}");
+  });
+
+  /** The step's script under bash, with `npx` standing in for the command and exiting with `code`. */
+  function runReportStep(code: number, failOnAny: string) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-step-"));
+    fs.writeFileSync(path.join(dir, "npx"), `#!/bin/sh\necho "npx $*" >> "${dir}/calls"\nexit ${code}\n`, {
+      mode: 0o755,
+    });
+    const result = spawnSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", report.run!], {
+      cwd: dir,
+      encoding: "utf8",
+      env: {
+        PATH: `${dir}:${process.env.PATH}`,
+        GITHUB_STEP_SUMMARY: path.join(dir, "summary.md"),
+        RUNNER_TEMP: dir,
+        FAIL_ON_ANY_DRIFT: failOnAny,
+      },
+    });
+    return {
+      status: result.status,
+      stdout: result.stdout,
+      calls: fs.readFileSync(path.join(dir, "calls"), "utf8"),
+    };
+  }
+
+  it("fails on an unmanaged organization Admin by default, warns on other findings, fails on any when asked", () => {
+    const outcomes = [EXIT.clean, EXIT.found, EXIT.unmanagedAdmin, EXIT.failed, EXIT.usage].flatMap((code) =>
+      ["false", "true"].map((failOnAny) => {
+        const run = runReportStep(code, failOnAny);
+        return `${code}/${failOnAny}: ${run.status}${/::(error|warning)/.exec(run.stdout)?.[0] ?? ""}`;
+      }),
+    );
+    expect(outcomes).toEqual([
+      "0/false: 0",
+      "0/true: 0",
+      "3/false: 0::warning",
+      "3/true: 1::error",
+      "4/false: 1::error",
+      "4/true: 1::error",
+      "1/false: 1::error",
+      "1/true: 1::error",
+      "2/false: 1::error",
+      "2/true: 1::error",
+    ]);
+    expect(runReportStep(0, "false").calls).toMatch(/^npx --no-install devicemgmt-drift --markdown /);
+  });
 });
 
 it("no workflow sets the token as stack config, which would outrank the environment's token", () => {
