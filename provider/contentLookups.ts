@@ -89,8 +89,7 @@ export async function getImage(args: GetImageArgs, options?: LookupOptions): Pro
   const check = checker("getImage", args, IMAGE_USAGE);
   check.only("name", "type");
   const name = check.name("name", "image's file name");
-  const type = check.oneOf("type", IMAGE_TYPES);
-  if (!type) check.fail('it needs "type": images are listed by type.');
+  const type = check.oneOf("type", IMAGE_TYPES) ?? check.fail('it needs "type": images are listed by type.');
   const images = await lookupClient(options).images.all(type);
   const image = exactlyOne(
     `image named "${name}" of type ${type}`,
