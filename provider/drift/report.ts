@@ -217,8 +217,8 @@ function differencesOf(kind: ResourceKind, resource: ManagedResource, object: Li
   if (resource.outputs.pending === true) return [];
   const differences: FieldDifference[] = [];
   for (const [field, comparable] of Object.entries(DRIFT_KINDS[kind].compared)) {
+    // An absent output is compared as absent (a root group's parentId, a user without group roles).
     const recorded = resource.outputs[field];
-    if (!(field in resource.outputs)) continue;
     const secret = recorded !== null && typeof recorded === "object" && "secret" in recorded;
     // A secret of the state cannot be compared without decrypting it, which the report never does.
     if (secret) continue;
