@@ -25,6 +25,8 @@ import type {
   ImageOperations,
   ThemeOperations,
 } from "./experienceOperations";
+import type { DeviceContentOperations, ReleaseOperations, TagOperations } from "./contentOperations";
+import type { Invalidates, WriteNotice } from "./invalidates";
 import { pageSizeMemory } from "./pagination";
 import { secretsOf } from "./redact";
 import { type BackoffSettings, DEFAULT_BACKOFF } from "./retry";
@@ -84,6 +86,9 @@ const tokenInfos = new Map<string, Promise<TokenInfo>>();
 /** The v3 check built on it, so a v2 refusal is one shared rejection. */
 const tokenChecks = new Map<string, Promise<TokenInfo>>();
 
+/** Write listeners per base URL: a write through any client of a service may change what another one read. */
+const writeListenersByBaseUrl = new Map<string, Set<(write: WriteNotice) => void>>();
+
 export class DeviceMgmtClient {
   readonly users: UserOperations;
   readonly roles: RoleOperations;
@@ -99,12 +104,16 @@ export class DeviceMgmtClient {
   readonly custom3DEnvironments: Custom3DEnvironmentOperations;
   readonly headsetExperiences: HeadsetExperienceOperations;
   readonly deviceExperiences: DeviceExperienceOperations;
+  readonly tags: TagOperations;
+  readonly deviceContent: DeviceContentOperations;
+  readonly releases: ReleaseOperations;
 
   readonly #transport: Transport;
   readonly #organizationKey: string;
   readonly #tokenInfoPath: string;
   readonly #baseUrl: string;
   readonly #rateLimit: RateLimitSettings;
+  readonly #writeListeners: Set<(write: WriteNotice) => void>;
   #organizationLimiter: Promise<RateLimiter> | undefined;
 
   constructor(options: DeviceMgmtClientOptions) {
@@ -124,6 +133,12 @@ export class DeviceMgmtClient {
     };
     this.#baseUrl = endpoints.baseUrl;
     this.#rateLimit = rateLimit;
+    let writeListeners = writeListenersByBaseUrl.get(endpoints.baseUrl);
+    if (writeListeners === undefined) {
+      writeListeners = new Set();
+      writeListenersByBaseUrl.set(endpoints.baseUrl, writeListeners);
+    }
+    this.#writeListeners = writeListeners;
     if (options.organizationId !== undefined) {
       this.#organizationLimiter = Promise.resolve(
         limiterFor(organizationLimiterKey(endpoints.baseUrl, options.organizationId), rateLimit),
@@ -149,7 +164,8 @@ export class DeviceMgmtClient {
 
     const operations = createOperations({
       get: (path, schema, query) => this.#call({ method: "GET", path, schema, query }),
-      write: (method, path, body, schema, query) => this.#write({ method, path, body, schema, query }),
+      write: (method, path, invalidates, body, schema, query) =>
+        this.#write({ method, path, body, schema, query }, invalidates),
       pageSizes: pageSizeMemory(endpoints.baseUrl),
     });
     this.users = operations.users;
@@ -166,6 +182,20 @@ export class DeviceMgmtClient {
     this.custom3DEnvironments = operations.custom3DEnvironments;
     this.headsetExperiences = operations.headsetExperiences;
     this.deviceExperiences = operations.deviceExperiences;
+    this.tags = operations.tags;
+    this.deviceContent = operations.deviceContent;
+    this.releases = operations.releases;
+  }
+
+  /**
+   * Calls `listener` for every write sent by any client of this base URL in this process: once before it is
+   * sent and once when it settled (answered or failed, after any retries), with what it may make stale as its
+   * operation declares it. Adding the same function twice adds it once. Returns the function that removes it.
+   */
+  onWrite(listener: (write: WriteNotice) => void): () => void {
+    const listeners = this.#writeListeners;
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   }
 
   /** Counters of this client's traffic (read by the benchmark). */
@@ -258,9 +288,21 @@ export class DeviceMgmtClient {
     return this.#organizationLimiter.catch(own);
   }
 
-  async #write<T>(spec: RequestSpec<T>): Promise<T> {
-    await this.assertV3Token();
-    return this.#call(spec);
+  async #write<T>(spec: RequestSpec<T>, invalidates: Invalidates): Promise<T> {
+    // Announced before and after: a cached read that began while the write was in flight is stale as well.
+    this.#announce(spec, invalidates, false);
+    try {
+      await this.assertV3Token();
+      return await this.#call(spec);
+    } finally {
+      this.#announce(spec, invalidates, true);
+    }
+  }
+
+  #announce(spec: RequestSpec<unknown>, invalidates: Invalidates, settled: boolean): void {
+    for (const listener of this.#writeListeners) {
+      listener({ method: spec.method, path: spec.path, invalidates, settled });
+    }
   }
 
   /** A v3 call; a 401 is explained as a v2-token refusal when token-info says the token is v2. */

@@ -21,6 +21,7 @@ import type {
   Video,
 } from "./types";
 import type { Executor } from "./operations";
+import { type Invalidates, INVALIDATES_NOTHING } from "./invalidates";
 
 /** What carries tags: the path segment of `PATCH /{owner}/{id}/tags/attach|detach`. */
 export type TagOwnerType = "groups" | "devices" | "apps" | "files" | "videos";
@@ -93,6 +94,14 @@ const versionsPage = s.pageSchema(s.appVersionSchema);
 const bundlesPage = s.pageSchema(s.appBundleSchema);
 const statusesPage = s.pageSchema(s.releaseChannelDeviceStatusItemSchema);
 
+/**
+ * Devices are cached in the groups' scope (coalescedReads.ts: a device embeds its group); a write that may change
+ * how a device reads (its tags, custom fields, content status) declares it.
+ */
+const DEVICES: Invalidates = [{ kind: "groups" }];
+/** An unshared channel may be detached from the other organization's groups and devices. */
+const UNSHARED: Invalidates = [{ kind: "groupReleaseChannels" }, { kind: "deviceReleaseChannels" }];
+
 /** Path segments are escaped so an identifier can never change which endpoint is called. */
 const e = encodeURIComponent;
 
@@ -110,13 +119,13 @@ export function createContentOperations(run: Executor & { pageSizes?: PageSizeMe
       list: (search) => list(`/tags`, tagsPage, { search }),
       all: (search) => list(`/tags`, tagsPage, { search }).all(),
       get: (tagId) => run.get(`/tags/${e(tagId)}`, s.tagSchema),
-      create: (name) => run.write("POST", `/tags`, { name }, s.tagSchema),
-      update: (tagId, name) => run.write("PUT", `/tags/${e(tagId)}`, { name }, s.tagSchema),
-      delete: (tagId) => run.write<void>("DELETE", `/tags/${e(tagId)}`),
+      create: (name) => run.write("POST", `/tags`, INVALIDATES_NOTHING, { name }, s.tagSchema),
+      update: (tagId, name) => run.write("PUT", `/tags/${e(tagId)}`, DEVICES, { name }, s.tagSchema),
+      delete: (tagId) => run.write<void>("DELETE", `/tags/${e(tagId)}`, DEVICES),
       attach: (owner, ownerId, names) =>
-        run.write<void>("PATCH", `/${owner}/${e(ownerId)}/tags/attach`, { tags: [...names] }),
+        run.write<void>("PATCH", `/${owner}/${e(ownerId)}/tags/attach`, DEVICES, { tags: [...names] }),
       detach: (owner, ownerId, names) =>
-        run.write<void>("PATCH", `/${owner}/${e(ownerId)}/tags/detach`, { tags: [...names] }),
+        run.write<void>("PATCH", `/${owner}/${e(ownerId)}/tags/detach`, DEVICES, { tags: [...names] }),
     },
 
     deviceContent: {
@@ -124,17 +133,20 @@ export function createContentOperations(run: Executor & { pageSizes?: PageSizeMe
         run.write(
           "PATCH",
           `/devices/${e(deviceId)}/custom-fields`,
+          DEVICES,
           { action, customFields: fields.map((f) => (f.value === undefined ? { name: f.name } : f)) },
           s.deviceSchema,
         ),
       files: (deviceId) => list(`/devices/${e(deviceId)}/files`, filesPage),
-      addFile: (deviceId, fileId) => run.write<void>("POST", `/devices/${e(deviceId)}/files`, { fileId }),
+      addFile: (deviceId, fileId) =>
+        run.write<void>("POST", `/devices/${e(deviceId)}/files`, DEVICES, { fileId }),
       removeFile: (deviceId, fileId) =>
-        run.write<void>("DELETE", `/devices/${e(deviceId)}/files/${e(fileId)}`),
+        run.write<void>("DELETE", `/devices/${e(deviceId)}/files/${e(fileId)}`, DEVICES),
       videos: (deviceId) => list(`/devices/${e(deviceId)}/videos`, videosPage),
-      addVideo: (deviceId, videoId) => run.write<void>("POST", `/devices/${e(deviceId)}/videos`, { videoId }),
+      addVideo: (deviceId, videoId) =>
+        run.write<void>("POST", `/devices/${e(deviceId)}/videos`, DEVICES, { videoId }),
       removeVideo: (deviceId, videoId) =>
-        run.write<void>("DELETE", `/devices/${e(deviceId)}/videos/${e(videoId)}`),
+        run.write<void>("DELETE", `/devices/${e(deviceId)}/videos/${e(videoId)}`, DEVICES),
     },
 
     releases: {
@@ -144,6 +156,7 @@ export function createContentOperations(run: Executor & { pageSizes?: PageSizeMe
         run.write(
           "PUT",
           channel(appId, releaseChannelId),
+          INVALIDATES_NOTHING, // which channels are attached where does not change
           "versionId" in target ? { versionId: target.versionId } : { bundleId: target.bundleId },
           s.releaseChannelSchema,
         ),
@@ -153,6 +166,7 @@ export function createContentOperations(run: Executor & { pageSizes?: PageSizeMe
         run.write(
           "POST",
           `${channel(appId, releaseChannelId)}/share`,
+          INVALIDATES_NOTHING,
           { organizationSlug },
           s.shareResultSchema,
         ),
@@ -160,6 +174,7 @@ export function createContentOperations(run: Executor & { pageSizes?: PageSizeMe
         run.write(
           "POST",
           `${channel(appId, releaseChannelId)}/unshare`,
+          UNSHARED,
           { organizationSlug },
           s.shareResultSchema,
         ),

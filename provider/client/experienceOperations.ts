@@ -18,6 +18,7 @@ import type {
   ThemeBody,
 } from "./types";
 import type { Executor } from "./operations";
+import { type Invalidates, INVALIDATES_NOTHING } from "./invalidates";
 
 /** Whose experience: a configured group's, or an ungrouped device's. */
 export type ExperienceHolder = { groupId: string } | { deviceId: string };
@@ -79,6 +80,10 @@ const e = encodeURIComponent;
 const holderPath = (holder: ExperienceHolder) =>
   "groupId" in holder ? `/groups/${e(holder.groupId)}` : `/devices/${e(holder.deviceId)}`;
 
+/** A group's experience is part of the group (its `updatedAt` may move); devices are not cached. */
+const holderChanged = (holder: ExperienceHolder): Invalidates =>
+  "groupId" in holder ? [{ kind: "groups" }] : INVALIDATES_NOTHING;
+
 /** Only the theme's own fields travel: a Theme read back (with id, timestamps) can be passed as a body. */
 const themeBody = (body: ThemeBody): ThemeBody => ({
   name: body.name,
@@ -104,9 +109,11 @@ export function createExperienceOperations(
       list: () => list(`/themes`, themesPage),
       all: () => list(`/themes`, themesPage).all(),
       get: (themeId) => run.get(`/themes/${e(themeId)}`, s.themeSchema),
-      create: (body) => run.write("POST", `/themes`, themeBody(body), s.themeSchema),
-      update: (themeId, body) => run.write("PUT", `/themes/${e(themeId)}`, themeBody(body), s.themeSchema),
-      delete: (themeId) => run.write<void>("DELETE", `/themes/${e(themeId)}`),
+      // Themes are in no cached list.
+      create: (body) => run.write("POST", `/themes`, INVALIDATES_NOTHING, themeBody(body), s.themeSchema),
+      update: (themeId, body) =>
+        run.write("PUT", `/themes/${e(themeId)}`, INVALIDATES_NOTHING, themeBody(body), s.themeSchema),
+      delete: (themeId) => run.write<void>("DELETE", `/themes/${e(themeId)}`, INVALIDATES_NOTHING),
     },
 
     images: {
@@ -123,13 +130,23 @@ export function createExperienceOperations(
     headsetExperiences: {
       get: (holder) => run.get(`${holderPath(holder)}/headset-experience`, s.headsetExperienceSchema),
       set: (holder, path, body) =>
-        run.write<void>("POST", `${holderPath(holder)}/headset-experience/${e(path)}`, body),
+        run.write<void>(
+          "POST",
+          `${holderPath(holder)}/headset-experience/${e(path)}`,
+          holderChanged(holder),
+          body,
+        ),
     },
 
     deviceExperiences: {
       get: (holder) => run.get(`${holderPath(holder)}/device-experience`, s.deviceExperienceSchema),
       set: (holder, path, body) =>
-        run.write<void>("POST", `${holderPath(holder)}/device-experience/${e(path)}`, body),
+        run.write<void>(
+          "POST",
+          `${holderPath(holder)}/device-experience/${e(path)}`,
+          holderChanged(holder),
+          body,
+        ),
     },
   };
 }

@@ -5,6 +5,7 @@
  * library stay internal, so the published declarations do not depend on zod's or undici's.
  */
 export { DeviceMgmtClient, type DeviceMgmtClientOptions, type HttpDispatcher } from "./client";
+export type { CachedList, CachedListScope, Invalidates, WriteNotice } from "./invalidates";
 export type {
   AppOperations,
   AuditLogFilter,

@@ -7,6 +7,7 @@ import { PageIterator, type PageSizeMemory } from "./pagination";
 import * as s from "./schemas";
 import { createExperienceOperations, type ExperienceOperations } from "./experienceOperations";
 import { createContentOperations, type ContentOperations } from "./contentOperations";
+import { type Invalidates, INVALIDATES_NOTHING } from "./invalidates";
 import type { HttpMethod, QueryValue } from "./transport";
 import type {
   App,
@@ -184,11 +185,21 @@ export interface Operations extends ExperienceOperations, ContentOperations {
 
 type Query = Record<string, QueryValue>;
 
+/** Declarations shared by several routes. */
+const USERS: Invalidates = [{ kind: "users" }];
+const GROUPS: Invalidates = [{ kind: "groups" }];
+const groupChannels = (groupId: string): Invalidates => [{ kind: "groupReleaseChannels", ownerId: groupId }];
+const deviceChannels = (deviceId: string): Invalidates => [
+  { kind: "deviceReleaseChannels", ownerId: deviceId },
+];
+const movedDevice = (deviceId: string): Invalidates => [...GROUPS, ...deviceChannels(deviceId)];
+
 export interface Executor {
   get<T>(path: string, schema: z.ZodType<T>, query?: Query): Promise<T>;
   write<T>(
     method: HttpMethod,
     path: string,
+    invalidates: Invalidates,
     body?: unknown,
     schema?: z.ZodType<T>,
     query?: Query,
@@ -217,9 +228,10 @@ export function createOperations(run: Executor): Operations {
       (request) => run.get(path, schema, { ...query, page: request.page, per_page: request.perPage }),
       run.pageSizes,
     );
-  const remove = (path: string, query?: Query) =>
-    run.write<void>("DELETE", path, undefined, undefined, query);
-  const post = (path: string, body: unknown) => run.write<void>("POST", path, body);
+  const remove = (path: string, invalidates: Invalidates, query?: Query) =>
+    run.write<void>("DELETE", path, invalidates, undefined, undefined, query);
+  const post = (path: string, invalidates: Invalidates, body: unknown) =>
+    run.write<void>("POST", path, invalidates, body);
   const deviceQuery = (filter: DeviceFilter): Query => ({
     "group_ids[]": filter.groupIds,
     "tags_all[]": filter.tagsAll,
@@ -233,12 +245,12 @@ export function createOperations(run: Executor): Operations {
       list: () => list(`/users`, usersPage),
       all: () => list(`/users`, usersPage).all(),
       get: (userId: string) => run.get(`/users/${e(userId)}`, s.userSchema),
-      create: (body: CreateUserBody) => run.write("POST", `/users`, body, s.userSchema),
+      create: (body: CreateUserBody) => run.write("POST", `/users`, USERS, body, s.userSchema),
       update: (userId: string, body: UpdateUserBody) =>
-        run.write("PUT", `/users/${e(userId)}`, body, s.userSchema),
-      delete: (userId: string) => remove(`/users/${e(userId)}`),
+        run.write("PUT", `/users/${e(userId)}`, USERS, body, s.userSchema),
+      delete: (userId: string) => remove(`/users/${e(userId)}`, USERS),
       /** Invites by e-mail (the user sets a password from the link); answers without a body. */
-      invite: (body: InviteUserBody) => post(`/user-invites`, body),
+      invite: (body: InviteUserBody) => post(`/user-invites`, USERS, body),
     },
 
     roles: {
@@ -252,31 +264,41 @@ export function createOperations(run: Executor): Operations {
       all: () => list(`/groups`, groupsPage).all(),
       get: (groupId: string) => run.get(`/groups/${e(groupId)}`, s.groupSchema),
       create: (body: GroupBody) =>
-        run.write("POST", `/groups`, { name: body.name, parentId: body.parentId }, s.groupSchema),
+        run.write("POST", `/groups`, GROUPS, { name: body.name, parentId: body.parentId }, s.groupSchema),
       update: (groupId: string, body: GroupBody) =>
         run.write(
           "PUT",
           `/groups/${e(groupId)}`,
+          GROUPS,
           { name: body.name, parentId: body.parentId },
           s.groupSchema,
         ),
       /** For a folder, `replacementGroupId` receives its child groups. */
+      // Deleting a group also removes the roles on it and its channels, and ungroups its devices.
       delete: (groupId: string, options: DeleteGroupOptions = {}) =>
-        remove(`/groups/${e(groupId)}`, { replacementGroupId: options.replacementGroupId }),
+        remove(
+          `/groups/${e(groupId)}`,
+          [...GROUPS, ...USERS, ...groupChannels(groupId), { kind: "deviceReleaseChannels" }],
+          { replacementGroupId: options.replacementGroupId },
+        ),
       /** Turns a folder into a leaf that can hold devices and content; this cannot be undone. */
       configure: (groupId: string) =>
-        run.write("PATCH", `/groups/${e(groupId)}/configure`, undefined, s.groupSchema),
+        run.write("PATCH", `/groups/${e(groupId)}/configure`, GROUPS, undefined, s.groupSchema),
       hierarchy: async () => (await run.get(`/group-hierarchy`, s.groupHierarchySchema)).data,
       releaseChannels: (groupId: string) =>
         list(`/groups/${e(groupId)}/release-channels`, releaseChannelsPage),
       addReleaseChannel: (groupId: string, releaseChannelId: string) =>
-        post(`/groups/${e(groupId)}/release-channels`, { releaseChannelId }),
+        post(`/groups/${e(groupId)}/release-channels`, groupChannels(groupId), { releaseChannelId }),
       removeReleaseChannel: (groupId: string, releaseChannelId: string) =>
-        remove(`/groups/${e(groupId)}/release-channels/${e(releaseChannelId)}`),
-      addFile: (groupId: string, fileId: string) => post(`/groups/${e(groupId)}/files`, { fileId }),
-      removeFile: (groupId: string, fileId: string) => remove(`/groups/${e(groupId)}/files/${e(fileId)}`),
-      addVideo: (groupId: string, videoId: string) => post(`/groups/${e(groupId)}/videos`, { videoId }),
-      removeVideo: (groupId: string, videoId: string) => remove(`/groups/${e(groupId)}/videos/${e(videoId)}`),
+        remove(`/groups/${e(groupId)}/release-channels/${e(releaseChannelId)}`, groupChannels(groupId)),
+      addFile: (groupId: string, fileId: string) =>
+        post(`/groups/${e(groupId)}/files`, INVALIDATES_NOTHING, { fileId }),
+      removeFile: (groupId: string, fileId: string) =>
+        remove(`/groups/${e(groupId)}/files/${e(fileId)}`, INVALIDATES_NOTHING),
+      addVideo: (groupId: string, videoId: string) =>
+        post(`/groups/${e(groupId)}/videos`, INVALIDATES_NOTHING, { videoId }),
+      removeVideo: (groupId: string, videoId: string) =>
+        remove(`/groups/${e(groupId)}/videos/${e(videoId)}`, INVALIDATES_NOTHING),
     },
 
     devices: {
@@ -284,17 +306,19 @@ export function createOperations(run: Executor): Operations {
       all: (filter: DeviceFilter = {}) => list(`/devices`, devicesPage, deviceQuery(filter)).all(),
       get: (deviceId: string) => run.get(`/devices/${e(deviceId)}`, s.deviceSchema),
       update: (deviceId: string, body: UpdateDeviceBody) =>
-        run.write("PUT", `/devices/${e(deviceId)}`, body, s.deviceSchema),
+        // A device that moves changes its groups' device counts (and may lose its own channels).
+        run.write("PUT", `/devices/${e(deviceId)}`, movedDevice(deviceId), body, s.deviceSchema),
       releaseChannels: (deviceId: string) =>
         list(`/devices/${e(deviceId)}/release-channels`, releaseChannelsPage),
       addReleaseChannel: (deviceId: string, releaseChannelId: string) =>
-        post(`/devices/${e(deviceId)}/release-channels`, { releaseChannelId }),
+        post(`/devices/${e(deviceId)}/release-channels`, deviceChannels(deviceId), { releaseChannelId }),
       removeReleaseChannel: (deviceId: string, releaseChannelId: string) =>
-        remove(`/devices/${e(deviceId)}/release-channels/${e(releaseChannelId)}`),
+        remove(`/devices/${e(deviceId)}/release-channels/${e(releaseChannelId)}`, deviceChannels(deviceId)),
       /** Moves the device to the organization with this slug, optionally into one of its groups. */
       migrate: (deviceId: string, organizationSlug: string, options: MigrateDeviceOptions = {}) =>
         post(
           `/devices/${e(deviceId)}/migrate/${e(organizationSlug)}`,
+          movedDevice(deviceId),
           options.groupId === undefined ? {} : { groupId: options.groupId },
         ),
     },

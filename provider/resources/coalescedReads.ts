@@ -18,12 +18,12 @@
  * - every object is served at most once per pass: reading it again means a new pass over the stack (the
  *   next refresh in a long-lived process), so it gets a fresh snapshot;
  * - a pass ends when its kind has had no read for `idleMs`, and at the latest `maxAgeMs` after it began;
- * - any write in this process that may change what a pass holds ends it. Writes are observed on undici's
- *   diagnostics channels, when sent and when answered, so no write path (retries, lost answers, code added
- *   later) can forget to invalidate. A write whose kind is not recognised ends every pass.
+ * - any write in this process that may change what a pass holds ends it. Each write operation of the client
+ *   declares, beside its route, which cached lists it may change (provider/client/operations.ts); the client
+ *   announces every write to its write listeners when sent and again when settled (`DeviceMgmtClient.onWrite`),
+ *   so no write path (retries, lost answers) can forget to invalidate, and a new route must say what it touches.
  */
-import * as diagnostics from "node:diagnostics_channel";
-import type { DeviceMgmtClient, Group, User } from "../client";
+import type { CachedList, CachedListScope, DeviceMgmtClient, Group, User, WriteNotice } from "../client";
 
 export interface CoalescingSettings {
   /** A pass ends when no read of its kind arrived (and none is pending) for this long. */
@@ -35,60 +35,12 @@ export interface CoalescingSettings {
 
 export const DEFAULT_COALESCING: CoalescingSettings = { idleMs: 2_000, maxAgeMs: 60_000, now: Date.now };
 
-// ---- Which writes make which snapshots stale (pure) -----------------------------------------------------------
+// ---- Which writes made which snapshots stale (pure) ------------------------------------------------------------
 
-export type SnapshotKind = "users" | "groups" | "groupReleaseChannels" | "deviceReleaseChannels";
+export type SnapshotKind = CachedList;
 
 /** A snapshot a write may have changed: a whole kind, or one owner's list (`ownerId`). */
-export interface TouchedScope {
-  kind: SnapshotKind;
-  ownerId?: string;
-}
-
-const READ_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
-const API_V3 = "/api/v3/";
-
-/**
- * The snapshots a request may change, from its method and path (query ignored): `[]` for reads, "all" for a
- * write nobody here understands.
- */
-export function scopesTouchedBy(method: string, path: string): TouchedScope[] | "all" {
-  if (READ_METHODS.has(method.toUpperCase())) return [];
-  const pathname = path.split("?")[0];
-  const at = pathname.indexOf(API_V3);
-  if (at < 0) return "all";
-  const [collection, id, sub, ...rest] = pathname
-    .slice(at + API_V3.length)
-    .split("/")
-    .map((segment) => decodeURIComponent(segment));
-  const verb = method.toUpperCase();
-  if (collection === "users" || collection === "user-invites") return [{ kind: "users" }];
-  if (collection === "groups") {
-    if (id === undefined || (sub === undefined && verb !== "DELETE") || sub === "configure") {
-      return [{ kind: "groups" }];
-    }
-    if (sub === undefined) {
-      // Deleting a group removes the roles on it and ungroups its devices.
-      return [
-        { kind: "groups" },
-        { kind: "users" },
-        { kind: "groupReleaseChannels", ownerId: id },
-        { kind: "deviceReleaseChannels" },
-      ];
-    }
-    if (sub === "release-channels") return [{ kind: "groupReleaseChannels", ownerId: id }];
-    if ((sub === "files" || sub === "videos") && rest.length <= 1) return [];
-    return "all";
-  }
-  if (collection === "devices" && id !== undefined) {
-    // A device that moves (or leaves the organization) changes its groups' device counts and its own channels.
-    if (sub === undefined || sub === "migrate") {
-      return [{ kind: "groups" }, { kind: "deviceReleaseChannels", ownerId: id }];
-    }
-    if (sub === "release-channels") return [{ kind: "deviceReleaseChannels", ownerId: id }];
-  }
-  return "all";
-}
+export type TouchedScope = CachedListScope;
 
 /**
  * Counts writes per scope. A snapshot remembers the stamp of its scope when it began; a different stamp later
@@ -99,7 +51,7 @@ export class WriteLedger {
   private readonly kinds = new Map<SnapshotKind, number>();
   private readonly owners = new Map<string, number>();
 
-  record(touched: TouchedScope[] | "all"): void {
+  record(touched: readonly TouchedScope[] | "all"): void {
     if (touched === "all") {
       this.everything++;
       return;
@@ -310,19 +262,9 @@ export class OwnerListCoalescer extends Passes<OwnerPass> {
 
 const processLedger = new WriteLedger();
 
-interface UndiciRequestMessage {
-  request: { method: string; path: string };
-}
-
-/** Every write is recorded when sent and again when answered (or failed): a pass that began in between is stale. */
-function observeWrites(message: unknown): void {
-  const { request } = message as UndiciRequestMessage;
-  if (request && typeof request.method === "string" && typeof request.path === "string") {
-    processLedger.record(scopesTouchedBy(request.method, request.path));
-  }
-}
-for (const channel of ["undici:request:create", "undici:request:headers", "undici:request:error"]) {
-  diagnostics.subscribe(channel, observeWrites);
+/** Every write is recorded when sent and again when settled: a pass that began in between is stale. */
+function recordWrite(write: WriteNotice): void {
+  processLedger.record(write.invalidates);
 }
 
 interface ClientCoalescers {
@@ -380,6 +322,8 @@ function coalescersOf(client: DeviceMgmtClient): ClientCoalescers {
         processLedger,
       ),
     };
+    // One listener for every client of a base URL (the client keeps a set): any of them may write.
+    client.onWrite(recordWrite);
     byClient.set(client, found);
   }
   return found;

@@ -142,6 +142,19 @@ function explained(spec: ExperienceSpec, props: Props, error: unknown): unknown 
   return error;
 }
 
+/** Pure: the declared properties, then the mode table's rules (a property refused already is not named twice). */
+export function checkExperience(
+  spec: Pick<ExperienceSpec, "resourceName" | "table" | "fields">,
+  definition: Parameters<typeof checkKind>[0],
+  news: Props,
+) {
+  const { inputs, failures } = checkKind(definition, news);
+  const refused = new Set(failures.map((f) => f.property));
+  for (const failure of modeFailures(spec.resourceName, spec.table, spec.fields, inputs))
+    if (!refused.has(failure.property)) failures.push(failure);
+  return { inputs, failures };
+}
+
 export function experienceHandler(
   spec: ExperienceSpec,
   definition: () => Parameters<typeof checkKind>[0] & Parameters<typeof diffKindAsked>[0],
@@ -160,8 +173,7 @@ export function experienceHandler(
 
   return {
     async check(_olds, news) {
-      const { inputs, failures } = checkKind(definition(), news);
-      failures.push(...modeFailures(spec.resourceName, spec.table, spec.fields, inputs));
+      const { inputs, failures } = checkExperience(spec, definition(), news);
       if (failures.length === 0) failures.push(...(await organizationFailures(inputs)));
       return { inputs, failures };
     },

@@ -6,7 +6,8 @@ import type { AnyOf, HeadsetExperienceArgs } from "./experienceArgs";
 import { HEADSET_FIELDS, HEADSET_MODES } from "./experienceFields";
 import { defineKind, registration } from "./kind";
 
-const FIELDS = [
+/** Every field a headset experience of some mode takes. */
+export const HEADSET_FIELD_NAMES = [
   "visibleContents",
   "language",
   "menuTitle",
@@ -27,14 +28,14 @@ const FIELDS = [
 
 const DEFAULT_META_HMS = { isStoreEnabled: true, isSocialEnabled: true, isAddAccountsEnabled: true };
 
-const headsetExperienceProperties = experienceProperties(HEADSET_MODES, FIELDS);
+const headsetExperienceProperties = experienceProperties(HEADSET_MODES, HEADSET_FIELD_NAMES);
 
 export const headsetExperienceHandler = experienceHandler(
   {
     resourceName: "HeadsetExperience",
     noun: "headset experience",
     table: HEADSET_FIELDS,
-    fields: FIELDS,
+    fields: HEADSET_FIELD_NAMES,
     calls: (client) => ({
       get: (holder) => client.headsetExperiences.get(holder),
       set: (holder, path: HeadsetExperiencePath, body) => client.headsetExperiences.set(holder, path, body),

@@ -1,14 +1,17 @@
-// The pure parts of coalesced reads: which writes invalidate what, and how passes over a kind are served,
-// with a fake list source and a fake clock.
-import { NotFoundError } from "../../provider/client";
+// Which writes invalidate what (declared by each client operation, announced through the client's write
+// hook), and the pure parts of coalesced reads: how passes over a kind are served, with a fake list source and
+// a fake clock.
+import { DeviceMgmtClient, NotFoundError, type WriteNotice } from "../../provider/client";
+import type { Executor } from "../../provider/client/operations";
 import {
   ListCoalescer,
   OwnerListCoalescer,
   WriteLedger,
-  scopesTouchedBy,
   type CoalescingSettings,
   type ListSource,
+  type TouchedScope,
 } from "../../provider/resources/coalescedReads";
+import { BASE_URL, JSON_HEADERS, mockClient, ORIGIN, tokenInfo } from "../client/fixtures";
 
 interface Item {
   id: string;
@@ -61,19 +64,38 @@ function fakeClock(): CoalescingSettings & { advance(ms: number): void } {
 
 const ids = (from: number, to: number) => Array.from({ length: to - from }, (_, i) => `id-${from + i}`);
 
-describe("scopesTouchedBy", () => {
-  it.each([
-    ["GET", "/api/v3/users/u1", []],
-    ["POST", "/api/v3/users", [{ kind: "users" }]],
-    ["PUT", "/api/v3/users/u1?x=1", [{ kind: "users" }]],
-    ["DELETE", "/api/v3/users/u1", [{ kind: "users" }]],
-    ["POST", "/api/v3/user-invites", [{ kind: "users" }]],
-    ["POST", "/api/v3/groups", [{ kind: "groups" }]],
-    ["PUT", "/api/v3/groups/g1", [{ kind: "groups" }]],
-    ["PATCH", "/api/v3/groups/g1/configure", [{ kind: "groups" }]],
+/** A client whose every request is answered 404 (after the token check), with the writes it announced. */
+function announcingClient(baseUrl = BASE_URL) {
+  const { client, pool } = mockClient({ baseUrl });
+  pool
+    .intercept({ path: "/api/token-info", method: "GET" })
+    .reply(200, tokenInfo("v3"), { headers: JSON_HEADERS });
+  pool
+    .intercept({ path: () => true, method: () => true })
+    .reply(404, { message: "Not found." })
+    .persist();
+  const notices: WriteNotice[] = [];
+  const stop = client.onWrite((notice) => notices.push(notice));
+  return { client, notices, stop };
+}
+
+describe("what each write invalidates, as its operation declares it beside its route", () => {
+  const user = { firstName: "A", lastName: "B", email: "a@b.example", defaultRoleId: "r" };
+  it.each<[string, (client: DeviceMgmtClient) => Promise<unknown>, TouchedScope[]]>([
+    ["POST /users", (c) => c.users.create(user), [{ kind: "users" }]],
+    ["PUT /users/u1", (c) => c.users.update("u1", { firstName: "X" }), [{ kind: "users" }]],
+    ["DELETE /users/u1", (c) => c.users.delete("u1"), [{ kind: "users" }]],
     [
-      "DELETE",
-      "/api/v3/groups/g1?replacementGroupId=g2",
+      "POST /user-invites",
+      (c) => c.users.invite({ email: "a@b.example", defaultRoleId: "r" }),
+      [{ kind: "users" }],
+    ],
+    ["POST /groups", (c) => c.groups.create({ name: "G", parentId: null }), [{ kind: "groups" }]],
+    ["PUT /groups/g1", (c) => c.groups.update("g1", { name: "G", parentId: null }), [{ kind: "groups" }]],
+    ["PATCH /groups/g1/configure", (c) => c.groups.configure("g1"), [{ kind: "groups" }]],
+    [
+      "DELETE /groups/g1?replacementGroupId=g2",
+      (c) => c.groups.delete("g1", { replacementGroupId: "g2" }),
       [
         { kind: "groups" },
         { kind: "users" },
@@ -81,28 +103,71 @@ describe("scopesTouchedBy", () => {
         { kind: "deviceReleaseChannels" },
       ],
     ],
-    ["POST", "/api/v3/groups/g1/release-channels", [{ kind: "groupReleaseChannels", ownerId: "g1" }]],
-    ["DELETE", "/api/v3/groups/g1/release-channels/r1", [{ kind: "groupReleaseChannels", ownerId: "g1" }]],
-    ["POST", "/api/v3/groups/g1/files", []],
-    ["DELETE", "/api/v3/groups/g1/videos/v1", []],
-    ["PUT", "/api/v3/devices/d1", [{ kind: "groups" }, { kind: "deviceReleaseChannels", ownerId: "d1" }]],
     [
-      "POST",
-      "/api/v3/devices/d1/migrate/acme-staging",
+      "POST /groups/g1/release-channels",
+      (c) => c.groups.addReleaseChannel("g1", "r1"),
+      [{ kind: "groupReleaseChannels", ownerId: "g1" }],
+    ],
+    [
+      "DELETE /groups/g1/release-channels/r1",
+      (c) => c.groups.removeReleaseChannel("g1", "r1"),
+      [{ kind: "groupReleaseChannels", ownerId: "g1" }],
+    ],
+    ["POST /groups/g1/files", (c) => c.groups.addFile("g1", "f1"), []],
+    ["DELETE /groups/g1/videos/v1", (c) => c.groups.removeVideo("g1", "v1"), []],
+    [
+      "PUT /devices/d1",
+      (c) => c.devices.update("d1", { name: "D" }),
       [{ kind: "groups" }, { kind: "deviceReleaseChannels", ownerId: "d1" }],
     ],
-    ["DELETE", "/api/v3/devices/d1/release-channels/r1", [{ kind: "deviceReleaseChannels", ownerId: "d1" }]],
-    ["POST", "/prefix/api/v3/users", [{ kind: "users" }]],
-    ["DELETE", "/api/v3/files/f1", "all"],
-    ["POST", "/somewhere/else", "all"],
-  ])("%s %s", (method, path, expected) => {
-    expect(scopesTouchedBy(method, path)).toEqual(expected);
+    [
+      "POST /devices/d1/migrate/acme-staging",
+      (c) => c.devices.migrate("d1", "acme-staging"),
+      [{ kind: "groups" }, { kind: "deviceReleaseChannels", ownerId: "d1" }],
+    ],
+    [
+      "DELETE /devices/d1/release-channels/r1",
+      (c) => c.devices.removeReleaseChannel("d1", "r1"),
+      [{ kind: "deviceReleaseChannels", ownerId: "d1" }],
+    ],
+  ])("%s", async (_route, call, expected) => {
+    const { client, notices, stop } = announcingClient();
+    await call(client).catch((error: unknown) => expect(error).toBeInstanceOf(NotFoundError));
+    stop();
+    // Announced before it is sent and again once it settled (here: answered 404).
+    expect(notices.map((n) => [n.settled, [...n.invalidates]])).toEqual([
+      [false, expected],
+      [true, expected],
+    ]);
   });
 
-  it("decodes escaped ids", () => {
-    expect(scopesTouchedBy("POST", "/api/v3/groups/a%2Fb/release-channels")).toEqual([
-      { kind: "groupReleaseChannels", ownerId: "a/b" },
+  it("announces no read", async () => {
+    const { client, notices, stop } = announcingClient();
+    await expect(client.users.get("u1")).rejects.toBeInstanceOf(NotFoundError);
+    await expect(client.groups.releaseChannels("g1").all()).rejects.toBeInstanceOf(NotFoundError);
+    stop();
+    expect(notices).toEqual([]);
+  });
+
+  it("names the owner by its id, not by its escaped path segment, under any base path", async () => {
+    const { client, notices, stop } = announcingClient(`${ORIGIN}/prefix/api/v3`);
+    await client.groups.addReleaseChannel("a/b", "r1").catch(() => undefined);
+    await client.users.create(user).catch(() => undefined);
+    stop();
+    expect(notices.filter((n) => n.settled).map((n) => [n.path, [...n.invalidates]])).toEqual([
+      ["/groups/a%2Fb/release-channels", [{ kind: "groupReleaseChannels", ownerId: "a/b" }]],
+      ["/users", [{ kind: "users" }]],
     ]);
+  });
+
+  it("makes a write route without a declaration a compile error", () => {
+    const executor: Executor = {
+      get: () => Promise.reject(new Error("not called")),
+      write: () => Promise.reject(new Error("not called")),
+    };
+    // @ts-expect-error: `invalidates` is required after the path (npm run typecheck fails without this line's error)
+    const undeclared = () => executor.write("DELETE", "/files/f1");
+    expect(typeof undeclared).toBe("function");
   });
 });
 
