@@ -63,6 +63,18 @@ function registerResponse(
   return response;
 }
 
+/** The engine's refusal to delete a protected resource (step.go, deleteProtectedError). */
+function deleteProtectedError(urn: string): EngineError {
+  return {
+    urn,
+    op: "delete",
+    message:
+      `resource "${urn}" cannot be deleted\nbecause it is protected. To unprotect the resource, either remove ` +
+      "the `protect` flag from the resource in your Pulumi program and run `pulumi up`, or use the command:\n" +
+      `\`pulumi state unprotect '${urn}'\``,
+  };
+}
+
 export function newResult(): RunResult {
   return {
     ok: true,
@@ -377,11 +389,7 @@ export class Deployment {
    * its code travels in the state (`__provider`), which an import does not have.
    */
   private async stepImport(goal: StateEntry, importId: string): Promise<StateEntry> {
-    if (this.settings.mode === "preview") {
-      const entry: StateEntry = { ...goal, id: importId, outputs: goal.inputs };
-      this.record("create", entry);
-      return entry;
-    }
+    // ImportStep.Apply has no preview branch: a preview reads too, and fails as an up does.
     const read = await this.attempt("import", goal.urn, () =>
       this.settings.plugin.read({ urn: goal.urn, id: importId, properties: {}, inputs: {} }),
     );
@@ -478,6 +486,14 @@ export class Deployment {
       this.registered.set(goal.urn, entry);
       return entry;
     }
+    if (plan.kind === "replace" && old) {
+      this.refuseProtectedReplace(goal, old);
+      // A replacement is a new resource: the engine checks it again without the old inputs, in a preview too
+      // (step_generator.go, after the protect check; not for --replace, already checked that way).
+      if (!this.isTargetedReplace(goal)) {
+        plan.checked = await this.checkQueue.run(() => this.check(goal, {}, news));
+      }
+    }
     if (this.settings.mode === "preview") {
       // Providers without preview support: the engine returns the inputs as outputs, with a new id unknown.
       const id = plan.kind === "create" || plan.kind === "replace" ? undefined : old?.id;
@@ -498,29 +514,44 @@ export class Deployment {
       this.record("update", entry, details);
       return entry;
     }
-    return this.replace(goal, old as StateEntry, news, plan, details);
+    return this.replace(goal, old as StateEntry, plan, details);
+  }
+
+  /**
+   * A protected resource cannot be replaced: that entails a delete (step_generator.go, "unable to replace
+   * resource ... as it is currently marked for protection"). An up stops at once; a preview records the error
+   * and goes on, so that the user sees the whole plan, and fails at the end.
+   */
+  private refuseProtectedReplace(goal: StateEntry, old: StateEntry): void {
+    if (!(old.options.protect && goal.options.protect)) return;
+    const error: EngineError = {
+      urn: goal.urn,
+      op: "delete",
+      message:
+        `unable to replace resource "${goal.urn}"\nas it is currently marked for protection. To unprotect the ` +
+        "resource, remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`",
+    };
+    if (this.settings.mode === "preview") {
+      this.previewError(error);
+      return;
+    }
+    this.fail(error);
+    throw new DeploymentFailed(goal.urn);
+  }
+
+  /** An error a preview reports and goes on after (step_generator.go, sg.sawError in DryRun). */
+  private previewError(error: EngineError): void {
+    this.result.errors.push(error);
+    this.result.ok = false;
   }
 
   private async replace(
     goal: StateEntry,
     old: StateEntry,
-    news: PropertyMap,
     plan: Plan,
     details: Partial<Step>,
   ): Promise<StateEntry> {
-    if (old.options.protect && goal.options.protect) {
-      this.fail({
-        urn: goal.urn,
-        op: "delete",
-        message: `unable to replace resource "${goal.urn}" as it is currently marked for protection`,
-      });
-      throw new DeploymentFailed(goal.urn);
-    }
-    // A replacement is a new resource: the engine checks it again without the old inputs (not for --replace,
-    // whose inputs were checked that way already).
-    const checked = this.isTargetedReplace(goal)
-      ? plan.checked
-      : await this.checkQueue.run(() => this.check(goal, {}, news));
+    const checked = plan.checked;
     if (plan.deleteBeforeReplace) {
       await this.settings.steps.run(async () => {
         this.stopIfFailed();
@@ -629,11 +660,7 @@ export class Deployment {
 
   async deleteResource(entry: StateEntry): Promise<void> {
     if (entry.options.protect) {
-      this.fail({
-        urn: entry.urn,
-        op: "delete",
-        message: `resource ${entry.urn} is protected and cannot be deleted`,
-      });
+      this.fail(deleteProtectedError(entry.urn));
       throw new DeleteProtected(entry.urn);
     }
     if (!entry.custom || entry.options.retainOnDelete) {
@@ -664,7 +691,13 @@ export class Deployment {
       (e) => !e.pendingDelete && !this.seen.has(e.urn) && !this.aliased.has(e.urn),
     );
     if (this.settings.mode === "preview") {
-      if (!this.failed) removed.forEach((e) => this.record("delete", e));
+      if (this.failed) return;
+      for (const entry of removed) {
+        // DeleteStep.Apply refuses a protected resource before its preview branch (step.go,
+        // deleteProtectedError), and the executor goes on past it: a preview lists every such refusal.
+        if (entry.options.protect) this.previewError(deleteProtectedError(entry.urn));
+        else this.record("delete", entry);
+      }
       return;
     }
     if (this.failed) return;
