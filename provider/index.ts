@@ -14,6 +14,12 @@ export { DeviceMigration, type DeviceMigrationArgs } from "./resources/deviceMig
 export { Theme, type ThemeArgs } from "./resources/theme";
 export { HeadsetExperience } from "./resources/headsetExperience";
 export { DeviceExperience } from "./resources/deviceExperience";
+export { Device, type DeviceArgs } from "./resources/device";
+export { Tag, type TagArgs, TagSet, type TagSetArgs } from "./resources/tag";
+export { GroupFile, GroupVideo, DeviceFile, DeviceVideo } from "./resources/attachments";
+export { ReleaseChannelVersion, type ReleaseChannelVersionArgs } from "./resources/releaseChannelVersion";
+export { RolloutGateError, type RolloutCount } from "./resources/rolloutGate";
+export { ReleaseChannelShare, type ReleaseChannelShareArgs } from "./resources/releaseChannelShare";
 export type * from "./resources/experienceArgs";
 export * from "./lookups";
 export * from "./contentLookups";

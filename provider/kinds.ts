@@ -14,6 +14,11 @@ import { deviceReleaseChannelKind, groupReleaseChannelKind } from "./resources/a
 import { themeKind } from "./resources/theme";
 import { headsetExperienceKind } from "./resources/headsetExperience";
 import { deviceExperienceKind } from "./resources/deviceExperience";
+import { deviceKind } from "./resources/device";
+import { tagKind, tagSetKind } from "./resources/tag";
+import { deviceFileKind, deviceVideoKind, groupFileKind, groupVideoKind } from "./resources/attachments";
+import { releaseChannelVersionKind } from "./resources/releaseChannelVersion";
+import { releaseChannelShareKind } from "./resources/releaseChannelShare";
 
 export const KINDS = kindTable({
   group: groupKind,
@@ -24,6 +29,15 @@ export const KINDS = kindTable({
   theme: themeKind,
   headsetExperience: headsetExperienceKind,
   deviceExperience: deviceExperienceKind,
+  device: deviceKind,
+  tag: tagKind,
+  tagSet: tagSetKind,
+  groupFile: groupFileKind,
+  groupVideo: groupVideoKind,
+  deviceFile: deviceFileKind,
+  deviceVideo: deviceVideoKind,
+  releaseChannelVersion: releaseChannelVersionKind,
+  releaseChannelShare: releaseChannelShareKind,
 });
 
 /** The keys of the kind table: what state records for each resource. */

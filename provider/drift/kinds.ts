@@ -242,7 +242,28 @@ export const DRIFT_KINDS: Record<ResourceKind, DriftKind> = {
     compared: {},
     stateLabel: (r) => `device ${String(r.outputs.deviceId ?? r.id)}`,
   },
+  device: notComparedYet("device", "Devices"),
+  tag: notComparedYet("tag", "Tags"),
+  tagSet: notComparedYet("tagSet", "Tags of groups, apps, files and videos"),
+  groupFile: notComparedYet("groupFile", "Files of groups"),
+  groupVideo: notComparedYet("groupVideo", "Videos of groups"),
+  deviceFile: notComparedYet("deviceFile", "Files of devices"),
+  deviceVideo: notComparedYet("deviceVideo", "Videos of devices"),
+  releaseChannelVersion: notComparedYet("releaseChannelVersion", "Release channel versions"),
+  releaseChannelShare: notComparedYet("releaseChannelShare", "Release channel shares"),
 };
+
+/** The kinds of issue 20, listed by the report but not compared yet. */
+function notComparedYet(noun: string, title: string): DriftKind {
+  return {
+    title,
+    noun,
+    notCompared: "not compared yet (issue 20)",
+    key: () => undefined,
+    compared: {},
+    stateLabel: (r) => `${noun} ${r.id}`,
+  };
+}
 
 /** A value for the report: a secret of the state is never shown, ids are named where the organization names them. */
 export function shown(value: unknown, names: Map<string, string>): string {

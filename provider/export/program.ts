@@ -201,6 +201,18 @@ export const KIND_SECTIONS: { [K in ResourceKind]: KindSection } = {
   deviceExperience: {
     notExported: "experiences are not exported yet (issue 19, item 6): declare them by hand",
   },
+
+  device: { notExported: "device placement, tags and custom fields are not exported yet (issue 20, item 8)" },
+  tag: { notExported: "tags are not exported yet (issue 20, item 8)" },
+  tagSet: {
+    notExported: "the tags of groups, apps, files and videos are not exported yet (issue 20, item 8)",
+  },
+  groupFile: { notExported: "content attachments are not exported yet (issue 20, item 8)" },
+  groupVideo: { notExported: "content attachments are not exported yet (issue 20, item 8)" },
+  deviceFile: { notExported: "content attachments are not exported yet (issue 20, item 8)" },
+  deviceVideo: { notExported: "content attachments are not exported yet (issue 20, item 8)" },
+  releaseChannelVersion: { notExported: "channel versions are not exported yet (issue 20, item 8)" },
+  releaseChannelShare: { notExported: "channel shares are not exported yet (issue 20, item 8)" },
 };
 
 export function renderProgram(plan: ProgramPlan, options: RenderOptions): string {

@@ -4,8 +4,10 @@
  * detach and look, and how a refusal reads in the user's terms.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { DeviceMgmtClient } from "../client";
-import { attachedReleaseChannel } from "./coalescedReads";
+import { AmbiguousWriteError, ValidationError, type DeviceMgmtClient } from "../client";
+import { NotCreatedHereError } from "../errors";
+import { runLedger } from "./runLedger";
+import { attachedReleaseChannel, readDevice, readGroup } from "./coalescedReads";
 import {
   attachmentHandler,
   attachmentProperties,
@@ -71,17 +73,21 @@ export const groupReleaseChannelKind = attachmentKind("groupReleaseChannel", {
   },
 });
 
+/** Why a device refuses its own channels, files and videos: it is in a group (`what` names them). */
+async function groupedDevice(client: DeviceMgmtClient, deviceId: string, what: string, instead: string) {
+  const device = await client.devices.get(deviceId);
+  return device.group
+    ? `device ${deviceId} ("${device.name}") is in group ${device.group.id} ("${device.group.name}"), and ${what} ` +
+        `attach to a device only while it is ungrouped. Attach to the group instead (${instead}), or take the ` +
+        `device out of the group.`
+    : undefined;
+}
+
 export const deviceReleaseChannelKind = attachmentKind("deviceReleaseChannel", {
   resourceName: "DeviceReleaseChannel",
   ...releaseChannelOn("deviceId"),
-  async explainRefusal(client, deviceId) {
-    const device = await client.devices.get(deviceId);
-    return device.group
-      ? `device ${deviceId} ("${device.name}") is in group ${device.group.id} ("${device.group.name}"), and release ` +
-          `channels attach to a device only while it is ungrouped. Attach the channel to the group instead ` +
-          `(GroupReleaseChannel), or take the device out of the group.`
-      : undefined;
-  },
+  explainRefusal: (client, deviceId) =>
+    groupedDevice(client, deviceId, "release channels", "GroupReleaseChannel"),
 });
 
 export const groupReleaseChannelHandler = groupReleaseChannelKind.handler;
@@ -135,5 +141,163 @@ export class DeviceReleaseChannel extends DeviceMgmtResource {
 
   constructor(name: string, args: DeviceReleaseChannelArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(deviceReleaseChannelKind, name, args, opts));
+  }
+}
+
+// ---- Files and videos on groups and devices ------------------------------------------------------------------
+
+type ContentKey = "fileId" | "videoId";
+const contentNoun = (key: ContentKey) => (key === "fileId" ? "file" : "video");
+
+/** Writes of a group's content that were answered ambiguously, by `<group>/<item>`: their repeat may meet them. */
+const ambiguousGroupAttaches = new Set<string>();
+
+/**
+ * Files and videos of a configured group. The API cannot list what a group holds, so a create cannot look
+ * first: it attaches, and the API's "already assigned" answer tells that the item was there. That answer to a
+ * repeat of this process's own attach whose first answer was lost is success (the first one did it); to a first
+ * attempt it means someone else attached it, and the create is refused as every create that meets an object it
+ * did not make. Refresh sees the group or the item deleted, not a detach made elsewhere (docs/architecture.md).
+ */
+function contentOnGroup<K extends ContentKey>(key: K) {
+  const noun = contentNoun(key);
+  const post = (client: DeviceMgmtClient, groupId: string, id: string) =>
+    key === "fileId" ? client.groups.addFile(groupId, id) : client.groups.addVideo(groupId, id);
+  const exists = (client: DeviceMgmtClient, id: string) =>
+    key === "fileId" ? client.files.get(id) : client.videos.get(id);
+  return {
+    ownerKey: "groupId",
+    attachedKey: key,
+    attachedNoun: noun,
+    attached: async () => false,
+    attachedForRead: async (client: DeviceMgmtClient, groupId: string, id: string) => {
+      await Promise.all([readGroup(client, groupId), exists(client, id)]);
+      return true;
+    },
+    async attach(client: DeviceMgmtClient, groupId: string, id: string) {
+      const pair = `${groupId}/${id}`;
+      try {
+        await post(client, groupId, id);
+        ambiguousGroupAttaches.delete(pair);
+      } catch (error) {
+        const repeated = error instanceof ValidationError && error.fieldErrors?.[key] !== undefined;
+        if (repeated && (error.afterAmbiguousAttempt || ambiguousGroupAttaches.delete(pair))) return;
+        if (repeated) throw attachedElsewhere(noun, groupId, id);
+        if (error instanceof AmbiguousWriteError) ambiguousGroupAttaches.add(pair);
+        throw error;
+      }
+    },
+    detach: (client: DeviceMgmtClient, groupId: string, id: string) =>
+      key === "fileId" ? client.groups.removeFile(groupId, id) : client.groups.removeVideo(groupId, id),
+    async explainRefusal(client: DeviceMgmtClient, groupId: string) {
+      const group = await client.groups.get(groupId);
+      return group.isConfigured
+        ? undefined
+        : `group ${groupId} ("${group.name}") is not configured, and ${noun}s attach only to configured groups. ` +
+            `Set configured: true on the Group (configuring is irreversible).`;
+    },
+  } as const;
+}
+
+/** The refusal of a create that met a group's file or video it did not attach (which cannot be adopted: unlisted). */
+function attachedElsewhere(noun: string, groupId: string, id: string): NotCreatedHereError {
+  const pair = `${groupId}/${id}`;
+  runLedger.recordRefusedCreate(pair); // this run must not detach what the refused create met
+  const resource = noun === "file" ? "GroupFile" : "GroupVideo";
+  return new NotCreatedHereError(
+    `${noun} ${id} is already attached to group ${groupId}, and this ${resource} did not attach it. Nothing was ` +
+      `changed. If you renamed this resource or moved it in code, add the resource option aliases: [{ name: ` +
+      `"<old name>" }] so Pulumi knows it is the same one. The API cannot list a group's ${noun}s, so an ` +
+      `attachment made elsewhere cannot be adopted: remove it in the portal, then run up again.`,
+    pair,
+  );
+}
+
+/** Files and videos of an ungrouped device: the API lists them, so refresh sees every change. */
+function contentOnDevice<K extends ContentKey>(key: K) {
+  const noun = contentNoun(key);
+  const list = (client: DeviceMgmtClient, deviceId: string) =>
+    key === "fileId" ? client.deviceContent.files(deviceId) : client.deviceContent.videos(deviceId);
+  return {
+    ownerKey: "deviceId",
+    attachedKey: key,
+    attachedNoun: noun,
+    attached: (client: DeviceMgmtClient, deviceId: string, id: string) =>
+      listContains(list(client, deviceId), id),
+    attachedForRead: async (client: DeviceMgmtClient, deviceId: string, id: string) => {
+      await readDevice(client, deviceId);
+      return listContains(list(client, deviceId), id);
+    },
+    attach: (client: DeviceMgmtClient, deviceId: string, id: string) =>
+      key === "fileId"
+        ? client.deviceContent.addFile(deviceId, id)
+        : client.deviceContent.addVideo(deviceId, id),
+    detach: (client: DeviceMgmtClient, deviceId: string, id: string) =>
+      key === "fileId"
+        ? client.deviceContent.removeFile(deviceId, id)
+        : client.deviceContent.removeVideo(deviceId, id),
+    explainRefusal: (client: DeviceMgmtClient, deviceId: string) =>
+      groupedDevice(client, deviceId, `${noun}s`, `Group${noun === "file" ? "File" : "Video"}`),
+  } as const;
+}
+
+export const groupFileKind = attachmentKind("groupFile", {
+  resourceName: "GroupFile",
+  ...contentOnGroup("fileId"),
+});
+export const groupVideoKind = attachmentKind("groupVideo", {
+  resourceName: "GroupVideo",
+  ...contentOnGroup("videoId"),
+});
+export const deviceFileKind = attachmentKind("deviceFile", {
+  resourceName: "DeviceFile",
+  ...contentOnDevice("fileId"),
+});
+export const deviceVideoKind = attachmentKind("deviceVideo", {
+  resourceName: "DeviceVideo",
+  ...contentOnDevice("videoId"),
+});
+
+/**
+ * A file on a configured group: it reaches every device of the group. Id `<groupId>/<fileId>`; any change
+ * replaces it. The API cannot list a group's files: refresh notices the group or the file deleted, not a detach
+ * made in the portal; a create over a file someone else attached is refused (its repeat after a lost answer is not).
+ */
+export class GroupFile extends DeviceMgmtResource {
+  declare readonly groupId: pulumi.Output<string>;
+  declare readonly fileId: pulumi.Output<string>;
+  constructor(name: string, args: AttachmentArgs<"groupId", "fileId">, opts?: pulumi.CustomResourceOptions) {
+    super(...registration(groupFileKind, name, args, opts));
+  }
+}
+
+/** A video on a configured group; as {@link GroupFile}. Id `<groupId>/<videoId>`. */
+export class GroupVideo extends DeviceMgmtResource {
+  declare readonly groupId: pulumi.Output<string>;
+  declare readonly videoId: pulumi.Output<string>;
+  constructor(name: string, args: AttachmentArgs<"groupId", "videoId">, opts?: pulumi.CustomResourceOptions) {
+    super(...registration(groupVideoKind, name, args, opts));
+  }
+}
+
+/** A file on an ungrouped device. Id `<deviceId>/<fileId>`; refresh sees it detached elsewhere. */
+export class DeviceFile extends DeviceMgmtResource {
+  declare readonly deviceId: pulumi.Output<string>;
+  declare readonly fileId: pulumi.Output<string>;
+  constructor(name: string, args: AttachmentArgs<"deviceId", "fileId">, opts?: pulumi.CustomResourceOptions) {
+    super(...registration(deviceFileKind, name, args, opts));
+  }
+}
+
+/** A video on an ungrouped device. Id `<deviceId>/<videoId>`; refresh sees it detached elsewhere. */
+export class DeviceVideo extends DeviceMgmtResource {
+  declare readonly deviceId: pulumi.Output<string>;
+  declare readonly videoId: pulumi.Output<string>;
+  constructor(
+    name: string,
+    args: AttachmentArgs<"deviceId", "videoId">,
+    opts?: pulumi.CustomResourceOptions,
+  ) {
+    super(...registration(deviceVideoKind, name, args, opts));
   }
 }

@@ -23,7 +23,15 @@
  *   announces every write to its write listeners when sent and again when settled (`DeviceMgmtClient.onWrite`),
  *   so no write path (retries, lost answers) can forget to invalidate, and a new route must say what it touches.
  */
-import type { CachedList, CachedListScope, DeviceMgmtClient, Group, User, WriteNotice } from "../client";
+import type {
+  CachedList,
+  CachedListScope,
+  Device,
+  DeviceMgmtClient,
+  Group,
+  User,
+  WriteNotice,
+} from "../client";
 
 export interface CoalescingSettings {
   /** A pass ends when no read of its kind arrived (and none is pending) for this long. */
@@ -270,6 +278,7 @@ function recordWrite(write: WriteNotice): void {
 interface ClientCoalescers {
   users: ListCoalescer<User>;
   groups: ListCoalescer<Group>;
+  devices: ListCoalescer<Device>;
   groupReleaseChannels: OwnerListCoalescer;
   deviceReleaseChannels: OwnerListCoalescer;
 }
@@ -311,6 +320,17 @@ function coalescersOf(client: DeviceMgmtClient): ClientCoalescers {
         },
         processLedger,
       ),
+      // Devices share the groups' scope: a device embeds its group, and every write that changes how a device
+      // reads (PUT, migration, tags, custom fields, content) declares "groups" (provider/client/*Operations.ts).
+      devices: new ListCoalescer<Device>(
+        "groups",
+        {
+          firstPage: firstPageOf(client.devices.list()),
+          all: () => client.devices.all(),
+          one: (id) => client.devices.get(id),
+        },
+        processLedger,
+      ),
       groupReleaseChannels: new OwnerListCoalescer(
         "groupReleaseChannels",
         (groupId) => client.groups.releaseChannels(groupId).all(),
@@ -337,6 +357,11 @@ export function readUser(client: DeviceMgmtClient, id: string): Promise<User> {
 /** `client.groups.get(id)` for refresh: same result (NotFoundError when gone), served from list pages. */
 export function readGroup(client: DeviceMgmtClient, id: string): Promise<Group> {
   return coalescersOf(client).groups.read(id);
+}
+
+/** `client.devices.get(id)` for refresh: same result (NotFoundError when gone), served from list pages. */
+export function readDevice(client: DeviceMgmtClient, id: string): Promise<Device> {
+  return coalescersOf(client).devices.read(id);
 }
 
 /**

@@ -1,0 +1,294 @@
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { AdoptionError, ObjectGoneError } from "../errors";
+import { NotFoundError, type Device as ApiDevice, type DeviceMgmtClient } from "../client";
+import { DeviceMgmtResource, type ConnectionArg } from "./common";
+import { clientForProps } from "./context";
+import { readDevice } from "./coalescedReads";
+import {
+  deepEqual,
+  jsonClean,
+  partialFailure,
+  unlessGone,
+  uuid,
+  type Props,
+  type ResourceHandler,
+} from "./framework";
+import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
+import { carried, type PropertySpecs } from "./properties";
+
+// ---- Properties, declared once -----------------------------------------------------------------------------
+
+/** Tag names compare without case (the API matches them so and stores the catalogue's spelling). */
+const tagKey = (names: readonly string[]) => [...new Set(names.map((n) => n.toLowerCase()))].sort();
+
+/** A managed property left out of the program is not managed: whatever the device has is no change. */
+const unlessUndeclared =
+  (equal: (a: unknown, b: unknown) => boolean) =>
+  (recorded: unknown, declared: unknown): boolean =>
+    declared === undefined || equal(recorded, declared);
+
+const tagsEqual = (a: unknown, b: unknown) =>
+  Array.isArray(a) && Array.isArray(b) && deepEqual(tagKey(a as string[]), tagKey(b as string[]));
+
+export const customFieldsOf = (live: ApiDevice): Record<string, string> =>
+  Object.fromEntries(live.customFields.map((f) => [f.name, f.value]));
+
+const deviceProperties = {
+  deviceId: { schema: uuid("deviceId").optional(), change: "replace", equal: unlessUndeclared(deepEqual) },
+  serialNumber: {
+    schema: z
+      .string({ error: "serialNumber must be a string (the device's serial number)" })
+      .min(1)
+      .optional(),
+    change: "replace",
+    equal: (a: unknown, b: unknown) =>
+      b === undefined ||
+      (typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase()),
+  },
+  name: {
+    schema: z
+      .string({ error: "name must be a string" })
+      .trim()
+      .min(1, { error: "name must not be empty" })
+      .max(255, { error: "name must be at most 255 characters" })
+      .optional(),
+    change: "update",
+    fromLive: (live: ApiDevice) => live.name,
+    equal: unlessUndeclared(deepEqual),
+  },
+  groupId: {
+    schema: uuid("groupId").nullable().optional(),
+    change: "update",
+    fromLive: (live: ApiDevice) => live.group?.id ?? null,
+    equal: unlessUndeclared(deepEqual),
+  },
+  tags: {
+    schema: z
+      .array(
+        z
+          .string({ error: "tags must be tag names" })
+          .trim()
+          .min(1, { error: "a tag name must not be empty" }),
+        {
+          error: "tags must be a list of tag names",
+        },
+      )
+      .max(100, { error: "tags: at most 100 tags" })
+      .optional(),
+    change: "update",
+    fromLive: (live: ApiDevice) => live.tags,
+    equal: unlessUndeclared(tagsEqual),
+  },
+  customFields: {
+    schema: z
+      .record(z.string().min(1, { error: "a custom field name must not be empty" }), z.string(), {
+        error: "customFields must map field names to string values",
+      })
+      .optional(),
+    change: "update",
+    fromLive: customFieldsOf,
+    equal: unlessUndeclared(deepEqual),
+  },
+  connection: carried.connection,
+} satisfies PropertySpecs<ApiDevice>;
+
+type Declared = {
+  name?: string;
+  groupId?: string | null;
+  tags?: string[];
+  customFields?: Record<string, string>;
+};
+
+const declaredOf = (props: Props): Declared => ({
+  name: props.name as string | undefined,
+  groupId: props.groupId as string | null | undefined,
+  tags: props.tags as string[] | undefined,
+  customFields: props.customFields as Record<string, string> | undefined,
+});
+
+// ---- CRUD ---------------------------------------------------------------------------------------------------
+
+function toOutputs(live: ApiDevice, props: Props): Props {
+  return jsonClean({
+    deviceId: live.id,
+    serialNumber: live.serialNumber,
+    name: live.name,
+    groupId: live.group?.id ?? null,
+    tags: live.tags,
+    customFields: customFieldsOf(live),
+    connection: props.connection,
+    deviceModel: live.deviceModel.name,
+    groupName: live.group?.name ?? null,
+  });
+}
+
+/** Pure: the tag names to attach and detach so that `current` becomes `wanted` (case-insensitively). */
+export function tagDifference(current: readonly string[], wanted: readonly string[]) {
+  const has = new Set(current.map((n) => n.toLowerCase()));
+  const wants = new Set(wanted.map((n) => n.toLowerCase()));
+  return {
+    attach: [...new Set(wanted.filter((n) => !has.has(n.toLowerCase())))],
+    detach: current.filter((n) => !wants.has(n.toLowerCase())),
+  };
+}
+
+/**
+ * Brings the device to what the program declares, touching only what differs: a PUT for name and group, the
+ * tag difference through attach/detach (so a PUT's replace-or-merge reading of `tags` never matters), and a
+ * custom-field `sync` when the set differs. Returns the device as it is afterwards.
+ */
+async function reconcile(client: DeviceMgmtClient, live: ApiDevice, want: Declared): Promise<ApiDevice> {
+  const body: { name?: string; groupId?: string | null } = {};
+  if (want.name !== undefined && want.name !== live.name) body.name = want.name;
+  if (want.groupId !== undefined && want.groupId !== (live.group?.id ?? null)) body.groupId = want.groupId;
+  let now = live;
+  if (Object.keys(body).length) now = await client.devices.update(live.id, body);
+  if (want.tags !== undefined) {
+    const { attach, detach } = tagDifference(now.tags, want.tags);
+    if (attach.length) await client.tags.attach("devices", live.id, attach);
+    if (detach.length) await client.tags.detach("devices", live.id, detach);
+    if (attach.length || detach.length) now = await client.devices.get(live.id);
+  }
+  if (want.customFields !== undefined && !deepEqual(customFieldsOf(now), want.customFields)) {
+    const fields = Object.entries(want.customFields).map(([name, value]) => ({ name, value }));
+    now = await client.deviceContent.setCustomFields(live.id, "sync", fields);
+  }
+  return now;
+}
+
+async function findDevice(client: DeviceMgmtClient, props: Props): Promise<ApiDevice> {
+  if (typeof props.deviceId === "string") {
+    const found = await unlessGone(client.devices.get(props.deviceId));
+    if (found) return found;
+    throw new AdoptionError(
+      `deviceId: no device with id ${props.deviceId} is enrolled in the organization. Devices are enrolled on ` +
+        `the headset, never created by Pulumi: correct deviceId, or enroll the device first.`,
+      props.deviceId,
+      "Device",
+    );
+  }
+  const serial = props.serialNumber as string;
+  const matches = await client.devices.all({ serialNumbers: [serial] });
+  const exact = matches.filter((d) => d.serialNumber.toLowerCase() === serial.toLowerCase());
+  if (exact.length === 1) return exact[0];
+  throw new AdoptionError(
+    `serialNumber: no device with serial number "${serial}" is enrolled in the organization. Devices are ` +
+      `enrolled on the headset, never created by Pulumi: correct serialNumber, or enroll the device first.`,
+    serial,
+    "Device",
+  );
+}
+
+export const deviceHandler: ResourceHandler = {
+  async check(_olds, news) {
+    const checked = checkKind(deviceKind, news);
+    if (news.deviceId === undefined && news.serialNumber === undefined)
+      checked.failures.push({
+        property: "deviceId",
+        reason:
+          "deviceId or serialNumber is required: a Device adopts an enrolled device, named by one of them.",
+      });
+    return checked;
+  },
+
+  async diff(_id, olds, news) {
+    return diffKindAsked(deviceKind, olds, news);
+  },
+
+  async create(inputs) {
+    const client = clientForProps(inputs);
+    await client.assertV3Token();
+    const live = await findDevice(client, inputs);
+    try {
+      return { id: live.id, outs: toOutputs(await reconcile(client, live, declaredOf(inputs)), inputs) };
+    } catch (error) {
+      const now = (await unlessGone(client.devices.get(live.id))) ?? live;
+      throw partialFailure(live.id, toOutputs(now, inputs), inputs, error);
+    }
+  },
+
+  async read(id, props) {
+    const live = await unlessGone(readDevice(clientForProps(props), id));
+    if (!live) return {};
+    const outputs = toOutputs(live, props);
+    return { id, props: outputs, inputs: liveInputs(deviceKind, outputs) };
+  },
+
+  async update(id, olds, news) {
+    const client = clientForProps(news);
+    await client.assertV3Token();
+    const live = await unlessGone(client.devices.get(id));
+    if (!live) {
+      throw new ObjectGoneError(
+        `Device ${id} is no longer enrolled in the organization. Run \`pulumi refresh\` to forget it.`,
+        "Device",
+        id,
+      );
+    }
+    try {
+      return { outs: toOutputs(await reconcile(client, live, declaredOf(news)), news) };
+    } catch (error) {
+      if (error instanceof NotFoundError) throw error;
+      const now = (await unlessGone(client.devices.get(id))) ?? live;
+      throw partialFailure(id, toOutputs(now, { ...olds, connection: news.connection }), news, error);
+    }
+  },
+
+  async delete() {
+    // Devices are enrolled, never created here: forgetting one leaves it where it is, as it is.
+  },
+};
+
+// ---- Resource class -----------------------------------------------------------------------------------------
+
+/** The inputs of a {@link Device}: which enrolled device (by id or serial number), and what to manage of it. */
+export interface DeviceArgs extends ConnectionArg {
+  /** The device's id; or give `serialNumber`. Changing it means another device (the old one is forgotten). */
+  deviceId?: pulumi.Input<string>;
+  /** The device's serial number (matched without case); or give `deviceId`. */
+  serialNumber?: pulumi.Input<string>;
+  /** The device's name; absent: not managed. */
+  name?: pulumi.Input<string>;
+  /** The configured group the device sits in; null: ungrouped; absent: not managed. */
+  groupId?: pulumi.Input<string | null>;
+  /** The device's tags, the whole set (names, matched without case); absent: not managed. */
+  tags?: pulumi.Input<pulumi.Input<string>[]>;
+  /** The device's custom fields, the whole set (name → value); absent: not managed. */
+  customFields?: pulumi.Input<Record<string, pulumi.Input<string>>>;
+}
+
+/**
+ * An enrolled device (a headset), adopted by id or serial number: devices are enrolled on the headset, never
+ * created by Pulumi. Manages where it sits (`groupId`, which decides its channels, content and experience), its
+ * name, tags and custom fields; each property left out is not managed. Destroy forgets the device and leaves it
+ * as it is.
+ *
+ * @example
+ * new dm.Device("lobby-01", { serialNumber: "ACM0001", name: "Lobby 01", groupId: berlin.id, tags: ["lobby"] });
+ */
+export class Device extends DeviceMgmtResource {
+  declare readonly deviceId: pulumi.Output<string>;
+  declare readonly serialNumber: pulumi.Output<string>;
+  declare readonly name: pulumi.Output<string>;
+  declare readonly groupId: pulumi.Output<string | null>;
+  declare readonly tags: pulumi.Output<string[]>;
+  declare readonly customFields: pulumi.Output<Record<string, string>>;
+  /** The device model's name, as last read. */
+  declare readonly deviceModel: pulumi.Output<string>;
+  /** The group's name, as last read; null when ungrouped. */
+  declare readonly groupName: pulumi.Output<string | null>;
+
+  constructor(name: string, args: DeviceArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...registration(deviceKind, name, args, opts));
+  }
+}
+
+export const deviceKind = defineKind({
+  kind: "device",
+  type: "Device",
+  naturalKey: false,
+  properties: deviceProperties,
+  outputs: ["deviceModel", "groupName"],
+  handler: deviceHandler,
+});

@@ -1,0 +1,280 @@
+import * as pulumi from "@pulumi/pulumi";
+import { MalformedIdError, NotPossibleError, ObjectGoneError } from "../errors";
+import {
+  NotFoundError,
+  type ChannelTarget,
+  type DeviceMgmtClient,
+  type ReleaseChannel as ApiChannel,
+} from "../client";
+import { DeviceMgmtResource, type ConnectionArg } from "./common";
+import { clientForProps } from "./context";
+import {
+  deepEqual,
+  jsonClean,
+  partialFailure,
+  unlessGone,
+  uuid,
+  type Props,
+  type ResourceHandler,
+} from "./framework";
+import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
+import { carried, type PropertySpecs } from "./properties";
+import { parseAttachmentId } from "./attachment";
+import {
+  awaitRollout,
+  describeRollout,
+  rolloutSchema,
+  RolloutGateError,
+  type RolloutGate,
+} from "./rolloutGate";
+
+/** Left out, a property is not compared: `versionId` is what a declared bundle delivers, and the reverse. */
+const unlessUndeclared = (recorded: unknown, declared: unknown) =>
+  declared === undefined || deepEqual(recorded, declared);
+
+const channelVersionProperties = {
+  appId: { schema: uuid("appId"), change: "replace" },
+  releaseChannelId: { schema: uuid("releaseChannelId"), change: "replace" },
+  versionId: { schema: uuid("versionId").optional(), change: "update", equal: unlessUndeclared },
+  bundleId: { schema: uuid("bundleId").optional(), change: "update", equal: unlessUndeclared },
+  rollout: { schema: rolloutSchema, change: "update" },
+  connection: carried.connection,
+} satisfies PropertySpecs<never>;
+
+interface Target {
+  target: ChannelTarget;
+  /** The version the channel delivers afterwards (a bundle's version). */
+  versionId: string;
+}
+
+/** The declared target; a bundle is looked up for its version (the channel shows versions, not bundles). */
+async function targetOf(client: DeviceMgmtClient, props: Props): Promise<Target> {
+  if (typeof props.versionId === "string")
+    return { target: { versionId: props.versionId }, versionId: props.versionId };
+  const bundleId = props.bundleId as string;
+  for await (const bundle of client.releases.bundles(props.appId as string)) {
+    if (bundle.id === bundleId && bundle.appBuild)
+      return { target: { bundleId }, versionId: bundle.appBuild.id };
+  }
+  throw new NotPossibleError(`bundleId: app ${String(props.appId)} has no bundle ${bundleId}.`, {
+    kind: "ReleaseChannelVersion",
+    property: "bundleId",
+    fix: "correct bundleId (see GET /apps/{appId}/app-bundles), or declare versionId",
+  });
+}
+
+const labelOf = (channel: ApiChannel) => `release channel "${channel.name}" of app "${channel.app.name}"`;
+
+function toOutputs(channel: ApiChannel, props: Props, extra: Props): Props {
+  return jsonClean({
+    appId: props.appId,
+    releaseChannelId: props.releaseChannelId,
+    versionId: channel.version.id,
+    // A declared bundle holds while the channel still delivers its version (a read cannot name the bundle).
+    bundleId:
+      typeof props.bundleId === "string" &&
+      props.versionId !== undefined &&
+      props.versionId !== channel.version.id
+        ? null
+        : props.bundleId,
+    rollout: props.rollout,
+    connection: props.connection,
+    version: channel.version.version ?? null,
+    channelName: channel.name,
+    ...extra,
+  });
+}
+
+/**
+ * Moves the channel to the declared version when it delivers another, then (with `rollout`, after a move or
+ * after a gate that did not pass) waits for the gate. Returns the outputs; a failed gate is a partial failure
+ * that records the move and `rolloutStatus: "failed"`, so the next `up` waits again.
+ */
+async function apply(
+  client: DeviceMgmtClient,
+  id: string,
+  props: Props,
+  gateFailedBefore: boolean,
+): Promise<Props> {
+  const appId = props.appId as string;
+  const releaseChannelId = props.releaseChannelId as string;
+  let channel = await client.apps.releaseChannel(appId, releaseChannelId);
+  const before = channel.version.version ?? channel.version.id;
+  const { target, versionId } = await targetOf(client, props);
+  const moved = channel.version.id !== versionId;
+  if (moved) channel = await client.releases.setChannelVersion(appId, releaseChannelId, target);
+  const common = { previousVersion: moved ? before : undefined };
+  const gate = props.rollout as RolloutGate | undefined;
+  if (!gate || (!moved && !gateFailedBefore)) {
+    return toOutputs(
+      channel,
+      { ...props, versionId: props.versionId ?? versionId },
+      {
+        ...common,
+        rolloutStatus: gate ? "unchanged" : "none",
+      },
+    );
+  }
+  const outputs = (status: string, summary: string) =>
+    toOutputs(
+      channel,
+      { ...props, versionId: props.versionId ?? versionId },
+      {
+        ...common,
+        rolloutStatus: status,
+        rolloutSummary: summary,
+      },
+    );
+  try {
+    const count = await awaitRollout(
+      client,
+      { appId, releaseChannelId, label: labelOf(channel) },
+      channel.version.version ?? versionId,
+      gate,
+    );
+    return outputs("passed", describeRollout(count));
+  } catch (error) {
+    if (error instanceof RolloutGateError) {
+      throw partialFailure(id, outputs("failed", describeRollout(error.count)), props, error);
+    }
+    throw error;
+  }
+}
+
+export const releaseChannelVersionHandler: ResourceHandler = {
+  async check(_olds, news) {
+    const checked = checkKind(releaseChannelVersionKind, news);
+    const declared = ["versionId", "bundleId"].filter((key) => news[key] !== undefined);
+    if (declared.length !== 1)
+      checked.failures.push({
+        property: "versionId",
+        reason:
+          "exactly one of versionId and bundleId is required: the version the channel delivers (see getAppVersion) " +
+          "or one bundle of the app.",
+      });
+    return checked;
+  },
+
+  async diff(_id, olds, news) {
+    const result = await diffKindAsked(releaseChannelVersionKind, olds, news);
+    // A gate that did not pass is waited for again by the next up.
+    if (olds.rolloutStatus === "failed" && news.rollout !== undefined && !result.replaces?.length) {
+      return { ...result, changes: true };
+    }
+    return result;
+  },
+
+  async create(inputs) {
+    const client = clientForProps(inputs);
+    await client.assertV3Token();
+    const id = `${String(inputs.appId)}/${String(inputs.releaseChannelId)}`;
+    return { id, outs: await apply(client, id, inputs, false) };
+  },
+
+  async read(id, props) {
+    const parsed = parseAttachmentId(id);
+    const appId = (props.appId as string | undefined) ?? parsed?.ownerId;
+    const releaseChannelId = (props.releaseChannelId as string | undefined) ?? parsed?.attachedId;
+    if (!appId || !releaseChannelId)
+      throw new MalformedIdError(
+        `ReleaseChannelVersion id "${id}" is not <appId>/<releaseChannelId>.`,
+        "ReleaseChannelVersion",
+        id,
+      );
+    const channel = await unlessGone(clientForProps(props).apps.releaseChannel(appId, releaseChannelId));
+    if (!channel) return {};
+    const outputs = toOutputs(
+      channel,
+      { ...props, appId, releaseChannelId },
+      {
+        previousVersion: props.previousVersion,
+        rolloutStatus: props.rolloutStatus,
+        rolloutSummary: props.rolloutSummary,
+      },
+    );
+    return { id, props: outputs, inputs: liveInputs(releaseChannelVersionKind, outputs) };
+  },
+
+  async update(id, olds, news) {
+    const client = clientForProps(news);
+    await client.assertV3Token();
+    try {
+      return { outs: await apply(client, id, news, olds.rolloutStatus === "failed") };
+    } catch (error) {
+      if (error instanceof NotFoundError)
+        throw new ObjectGoneError(
+          `Release channel ${String(news.releaseChannelId)} of app ${String(news.appId)} no longer exists. Run \`pulumi refresh\` to forget it.`,
+          "ReleaseChannelVersion",
+          id,
+        );
+      throw error;
+    }
+  },
+
+  async delete() {
+    // The channel stays on the version it delivers: destroying the declaration is not a rollback.
+  },
+};
+
+/** The inputs of a {@link ReleaseChannelVersion}. */
+export interface ReleaseChannelVersionArgs extends ConnectionArg {
+  /** The channel's app (see `getReleaseChannel`'s `appId`). */
+  appId: pulumi.Input<string>;
+  /** The release channel. */
+  releaseChannelId: pulumi.Input<string>;
+  /** The version the channel delivers (see `getAppVersion`); or give `bundleId`. */
+  versionId?: pulumi.Input<string>;
+  /** One bundle of the app the channel delivers; or give `versionId`. */
+  bundleId?: pulumi.Input<string>;
+  /**
+   * A gate: after the channel moves, wait until `share` of its devices (only those of `groupIds`, if given) report
+   * the version installed, for at most `timeoutSeconds`. A failed install or the timeout fails the update with
+   * the numbers (installed, pending, failed, by group); the channel stays on the new version and the next `up`
+   * waits again.
+   */
+  rollout?: pulumi.Input<{
+    share: pulumi.Input<number>;
+    timeoutSeconds: pulumi.Input<number>;
+    groupIds?: pulumi.Input<pulumi.Input<string>[]>;
+    pollIntervalSeconds?: pulumi.Input<number>;
+  }>;
+}
+
+/**
+ * The version a release channel delivers: promoting a build is a reviewed change of the program. Destroy leaves
+ * the channel on the version it delivers. Its id is `<appId>/<releaseChannelId>`.
+ *
+ * @example
+ * const production = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" });
+ * const v24 = dm.getAppVersionOutput({ appName: "Training Simulator", version: "2.4.0" });
+ * new dm.ReleaseChannelVersion("production", {
+ *   appId: production.appId, releaseChannelId: production.id, versionId: v24.id,
+ *   rollout: { share: 0.9, timeoutSeconds: 1800 },
+ * });
+ */
+export class ReleaseChannelVersion extends DeviceMgmtResource {
+  declare readonly appId: pulumi.Output<string>;
+  declare readonly releaseChannelId: pulumi.Output<string>;
+  declare readonly versionId: pulumi.Output<string>;
+  /** The version's name (e.g. "2.4.0"), as last read. */
+  declare readonly version: pulumi.Output<string | null>;
+  /** The version's name before this resource last moved the channel. */
+  declare readonly previousVersion: pulumi.Output<string | undefined>;
+  /** "passed", "failed", "unchanged" (nothing moved) or "none" (no gate). */
+  declare readonly rolloutStatus: pulumi.Output<string>;
+  /** The gate's last numbers (installed, pending, failed, by group). */
+  declare readonly rolloutSummary: pulumi.Output<string | undefined>;
+
+  constructor(name: string, args: ReleaseChannelVersionArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...registration(releaseChannelVersionKind, name, args, opts));
+  }
+}
+
+export const releaseChannelVersionKind = defineKind({
+  kind: "releaseChannelVersion",
+  type: "ReleaseChannelVersion",
+  naturalKey: false,
+  properties: channelVersionProperties,
+  outputs: ["version", "channelName", "previousVersion", "rolloutStatus", "rolloutSummary"],
+  handler: releaseChannelVersionHandler,
+});

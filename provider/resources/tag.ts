@@ -1,0 +1,304 @@
+/**
+ * `Tag`: one tag of the organization's catalogue (CRUD). `TagSet`: the tags one group, app, file or video
+ * carries, the whole set, changed through attach/detach of the difference only. (A device's tags are its
+ * `Device`'s `tags`.)
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { z } from "zod";
+import { ObjectGoneError } from "../errors";
+import type { DeviceMgmtClient, Tag as ApiTag, TagOwnerType } from "../client";
+import { DeviceMgmtResource, type AdoptionArgs, type ConnectionArg } from "./common";
+import { clientForProps } from "./context";
+import {
+  adoptable,
+  jsonClean,
+  notCreatedHere,
+  partialFailure,
+  unlessGone,
+  untilApplied,
+  uuid,
+  type Props,
+  type ResourceHandler,
+} from "./framework";
+import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
+import { carried, stateFrom, type PropertySpecs } from "./properties";
+import { tagDifference } from "./device";
+
+const tagName = (what: string) =>
+  z
+    .string({ error: `${what} must be a string` })
+    .trim()
+    .min(1, { error: `${what} must not be empty` })
+    .max(255, { error: `${what} must be at most 255 characters` });
+
+const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+// ---- Tag ----------------------------------------------------------------------------------------------------
+
+const tagProperties = {
+  name: { schema: tagName("name"), change: "update", fromLive: (live: ApiTag) => live.name },
+  ...carried,
+} satisfies PropertySpecs<ApiTag>;
+
+const tagOutputs = (live: ApiTag, props: Props): Props =>
+  jsonClean({
+    ...stateFrom(tagProperties, live, props),
+    createdAt: live.createdAt,
+    updatedAt: live.updatedAt,
+  });
+
+/** The tag of that name (names are unique without case), or undefined. */
+async function tagNamed(client: DeviceMgmtClient, name: string): Promise<ApiTag | undefined> {
+  return (await client.tags.all(name)).find((t) => sameName(t.name, name));
+}
+
+export const tagHandler: ResourceHandler = {
+  async check(_olds, news) {
+    return checkKind(tagKind, news);
+  },
+  async diff(_id, olds, news) {
+    return diffKindAsked(tagKind, olds, news);
+  },
+  async create(inputs) {
+    const client = clientForProps(inputs);
+    await client.assertV3Token();
+    const name = inputs.name as string;
+    let live: ApiTag;
+    if (typeof inputs.adoptId === "string") {
+      live = await adoptable("tag", inputs.adoptId, (id) => client.tags.get(id));
+    } else {
+      const existing = await tagNamed(client, name);
+      if (existing)
+        throw notCreatedHere(
+          `A tag named "${existing.name}" already exists (id ${existing.id}), and this Tag did not create it.`,
+          "a tag",
+          existing.id,
+        );
+      live = await untilApplied(
+        () => client.tags.create(name),
+        () => tagNamed(client, name),
+      );
+    }
+    try {
+      if (live.name !== name) live = await client.tags.update(live.id, name);
+    } catch (error) {
+      throw partialFailure(live.id, tagOutputs(live, inputs), inputs, error);
+    }
+    return { id: live.id, outs: tagOutputs(live, inputs) };
+  },
+  async read(id, props) {
+    const live = await unlessGone(clientForProps(props).tags.get(id));
+    if (!live) return {};
+    const outputs = tagOutputs(live, props);
+    return { id, props: outputs, inputs: liveInputs(tagKind, outputs) };
+  },
+  async update(id, _olds, news) {
+    const client = clientForProps(news);
+    await client.assertV3Token();
+    const live = await unlessGone(client.tags.update(id, news.name as string));
+    if (!live)
+      throw new ObjectGoneError(
+        `Tag ${id} no longer exists in the organization. Run \`pulumi refresh\` to forget it, then \`pulumi up\` recreates it.`,
+        "Tag",
+        id,
+      );
+    return { outs: tagOutputs(live, news) };
+  },
+  async delete(id, props) {
+    const client = clientForProps(props);
+    await client.assertV3Token();
+    await unlessGone(client.tags.delete(id));
+  },
+};
+
+/** The inputs of a {@link Tag}. */
+export interface TagArgs extends AdoptionArgs {
+  /** The tag's name (1 to 255 characters, unique in the organization without regard to case). Renaming renames it on every owner. */
+  name: pulumi.Input<string>;
+}
+
+/**
+ * A tag of the organization's catalogue. Renaming updates it in place (and on every device, group, app, file
+ * and video carrying it); destroy deletes it (and removes it from them). A create fails, before any write,
+ * when a tag of that name exists: take it over with `adoptId`.
+ *
+ * @example
+ * const lobby = new dm.Tag("lobby", { name: "lobby" });
+ */
+export class Tag extends DeviceMgmtResource {
+  declare readonly name: pulumi.Output<string>;
+  declare readonly createdAt: pulumi.Output<string>;
+  declare readonly updatedAt: pulumi.Output<string>;
+
+  constructor(name: string, args: TagArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...registration(tagKind, name, args, opts));
+  }
+}
+
+export const tagKind = defineKind({
+  kind: "tag",
+  type: "Tag",
+  naturalKey: false,
+  properties: tagProperties,
+  outputs: ["createdAt", "updatedAt"],
+  handler: tagHandler,
+});
+
+// ---- TagSet -------------------------------------------------------------------------------------------------
+
+const OWNER_TYPES = ["group", "app", "file", "video"] as const;
+type OwnerType = (typeof OWNER_TYPES)[number];
+const pathOf = (owner: OwnerType): TagOwnerType => `${owner}s`;
+
+const tagsEqual = (a: unknown, b: unknown) =>
+  Array.isArray(a) &&
+  Array.isArray(b) &&
+  tagDifference(a as string[], b as string[]).attach.length === 0 &&
+  tagDifference(a as string[], b as string[]).detach.length === 0;
+
+const tagSetProperties = {
+  ownerType: {
+    schema: z.enum(OWNER_TYPES, { error: `ownerType must be one of ${OWNER_TYPES.join(", ")}` }),
+    change: "replace",
+  },
+  ownerId: { schema: uuid("ownerId"), change: "replace" },
+  tags: {
+    schema: z.array(tagName("tags[]"), { error: "tags must be a list of tag names" }).max(100, {
+      error: "tags: at most 100 tags",
+    }),
+    change: "update",
+    equal: tagsEqual,
+  },
+  connection: carried.connection,
+} satisfies PropertySpecs<never>;
+
+/**
+ * The owner's tags as the API shows them, or undefined where it cannot: a group's representation has no tags,
+ * so a group's set is known only from what this resource attached. Rejects NotFoundError when the owner is gone.
+ */
+async function liveTags(
+  client: DeviceMgmtClient,
+  owner: OwnerType,
+  id: string,
+): Promise<string[] | undefined> {
+  if (owner === "group") return void (await client.groups.get(id));
+  const found =
+    owner === "app"
+      ? await client.apps.get(id)
+      : owner === "file"
+        ? await client.files.get(id)
+        : await client.videos.get(id);
+  return found.tags ?? [];
+}
+
+/** Attaches and detaches the difference between `current` and `wanted`; nothing when they agree. */
+async function applyTags(
+  client: DeviceMgmtClient,
+  owner: OwnerType,
+  id: string,
+  current: string[],
+  wanted: string[],
+) {
+  const { attach, detach } = tagDifference(current, wanted);
+  if (attach.length) await client.tags.attach(pathOf(owner), id, attach);
+  if (detach.length) await client.tags.detach(pathOf(owner), id, detach);
+}
+
+const tagSetOutputs = (props: Props, tags: string[]): Props =>
+  jsonClean({ ownerType: props.ownerType, ownerId: props.ownerId, tags, connection: props.connection });
+
+export const tagSetHandler: ResourceHandler = {
+  async check(_olds, news) {
+    return checkKind(tagSetKind, news);
+  },
+  async diff(_id, olds, news) {
+    return diffKindAsked(tagSetKind, olds, news);
+  },
+  async create(inputs) {
+    const client = clientForProps(inputs);
+    await client.assertV3Token();
+    const owner = inputs.ownerType as OwnerType;
+    const id = inputs.ownerId as string;
+    const wanted = inputs.tags as string[];
+    // A group's current tags cannot be read: only the declared ones are attached, none detached.
+    const current = (await liveTags(client, owner, id)) ?? [];
+    const resourceId = `${owner}/${id}`;
+    try {
+      await applyTags(client, owner, id, current, wanted);
+    } catch (error) {
+      throw partialFailure(resourceId, tagSetOutputs(inputs, current), inputs, error);
+    }
+    return { id: resourceId, outs: tagSetOutputs(inputs, (await liveTags(client, owner, id)) ?? wanted) };
+  },
+  async read(id, props) {
+    const client = clientForProps(props);
+    const owner = props.ownerType as OwnerType;
+    const live = await unlessGone(liveTags(client, owner, props.ownerId as string).then((t) => t ?? null));
+    if (live === undefined) return {};
+    const outputs = tagSetOutputs(props, live ?? (props.tags as string[]));
+    return { id, props: outputs, inputs: liveInputs(tagSetKind, outputs) };
+  },
+  async update(id, olds, news) {
+    const client = clientForProps(news);
+    await client.assertV3Token();
+    const owner = news.ownerType as OwnerType;
+    const ownerId = news.ownerId as string;
+    const current = (await liveTags(client, owner, ownerId)) ?? (olds.tags as string[]);
+    try {
+      await applyTags(client, owner, ownerId, current, news.tags as string[]);
+    } catch (error) {
+      throw partialFailure(id, tagSetOutputs(news, current), news, error);
+    }
+    return { outs: tagSetOutputs(news, (await liveTags(client, owner, ownerId)) ?? (news.tags as string[])) };
+  },
+  async delete(_id, props) {
+    // Removes the tags this set declares (still there); the tags themselves stay in the catalogue.
+    const client = clientForProps(props);
+    await client.assertV3Token();
+    const owner = props.ownerType as OwnerType;
+    const ownerId = props.ownerId as string;
+    const declared = props.tags as string[];
+    const current = await unlessGone(liveTags(client, owner, ownerId).then((t) => t ?? declared));
+    if (current === undefined) return;
+    const present = current.filter((t) => declared.some((d) => sameName(d, t)));
+    if (present.length) await unlessGone(client.tags.detach(pathOf(owner), ownerId, present));
+  },
+};
+
+/** The inputs of a {@link TagSet}. */
+export interface TagSetArgs extends ConnectionArg {
+  /** What carries the tags: "group", "app", "file" or "video". Changing it replaces the set. */
+  ownerType: pulumi.Input<"group" | "app" | "file" | "video">;
+  /** The group's, app's, file's or video's id. Changing it replaces the set. */
+  ownerId: pulumi.Input<string>;
+  /** The owner's tags, the whole set (names, matched without case; a name no tag has creates the tag). */
+  tags: pulumi.Input<pulumi.Input<string>[]>;
+}
+
+/**
+ * The tags a group, app, file or video carries: the declared list is the whole set, changed by attaching and
+ * detaching the difference only. Destroy removes the declared tags from the owner. A group's tags are not in
+ * its API representation, so for a group refresh cannot see tags changed elsewhere (apps, files and videos: it
+ * can), and a create attaches the declared tags without removing others.
+ *
+ * @example
+ * new dm.TagSet("simulator-tags", { ownerType: "app", ownerId: simulator.id, tags: ["training", "safety"] });
+ */
+export class TagSet extends DeviceMgmtResource {
+  declare readonly ownerType: pulumi.Output<string>;
+  declare readonly ownerId: pulumi.Output<string>;
+  declare readonly tags: pulumi.Output<string[]>;
+
+  constructor(name: string, args: TagSetArgs, opts?: pulumi.CustomResourceOptions) {
+    super(...registration(tagSetKind, name, args, opts));
+  }
+}
+
+export const tagSetKind = defineKind({
+  kind: "tagSet",
+  type: "TagSet",
+  naturalKey: true,
+  properties: tagSetProperties,
+  outputs: [],
+  handler: tagSetHandler,
+});
