@@ -25,6 +25,7 @@ const CATALOG_SWITCHES: Record<string, keyof StrictOptions> = {
   "ignore-repeated-content-attach": "ignoreRepeatedContentAttach",
   "repeat-share-is-no-op": "repeatShareIsNoOp",
   "list-group-content": "listGroupContent",
+  "audit-attachments-by-item": "auditAttachmentsByItem",
 };
 
 function catalogSwitches(names: string[] | undefined, all: boolean | undefined): StrictOptions {

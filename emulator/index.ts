@@ -101,6 +101,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ignoreRepeatedContentAttach: options.strict?.ignoreRepeatedContentAttach ?? false,
     repeatShareIsNoOp: options.strict?.repeatShareIsNoOp ?? false,
     listGroupContent: options.strict?.listGroupContent ?? false,
+    auditAttachmentsByItem: options.strict?.auditAttachmentsByItem ?? false,
   };
   const invitations = new Map<string, PendingInvitation[]>();
   const limiter = new FixedWindowRateLimiter(rateLimit, options.now ?? Date.now);

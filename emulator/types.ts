@@ -83,6 +83,12 @@ export interface StrictOptions {
   repeatShareIsNoOp?: boolean;
   /** `GET /groups/{id}/files` and `/videos` (absent from the OpenAPI document) list what a group holds. */
   listGroupContent?: boolean;
+  /**
+   * Attaching or detaching a release channel, file or video on a group, or a release channel on a device, is
+   * audited under the attached item (`resourceType` "release-channel", its id and name) instead of the owner
+   * (documents silent).
+   */
+  auditAttachmentsByItem?: boolean;
 }
 
 /** One pending invitation (strict `pendingInvitations`). */

@@ -4,7 +4,7 @@
  * filters (search, start_time, end_time) and pagination. Reads and refused requests record nothing.
  */
 import { z } from "zod";
-import { ok, type RouteDefinition } from "../context";
+import { ok, type RequestContext, type RouteDefinition } from "../context";
 import { FieldErrorCollector, parseOrThrow } from "../errors";
 import type { AuditRecord, Device, User } from "../model";
 
@@ -13,6 +13,25 @@ export const deviceLabel = (device: Device): string => `${device.name} (${device
 
 /** A user's full name, or the e-mail while the name is empty (an invited user). */
 export const userLabel = (user: User): string => `${user.firstName} ${user.lastName}`.trim() || user.email;
+
+/** The resource an audit record names. */
+export interface AuditSubject {
+  resourceType: string;
+  resourceId: string;
+  resourceName: string | null;
+}
+
+/**
+ * Which resource an attach or detach record names: the owner (the group or device, by default) or, under the
+ * switch `auditAttachmentsByItem`, the attached item. The documents do not say, so clients must cope with both.
+ */
+export function attachmentAuditSubject(
+  ctx: RequestContext,
+  owner: AuditSubject,
+  item: AuditSubject,
+): AuditSubject {
+  return ctx.services.strict.auditAttachmentsByItem ? item : owner;
+}
 
 /** ISO 8601 date-time with a zone (Z or an offset); fractional seconds optional. */
 const dateTime = z.iso.datetime({ offset: true });

@@ -5,7 +5,7 @@ import { noContent, ok, type RequestContext, type RouteDefinition } from "../con
 import { FieldErrorCollector, forbidden, invalid, notFound, parseOrThrow } from "../errors";
 import type { Device } from "../model";
 import { deviceView, releaseChannelView, attachedReleaseChannels } from "../views";
-import { deviceLabel } from "./audit";
+import { attachmentAuditSubject, deviceLabel } from "./audit";
 import { devicesMatching } from "./device-filters";
 import { ensureTags, resolveTagNames } from "./tags";
 
@@ -230,9 +230,15 @@ export const deviceRoutes: RouteDefinition[] = [
       ctx.audit({
         type: "updated",
         action: "attach-release-channel-to-device",
-        resourceType: "device",
-        resourceId: device.id,
-        resourceName: deviceLabel(device),
+        ...attachmentAuditSubject(
+          ctx,
+          { resourceType: "device", resourceId: device.id, resourceName: deviceLabel(device) },
+          {
+            resourceType: "release-channel",
+            resourceId: id,
+            resourceName: ctx.org.releaseChannels.get(id)?.name ?? null,
+          },
+        ),
         description: `Added release channel '${ctx.org.releaseChannels.get(id)?.name}' to device '${deviceLabel(device)}'.`,
       });
       return noContent();
@@ -253,9 +259,15 @@ export const deviceRoutes: RouteDefinition[] = [
       ctx.audit({
         type: "updated",
         action: "detach-release-channel-from-device",
-        resourceType: "device",
-        resourceId: device.id,
-        resourceName: deviceLabel(device),
+        ...attachmentAuditSubject(
+          ctx,
+          { resourceType: "device", resourceId: device.id, resourceName: deviceLabel(device) },
+          {
+            resourceType: "release-channel",
+            resourceId: ctx.params.releaseChannelId,
+            resourceName: channel?.name ?? null,
+          },
+        ),
         description: `Removed release channel '${channel?.name ?? ctx.params.releaseChannelId}' from device '${deviceLabel(device)}'.`,
       });
       return noContent();

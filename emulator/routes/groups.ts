@@ -9,6 +9,7 @@ import { FieldErrorCollector, invalid, notFound, parseOrThrow } from "../errors"
 import type { Attachment, Group } from "../model";
 import type { Permission } from "../permissions";
 import type { OrgState } from "../store";
+import { attachmentAuditSubject } from "./audit";
 import {
   groupView,
   hierarchyView,
@@ -99,9 +100,11 @@ function attachmentRoutes(options: {
         ctx.audit({
           type: "updated",
           action: `attach-${action}-to-group`,
-          resourceType: "group",
-          resourceId: group.id,
-          resourceName: group.name,
+          ...attachmentAuditSubject(
+            ctx,
+            { resourceType: "group", resourceId: group.id, resourceName: group.name },
+            { resourceType: action, resourceId: id, resourceName: name ?? null },
+          ),
           description: `Added ${what} '${name}' to group '${group.name}'.`,
         });
         return noContent();
@@ -122,9 +125,11 @@ function attachmentRoutes(options: {
         ctx.audit({
           type: "updated",
           action: `detach-${action}-from-group`,
-          resourceType: "group",
-          resourceId: group.id,
-          resourceName: group.name,
+          ...attachmentAuditSubject(
+            ctx,
+            { resourceType: "group", resourceId: group.id, resourceName: group.name },
+            { resourceType: action, resourceId: id, resourceName: nameOf(ctx.org, id) ?? null },
+          ),
           description: `Removed ${what} '${nameOf(ctx.org, id) ?? id}' from group '${group.name}'.`,
         });
         return noContent();

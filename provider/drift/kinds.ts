@@ -20,10 +20,18 @@ export interface LiveObject {
   fields: Record<string, unknown>;
   /** The ids audit records name when they are about this object. */
   auditIds: string[];
+  /** For an attachment: the attached item, which audit records name or mention. */
+  item?: AttachedItem;
   /** Holds the organization-wide role named Admin. */
   admin?: boolean;
   /** What the ignore file's patterns are matched against (e-mail, group path, …), besides the key. */
   names: string[];
+}
+
+/** What an attachment attaches: audit records name it by id, or mention it by name in their description. */
+export interface AttachedItem {
+  id: string;
+  name?: string;
 }
 
 export interface DriftKind {
@@ -45,7 +53,9 @@ export interface DriftKind {
   /** A gone object's label, from the state alone. */
   stateLabel: (resource: ManagedResource) => string;
   /** Narrows the audit records naming one of `auditIds` to those about this object. */
-  concerns?: (record: AuditRecord) => boolean;
+  concerns?: (record: AuditRecord, item: AttachedItem | undefined) => boolean;
+  /** The attached item a resource of an attachment kind names (its name is filled in by the report). */
+  itemOf?: (resource: ManagedResource) => AttachedItem;
 }
 
 const text = (value: unknown) => (typeof value === "string" ? value : (value ?? null));
@@ -86,10 +96,13 @@ function attachmentKind(owner: "group" | "device"): DriftKind {
     compared: {},
     stateLabel: (r) =>
       `release channel ${String(r.outputs.releaseChannelId)} on ${owner} ${String(r.outputs[ownerKey])}`,
-    // Records about the owner that are not about its release channels (a rename) explain nothing here.
-    concerns: (record) =>
-      record.resourceType === "release-channel" ||
-      /release.?channel/i.test(`${record.action} ${record.description}`),
+    itemOf: (r) => ({ id: String(r.outputs.releaseChannelId) }),
+    // The documents do not say whether such a record names the owner or the channel: either is taken. Under
+    // the owner, only a record about a release channel of this name (a rename, another channel: not this).
+    concerns: (record, item) =>
+      (item !== undefined && record.resourceId === item.id) ||
+      (/release.?channel/i.test(`${record.action} ${record.description}`) &&
+        (item?.name === undefined || record.description.includes(`'${item.name}'`))),
     read: async (org, managed) => {
       const named = managed.map((r) => String(r.outputs[ownerKey]));
       let owners: Map<string, string>;
@@ -114,6 +127,7 @@ function attachmentKind(owner: "group" | "device"): DriftKind {
             label,
             fields: {},
             auditIds: [ownerId, rc.id],
+            item: { id: rc.id, name: rc.name },
             names: [label],
           };
         }),

@@ -8,7 +8,7 @@
 import type { AuditRecord } from "../client";
 import type { ResourceKind } from "../dynamic";
 import { ignoredBy, type IgnoreRule } from "./ignore";
-import { DRIFT_KINDS, groupPaths, shown, type LiveObject } from "./kinds";
+import { DRIFT_KINDS, groupPaths, shown, type AttachedItem, type DriftKind, type LiveObject } from "./kinds";
 import type { LiveOrganization } from "./live";
 import type { ManagedResource, StackState } from "./state";
 
@@ -72,7 +72,13 @@ export async function driftReport(
   options: DriftOptions,
 ): Promise<DriftReport> {
   const [organization, caller] = await Promise.all([org.organization(), org.caller()]);
-  const findings: Array<Finding & { auditIds: string[]; concerns?: (r: AuditRecord) => boolean }> = [];
+  const findings: Array<
+    Finding & {
+      auditIds: string[];
+      item?: AttachedItem;
+      concerns?: (r: AuditRecord, item?: AttachedItem) => boolean;
+    }
+  > = [];
   const ignored: DriftReport["ignored"] = [];
   const all = states.flatMap((s) => s.resources);
 
@@ -130,11 +136,18 @@ export async function driftReport(
         fields: {},
         auditIds: ids,
         names: [],
+        ...(definition.itemOf ? { item: definition.itemOf(resources[0]) } : {}),
       };
       findings.push(finding("gone", definition.noun, gone, resources, [], concerns));
     }
   }
 
+  // A gone attachment's state knows its channel by id only; audit records may mention it by name.
+  const goneItems = findings.filter((f) => f.category === "gone" && f.item);
+  if (goneItems.length) {
+    const channels = new Map((await org.releaseChannels()).map((rc) => [rc.id, rc.name]));
+    for (const f of goneItems) f.item = { ...f.item!, name: channels.get(f.item!.id) };
+  }
   if (findings.length) {
     const records = await org.auditSince(options.auditSince);
     const byResource = new Map<string, AuditRecord[]>();
@@ -146,7 +159,7 @@ export async function driftReport(
       const seen = new Set<number>();
       const about = f.auditIds
         .flatMap((id) => byResource.get(id) ?? [])
-        .filter((r) => !seen.has(r.id) && seen.add(r.id) && (!f.concerns || f.concerns(r)));
+        .filter((r) => !seen.has(r.id) && seen.add(r.id) && (!f.concerns || f.concerns(r, f.item)));
       f.audit = about
         .sort((a, b) => (a.createdAt === b.createdAt ? b.id - a.id : a.createdAt < b.createdAt ? 1 : -1))
         .map((r) => ({ at: r.createdAt, who: r.userEmail, action: r.action, what: r.description }));
@@ -154,8 +167,7 @@ export async function driftReport(
   }
 
   // Ids in differences read better with the names the organization gives them.
-  const goneAttachments = findings.some((f) => f.category === "gone" && /ReleaseChannel$/.test(f.kind));
-  const names = await idNames(org, options.kinds, goneAttachments);
+  const names = await idNames(org, options.kinds, goneItems.length > 0);
   const order: FindingCategory[] = ["unmanaged", "changed", "gone"];
   return {
     organization: { id: organization.id, name: organization.name, slug: organization.slug },
@@ -164,7 +176,7 @@ export async function driftReport(
     stacks: states.map((s) => ({ stack: s.stack, file: s.file, resources: s.resources.length })),
     kinds: options.kinds.map((k) => DRIFT_KINDS[k].noun),
     findings: findings
-      .map(({ auditIds: _ids, concerns: _concerns, ...f }) => ({
+      .map(({ auditIds: _ids, concerns: _concerns, item: _item, ...f }) => ({
         ...f,
         // A gone object is known by the ids its state holds: name them where the organization still does.
         label: f.category === "gone" ? rename(f.label, names) : f.label,
@@ -196,7 +208,7 @@ export async function driftReport(
     object: LiveObject,
     resources: ManagedResource[],
     differences: FieldDifference[],
-    concerns: ((record: AuditRecord) => boolean) | undefined,
+    concerns: DriftKind["concerns"],
   ) {
     return {
       category,
@@ -207,6 +219,7 @@ export async function driftReport(
       differences,
       audit: [] as AuditView[],
       auditIds: [...new Set([...object.auditIds, ...resources.flatMap((r) => [r.id])])],
+      ...(object.item ? { item: object.item } : {}),
       ...(concerns ? { concerns } : {}),
     };
   }
