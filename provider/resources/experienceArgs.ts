@@ -10,19 +10,19 @@ import type { LANGUAGES, SHORTCUTS } from "./experienceFields";
 /** An app, video, unmanaged app or WebXR link shown by an experience (see getApp, getVideo). */
 export interface ContentArgs {
   type: "app" | "unmanaged-app" | "video" | "web-xr-link";
-  id: string;
+  id: pulumi.Input<string>;
 }
 
 /** An app (the only content an in-house launcher runs). */
 export interface AppContentArgs {
   type: "app";
-  id: string;
+  id: pulumi.Input<string>;
 }
 
 /** An app or an unmanaged app (what lock task and device launchers show). */
 export interface AppOrUnmanagedContentArgs {
   type: "app" | "unmanaged-app";
-  id: string;
+  id: pulumi.Input<string>;
 }
 
 export type Language = (typeof LANGUAGES)[number];
@@ -30,10 +30,10 @@ export type Shortcut = (typeof SHORTCUTS)[number];
 
 /** What the home shows behind the menu; each type takes exactly its own image ids (see getImage). */
 export type BackgroundArgs =
-  | { type: "3d-model"; bannerImageId: string; skyboxImageId: string }
-  | { type: "360-background"; threeSixtyImageId: string }
+  | { type: "3d-model"; bannerImageId: pulumi.Input<string>; skyboxImageId: pulumi.Input<string> }
+  | { type: "360-background"; threeSixtyImageId: pulumi.Input<string> }
   | { type: "mixed-reality-mode" }
-  | { type: "custom-3d-environment"; custom3DEnvironmentId: string };
+  | { type: "custom-3d-environment"; custom3DEnvironmentId: pulumi.Input<string> };
 
 /** Shared-mode settings (required on groups and on Meta HMS devices). */
 export interface SharedModeSettingsArgs {
@@ -95,7 +95,7 @@ export interface ArborXrHomeArgs extends MenuArgs {
   shortcuts: Input<Shortcut[]>;
   /** Each at most 60 characters; a set. */
   categorizationTags: Input<string[]>;
-  background: Input<BackgroundArgs>;
+  background: BackgroundArgs;
   adminPin?: AdminPin;
   sharedModeSettings?: Input<SharedModeSettingsArgs>;
 }
@@ -103,20 +103,20 @@ export interface ArborXrHomeArgs extends MenuArgs {
 /** Kiosk: one content, with the menu. */
 export interface ArborXrKioskWithMenuArgs extends MenuArgs {
   mode: "arborxr-kiosk";
-  kioskContent: Input<ContentArgs>;
+  kioskContent: ContentArgs;
   isMenuEnabled: true;
   shortcuts?: Input<Shortcut[]>;
   adminPin?: AdminPin;
-  background?: Input<BackgroundArgs>;
+  background?: BackgroundArgs;
   sharedModeSettings?: Input<SharedModeSettingsArgs>;
 }
 
 /** Kiosk: one content, no menu (so no menu fields and no PIN). */
 export interface ArborXrKioskWithoutMenuArgs {
   mode: "arborxr-kiosk";
-  kioskContent: Input<ContentArgs>;
+  kioskContent: ContentArgs;
   isMenuEnabled: false;
-  background?: Input<BackgroundArgs>;
+  background?: BackgroundArgs;
   sharedModeSettings?: Input<SharedModeSettingsArgs>;
 }
 
@@ -129,7 +129,7 @@ export interface HeadsetDefaultHomeArgs {
 /** An in-house launcher app that runs the others. */
 export interface HeadsetInHouseLauncherArgs {
   mode: "in-house-launcher";
-  launcherContent: Input<AppContentArgs>;
+  launcherContent: AppContentArgs;
   visibleContents: Input<Input<AppContentArgs>[]>;
   returnToLauncherViaHomeButton: Input<boolean>;
   sharedModeSettings?: Input<SharedModeSettingsArgs>;
@@ -157,7 +157,7 @@ export interface DeviceDefaultHomeArgs {
 
 export interface DeviceInHouseLauncherArgs {
   mode: "in-house-launcher";
-  launcherContent: Input<AppContentArgs>;
+  launcherContent: AppContentArgs;
   visibleContents: Input<Input<AppOrUnmanagedContentArgs>[]>;
 }
 
