@@ -23,6 +23,7 @@ export { ReleaseChannelShare, type ReleaseChannelShareArgs } from "./resources/r
 export type * from "./resources/experienceArgs";
 export * from "./lookups";
 export * from "./contentLookups";
+export * from "./releaseLookups";
 export type { ConnectionInput } from "./connection";
 export type { ConnectionArgs } from "./resources/secretConnection";
 export * from "./errors";

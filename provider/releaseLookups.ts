@@ -1,0 +1,167 @@
+/**
+ * Lookups of devices, content and releases (issue 20): an app's version by name, a file by name, a tag, and a
+ * list of devices by group, tags and serial numbers (so a program can place every headset of a site or tag).
+ * `getVideo` is in contentLookups.ts. Each fails with a LookupError that lists what there is when nothing
+ * matches, and the ids when several do.
+ */
+import { checker } from "./client/arguments";
+import { exactlyOne, lookupClient, toOutput, type LookupOptions } from "./lookupSupport";
+import type { DeviceResult } from "./lookups";
+
+// ---- App versions -------------------------------------------------------------------------------------------
+
+/** One version (build) of an app. */
+export interface AppVersionResult {
+  /** For a ReleaseChannelVersion's `versionId`. */
+  id: string;
+  version: string;
+  code: number | null;
+  appId: string;
+  appName: string;
+}
+
+/** Arguments of {@link getAppVersion}. */
+export interface GetAppVersionArgs {
+  /** The app's exact name, e.g. "Training Simulator". */
+  appName: string;
+  /** The version's name, e.g. "2.4.0". */
+  version: string;
+}
+
+/** Finds a version of an app by the app's name and the version's name. */
+export async function getAppVersion(
+  args: GetAppVersionArgs,
+  options?: LookupOptions,
+): Promise<AppVersionResult> {
+  const check = checker(
+    "getAppVersion",
+    args,
+    'getAppVersion({ appName: "Training Simulator", version: "2.4.0" })',
+  );
+  check.only("appName", "version");
+  const appName = check.name("appName", "app's name");
+  const version = check.name("version", "version's name");
+  const client = lookupClient(options);
+  const apps = await client.apps.all();
+  const app = exactlyOne(
+    `app named "${appName}"`,
+    apps.filter((a) => a.name === appName),
+    (a) => a.id,
+    apps.map((a) => a.name),
+  );
+  const versions = await client.releases.versions(app.id).all();
+  const found = exactlyOne(
+    `version "${version}" of app "${app.name}"`,
+    versions.filter((v) => v.version === version),
+    (v) => v.id,
+    versions.map((v) => v.version ?? v.id),
+  );
+  return { id: found.id, version, code: found.code ?? null, appId: app.id, appName: app.name };
+}
+/** {@link getAppVersion} with Inputs, as an Output. */
+export const getAppVersionOutput = toOutput(getAppVersion);
+
+// ---- Files and tags -----------------------------------------------------------------------------------------
+
+export interface FileResult {
+  /** For a GroupFile's or DeviceFile's `fileId`. */
+  id: string;
+  filename: string;
+}
+
+/** Arguments of {@link getFile}. */
+export interface GetFileArgs {
+  /** The file's exact name, e.g. "safety-manual.pdf". */
+  filename: string;
+}
+
+/** Finds a file of the organization by file name. */
+export async function getFile(args: GetFileArgs, options?: LookupOptions): Promise<FileResult> {
+  const check = checker("getFile", args, 'getFile({ filename: "safety-manual.pdf" })');
+  check.only("filename");
+  const filename = check.name("filename", "file's name");
+  const files = await lookupClient(options).files.all();
+  const file = exactlyOne(
+    `file named "${filename}"`,
+    files.filter((f) => f.filename === filename),
+    (f) => f.id,
+    files.map((f) => f.filename),
+  );
+  return { id: file.id, filename: file.filename };
+}
+/** {@link getFile} with Inputs, as an Output. */
+export const getFileOutput = toOutput(getFile);
+
+export interface TagResult {
+  id: string;
+  /** As the catalogue spells it. */
+  name: string;
+}
+
+/** Arguments of {@link getTag}. */
+export interface GetTagArgs {
+  /** The tag's name, matched without case as the API matches it. */
+  name: string;
+}
+
+/** Finds a tag of the organization's catalogue by name. */
+export async function getTag(args: GetTagArgs, options?: LookupOptions): Promise<TagResult> {
+  const check = checker("getTag", args, 'getTag({ name: "lobby" })');
+  check.only("name");
+  const name = check.name("name", "tag's name");
+  const tags = await lookupClient(options).tags.all(name);
+  const tag = exactlyOne(
+    `tag named "${name}"`,
+    tags.filter((t) => t.name.toLowerCase() === name.toLowerCase()),
+    (t) => t.id,
+    tags.map((t) => t.name),
+  );
+  return { id: tag.id, name: tag.name };
+}
+/** {@link getTag} with Inputs, as an Output. */
+export const getTagOutput = toOutput(getTag);
+
+// ---- Devices, as a list -------------------------------------------------------------------------------------
+
+/** Arguments of {@link getDevices}: every filter given applies; none lists every device. */
+export interface GetDevicesArgs {
+  /** Only the devices of this group. */
+  groupId?: string;
+  /** Only the devices carrying every one of these tags (names, matched without case). */
+  tags?: string[];
+  /** Only the devices with these serial numbers. */
+  serialNumbers?: string[];
+}
+
+const DEVICES_USAGE = 'getDevices({ groupId: "<group uuid>", tags: ["lobby"], serialNumbers: ["ACM0001"] })';
+
+/** The organization's devices that match every filter given, in the API's order (possibly none). */
+export async function getDevices(args: GetDevicesArgs, options?: LookupOptions): Promise<DeviceResult[]> {
+  const check = checker("getDevices", args, DEVICES_USAGE);
+  check.only("groupId", "tags", "serialNumbers");
+  const groupId = check.has("groupId") ? check.uuid("groupId", "group") : undefined;
+  const list = (key: "tags" | "serialNumbers") => {
+    const value = (args as unknown as Record<string, unknown>)[key];
+    if (value === undefined) return undefined;
+    if (!Array.isArray(value) || value.some((v) => typeof v !== "string" || v.trim() === "")) {
+      check.fail(`argument "${key}" must be a list of non-empty strings.`);
+    }
+    return value as string[];
+  };
+  const tags = list("tags");
+  const serialNumbers = list("serialNumbers");
+  if (serialNumbers?.length === 0) return []; // no serial number names no device (not "every device")
+  const devices = await lookupClient(options).devices.all({
+    groupIds: groupId ? [groupId] : undefined,
+    tagsAll: tags?.length ? tags : undefined,
+    serialNumbers: serialNumbers?.length ? serialNumbers : undefined,
+  });
+  return devices.map((d) => ({
+    id: d.id,
+    name: d.name,
+    serialNumber: d.serialNumber,
+    groupId: d.group?.id ?? null,
+  }));
+}
+/** {@link getDevices} with Inputs, as an Output. */
+export const getDevicesOutput = toOutput(getDevices);
