@@ -2,15 +2,18 @@
 import * as crypto from "crypto";
 import { SECRET_SIG, SECRET_SIG_KEY, type PropertyMap, type PropertyValue } from "./plugin";
 import type { PendingOperation, StateEntry } from "./types";
-import { isSecret, reveal } from "./values";
+import { isSecret, makeSecret, reveal } from "./values";
 
 /** The default provider of dynamic resources, whose inputs are the config the plugin was configured with. */
 export const DEFAULT_PROVIDER_URN_NAME = "default";
 export const DEFAULT_PROVIDER_TYPE = "pulumi:providers:pulumi-nodejs";
 
-/** Stands in for the stack's secrets provider: values are encrypted with a key held in memory. */
+/**
+ * Stands in for the stack's secrets provider: values are encrypted with a key held in memory (a random one, or
+ * the key a checkpoint being loaded was written with).
+ */
 export class SecretsCipher {
-  private readonly key = crypto.randomBytes(32);
+  constructor(private readonly key: Buffer = crypto.randomBytes(32)) {}
 
   encrypt(value: PropertyValue): PropertyValue {
     if (isSecret(value)) {
@@ -103,4 +106,77 @@ export function checkpointOf(
         : {}),
     },
   };
+}
+
+/** What a checkpoint holds (`checkpointOf` in reverse): the state, the default provider's inputs, the pending. */
+export interface RestoredCheckpoint {
+  state: StateEntry[];
+  providerInputs?: PropertyMap;
+  pending: PendingOperation[];
+}
+
+type CheckpointResource = Omit<StateEntry, "name" | "options" | "pendingDelete"> & {
+  delete?: boolean;
+  protect?: boolean;
+  retainOnDelete?: boolean;
+  additionalSecretOutputs?: string[];
+};
+
+/** Reads a checkpoint `checkpointOf` wrote (this stand-in's, or an older one's), decrypting with `cipher`. */
+export function restoreCheckpoint(checkpoint: unknown, cipher: SecretsCipher): RestoredCheckpoint {
+  const { deployment } = checkpoint as {
+    deployment: {
+      resources: CheckpointResource[];
+      pending_operations?: { resource: PendingResource; type: string }[];
+    };
+  };
+  const decrypt = (value: PropertyValue): PropertyValue => {
+    if (Array.isArray(value)) return value.map(decrypt);
+    if (typeof value !== "object" || value === null) return value;
+    const { ciphertext } = value;
+    if (isSecret(value) && typeof ciphertext === "string") {
+      return makeSecret(cipher.decrypt(ciphertext) as PropertyValue);
+    }
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, decrypt(v)]));
+  };
+  const provider = deployment.resources.find((r) => r.type === DEFAULT_PROVIDER_TYPE);
+  const state = deployment.resources
+    .filter((r) => r.type !== DEFAULT_PROVIDER_TYPE)
+    .map((r): StateEntry => ({
+      urn: r.urn,
+      type: r.type,
+      name: r.urn.slice(r.urn.lastIndexOf("::") + 2),
+      custom: r.custom,
+      ...(r.parent ? { parent: r.parent } : {}),
+      ...(r.id ? { id: r.id } : {}),
+      inputs: decrypt(r.inputs) as PropertyMap,
+      outputs: decrypt(r.outputs) as PropertyMap,
+      dependencies: r.dependencies ?? [],
+      propertyDependencies: r.propertyDependencies ?? {},
+      // What the program sets each run (deleteBeforeReplace, ignoreChanges, ...) is not in a checkpoint.
+      options: {
+        protect: r.protect ?? false,
+        ignoreChanges: [],
+        replaceOnChanges: [],
+        additionalSecretOutputs: r.additionalSecretOutputs ?? [],
+        retainOnDelete: r.retainOnDelete ?? false,
+      },
+      ...(r.initErrors ? { initErrors: r.initErrors } : {}),
+      ...(r.delete ? { pendingDelete: true } : {}),
+    }));
+  const pending = (deployment.pending_operations ?? []).map(({ resource, type }) => ({
+    type: type as PendingOperation["type"],
+    urn: resource.urn,
+    resourceType: resource.type,
+    inputs: decrypt(resource.inputs) as PropertyMap,
+    ...(resource.id ? { id: resource.id } : {}),
+  }));
+  return { state, ...(provider ? { providerInputs: decrypt(provider.inputs) as PropertyMap } : {}), pending };
+}
+
+interface PendingResource {
+  urn: string;
+  type: string;
+  id?: string;
+  inputs: PropertyMap;
 }

@@ -10,7 +10,7 @@ import * as fs from "fs";
 import * as os from "os";
 import * as runtimeConfig from "@pulumi/pulumi/runtime/config";
 import * as stackRuntime from "@pulumi/pulumi/runtime/stack";
-import { checkpointOf, SecretsCipher } from "./checkpoint";
+import { checkpointOf, restoreCheckpoint, SecretsCipher } from "./checkpoint";
 import { Deployment, newResult, type Mode } from "./deployment";
 import { EngineMonitor, runGuarded } from "./monitor";
 import { UNKNOWN, startProviderPlugin, type ProviderPlugin } from "./plugin";
@@ -25,7 +25,7 @@ import type {
   RunResult,
   StateEntry,
 } from "./types";
-import { ROOT_STACK_TYPE, configArgs, viewOf } from "./values";
+import { ROOT_STACK_TYPE, configArgs, reveal, secretKeysOf, viewOf } from "./values";
 
 export { UNKNOWN };
 export type * from "./types";
@@ -101,7 +101,7 @@ export class Engine {
   private current?: { plugin: ProviderPlugin };
   private closedPluginsStderr = "";
   private busy = false;
-  private readonly cipher = new SecretsCipher();
+  private cipher = new SecretsCipher();
   private readonly project: string;
   private readonly stack: string;
 
@@ -225,6 +225,22 @@ export class Engine {
   /** Writes `checkpoint()` as JSON to `file`. */
   async saveState(file: string): Promise<void> {
     await fs.promises.writeFile(file, JSON.stringify(this.checkpoint(), null, 2));
+  }
+
+  /**
+   * Continues the stack from a checkpoint `saveState` wrote, by this stand-in or an older one (a state an older
+   * release of the package wrote: test/fixtures/checkpoint-0.1.0), whose secrets were encrypted with
+   * `secretsKey`; this engine's checkpoints are encrypted with that key from then on.
+   */
+  async loadState(file: string, secretsKey: Buffer): Promise<void> {
+    this.cipher = new SecretsCipher(secretsKey);
+    const restored = restoreCheckpoint(JSON.parse(await fs.promises.readFile(file, "utf8")), this.cipher);
+    this.state = restored.state;
+    this.pendingOperations = restored.pending;
+    this.storedProviderConfig = restored.providerInputs && {
+      config: reveal(restored.providerInputs) as Record<string, string>,
+      secretKeys: secretKeysOf(restored.providerInputs),
+    };
   }
 
   /** The value inside a checkpoint secret envelope, to check what was stored. */
