@@ -50,6 +50,13 @@ export interface DriftKind {
   key: (resource: ManagedResource) => string | undefined;
   /** Outputs compared with the live fields, and how a value is put in comparable form. */
   compared: Record<string, (value: unknown) => unknown>;
+  /** A property the program left out is not managed, so it is compared only where the inputs declare it. */
+  declaredOnly?: boolean;
+  /**
+   * False for objects that exist whether or not anyone declares them (devices are enrolled on the headset,
+   * not created): one no stack manages is not reported.
+   */
+  reportsUnmanaged?: boolean;
   /** A gone object's label, from the state alone. */
   stateLabel: (resource: ManagedResource) => string;
   /** Narrows the audit records naming one of `auditIds` to those about this object. */
@@ -256,7 +263,39 @@ export const DRIFT_KINDS: Record<ResourceKind, DriftKind> = {
     compared: {},
     stateLabel: (r) => `device ${String(r.outputs.deviceId ?? r.id)}`,
   },
-  device: notComparedYet("device", "Devices"),
+  device: {
+    title: "Devices",
+    noun: "device",
+    key: (r) => r.id,
+    compared: {
+      name: text,
+      groupId: text,
+      tags: (value) => (Array.isArray(value) ? value.map((t) => String(t).toLowerCase()).sort() : []),
+      customFields: (value) =>
+        value !== null && typeof value === "object"
+          ? Object.entries(value).sort(([a], [b]) => a.localeCompare(b))
+          : [],
+    },
+    declaredOnly: true,
+    reportsUnmanaged: false,
+    stateLabel: (r) => `device ${String(r.outputs.name ?? "")} (${String(r.outputs.serialNumber ?? r.id)})`,
+    read: async (org) => {
+      const [devices, groups] = await Promise.all([org.devices(), org.groups()]);
+      const paths = groupPaths(groups);
+      return devices.map((d) => ({
+        key: d.id,
+        label: `"${d.name}" (${d.serialNumber})${d.group ? ` in "${paths.get(d.group.id) ?? d.group.name}"` : ", ungrouped"}`,
+        fields: {
+          name: d.name,
+          groupId: d.group?.id ?? null,
+          tags: d.tags,
+          customFields: Object.fromEntries(d.customFields.map((f) => [f.name, f.value])),
+        },
+        auditIds: [d.id],
+        names: [d.name, d.serialNumber],
+      }));
+    },
+  },
   tag: notComparedYet("tag", "Tags"),
   tagSet: notComparedYet("tagSet", "Tags of groups, apps, files and videos"),
   groupFile: notComparedYet("groupFile", "Files of groups"),

@@ -110,6 +110,7 @@ export async function driftReport(
         }
         continue;
       }
+      if (definition.reportsUnmanaged === false) continue;
       if (kind === "user" && object.auditIds.includes(caller.id)) {
         ignored.push({ kind: definition.noun, label: object.label, reason: "the API token's own user" });
         continue;
@@ -228,8 +229,10 @@ export async function driftReport(
 /** The outputs that differ from the live object, as raw JSON text (names are put in afterwards). */
 function differencesOf(kind: ResourceKind, resource: ManagedResource, object: LiveObject): FieldDifference[] {
   if (resource.outputs.pending === true) return [];
+  const definition = DRIFT_KINDS[kind];
   const differences: FieldDifference[] = [];
-  for (const [field, comparable] of Object.entries(DRIFT_KINDS[kind].compared)) {
+  for (const [field, comparable] of Object.entries(definition.compared)) {
+    if (definition.declaredOnly && !resource.declared.includes(field)) continue;
     // An absent output is compared as absent (a root group's parentId, a user without group roles).
     const recorded = resource.outputs[field];
     const secret = recorded !== null && typeof recorded === "object" && "secret" in recorded;

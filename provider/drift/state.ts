@@ -30,6 +30,8 @@ export interface ManagedResource {
   id: string;
   /** Outputs, secrets replaced by SECRET. */
   outputs: StateProps;
+  /** The inputs the program gave (their names only): for kinds whose undeclared properties are not managed. */
+  declared: string[];
 }
 
 export interface StackState {
@@ -154,6 +156,7 @@ export function parseStackExport(text: string, file: string): StackState {
       name: parts.name,
       id: entry.id,
       outputs: masked(rest) as StateProps,
+      declared: Object.keys(entry.inputs ?? {}).filter((key) => key !== "__provider"),
     });
   }
   return { stack: stack ?? path.basename(file), file, resources, unknown };

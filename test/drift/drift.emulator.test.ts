@@ -24,6 +24,7 @@ let coreState: string;
 let sitesState: string;
 let ignoreFile: string;
 let headset01: string;
+let headset04: string;
 
 const env = () => ({ DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly });
 
@@ -44,6 +45,8 @@ function coreProgram() {
   new dm.GroupReleaseChannel("berlin-production", { groupId: berlin.id, releaseChannelId: production.id });
   new dm.GroupReleaseChannel("london-stable", { groupId: london.id, releaseChannelId: stable.id });
   new dm.DeviceReleaseChannel("headset01-beta", { deviceId: headset01, releaseChannelId: beta.id });
+  // Only where it sits is managed: its name and tags are left to the portal.
+  new dm.Device("headset04", { deviceId: headset04, groupId: london.id });
   new dm.User("emil", {
     firstName: "Emil",
     lastName: "Lindqvist",
@@ -94,7 +97,9 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-"));
   const reader = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
-  headset01 = (await reader.devices.all()).find((d) => d.name === "Headset 01")!.id;
+  const devices = await reader.devices.all();
+  headset01 = devices.find((d) => d.name === "Headset 01")!.id;
+  headset04 = devices.find((d) => d.name === "Headset 04")!.id;
   core = await engineFor("acme-core", "production");
   sites = await engineFor("acme-sites", "production");
   expect((await core.up(coreProgram)).errors).toEqual([]);
@@ -136,7 +141,7 @@ describe("an organization that matches its stacks", () => {
     expect(run.markdown).toContain("No drift");
     expect(run.stdout).toBe(run.markdown);
     expect(run.report.stacks.map((s) => [s.stack, s.resources])).toEqual([
-      ["acme-core/production", 9],
+      ["acme-core/production", 10],
       ["acme-sites/production", 3],
     ]);
     expect(run.report.ignored.map((i) => [i.label.split(" ")[0], i.reason])).toEqual(
@@ -240,6 +245,7 @@ describe("changes made outside Pulumi, with another person's token", () => {
       channels[0].id,
     );
     await ada.users.delete(users.find((u) => u.email === "emil.lindqvist@acme.example")!.id);
+    await ada.devices.update(headset04, { groupId: berlin.id, name: "Headset 04 (Berlin)" });
     after = Date.now();
     emulator.resetStats();
     run = await runDrift(workDir, ["--ignore", ignoreFile, coreState, sitesState], env());
@@ -297,15 +303,26 @@ describe("changes made outside Pulumi, with another person's token", () => {
     expectAuthoredByAda("detach-release-channel-from-group", found.audit);
   });
 
-  it("a deleted user: gone, with who deleted it and when; nothing else is reported", () => {
+  it("a deleted user: gone, with who deleted it and when", () => {
     const found = findingOf(/^gone user emil\.lindqvist@acme\.example/);
     expectAuthoredByAda("delete-user", found.audit);
-    expect(run.report.findings).toHaveLength(4);
+  });
+
+  it("a moved device: changed where it sits (the name it does not manage is not compared), who and when", () => {
+    const found = findingOf(/^changed device "Headset 04 \(Berlin\)"/);
+    expect(found.differences.map((d) => d.field)).toEqual(["groupId"]);
+    expect(found.differences[0].state).toMatch(/London Warehouse/);
+    expect(found.differences[0].live).toMatch(/Berlin Lab \(old\)/);
+    expectAuthoredByAda("update-device", found.audit);
+  });
+
+  it("reports those five and nothing else (no unmanaged device: devices are enrolled, not declared)", () => {
+    expect(run.report.findings).toHaveLength(5);
   });
 
   it("the Markdown summary names each finding, its author and the action", () => {
     expect(run.markdown).toMatch(/### Not managed by any stack \(1\)/);
-    expect(run.markdown).toMatch(/### Changed outside Pulumi \(1\)/);
+    expect(run.markdown).toMatch(/### Changed outside Pulumi \(2\)/);
     expect(run.markdown).toMatch(/### Gone from the organization \(2\)/);
     expect(run.markdown).toContain(`**${ADA}** delete-user`);
     expect(run.markdown).toContain("`name`: state Berlin Lab → live Berlin Lab (old)");

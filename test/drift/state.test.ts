@@ -131,6 +131,7 @@ describe("parseStackExport", () => {
         name: "lab",
         id: "g1",
         outputs: { name: "Lab", connection: SECRET },
+        declared: [],
       },
     ]);
     expect(JSON.stringify(state)).not.toContain("hunter2");
