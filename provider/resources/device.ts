@@ -128,7 +128,11 @@ export function tagDifference(current: readonly string[], wanted: readonly strin
   const has = new Set(current.map((n) => n.toLowerCase()));
   const wants = new Set(wanted.map((n) => n.toLowerCase()));
   return {
-    attach: [...new Set(wanted.filter((n) => !has.has(n.toLowerCase())))],
+    // Each name once: "new" and "NEW" are one tag.
+    attach: wanted.filter(
+      (n, i) =>
+        !has.has(n.toLowerCase()) && wanted.findIndex((m) => m.toLowerCase() === n.toLowerCase()) === i,
+    ),
     detach: current.filter((n) => !wants.has(n.toLowerCase())),
   };
 }

@@ -1,0 +1,138 @@
+// Pure rules of the issue-20 kinds: check and diff by their declarations, the tag difference, and the rollout
+// gate's counting and verdict.
+import { deviceKind, tagDifference } from "../../provider/resources/device";
+import { tagSetKind } from "../../provider/resources/tag";
+import { releaseChannelVersionKind } from "../../provider/resources/releaseChannelVersion";
+import { countRollout, describeRollout, judgeRollout } from "../../provider/resources/rolloutGate";
+import { diffKind } from "../../provider/resources/kind";
+import type { ReleaseChannelDeviceStatus } from "../../provider/client";
+
+const ID = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
+const OTHER = "9a2504e0-4f89-41d3-9a0c-0305e82c3302";
+
+describe("Device check and diff", () => {
+  it("needs deviceId or serialNumber, and names each bad property", async () => {
+    const none = await deviceKind.handler.check({}, { name: "x" });
+    expect(none.failures.map((f) => f.property)).toEqual(["deviceId"]);
+    const bad = await deviceKind.handler.check(
+      {},
+      { deviceId: "nope", tags: "lobby", customFields: { a: 1 } },
+    );
+    expect(bad.failures.map((f) => f.property).sort()).toEqual(["customFields", "deviceId", "tags"]);
+  });
+
+  it("shows no change for what is not declared, for tags in another case or order, and for a serial in another case", () => {
+    const recorded = {
+      deviceId: ID,
+      serialNumber: "ACM0001",
+      name: "Lobby 01",
+      groupId: null,
+      tags: ["Lobby", "training"],
+      customFields: { Site: "North" },
+    };
+    expect(diffKind(deviceKind, recorded, { serialNumber: "acm0001" }).changes).toBe(false);
+    expect(diffKind(deviceKind, recorded, { deviceId: ID, tags: ["TRAINING", "lobby"] }).changes).toBe(false);
+    const moved = diffKind(deviceKind, recorded, { deviceId: ID, groupId: OTHER, customFields: {} });
+    expect(moved).toMatchObject({ changes: true, replaces: [] });
+    expect(diffKind(deviceKind, recorded, { deviceId: OTHER }).replaces).toEqual(["deviceId"]);
+  });
+
+  it("tagDifference attaches and detaches only the difference, without case", () => {
+    expect(tagDifference(["Lobby", "old"], ["lobby", "new", "NEW"])).toEqual({
+      attach: ["new"],
+      detach: ["old"],
+    });
+    expect(tagDifference([], [])).toEqual({ attach: [], detach: [] });
+  });
+});
+
+describe("TagSet and ReleaseChannelVersion check", () => {
+  it("TagSet takes a group, app, file or video", async () => {
+    const checked = await tagSetKind.handler.check({}, { ownerType: "device", ownerId: ID, tags: ["a"] });
+    expect(checked.failures.map((f) => f.property)).toEqual(["ownerType"]);
+    expect(
+      diffKind(
+        tagSetKind,
+        { ownerType: "app", ownerId: ID, tags: ["A", "b"] },
+        {
+          ownerType: "app",
+          ownerId: ID,
+          tags: ["b", "a"],
+        },
+      ).changes,
+    ).toBe(false);
+  });
+
+  it("ReleaseChannelVersion takes exactly one of versionId and bundleId, and a sane gate", async () => {
+    const handler = releaseChannelVersionKind.handler;
+    const both = await handler.check({}, { appId: ID, releaseChannelId: ID, versionId: ID, bundleId: OTHER });
+    expect(both.failures.map((f) => f.property)).toEqual(["versionId"]);
+    const gate = await handler.check(
+      {},
+      {
+        appId: ID,
+        releaseChannelId: ID,
+        versionId: ID,
+        rollout: { share: 0.9, timeoutSeconds: 0, extra: 1 },
+      },
+    );
+    expect(gate.failures.map((f) => f.property)).toEqual(["rollout"]);
+    expect(gate.failures[0].reason).toMatch(/timeoutSeconds must be a number of seconds above 0/);
+  });
+
+  it("a gate that did not pass makes the next up wait again; a passed one does not", async () => {
+    const handler = releaseChannelVersionKind.handler;
+    const news = { appId: ID, releaseChannelId: ID, versionId: ID, rollout: { share: 1, timeoutSeconds: 5 } };
+    const failed = await handler.diff("x", { ...news, rolloutStatus: "failed" }, news);
+    expect(failed.changes).toBe(true);
+    const passed = await handler.diff("x", { ...news, rolloutStatus: "passed" }, news);
+    expect(passed.changes).toBe(false);
+  });
+});
+
+describe("the rollout gate's numbers", () => {
+  const status = (deviceId: string, s: string, installed: string | null): ReleaseChannelDeviceStatus => ({
+    deviceId,
+    status: s,
+    targetVersion: "2.4.0",
+    installedVersion: installed,
+    statusTimestamp: "2026-01-01T00:00:00Z",
+  });
+  const statuses = [
+    status("a", "succeeded-update", "2.4.0"),
+    status("b", "pending-update", "2.3.0"),
+    status("c", "failed-update", "2.3.0"),
+    status("d", "succeeded-install", "2.4.0"),
+  ];
+  const groups: Record<string, string> = { a: "North", b: "North", c: "South", d: "South" };
+
+  it("counts installed, pending and failed, by group, only for the devices that count", () => {
+    const count = countRollout(statuses, "2.4.0", (id) => groups[id]);
+    expect(count).toMatchObject({ installed: 2, pending: 1, failed: 1 });
+    expect(describeRollout(count)).toBe(
+      "2 installed, 1 pending, 1 failed (North: 1 installed, 1 pending, 0 failed; South: 1 installed, 0 pending, 1 failed)",
+    );
+    const north = countRollout(statuses, "2.4.0", (id) => (groups[id] === "North" ? "North" : undefined));
+    expect(north).toMatchObject({ installed: 1, pending: 1, failed: 0 });
+    // A device whose status is about another target has not installed this one.
+    expect(countRollout([status("a", "succeeded-update", "2.3.0")], "2.4.0", () => "x").pending).toBe(1);
+  });
+
+  it("fails on any failed device, waits below the share, passes at it (and with no device)", () => {
+    expect(
+      judgeRollout(
+        countRollout(statuses, "2.4.0", (id) => groups[id]),
+        0.1,
+      ),
+    ).toBe("failed");
+    const north = countRollout(statuses, "2.4.0", (id) => (groups[id] === "North" ? "North" : undefined));
+    expect(judgeRollout(north, 0.6)).toBe("waiting");
+    expect(judgeRollout(north, 0.5)).toBe("passed");
+    expect(
+      judgeRollout(
+        countRollout([], "2.4.0", () => "x"),
+        1,
+      ),
+    ).toBe("passed");
+  });
+});
