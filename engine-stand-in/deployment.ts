@@ -1,125 +1,32 @@
 /**
- * One `pulumi up`, `preview` or `destroy`: the step generator and executor of the engine for dynamic resources.
- * Each behaviour names the file of pulumi/pulumi it follows (pkg/resource/deploy/...).
+ * One `pulumi up`, `preview` or `destroy`: the step generator of the engine for dynamic resources
+ * (pkg/resource/deploy/step_generator.go, and the deletes after the program: deployment_executor.go), over the
+ * step executor (executor.ts). Each behaviour names the file of pulumi/pulumi it follows.
  */
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
-import { ProviderCallError, Struct, grpc, type PropertyMap, type ProviderPlugin } from "./plugin";
+import { Struct, type PropertyMap } from "./plugin";
+import { StepExecutor } from "./executor";
 import { Limiter, deleteInAntichains, dependenciesOf, transitiveDependencies } from "./schedule";
 import {
-  STEP_KINDS,
-  type EngineError,
-  type PendingOperation,
-  type RunResult,
-  type Step,
-  type StateEntry,
-  type StepKind,
-} from "./types";
+  DeleteProtected,
+  DeploymentFailed,
+  StepFailed,
+  deleteProtectedError,
+  registerResponse,
+  registrationRefused,
+  type DeploymentSettings,
+  type Plan,
+} from "./steps";
+import type { EngineError, RunResult, Step, StateEntry } from "./types";
 import { aliasUrns, createUrn } from "./urns";
-import { ROOT_STACK_TYPE, annotateSecrets, changedKeys, changedValues, reveal, secretKeysOf } from "./values";
+import { ROOT_STACK_TYPE, changedKeys, changedValues, reveal, secretKeysOf } from "./values";
 
-export type Mode = "up" | "preview" | "destroy";
+export { newResult, type Mode } from "./steps";
 
-export class DeploymentFailed extends Error {}
-
-/**
- * A delete refused because the resource is protected (pkg/resource/deploy/step.go, deleteProtectedError): the
- * one failure after which the step executor goes on with other steps (step_executor.go, cancelDueToError).
- */
-export class DeleteProtected extends DeploymentFailed {}
-
-/**
- * A create, update or delete that failed under `--continue-on-error`: recorded, and the deployment goes on
- * (pkg/resource/deploy/step_executor.go, cancelDueToError: step.Fail() and erroredSteps instead of cancel()).
- */
-export class StepFailed extends DeploymentFailed {}
-
-/**
- * The error a registration gets once the deployment has stopped: the gRPC "unavailable" a terminating engine
- * gives. The SDK then leaves the resource's outputs (and so its dependents) pending instead of rejecting them,
- * as a program the engine abandons; the run ends when the in-flight steps have finished.
- */
-export function registrationRefused(message: string): Error {
-  return Object.assign(new Error(message), {
-    code: grpc.status.UNAVAILABLE,
-    details: message,
-    metadata: new grpc.Metadata(),
-  });
-}
-
-/** The answer to a registration whose step failed or was skipped: the state it keeps, and the result. */
-function registerResponse(
-  urn: string,
-  kept: StateEntry | undefined,
-  result: resproto.Result,
-): resproto.RegisterResourceResponse {
-  const response = new resproto.RegisterResourceResponse();
-  response.setUrn(urn);
-  response.setId(kept?.id ?? "");
-  response.setObject(
-    Struct.fromJavaScript((kept?.outputs ?? {}) as Record<string, structTypes.JavaScriptValue>),
-  );
-  response.setResult(result);
-  return response;
-}
-
-/** The engine's refusal to delete a protected resource (step.go, deleteProtectedError). */
-function deleteProtectedError(urn: string): EngineError {
-  return {
-    urn,
-    op: "delete",
-    message:
-      `resource "${urn}" cannot be deleted\nbecause it is protected. To unprotect the resource, either remove ` +
-      "the `protect` flag from the resource in your Pulumi program and run `pulumi up`, or use the command:\n" +
-      `\`pulumi state unprotect '${urn}'\``,
-  };
-}
-
-export function newResult(): RunResult {
-  return {
-    ok: true,
-    errors: [],
-    warnings: [],
-    steps: Object.fromEntries(STEP_KINDS.map((k) => [k, []])) as unknown as Record<StepKind, Step[]>,
-    operations: [],
-    outputs: {},
-    secretOutputs: [],
-    interrupted: false,
-  };
-}
-
-export interface DeploymentSettings {
-  mode: Mode;
-  plugin: ProviderPlugin;
-  oldState: StateEntry[];
-  steps: Limiter;
-  project: string;
-  stack: string;
-  /** URNs or names to replace without asking Diff (`pulumi up --replace`). */
-  replace?: string[];
-  interruptAfter?: number;
-  /** Resolves when the interrupted CLI dies (after the interruptAfter-th call was sent); default 50 ms. */
-  interruptWhen?: () => Promise<void>;
-  /** `--continue-on-error`: a failed create/update/delete does not stop the deployment. */
-  continueOnError?: boolean;
-}
-
-interface Plan {
-  kind: StepKind;
-  checked: PropertyMap;
-  changed: string[];
-  replaceKeys: string[];
-  deleteBeforeReplace: boolean;
-}
-
-export class Deployment {
-  readonly result = newResult();
-  /** Resources registered by this run, in completion order (dependencies before dependents). */
-  readonly registered = new Map<string, StateEntry>();
+export class Deployment extends StepExecutor {
   /** Replaced resources whose deletion is due at the end of the run. */
   readonly condemned: StateEntry[] = [];
-  /** Provider calls under way: what the checkpoint's pending_operations holds if the CLI dies now. */
-  readonly inFlightOperations = new Set<PendingOperation>();
   private readonly seen = new Set<string>();
   private readonly old: Map<string, StateEntry>;
   /** Old URN -> new URN, for resources found through an alias (their old URN must not be deleted). */
@@ -127,121 +34,12 @@ export class Deployment {
   /** New URN -> the old URN it was found under, so children can inherit the alias. */
   private readonly oldUrnOf = new Map<string, string>();
   private readonly checkQueue = new Limiter(1);
-  private readonly deleted = new Set<StateEntry>();
-  /**
-   * URNs whose step failed or was skipped under `--continue-on-error`: registrations that depend on one are
-   * skipped, and what they depend on is not deleted (deployment_executor.go, handleSingleEvent's `skipped` and
-   * performPostSteps' erroredDeps).
-   */
-  readonly skipped = new Set<string>();
-  /** A failure that stops the deployment: no new step starts (step_executor.go, cancel()). */
-  private canceled = false;
   private stackOutputs: PropertyMap = {};
   private rootUrn?: string;
-  private inFlight = 0;
-  private mutatingCalls = 0;
-  private signalStopped?: () => void;
-  /** Resolves once the deployment has failed and no step is in flight: the program is abandoned then. */
-  readonly stopped = new Promise<void>((resolve) => (this.signalStopped = resolve));
 
-  constructor(private readonly settings: DeploymentSettings) {
+  constructor(settings: DeploymentSettings) {
+    super(settings);
     this.old = new Map(settings.oldState.filter((e) => !e.pendingDelete).map((e) => [e.urn, e]));
-  }
-
-  /** True once no new step may start: a failure that cancels the deployment, or an interruption. */
-  get failed(): boolean {
-    return this.canceled || this.result.interrupted;
-  }
-
-  /**
-   * Records an error. A failed create/update/delete (`stepFailure`) under `--continue-on-error` lets the
-   * deployment go on; every other failure cancels it (step_executor.go, cancelDueToError; errors of step
-   * generation, such as Check, always end the deployment: deployment_executor.go, Execute's main loop).
-   */
-  fail(error: EngineError, stepFailure = false): void {
-    if (this.result.interrupted) return;
-    this.result.errors.push(error);
-    this.result.ok = false;
-    if (!(stepFailure && this.settings.continueOnError)) this.canceled = true;
-    this.noticeStop();
-  }
-
-  private noticeStop(): void {
-    if (this.failed && this.inFlight === 0 && !this.result.interrupted) this.signalStopped?.();
-  }
-
-  private record(kind: StepKind, entry: StateEntry, details: Partial<Step> = {}): void {
-    if (entry.type === ROOT_STACK_TYPE) return;
-    this.result.steps[kind].push({
-      kind,
-      urn: entry.urn,
-      type: entry.type,
-      name: entry.name,
-      ...(entry.id ? { id: entry.id } : {}),
-      changedKeys: [],
-      replaceKeys: [],
-      ...details,
-    });
-  }
-
-  /** Runs a provider call as part of `urn`'s step, recording its failure as the deployment's. */
-  private async attempt<T>(op: EngineError["op"], urn: string, call: () => Promise<T>): Promise<T> {
-    try {
-      return await call();
-    } catch (err) {
-      if (err instanceof DeploymentFailed) throw err;
-      const stepFailure = op === "create" || op === "update" || op === "delete";
-      this.fail({ urn, op, message: (err as Error).message }, stepFailure);
-      if (stepFailure && this.settings.continueOnError) throw new StepFailed((err as Error).message);
-      throw err;
-    }
-  }
-
-  /**
-   * A create/update/delete call, journaled as the engine does (pkg/backend/snapshot.go: a step's operation is
-   * pending from its begin until its end is recorded). With `interruptAfter`, the CLI "dies" once that many
-   * calls were sent: the plugin is killed and the calls still in flight stay pending.
-   */
-  private async mutate<T>(
-    op: "create" | "update" | "delete",
-    entry: StateEntry,
-    inputs: PropertyMap,
-    call: () => Promise<T>,
-  ): Promise<T> {
-    if (this.result.interrupted) throw new DeploymentFailed("interrupted");
-    const pending: PendingOperation = {
-      type: op === "create" ? "creating" : op === "update" ? "updating" : "deleting",
-      urn: entry.urn,
-      resourceType: entry.type,
-      inputs,
-      ...(entry.id ? { id: entry.id } : {}),
-    };
-    this.inFlightOperations.add(pending);
-    const sent = call();
-    this.mutatingCalls++;
-    if (this.settings.interruptAfter !== undefined && this.mutatingCalls >= this.settings.interruptAfter) {
-      this.interrupt();
-    }
-    try {
-      const value = await sent;
-      this.inFlightOperations.delete(pending);
-      return value;
-    } catch (err) {
-      if (this.result.interrupted) throw new DeploymentFailed("interrupted");
-      this.inFlightOperations.delete(pending);
-      throw err;
-    }
-  }
-
-  private interrupt(): void {
-    if (this.result.interrupted) return;
-    this.result.interrupted = true;
-    this.result.ok = false;
-    // Give the request that was just sent time to leave the plugin, then kill the plugin mid-flight.
-    const when = this.settings.interruptWhen ?? (() => new Promise<void>((r) => setTimeout(r, 50)));
-    void when()
-      .then(() => this.settings.plugin.kill())
-      .then(() => this.signalStopped?.());
   }
 
   async register(req: resproto.RegisterResourceRequest): Promise<resproto.RegisterResourceResponse> {
@@ -539,12 +337,6 @@ export class Deployment {
     throw new DeploymentFailed(goal.urn);
   }
 
-  /** An error a preview reports and goes on after (step_generator.go, sg.sawError in DryRun). */
-  private previewError(error: EngineError): void {
-    this.result.errors.push(error);
-    this.result.ok = false;
-  }
-
   private async replace(
     goal: StateEntry,
     old: StateEntry,
@@ -569,117 +361,6 @@ export class Deployment {
       deleteBeforeReplace: plan.deleteBeforeReplace,
     });
     return entry;
-  }
-
-  private stopIfFailed(): void {
-    if (this.failed) throw new DeploymentFailed("the deployment has failed; no new steps start");
-  }
-
-  private async check(goal: StateEntry, olds: PropertyMap, news: PropertyMap): Promise<PropertyMap> {
-    const result = await this.attempt("check", goal.urn, () =>
-      this.settings.plugin.check({ urn: goal.urn, olds: reveal(olds), news: reveal(news) }),
-    );
-    if (result.failures.length > 0) {
-      const problems = result.failures.map((f) => `property ${f.property} has a problem: ${f.reason}`);
-      this.fail({
-        urn: goal.urn,
-        op: "check",
-        message: `${goal.type} resource '${goal.name}': ${problems.join("; ")}`,
-        failures: result.failures,
-      });
-      throw new DeploymentFailed(goal.urn);
-    }
-    return annotateSecrets(result.inputs, news);
-  }
-
-  private async create(goal: StateEntry, checked: PropertyMap): Promise<StateEntry> {
-    return this.settings.steps.run(async () => {
-      this.stopIfFailed();
-      try {
-        const created = await this.attempt("create", goal.urn, () =>
-          this.mutate("create", goal, checked, () =>
-            this.settings.plugin.create({ urn: goal.urn, properties: reveal(checked) }),
-          ),
-        );
-        this.result.operations.push({ op: "create", urn: goal.urn, id: created.id });
-        return this.keep(goal, created.id, checked, created.properties);
-      } catch (err) {
-        this.keepInitFailure("create", goal, checked, err);
-        throw err;
-      }
-    });
-  }
-
-  private async update(goal: StateEntry, old: StateEntry, checked: PropertyMap): Promise<StateEntry> {
-    const id = old.id ?? "";
-    return this.settings.steps.run(async () => {
-      this.stopIfFailed();
-      try {
-        // The journal marks the step's new state (pkg/backend/snapshot.go, doUpdate: step.New()): the new
-        // URN and type when the old state was found through an alias, with the old id.
-        const outs = await this.attempt("update", goal.urn, () =>
-          this.mutate("update", { ...goal, id }, checked, () =>
-            this.settings.plugin.update({
-              urn: goal.urn,
-              id,
-              olds: reveal(old.outputs),
-              news: reveal(checked),
-              oldInputs: reveal(old.inputs),
-            }),
-          ),
-        );
-        this.result.operations.push({ op: "update", urn: goal.urn, id });
-        return this.keep(goal, id, checked, outs);
-      } catch (err) {
-        this.keepInitFailure("update", goal, checked, err);
-        throw err;
-      }
-    });
-  }
-
-  private keep(goal: StateEntry, id: string, checked: PropertyMap, outs: PropertyMap, initErrors?: string[]) {
-    const entry: StateEntry = {
-      ...goal,
-      id,
-      inputs: checked,
-      outputs: annotateSecrets(outs, checked, goal.options.additionalSecretOutputs),
-      ...(initErrors ? { initErrors } : {}),
-    };
-    this.registered.set(goal.urn, entry);
-    return entry;
-  }
-
-  /** A resource that exists but failed to initialize is recorded with its id and properties. */
-  private keepInitFailure(op: "create" | "update", goal: StateEntry, checked: PropertyMap, err: unknown) {
-    if (err instanceof ProviderCallError && err.initFailure) {
-      const { id, properties, reasons } = err.initFailure;
-      this.result.operations.push({ op, urn: goal.urn, id });
-      this.keep(goal, id, checked, properties, reasons.length > 0 ? reasons : [err.message]);
-    }
-  }
-
-  async deleteResource(entry: StateEntry): Promise<void> {
-    if (entry.options.protect) {
-      this.fail(deleteProtectedError(entry.urn));
-      throw new DeleteProtected(entry.urn);
-    }
-    if (!entry.custom || entry.options.retainOnDelete) {
-      this.deleted.add(entry);
-      return;
-    }
-    const id = entry.id ?? "";
-    await this.attempt("delete", entry.urn, () =>
-      this.mutate("delete", entry, entry.inputs, () =>
-        this.settings.plugin.delete({
-          urn: entry.urn,
-          id,
-          properties: reveal(entry.outputs),
-          oldInputs: reveal(entry.inputs),
-        }),
-      ),
-    );
-    this.result.operations.push({ op: "delete", urn: entry.urn, id });
-    this.deleted.add(entry);
   }
 
   /**
@@ -749,11 +430,6 @@ export class Deployment {
   private registeredUnderAlias(oldUrn: string): boolean {
     const now = this.aliased.get(oldUrn);
     return now !== undefined && this.registered.has(now);
-  }
-
-  /** A program error, unless the deployment already failed: the program's follow-on errors are noise then. */
-  programFailed(err: unknown): void {
-    if (!this.failed) this.fail({ op: "program", message: err instanceof Error ? err.message : String(err) });
   }
 
   finalResult(): RunResult {

@@ -1,0 +1,107 @@
+/** What the step generator (deployment.ts) and the step executor (executor.ts) share: errors, results, settings. */
+import * as resproto from "@pulumi/pulumi/proto/resource_pb";
+import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
+import { Struct, grpc, type PropertyMap, type ProviderPlugin } from "./plugin";
+import type { Limiter } from "./schedule";
+import {
+  STEP_KINDS,
+  type EngineError,
+  type RunResult,
+  type StateEntry,
+  type Step,
+  type StepKind,
+} from "./types";
+
+export type Mode = "up" | "preview" | "destroy";
+
+export class DeploymentFailed extends Error {}
+
+/**
+ * A delete refused because the resource is protected (pkg/resource/deploy/step.go, deleteProtectedError): the
+ * one failure after which the step executor goes on with other steps (step_executor.go, cancelDueToError).
+ */
+export class DeleteProtected extends DeploymentFailed {}
+
+/**
+ * A create, update or delete that failed under `--continue-on-error`: recorded, and the deployment goes on
+ * (pkg/resource/deploy/step_executor.go, cancelDueToError: step.Fail() and erroredSteps instead of cancel()).
+ */
+export class StepFailed extends DeploymentFailed {}
+
+/**
+ * The error a registration gets once the deployment has stopped: the gRPC "unavailable" a terminating engine
+ * gives. The SDK then leaves the resource's outputs (and so its dependents) pending instead of rejecting them,
+ * as a program the engine abandons; the run ends when the in-flight steps have finished.
+ */
+export function registrationRefused(message: string): Error {
+  return Object.assign(new Error(message), {
+    code: grpc.status.UNAVAILABLE,
+    details: message,
+    metadata: new grpc.Metadata(),
+  });
+}
+
+/** The answer to a registration whose step failed or was skipped: the state it keeps, and the result. */
+export function registerResponse(
+  urn: string,
+  kept: StateEntry | undefined,
+  result: resproto.Result,
+): resproto.RegisterResourceResponse {
+  const response = new resproto.RegisterResourceResponse();
+  response.setUrn(urn);
+  response.setId(kept?.id ?? "");
+  response.setObject(
+    Struct.fromJavaScript((kept?.outputs ?? {}) as Record<string, structTypes.JavaScriptValue>),
+  );
+  response.setResult(result);
+  return response;
+}
+
+/** The engine's refusal to delete a protected resource (step.go, deleteProtectedError). */
+export function deleteProtectedError(urn: string): EngineError {
+  return {
+    urn,
+    op: "delete",
+    message:
+      `resource "${urn}" cannot be deleted\nbecause it is protected. To unprotect the resource, either remove ` +
+      "the `protect` flag from the resource in your Pulumi program and run `pulumi up`, or use the command:\n" +
+      `\`pulumi state unprotect '${urn}'\``,
+  };
+}
+
+export function newResult(): RunResult {
+  return {
+    ok: true,
+    errors: [],
+    warnings: [],
+    steps: Object.fromEntries(STEP_KINDS.map((k) => [k, []])) as unknown as Record<StepKind, Step[]>,
+    operations: [],
+    outputs: {},
+    secretOutputs: [],
+    interrupted: false,
+  };
+}
+
+export interface DeploymentSettings {
+  mode: Mode;
+  plugin: ProviderPlugin;
+  oldState: StateEntry[];
+  steps: Limiter;
+  project: string;
+  stack: string;
+  /** URNs or names to replace without asking Diff (`pulumi up --replace`). */
+  replace?: string[];
+  interruptAfter?: number;
+  /** Resolves when the interrupted CLI dies (after the interruptAfter-th call was sent); default 50 ms. */
+  interruptWhen?: () => Promise<void>;
+  /** `--continue-on-error`: a failed create/update/delete does not stop the deployment. */
+  continueOnError?: boolean;
+}
+
+export interface Plan {
+  kind: StepKind;
+  checked: PropertyMap;
+  changed: string[];
+  replaceKeys: string[];
+  deleteBeforeReplace: boolean;
+}
