@@ -27,7 +27,7 @@ import {
   type FieldName,
   type ModeFields,
 } from "./experienceFields";
-import { jsonClean, uuid, type Props, type ResourceHandler } from "./framework";
+import { deepEqual, jsonClean, uuid, type Props, type ResourceHandler } from "./framework";
 import { checkKind, diffKindAsked, liveInputs } from "./kind";
 import { carried, type PropertySpec } from "./properties";
 
@@ -126,6 +126,15 @@ export function experienceOutputs(spec: ExperienceSpec, live: Props, props: Prop
   return jsonClean(outputs);
 }
 
+/** Whose id this is: a group's, else a device's. */
+async function ownerOf(client: DeviceMgmtClient, id: string): Promise<Props> {
+  const group = await client.groups.get(id).catch((error: unknown) => {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  });
+  return group ? { groupId: id } : { deviceId: id };
+}
+
 const holderText = (props: Props) =>
   typeof props.groupId === "string" ? `group ${props.groupId}` : `device ${String(props.deviceId)}`;
 
@@ -187,8 +196,13 @@ export function experienceHandler(
       return { id: (inputs.groupId ?? inputs.deviceId) as string, outs };
     },
 
-    async read(id, props) {
-      const client = clientForProps(props);
+    async read(id, recorded) {
+      const client = clientForProps(recorded);
+      // Read by id alone (`pulumi import`): the id is a group's or a device's.
+      const props =
+        recorded.groupId === undefined && recorded.deviceId === undefined
+          ? { ...recorded, ...(await ownerOf(client, id)) }
+          : recorded;
       const holder = holderOf(props);
       let live: Props;
       try {
@@ -214,6 +228,19 @@ export function experienceHandler(
     },
 
     async update(_id, olds, news) {
+      // Only what travels with the resource changed (resetOnDelete, the connection): nothing to send.
+      const unchanged =
+        olds.mode === news.mode &&
+        deepEqual(bodyFor(spec.table, news, olds), bodyFor(spec.table, olds, olds));
+      if (unchanged) {
+        return {
+          outs: jsonClean({
+            ...olds,
+            resetOnDelete: news.resetOnDelete === true,
+            connection: news.connection,
+          }),
+        };
+      }
       return { outs: await configure(news, olds) };
     },
 

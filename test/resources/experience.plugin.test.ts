@@ -309,6 +309,19 @@ describe.each<[string, StrictOptions]>([
     });
 
     await xp.update(lock);
+    // Only resetOnDelete changes: recorded, nothing sent.
+    stack.emulator.resetStats();
+    await xp.update({ ...lock, resetOnDelete: false });
+    expect(stack.emulator.stats().writes).toBe(0);
+    await xp.update(lock);
+
+    // Imported by id alone: the device is found from the id.
+    const imported = await Managed.of(stack.plugin, "deviceExperience", "imported");
+    const found = await imported.readById(seed.ungroupedDeviceId);
+    expect(found.inputs).toMatchObject({ deviceId: seed.ungroupedDeviceId, mode: "lock-task" });
+    const groupImport = await Managed.of(stack.plugin, "headsetExperience", "group-imported");
+    expect((await groupImport.readById(seed.groupId)).inputs).toMatchObject({ groupId: seed.groupId });
+
     await xp.delete(); // resetOnDelete: back to the default home
     expect(experienceOf(stack, "device", seed.ungroupedDeviceId)).toMatchObject({ mode: "device-default" });
   });
