@@ -13,12 +13,12 @@ const OTHER = "9a2504e0-4f89-41d3-9a0c-0305e82c3302";
 describe("Device check and diff", () => {
   it("needs deviceId or serialNumber, and names each bad property", async () => {
     const none = await deviceKind.handler.check({}, { name: "x" });
-    expect(none.failures.map((f) => f.property)).toEqual(["deviceId"]);
+    expect((none.failures ?? []).map((f) => f.property)).toEqual(["deviceId"]);
     const bad = await deviceKind.handler.check(
       {},
       { deviceId: "nope", tags: "lobby", customFields: { a: 1 } },
     );
-    expect(bad.failures.map((f) => f.property).sort()).toEqual(["customFields", "deviceId", "tags"]);
+    expect((bad.failures ?? []).map((f) => f.property).sort()).toEqual(["customFields", "deviceId", "tags"]);
   });
 
   it("shows no change for what is not declared, for tags in another case or order, and for a serial in another case", () => {
@@ -49,7 +49,7 @@ describe("Device check and diff", () => {
 describe("TagSet and ReleaseChannelVersion check", () => {
   it("TagSet takes a group, app, file or video", async () => {
     const checked = await tagSetKind.handler.check({}, { ownerType: "device", ownerId: ID, tags: ["a"] });
-    expect(checked.failures.map((f) => f.property)).toEqual(["ownerType"]);
+    expect((checked.failures ?? []).map((f) => f.property)).toEqual(["ownerType"]);
     expect(
       diffKind(
         tagSetKind,
@@ -66,7 +66,7 @@ describe("TagSet and ReleaseChannelVersion check", () => {
   it("ReleaseChannelVersion takes exactly one of versionId and bundleId, and a sane gate", async () => {
     const handler = releaseChannelVersionKind.handler;
     const both = await handler.check({}, { appId: ID, releaseChannelId: ID, versionId: ID, bundleId: OTHER });
-    expect(both.failures.map((f) => f.property)).toEqual(["versionId"]);
+    expect((both.failures ?? []).map((f) => f.property)).toEqual(["versionId"]);
     const gate = await handler.check(
       {},
       {
@@ -76,8 +76,8 @@ describe("TagSet and ReleaseChannelVersion check", () => {
         rollout: { share: 0.9, timeoutSeconds: 0, extra: 1 },
       },
     );
-    expect(gate.failures.map((f) => f.property)).toEqual(["rollout"]);
-    expect(gate.failures[0].reason).toMatch(/timeoutSeconds must be a number of seconds above 0/);
+    expect((gate.failures ?? []).map((f) => f.property)).toEqual(["rollout"]);
+    expect((gate.failures ?? [])[0].reason).toMatch(/timeoutSeconds must be a number of seconds above 0/);
   });
 
   it("a gate that did not pass makes the next up wait again; a passed one does not", async () => {
