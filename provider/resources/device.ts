@@ -1,7 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { AdoptionError, ObjectGoneError } from "../errors";
-import { NotFoundError, type Device as ApiDevice, type DeviceMgmtClient } from "../client";
+import { AdoptionError, NotPossibleError, ObjectGoneError } from "../errors";
+import {
+  NotFoundError,
+  ValidationError,
+  type Device as ApiDevice,
+  type DeviceMgmtClient,
+  type TagOwnerType,
+} from "../client";
 import { DeviceMgmtResource, type ConnectionArg } from "./common";
 import { clientForProps } from "./context";
 import { readDevice } from "./coalescedReads";
@@ -138,6 +144,31 @@ export function tagDifference(current: readonly string[], wanted: readonly strin
 }
 
 /**
+ * Attaches tags by name. The documents do not say what a name that names no tag does (the emulator creates the
+ * tag, or refuses it under `rejectUnknownTags`): a refusal is explained in the program's terms.
+ */
+export async function attachTags(
+  client: DeviceMgmtClient,
+  kind: string,
+  owner: TagOwnerType,
+  ownerId: string,
+  names: string[],
+): Promise<void> {
+  try {
+    await client.tags.attach(owner, ownerId, names);
+  } catch (error) {
+    const refused = Object.keys((error instanceof ValidationError && error.fieldErrors) || {});
+    if (!refused.some((field) => field.startsWith("tags"))) throw error;
+    throw new NotPossibleError(
+      `tags: the API refused to attach ${names.map((n) => `"${n}"`).join(", ")} (${(error as Error).message}). ` +
+        `A tag must exist in the organization's catalogue before it is attached: declare it (Tag) and use its ` +
+        `name output, or take an existing one from getTag.`,
+      { kind, property: "tags", fix: "declare the Tag first, or use getTag" },
+    );
+  }
+}
+
+/**
  * Brings the device to what the program declares, touching only what differs: a PUT for name and group, the
  * tag difference through attach/detach (so a PUT's replace-or-merge reading of `tags` never matters), and a
  * custom-field `sync` when the set differs. Returns the device as it is afterwards.
@@ -150,7 +181,7 @@ async function reconcile(client: DeviceMgmtClient, live: ApiDevice, want: Declar
   if (Object.keys(body).length) now = await client.devices.update(live.id, body);
   if (want.tags !== undefined) {
     const { attach, detach } = tagDifference(now.tags, want.tags);
-    if (attach.length) await client.tags.attach("devices", live.id, attach);
+    if (attach.length) await attachTags(client, "Device", "devices", live.id, attach);
     if (detach.length) await client.tags.detach("devices", live.id, detach);
     if (attach.length || detach.length) now = await client.devices.get(live.id);
   }
@@ -256,7 +287,10 @@ export interface DeviceArgs extends ConnectionArg {
   name?: pulumi.Input<string>;
   /** The configured group the device sits in; null: ungrouped; absent: not managed. */
   groupId?: pulumi.Input<string | null>;
-  /** The device's tags, the whole set (names, matched without case); absent: not managed. */
+  /**
+   * The device's tags, the whole set (names of the catalogue's tags, matched without case: declare a Tag and
+   * use its `name`, or see getTag); absent: not managed.
+   */
   tags?: pulumi.Input<pulumi.Input<string>[]>;
   /** The device's custom fields, the whole set (name → value); absent: not managed. */
   customFields?: pulumi.Input<Record<string, pulumi.Input<string>>>;

@@ -22,7 +22,7 @@ import {
 } from "./framework";
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, stateFrom, type PropertySpecs } from "./properties";
-import { tagDifference } from "./device";
+import { attachTags, tagDifference } from "./device";
 
 const tagName = (what: string) =>
   z
@@ -200,7 +200,7 @@ async function applyTags(
   wanted: string[],
 ) {
   const { attach, detach } = tagDifference(current, wanted);
-  if (attach.length) await client.tags.attach(pathOf(owner), id, attach);
+  if (attach.length) await attachTags(client, "TagSet", pathOf(owner), id, attach);
   if (detach.length) await client.tags.detach(pathOf(owner), id, detach);
 }
 
@@ -271,7 +271,7 @@ export interface TagSetArgs extends ConnectionArg {
   ownerType: pulumi.Input<"group" | "app" | "file" | "video">;
   /** The group's, app's, file's or video's id. Changing it replaces the set. */
   ownerId: pulumi.Input<string>;
-  /** The owner's tags, the whole set (names, matched without case; a name no tag has creates the tag). */
+  /** The owner's tags, the whole set (names of the catalogue's tags, matched without case: declare a Tag, or see getTag). */
   tags: pulumi.Input<pulumi.Input<string>[]>;
 }
 
