@@ -181,9 +181,9 @@ export function experienceHandler(
   };
 
   return {
-    async check(_olds, news) {
+    async check(olds, news) {
       const { inputs, failures } = checkExperience(spec, definition(), news);
-      if (failures.length === 0) failures.push(...(await organizationFailures(inputs)));
+      if (failures.length === 0) failures.push(...(await organizationFailures(inputs, olds)));
       return { inputs, failures };
     },
 

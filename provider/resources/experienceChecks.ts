@@ -77,9 +77,15 @@ async function look<T>(read: () => Promise<T>): Promise<T | undefined | null> {
   }
 }
 
-/** What the organization would refuse, for the values known now. */
-export async function organizationFailures(inputs: Props): Promise<Failure[]> {
+/**
+ * What the organization would refuse, for the values known now that are new or changed since `olds` (the
+ * inputs last checked): an unchanged program costs no request at preview, and what changed behind its back
+ * since is for refresh to see (or the API to refuse at `up`, in the user's terms).
+ */
+export async function organizationFailures(inputs: Props, olds: Props = {}): Promise<Failure[]> {
   if (containsUnknown(inputs.connection)) return [];
+  const oldBackground = (olds.background ?? {}) as Record<string, unknown>;
+  const fresh = (value: unknown, before: unknown) => known(value) && value !== before;
   let client: DeviceMgmtClient;
   try {
     client = clientForProps(inputs);
@@ -87,8 +93,8 @@ export async function organizationFailures(inputs: Props): Promise<Failure[]> {
     return [];
   }
   const checks: Promise<Failure | undefined>[] = [];
-  if (known(inputs.groupId)) {
-    const id = inputs.groupId;
+  if (fresh(inputs.groupId, olds.groupId)) {
+    const id = inputs.groupId as string;
     checks.push(
       look(() => client.groups.get(id)).then((group) => {
         if (group === undefined)
@@ -104,8 +110,8 @@ export async function organizationFailures(inputs: Props): Promise<Failure[]> {
       }),
     );
   }
-  if (known(inputs.deviceId)) {
-    const id = inputs.deviceId;
+  if (fresh(inputs.deviceId, olds.deviceId)) {
+    const id = inputs.deviceId as string;
     checks.push(
       look(() => client.devices.get(id)).then((device) => {
         if (device === undefined)
@@ -122,10 +128,11 @@ export async function organizationFailures(inputs: Props): Promise<Failure[]> {
       }),
     );
   }
-  const image = (property: string, id: unknown, type: ImageType) => {
-    if (!known(id)) return;
+  const image = (property: string, id: unknown, before: unknown, type: ImageType) => {
+    if (!fresh(id, before)) return;
+    const imageId = id as string;
     checks.push(
-      look(() => client.images.get(id)).then((found) => {
+      look(() => client.images.get(imageId)).then((found) => {
         if (found === undefined)
           return { property, reason: `${property}: no image with id ${id} exists (see getImage).` };
         if (found && found.type !== type)
@@ -137,13 +144,28 @@ export async function organizationFailures(inputs: Props): Promise<Failure[]> {
       }),
     );
   };
-  image("menuIconImageId", inputs.menuIconImageId, "headset-xp-menu-icon");
+  image("menuIconImageId", inputs.menuIconImageId, olds.menuIconImageId, "headset-xp-menu-icon");
   const background = (inputs.background ?? {}) as Record<string, unknown>;
-  image("background.bannerImageId", background.bannerImageId, "headset-xp-banner");
-  image("background.skyboxImageId", background.skyboxImageId, "headset-xp-skybox");
-  image("background.threeSixtyImageId", background.threeSixtyImageId, "three-sixty-background");
-  if (known(inputs.themeId)) {
-    const id = inputs.themeId;
+  image(
+    "background.bannerImageId",
+    background.bannerImageId,
+    oldBackground.bannerImageId,
+    "headset-xp-banner",
+  );
+  image(
+    "background.skyboxImageId",
+    background.skyboxImageId,
+    oldBackground.skyboxImageId,
+    "headset-xp-skybox",
+  );
+  image(
+    "background.threeSixtyImageId",
+    background.threeSixtyImageId,
+    oldBackground.threeSixtyImageId,
+    "three-sixty-background",
+  );
+  if (fresh(inputs.themeId, olds.themeId)) {
+    const id = inputs.themeId as string;
     checks.push(
       look(() => client.themes.get(id)).then((theme) =>
         theme === undefined
@@ -152,8 +174,8 @@ export async function organizationFailures(inputs: Props): Promise<Failure[]> {
       ),
     );
   }
-  if (known(background.custom3DEnvironmentId)) {
-    const id = background.custom3DEnvironmentId;
+  if (fresh(background.custom3DEnvironmentId, oldBackground.custom3DEnvironmentId)) {
+    const id = background.custom3DEnvironmentId as string;
     checks.push(
       look(() => client.custom3DEnvironments.all()).then((all) =>
         all && !all.some((e) => e.id === id)

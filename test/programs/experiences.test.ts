@@ -119,6 +119,12 @@ describe("a kiosk site and a locked headset", () => {
     for (const kind of ["create", "update", "replace", "delete"] as const)
       expect(again.steps[kind]).toEqual([]);
     expect(emulator.stats().writes).toBe(0);
+    // Preview reads the organization only for what changed: here, the lookups' lists and nothing per experience.
+    const routes = Object.keys(emulator.stats().byRoute);
+    expect(routes).toContain("GET /apps"); // the lookups
+    const perExperience =
+      /experience|\/images\/\{|\/themes\/\{|^GET \/groups\/\{groupId\}$|^GET \/devices\/\{deviceId\}$/;
+    expect(routes.filter((route) => perExperience.test(route))).toEqual([]);
     const refreshed = await engine.refresh();
     expect(refreshed.errors).toEqual([]);
     expect(refreshed.steps.update).toEqual([]);
