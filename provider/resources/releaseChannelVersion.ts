@@ -95,6 +95,7 @@ async function apply(
   id: string,
   props: Props,
   gateFailedBefore: boolean,
+  recordedPrevious?: unknown,
 ): Promise<Props> {
   const appId = props.appId as string;
   const releaseChannelId = props.releaseChannelId as string;
@@ -103,7 +104,7 @@ async function apply(
   const { target, versionId } = await targetOf(client, props);
   const moved = channel.version.id !== versionId;
   if (moved) channel = await client.releases.setChannelVersion(appId, releaseChannelId, target);
-  const common = { previousVersion: moved ? before : undefined };
+  const common = { previousVersion: moved ? before : recordedPrevious };
   const gate = props.rollout as RolloutGate | undefined;
   if (!gate || (!moved && !gateFailedBefore)) {
     return toOutputs(
@@ -199,7 +200,9 @@ export const releaseChannelVersionHandler: ResourceHandler = {
     const client = clientForProps(news);
     await client.assertV3Token();
     try {
-      return { outs: await apply(client, id, news, olds.rolloutStatus === "failed") };
+      return {
+        outs: await apply(client, id, news, olds.rolloutStatus === "failed", olds.previousVersion),
+      };
     } catch (error) {
       if (error instanceof NotFoundError)
         throw new ObjectGoneError(

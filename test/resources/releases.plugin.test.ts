@@ -107,6 +107,24 @@ describe("ReleaseChannelVersion", () => {
     stack.emulator.setRollouts({ failingDeviceIds: [] });
   });
 
+  it("delivers a bundle: compared through its version, so a portal move shows and up restores the bundle", async () => {
+    const bundle = (await stack.admin.releases.bundles(appId).all()).find(
+      (b) => b.appBuild?.version === "2.3.0",
+    );
+    if (!bundle) throw new Error("no seeded bundle of 2.3.0");
+    const managed = await Managed.of(stack.plugin, "releaseChannelVersion", "bundle");
+    const declared = { appId, releaseChannelId: productionId, bundleId: bundle.id };
+    await managed.create(declared);
+    expect(channelNow()).toMatchObject({ version: "2.3.0", bundleId: bundle.id });
+    await managed.read();
+    expect((await managed.diff(declared)).changes).toBe("none");
+    await stack.admin.releases.setChannelVersion(appId, productionId, { versionId: versions["2.4.1"] });
+    await managed.read();
+    expect((await managed.diff(declared)).changes).toBe("some");
+    await managed.update(declared);
+    expect(channelNow()).toMatchObject({ version: "2.3.0", bundleId: bundle.id });
+  });
+
   it("refuses neither or both of versionId and bundleId at check", async () => {
     const managed = await Managed.of(stack.plugin, "releaseChannelVersion", "bad");
     const neither = await managed.check({ appId, releaseChannelId: productionId });
