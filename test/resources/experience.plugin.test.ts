@@ -150,6 +150,34 @@ describe.each<[string, StrictOptions]>([
     expect(stack.emulator.snapshot().themes.filter((t) => t.name === "Taken")).toHaveLength(1);
   });
 
+  it("Theme: adoptId takes over a custom theme and updates it; a system theme cannot be adopted", async () => {
+    const themes = await stack.admin.themes.all();
+    const acme = themes.find((t) => t.name === "Acme Brand")!;
+    const system = themes.find((t) => t.isSystemOwned)!;
+    const colours = {
+      background1: acme.background1,
+      background2: acme.background2,
+      text: "#00FF00",
+      accent1: acme.accent1,
+      accent2: acme.accent2,
+      accent3: acme.accent3,
+    };
+    const adopted = await Managed.of(stack.plugin, "theme", "adopted");
+    await adopted.create({ name: "Acme Brand", ...colours, adoptId: acme.id });
+    expect(adopted.id).toBe(acme.id);
+    expect(
+      stack.emulator
+        .snapshot()
+        .themes.find((t) => t.id === acme.id)
+        ?.colors.text.toLowerCase(),
+    ).toBe("#00ff00");
+    const refused = await Managed.of(stack.plugin, "theme", "system");
+    await expect(refused.create({ name: system.name, ...colours, adoptId: system.id })).rejects.toThrow(
+      /is a system theme, which cannot be changed.*getTheme/,
+    );
+    expect(stack.emulator.snapshot().themes.filter((t) => t.name === system.name)).toEqual([]);
+  });
+
   it("HeadsetExperience: home on a group, set, read back without a diff, drift shown, PIN never in plain state", async () => {
     const xp = await Managed.of(stack.plugin, "headsetExperience", "site-home");
     const pin = "482913";
