@@ -9,6 +9,7 @@ import {
 import { DeviceMgmtResource, type ConnectionArg } from "./common";
 import { clientForProps } from "./context";
 import {
+  containsUnknown,
   deepEqual,
   jsonClean,
   partialFailure,
@@ -142,8 +143,47 @@ async function apply(
   }
 }
 
+/**
+ * The declared version's name, carried beside the inputs (`versionName`, not an argument) so that a preview
+ * shows a promotion as a reviewer reads it: `versionName: "2.4.0" => "2.4.1"`, not two ids. Read at check
+ * only when the declared version or bundle changed; a version or bundle the app does not have fails there.
+ */
+async function versionNameOf(
+  olds: Props,
+  inputs: Props,
+): Promise<{ versionName?: string; failure?: { property: string; reason: string } }> {
+  const key = typeof inputs.versionId === "string" ? "versionId" : "bundleId";
+  const id = inputs[key];
+  if (typeof id !== "string" || typeof inputs.appId !== "string") return {};
+  if (containsUnknown(id) || containsUnknown(inputs.appId) || containsUnknown(inputs.connection)) return {};
+  if (olds[key] === id && olds.appId === inputs.appId && typeof olds.versionName === "string")
+    return { versionName: olds.versionName };
+  let name: string | null | undefined;
+  try {
+    const client = clientForProps(inputs);
+    if (key === "versionId") {
+      for await (const v of client.releases.versions(inputs.appId)) if (v.id === id) name = v.version ?? id;
+    } else {
+      for await (const b of client.releases.bundles(inputs.appId))
+        if (b.id === id) name = b.appBuild?.version ?? b.label ?? id;
+    }
+  } catch {
+    return {}; // the connection or the app cannot answer now: create and update report it
+  }
+  if (name === undefined) {
+    const noun = key === "versionId" ? "version" : "bundle";
+    return {
+      failure: {
+        property: key,
+        reason: `${key}: app ${inputs.appId} has no ${noun} ${id}. Take the ${noun} from getAppVersion (or the app's bundles).`,
+      },
+    };
+  }
+  return { versionName: name ?? undefined };
+}
+
 export const releaseChannelVersionHandler: ResourceHandler = {
-  async check(_olds, news) {
+  async check(olds, news) {
     const checked = checkKind(releaseChannelVersionKind, news);
     const declared = ["versionId", "bundleId"].filter((key) => news[key] !== undefined);
     if (declared.length !== 1)
@@ -153,6 +193,11 @@ export const releaseChannelVersionHandler: ResourceHandler = {
           "exactly one of versionId and bundleId is required: the version the channel delivers (see getAppVersion) " +
           "or one bundle of the app.",
       });
+    if (checked.failures.length === 0) {
+      const named = await versionNameOf(olds, checked.inputs);
+      if (named.failure) checked.failures.push(named.failure);
+      if (named.versionName !== undefined) checked.inputs.versionName = named.versionName;
+    }
     return checked;
   },
 
@@ -193,7 +238,12 @@ export const releaseChannelVersionHandler: ResourceHandler = {
         rolloutSummary: props.rolloutSummary,
       },
     );
-    return { id, props: outputs, inputs: liveInputs(releaseChannelVersionKind, outputs) };
+    const inputs = liveInputs(releaseChannelVersionKind, outputs);
+    return {
+      id,
+      props: outputs,
+      inputs: jsonClean({ ...inputs, versionName: outputs.version ?? undefined }),
+    };
   },
 
   async update(id, olds, news) {

@@ -33,6 +33,7 @@ beforeAll(async () => {
 });
 afterAll(() => stack.close());
 
+const emulator = () => stack.emulator;
 const channelNow = () => stack.emulator.snapshot().releaseChannels.find((c) => c.id === productionId);
 const gate = (share: number, timeoutSeconds = 3) => ({ share, timeoutSeconds, pollIntervalSeconds: 0.05 });
 
@@ -123,6 +124,25 @@ describe("ReleaseChannelVersion", () => {
     expect((await managed.diff(declared)).changes).toBe("some");
     await managed.update(declared);
     expect(channelNow()).toMatchObject({ version: "2.3.0", bundleId: bundle.id });
+  });
+
+  it("a preview names the versions (versionName), and a version the app lacks fails at check", async () => {
+    const managed = await Managed.of(stack.plugin, "releaseChannelVersion", "named");
+    const declared = { appId, releaseChannelId: productionId, versionId: versions["2.4.0"] };
+    await managed.create(declared);
+    expect(managed.inputs.versionName).toBe("2.4.0");
+    const promoted = await managed.check({ ...declared, versionId: versions["2.4.1"] });
+    expect(promoted.inputs.versionName).toBe("2.4.1");
+    emulator().resetStats();
+    expect((await managed.check(declared)).inputs.versionName).toBe("2.4.0");
+    expect(emulator().stats().requests).toBe(0); // unchanged: no request at preview
+    const missing = await managed.check({ ...declared, versionId: "12121212-1212-4212-8212-121212121212" });
+    expect(missing.failures.map((f) => f.reason).join()).toMatch(/has no version 12121212.*getAppVersion/);
+    // A portal move: refresh reports the live version's name, so the next preview reads "2.3.0" => "2.4.0".
+    await stack.admin.releases.setChannelVersion(appId, productionId, { versionId: versions["2.3.0"] });
+    await managed.read();
+    expect(managed.inputs.versionName).toBe("2.3.0");
+    expect((await managed.check(declared)).inputs.versionName).toBe("2.4.0");
   });
 
   it("refuses neither or both of versionId and bundleId at check", async () => {
