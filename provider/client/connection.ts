@@ -4,7 +4,8 @@
  */
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
-import { Agent, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
+import { Agent } from "./http";
 
 const PACKAGE_NAME = "pulumi-devicemgmt";
 

@@ -3,7 +3,8 @@
  * benchmark reads and one debug line per attempt. Resource code never sees URLs or raw bodies: it gets
  * parsed values or one of the errors from ./errors.
  */
-import { request, type Dispatcher } from "undici";
+import type { Dispatcher } from "undici";
+import { request } from "./http";
 import type { z } from "zod";
 import type { Endpoints } from "./connection";
 import { userAgent } from "./connection";

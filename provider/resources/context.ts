@@ -1,15 +1,38 @@
-import { clientFor, resolveConnection, type ConnectionInput, type StackSettings } from "../connection";
+import {
+  clientFor,
+  ENV_KEYS,
+  resolveConnection,
+  type ConnectionInput,
+  type StackSettings,
+} from "../connection";
 import type { DeviceMgmtClient } from "../client";
 import type { Props } from "./framework";
 
 let stackSettings: StackSettings = {};
 
+/**
+ * Clients by what they were resolved from: a resource's `connection` and the environment variables (stack
+ * settings clear it). Every check, create, read, update and delete asks for a client, and resolving one parses
+ * the URL and hashes the token each time; the answer can only change when something in the key does.
+ */
+const resolvedClients = new Map<string, DeviceMgmtClient>();
+
 /** Stack config arrives once per plugin process through `configure`; resources read it per call. */
 export function bindStackSettings(settings: StackSettings): void {
   stackSettings = settings;
+  resolvedClients.clear();
 }
 
 /** The client for a resource: its own `connection` input first, then stack config, then the environment. */
 export function clientForProps(props: Props): DeviceMgmtClient {
-  return clientFor(resolveConnection(props.connection as ConnectionInput | undefined, stackSettings));
+  const connection = props.connection as ConnectionInput | undefined;
+  // Read at call time, as resolveConnection does, so a rotated token in the environment is used at once.
+  const environment = Object.values(ENV_KEYS).map((name) => process.env[name] ?? null);
+  const key = JSON.stringify([connection ?? null, environment]);
+  let client = resolvedClients.get(key);
+  if (client === undefined) {
+    client = clientFor(resolveConnection(connection, stackSettings));
+    resolvedClients.set(key, client);
+  }
+  return client;
 }

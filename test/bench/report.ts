@@ -10,13 +10,22 @@ function table(header: string[], rows: string[][]): string {
   return [line(header), ...rows.map(line)].join("\n");
 }
 
+/**
+ * The plugin's CPU per API request above the do-nothing provider's in the same phase (ms): what the provider
+ * adds, spread over the requests it sends; NaN for a phase that sends none.
+ */
+export function perRequestAboveNoopMs(row: PhaseResult, floor: CpuMeasure): number {
+  return row.requests > 0 ? ((row.plugin.cpu - floor.plugin.cpu) * 1000) / row.requests : NaN;
+}
+
 /** A one-line summary of a phase as it ends. */
 export function phaseLine(row: PhaseResult, floor: CpuMeasure): string {
   return (
     `  ${row.phase.padEnd(9)} ${fixed(row.wallMs / 1000)} s (floor ${fixed(row.floorMs / 1000)} s), ` +
     `${row.requests} requests (naive ${row.naive}), ${row.rateLimited} 429s, ${row.retries} retries ` +
     `(${row.lookupRetries} of lookups); CPU s: engine ${fixed(row.cpu.engine, 1)}, plugin ` +
-    `${fixed(row.cpu.plugin, 1)} (do-nothing provider ${fixed(floor.plugin.cpu, 1)}), emulator ${fixed(row.cpu.emulator, 1)}`
+    `${fixed(row.cpu.plugin, 1)} (do-nothing provider ${fixed(floor.plugin.cpu, 1)}, ` +
+    `${fixed(perRequestAboveNoopMs(row, floor))} ms per request above it), emulator ${fixed(row.cpu.emulator, 1)}`
   );
 }
 
@@ -56,9 +65,10 @@ const perResourceMs = (m: CpuMeasure) => (m.plugin.cpu * 1000) / m.resources;
 
 /**
  * The plugin's CPU per resource, real provider against the do-nothing one in the same run, and their ratio;
- * plus the provider calls (the same in both when the floor mirrors the real phase) and the plugin's peak RSS.
+ * the real plugin's CPU above the do-nothing one per API request; plus the provider calls (the same in both
+ * when the floor mirrors the real phase) and the plugin's peak RSS.
  */
-export function pluginTable(real: CpuMeasure[], floor: CpuMeasure[]): string {
+export function pluginTable(real: PhaseResult[], floor: CpuMeasure[]): string {
   return table(
     [
       "phase",
@@ -69,6 +79,8 @@ export function pluginTable(real: CpuMeasure[], floor: CpuMeasure[]): string {
       "ms/resource real",
       "noop",
       "real/noop",
+      "requests",
+      "ms/request above noop",
       "start CPU s real",
       "noop",
       "peak RSS MiB real",
@@ -87,6 +99,8 @@ export function pluginTable(real: CpuMeasure[], floor: CpuMeasure[]): string {
         fixed(perResourceMs(r)),
         fixed(perResourceMs(f)),
         fixed(perResourceMs(r) / perResourceMs(f)),
+        String(r.requests),
+        fixed(perRequestAboveNoopMs(r, f)),
         fixed(r.plugin.startCpu),
         fixed(f.plugin.startCpu),
         fixed(r.plugin.peakMiB, 0),
