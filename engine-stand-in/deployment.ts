@@ -27,6 +27,8 @@ export { newResult, type Mode } from "./steps";
 export class Deployment extends StepExecutor {
   /** Replaced resources whose deletion is due at the end of the run. */
   readonly condemned: StateEntry[] = [];
+  /** Old states a delete-first replacement of this run deleted, by URN, until their replacement is created. */
+  private readonly pendingReplacements = new Map<string, StateEntry>();
   private readonly seen = new Set<string>();
   private readonly old: Map<string, StateEntry>;
   /** Old URN -> new URN, for resources found through an alias (their old URN must not be deleted). */
@@ -243,14 +245,17 @@ export class Deployment extends StepExecutor {
         diff.changes === "some" ||
         (diff.changes === "unknown" && changed.length > 0) || // diffResource: engine-side comparison
         (old.initErrors?.length ?? 0) > 0; // continueStepsFromDiff: init errors force an update
-      const replaces = diff.changes !== "none" && diff.replaces.length > 0;
+      // A resource pending replacement is replaced whatever Diff says (step_generator.go: `|| old.PendingReplacement`).
+      const replaces =
+        (diff.changes !== "none" && diff.replaces.length > 0) || old.pendingReplacement === true;
       return {
         kind: !hasChanges && !replaces ? "same" : replaces ? "replace" : "update",
         checked,
         changed,
         replaceKeys: diff.replaces,
         // An explicit option wins over the provider's answer (step_generator.go, continueStepsFromDiff).
-        deleteBeforeReplace: goal.options.deleteBeforeReplace ?? diff.deleteBeforeReplace,
+        deleteBeforeReplace:
+          old.pendingReplacement === true || (goal.options.deleteBeforeReplace ?? diff.deleteBeforeReplace),
       };
     });
   }
@@ -344,13 +349,17 @@ export class Deployment extends StepExecutor {
     details: Partial<Step>,
   ): Promise<StateEntry> {
     const checked = plan.checked;
-    if (plan.deleteBeforeReplace) {
+    if (plan.deleteBeforeReplace && !old.pendingReplacement) {
       await this.settings.steps.run(async () => {
         this.stopIfFailed();
         await this.deleteResource(old);
       });
+      // Deleted, not yet replaced: until the create succeeds the state keeps it as pending replacement
+      // (step.go, DeleteStep.Apply sets PendingReplacement once the delete succeeded).
+      this.pendingReplacements.set(goal.urn, { ...old, pendingReplacement: true });
     }
     const entry = await this.create(goal, checked);
+    this.pendingReplacements.delete(goal.urn);
     if (!plan.deleteBeforeReplace) {
       // Create-before-delete: the old one goes after the program, once its dependents have moved.
       this.condemned.push({ ...old, pendingDelete: true });
@@ -417,14 +426,23 @@ export class Deployment extends StepExecutor {
     );
   }
 
-  /** The state after this run: what it registered, then whatever survives from before (a failed run keeps it). */
+  /**
+   * The state after this run: what it registered, then whatever survives from before (a failed run keeps it),
+   * then the resources a delete-first replacement deleted and could not create again.
+   */
   newState(): StateEntry[] {
     const survivors = this.settings.oldState.filter(
       (e) =>
         !this.deleted.has(e) &&
         (e.pendingDelete || (!this.registered.has(e.urn) && !this.registeredUnderAlias(e.urn))),
     );
-    return [...this.registered.values(), ...survivors, ...this.condemned.filter((e) => !this.deleted.has(e))];
+    const pending = [...this.pendingReplacements.values()].filter((e) => !this.registered.has(e.urn));
+    return [
+      ...this.registered.values(),
+      ...survivors,
+      ...this.condemned.filter((e) => !this.deleted.has(e)),
+      ...pending,
+    ];
   }
 
   private registeredUnderAlias(oldUrn: string): boolean {

@@ -164,11 +164,14 @@ export class StepExecutor {
     return this.settings.steps.run(async () => {
       this.stopIfFailed();
       try {
-        const created = await this.attempt("create", goal.urn, () =>
-          this.mutate("create", goal, checked, () =>
+        const created = await this.attempt("create", goal.urn, async () => {
+          const answer = await this.mutate("create", goal, checked, () =>
             this.settings.plugin.create({ urn: goal.urn, properties: reveal(checked) }),
-          ),
-        );
+          );
+          // plugin/provider_plugin.go, Create: an empty id is the provider's error, not a resource.
+          if (!answer.id) throw new Error(`plugin returned empty resource.ID from create '${goal.urn}'`);
+          return answer;
+        });
         this.result.operations.push({ op: "create", urn: goal.urn, id: created.id });
         return this.keep(goal, created.id, checked, created.properties);
       } catch (err) {
@@ -199,7 +202,9 @@ export class StepExecutor {
         this.result.operations.push({ op: "update", urn: goal.urn, id });
         return this.keep(goal, id, checked, outs);
       } catch (err) {
-        this.keepInitFailure("update", goal, checked, err);
+        // A partially failed update keeps the old inputs with the new outputs: the object was not updated
+        // successfully with the new inputs (pkg/engine/update.go, OnResourceStepPost).
+        this.keepInitFailure("update", goal, old.inputs, err);
         throw err;
       }
     });
@@ -227,6 +232,12 @@ export class StepExecutor {
   }
 
   async deleteResource(entry: StateEntry): Promise<void> {
+    if (entry.pendingReplacement) {
+      // Deleted already, by the delete-first replacement that left it pending (step_generator.go,
+      // RemovePendingReplaceStep): only the state entry goes.
+      this.deleted.add(entry);
+      return;
+    }
     if (entry.options.protect) {
       this.fail(deleteProtectedError(entry.urn));
       throw new DeleteProtected(entry.urn);

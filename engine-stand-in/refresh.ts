@@ -23,7 +23,7 @@ export async function refreshState(
   const next: Array<StateEntry | undefined> = [...state];
   await Promise.all(
     state.map((entry, index) =>
-      !entry.custom
+      !entry.custom || entry.pendingReplacement
         ? undefined
         : limiter.run(async () => {
             try {

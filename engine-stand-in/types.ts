@@ -90,6 +90,11 @@ export interface StateEntry {
   initErrors?: string[];
   /** A replaced resource whose deletion is still due (the checkpoint's `delete: true`). */
   pendingDelete?: boolean;
+  /**
+   * Deleted for a delete-first replacement whose create has not succeeded yet (the checkpoint's
+   * `pendingReplacement`; step.go, DeleteStep.Apply): the next run creates the replacement without deleting again.
+   */
+  pendingReplacement?: boolean;
 }
 
 /** An operation that was under way when the CLI died: the checkpoint's `pending_operations`. */
@@ -118,6 +123,7 @@ export interface ResourceView {
   options: ResourceOptionsSeen;
   initErrors?: string[];
   pendingDelete?: boolean;
+  pendingReplacement?: boolean;
 }
 
 export interface EngineOptions {

@@ -119,5 +119,6 @@ export function viewOf(entry: StateEntry): ResourceView {
     options: { ...entry.options },
     ...(entry.initErrors ? { initErrors: [...entry.initErrors] } : {}),
     ...(entry.pendingDelete ? { pendingDelete: true } : {}),
+    ...(entry.pendingReplacement ? { pendingReplacement: true } : {}),
   };
 }
