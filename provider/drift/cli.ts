@@ -38,7 +38,7 @@ const USAGE = `Usage: devicemgmt-drift [options] STACK_EXPORT.json [STACK_EXPORT
 Compares the organization with the given stacks' states (\`pulumi stack export --file STACK_EXPORT.json\`, one
 file per stack that manages part of the organization) and reports:
   - objects of the organization that no stack manages (users with their roles, groups, release-channel
-    attachments, themes), organization Admins first;
+    attachments, themes, tags, files and videos of ungrouped devices), organization Admins first;
   - managed objects whose live fields differ from the state, field by field;
   - objects a state names that are gone;
 each with the audit records about it (who, what, when), newest first. Secrets of the states are never shown.
@@ -55,7 +55,8 @@ Options:
   -h, --help          show this help
 
 The API token comes from the environment variable DEVICEMGMT_API_TOKEN, never from the command line; a
-read-only token is enough (it needs to see users, groups, devices, themes and the audit log).
+read-only token is enough (it needs to see users, groups, devices, themes, tags, apps, files, videos,
+experiences and the audit log).
 
 Exit status: ${EXIT.clean} nothing found; ${EXIT.found} something found; ${EXIT.unmanagedAdmin} an organization Admin no stack manages;
 ${EXIT.failed} the report could not be made; ${EXIT.usage} bad usage.

@@ -4,93 +4,21 @@
  * entry per kind of the provider, so a kind added to the provider's table is a compile error here until it has
  * an entry.
  */
-import type { AuditRecord, Group, ReleaseChannel, Role } from "../client";
+import type { ReleaseChannel, Role } from "../client";
 import type { ResourceKind } from "../dynamic";
 import { rolesOf } from "../resources/userRoles";
-import type { LiveOrganization } from "./live";
-import type { ManagedResource } from "./state";
+import { contentKinds } from "./contentKinds";
+import { flag, groupPaths, lower, text, type DriftKind } from "./driftKind";
+import { experienceKind } from "./experienceKinds";
 
-/** An object of the organization, as the report compares and names it. */
-export interface LiveObject {
-  /** What a managed resource's `key` must equal to stand for this object. */
-  key: string;
-  /** How a person finds it in the portal. */
-  label: string;
-  /** Compared with the state's outputs of the same names. */
-  fields: Record<string, unknown>;
-  /** The ids audit records name when they are about this object. */
-  auditIds: string[];
-  /** For an attachment: the attached item, which audit records name or mention. */
-  item?: AttachedItem;
-  /** Holds the organization-wide role named Admin. */
-  admin?: boolean;
-  /** What the ignore file's patterns are matched against (e-mail, group path, …), besides the key. */
-  names: string[];
-}
+export { groupPaths, type AttachedItem, type DriftKind, type LiveObject } from "./driftKind";
 
-/** What an attachment attaches: audit records name it by id, or mention it by name in their description. */
-export interface AttachedItem {
-  id: string;
-  name?: string;
-}
-
-export interface DriftKind {
-  /** Heading in the report. */
-  title: string;
-  /** The kind's name in the ignore file and in the JSON output. */
-  noun: string;
-  /**
-   * The kind's live objects (the owners a stack names are read too, so that what they lost shows). Absent for a
-   * kind whose resource is an action rather than an object the organization lists.
-   */
-  read?: (org: LiveOrganization, managed: ManagedResource[]) => Promise<LiveObject[]>;
-  /** Why the kind's resources are not compared, when `read` is absent (the report lists them with it). */
-  notCompared?: string;
-  /** The key of the live object a resource stands for, or undefined when it stands for none yet. */
-  key: (resource: ManagedResource) => string | undefined;
-  /** Outputs compared with the live fields, and how a value is put in comparable form. */
-  compared: Record<string, (value: unknown) => unknown>;
-  /** A property the program left out is not managed, so it is compared only where the inputs declare it. */
-  declaredOnly?: boolean;
-  /**
-   * False for objects that exist whether or not anyone declares them (devices are enrolled on the headset,
-   * not created): one no stack manages is not reported.
-   */
-  reportsUnmanaged?: boolean;
-  /** A gone object's label, from the state alone. */
-  stateLabel: (resource: ManagedResource) => string;
-  /** Narrows the audit records naming one of `auditIds` to those about this object. */
-  concerns?: (record: AuditRecord, item: AttachedItem | undefined) => boolean;
-  /** The attached item a resource of an attachment kind names (its name is filled in by the report). */
-  itemOf?: (resource: ManagedResource) => AttachedItem;
-}
-
-const text = (value: unknown) => (typeof value === "string" ? value : (value ?? null));
-const lower = (value: unknown) => (typeof value === "string" ? value.toLowerCase() : (value ?? null));
-const flag = (value: unknown) => value === true;
 const groupRoleList = (value: unknown) =>
   Array.isArray(value)
     ? value
         .map((r: { roleId?: unknown; groupId?: unknown }) => `${String(r?.roleId)}@${String(r?.groupId)}`)
         .sort()
     : [];
-
-/** "Acme Training > EMEA > Berlin Lab", from the group list. */
-export function groupPaths(groups: Group[]): Map<string, string> {
-  const byId = new Map(groups.map((g) => [g.id, g]));
-  const paths = new Map<string, string>();
-  const pathOf = (group: Group, seen: Set<string>): string => {
-    const known = paths.get(group.id);
-    if (known !== undefined) return known;
-    const parent = group.parent ? byId.get(group.parent.id) : undefined;
-    const result =
-      parent && !seen.has(parent.id) ? `${pathOf(parent, seen.add(group.id))} > ${group.name}` : group.name;
-    paths.set(group.id, result);
-    return result;
-  };
-  for (const group of groups) pathOf(group, new Set());
-  return paths;
-}
 
 const channelLabel = (rc: ReleaseChannel) => `"${rc.app.name} / ${rc.name}"`;
 
@@ -104,6 +32,7 @@ function attachmentKind(owner: "group" | "device"): DriftKind {
     stateLabel: (r) =>
       `release channel ${String(r.outputs.releaseChannelId)} on ${owner} ${String(r.outputs[ownerKey])}`,
     itemOf: (r) => ({ id: String(r.outputs.releaseChannelId) }),
+    itemNames: async (org) => new Map((await org.releaseChannels()).map((rc) => [rc.id, rc.name])),
     // The documents do not say whether such a record names the owner or the channel: either is taken. Under
     // the owner, only a record about a release channel of this name (a rename, another channel: not this).
     concerns: (record, item) =>
@@ -140,21 +69,6 @@ function attachmentKind(owner: "group" | "device"): DriftKind {
         }),
       );
     },
-  };
-}
-
-/**
- * Every configured group and ungrouped device always has an experience of each kind (the API has neither create
- * nor delete), so none is "unmanaged"; comparing a managed one needs a read per owner and its mode's fields.
- */
-function experienceKind(noun: string, title: string): DriftKind {
-  return {
-    title,
-    noun,
-    notCompared: "not compared yet: an experience is read one owner at a time (no list in the API)",
-    key: () => undefined,
-    compared: {},
-    stateLabel: (r) => `${noun} of ${String(r.outputs.groupId ?? r.outputs.deviceId ?? r.id)}`,
   };
 }
 
@@ -253,8 +167,8 @@ export const DRIFT_KINDS: Record<ResourceKind, DriftKind> = {
           names: [t.name],
         })),
   },
-  headsetExperience: experienceKind("headsetExperience", "Headset experiences"),
-  deviceExperience: experienceKind("deviceExperience", "Device experiences"),
+  headsetExperience: experienceKind("headset"),
+  deviceExperience: experienceKind("device"),
   deviceMigration: {
     title: "Device migrations",
     noun: "deviceMigration",
@@ -296,27 +210,8 @@ export const DRIFT_KINDS: Record<ResourceKind, DriftKind> = {
       }));
     },
   },
-  tag: notComparedYet("tag", "Tags"),
-  tagSet: notComparedYet("tagSet", "Tags of groups, apps, files and videos"),
-  groupFile: notComparedYet("groupFile", "Files of groups"),
-  groupVideo: notComparedYet("groupVideo", "Videos of groups"),
-  deviceFile: notComparedYet("deviceFile", "Files of devices"),
-  deviceVideo: notComparedYet("deviceVideo", "Videos of devices"),
-  releaseChannelVersion: notComparedYet("releaseChannelVersion", "Release channel versions"),
-  releaseChannelShare: notComparedYet("releaseChannelShare", "Release channel shares"),
+  ...contentKinds,
 };
-
-/** The kinds of issue 20, listed by the report but not compared yet. */
-function notComparedYet(noun: string, title: string): DriftKind {
-  return {
-    title,
-    noun,
-    notCompared: "not compared yet (issue 20)",
-    key: () => undefined,
-    compared: {},
-    stateLabel: (r) => `${noun} ${r.id}`,
-  };
-}
 
 /** A value for the report: a secret of the state is never shown, ids are named where the organization names them. */
 export function shown(value: unknown, names: Map<string, string>): string {

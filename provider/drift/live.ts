@@ -3,21 +3,29 @@
  * client (its throttle shares the organization's budget with anything else running). Lists are read only when a
  * kind asks for them, and each is read at most once per report.
  *
- * Release-channel attachments have no organization-wide list in the API: they are read one list per owner
- * (each configured group, each ungrouped device, and each owner a stack names), a few at a time.
+ * Release-channel attachments and a device's own files and videos have no organization-wide list in the API:
+ * they are read one list per owner (each configured group, each ungrouped device, and each owner a stack names),
+ * a few at a time. Experiences have no list at all: only those a stack manages are read, one per owner.
  */
 import type {
+  App,
   AuditRecord,
+  DeviceExperience,
+  DeviceFile,
   DeviceMgmtClient,
   Device,
+  ExperienceHolder,
   Group,
+  HeadsetExperience,
   Organization,
   ReleaseChannel,
+  Tag,
   Theme,
   Role,
   User,
+  Video,
 } from "../client";
-import { NotFoundError } from "../client";
+import { DeviceMgmtError, NotFoundError } from "../client";
 import { mapConcurrently } from "../export/read";
 
 /** Per-owner reads at once; the client's throttle still paces them. */
@@ -105,30 +113,107 @@ export class LiveOrganization {
     return this.#once("themes", () => this.#client.themes.list().all());
   }
 
+  apps(): Promise<App[]> {
+    return this.#once("apps", () => this.#client.apps.all());
+  }
+
+  tags(): Promise<Tag[]> {
+    return this.#once("tags", async () => {
+      const tags = await this.#client.tags.all();
+      this.#progress(`read ${tags.length} tags`);
+      return tags;
+    });
+  }
+
+  files(): Promise<DeviceFile[]> {
+    return this.#once("files", () => this.#client.files.all());
+  }
+
+  videos(): Promise<Video[]> {
+    return this.#once("videos", () => this.#client.videos.all());
+  }
+
+  /** The experience of each holder; a holder that is gone, or a device now in a group (409), is left out. */
+  headsetExperiences(holders: ExperienceHolder[]): Promise<Map<string, HeadsetExperience | undefined>> {
+    return this.#experiences("headset", holders, (h) => this.#client.headsetExperiences.get(h));
+  }
+
+  deviceExperiences(holders: ExperienceHolder[]): Promise<Map<string, DeviceExperience | undefined>> {
+    return this.#experiences("device", holders, (h) => this.#client.deviceExperiences.get(h));
+  }
+
+  /**
+   * Each holder's experience by the holder's id; `undefined` where the API answers 404 (gone, or where the API
+   * answers so until one is set: the caller tells them apart from the group and device lists). A device that
+   * joined a group (409) has no experience of its own: left out, as a gone one.
+   */
+  async #experiences<T>(
+    noun: string,
+    holders: ExperienceHolder[],
+    get: (holder: ExperienceHolder) => Promise<T>,
+  ): Promise<Map<string, T | undefined>> {
+    const idOf = (h: ExperienceHolder) => ("groupId" in h ? h.groupId : h.deviceId);
+    const results = await mapConcurrently(
+      holders,
+      OWNER_CONCURRENCY,
+      (holder) =>
+        get(holder).then(
+          (found): { found?: T; absent?: true } => ({ found }),
+          (error: unknown): { found?: T; absent?: true } => {
+            if (error instanceof NotFoundError) return {};
+            if (error instanceof DeviceMgmtError && error.status === 409) return { absent: true as const };
+            throw error;
+          },
+        ),
+      () => {},
+    );
+    if (holders.length) this.#progress(`read ${holders.length} ${noun} experiences`);
+    const result = new Map<string, T | undefined>();
+    holders.forEach((holder, i) => {
+      if (!results[i].absent) result.set(idOf(holder), results[i].found);
+    });
+    return result;
+  }
+
+  /** The files of each of these devices themselves; a device that is gone is left out. */
+  deviceFiles(deviceIds: Iterable<string>): Promise<Map<string, DeviceFile[]>> {
+    return this.#owners("device", "files", [...new Set(deviceIds)], (id) =>
+      this.#client.deviceContent.files(id).all(),
+    );
+  }
+
+  /** The videos of each of these devices themselves; a device that is gone is left out. */
+  deviceVideos(deviceIds: Iterable<string>): Promise<Map<string, Video[]>> {
+    return this.#owners("device", "videos", [...new Set(deviceIds)], (id) =>
+      this.#client.deviceContent.videos(id).all(),
+    );
+  }
+
   /** Release channels attached to each of these groups; a group that is gone is left out. */
   groupChannels(groupIds: Iterable<string>): Promise<Map<string, ReleaseChannel[]>> {
-    return this.#owners("group", [...new Set(groupIds)], (id) =>
+    return this.#owners("group", "release channels", [...new Set(groupIds)], (id) =>
       this.#client.groups.releaseChannels(id).all(),
     );
   }
 
   /** Release channels attached to each of these devices; a device that is gone is left out. */
   deviceChannels(deviceIds: Iterable<string>): Promise<Map<string, ReleaseChannel[]>> {
-    return this.#owners("device", [...new Set(deviceIds)], (id) =>
+    return this.#owners("device", "release channels", [...new Set(deviceIds)], (id) =>
       this.#client.devices.releaseChannels(id).all(),
     );
   }
 
-  async #owners(
+  async #owners<T>(
     noun: string,
+    what: string,
     ids: string[],
-    list: (id: string) => Promise<ReleaseChannel[]>,
-  ): Promise<Map<string, ReleaseChannel[]>> {
+    list: (id: string) => Promise<T[]>,
+  ): Promise<Map<string, T[]>> {
     const lists = await mapConcurrently(
       ids,
       OWNER_CONCURRENCY,
       (id) =>
-        this.#once(`${noun}/${id}/release-channels`, () =>
+        this.#once(`${noun}/${id}/${what}`, () =>
           list(id).catch((error: unknown) => {
             if (error instanceof NotFoundError) return undefined;
             throw error;
@@ -136,8 +221,8 @@ export class LiveOrganization {
         ),
       () => {},
     );
-    if (ids.length) this.#progress(`read the release channels of ${ids.length} ${noun}s`);
-    const result = new Map<string, ReleaseChannel[]>();
+    if (ids.length) this.#progress(`read the ${what} of ${ids.length} ${noun}s`);
+    const result = new Map<string, T[]>();
     ids.forEach((id, i) => {
       if (lists[i]) result.set(id, lists[i]);
     });

@@ -76,6 +76,7 @@ export async function driftReport(
     Finding & {
       auditIds: string[];
       item?: AttachedItem;
+      itemNames?: DriftKind["itemNames"];
       concerns?: (r: AuditRecord, item?: AttachedItem) => boolean;
     }
   > = [];
@@ -83,9 +84,10 @@ export async function driftReport(
   const all = states.flatMap((s) => s.resources);
 
   // Every kind's live objects, read once each (the kinds read concurrently; the client paces them).
+  const uncompared = (r: ManagedResource) => DRIFT_KINDS[r.kind].uncompared?.(r);
   const liveByKind = await Promise.all(
     options.kinds.map(async (kind) => {
-      const managed = all.filter((r) => r.kind === kind);
+      const managed = all.filter((r) => r.kind === kind && uncompared(r) === undefined);
       const read = DRIFT_KINDS[kind].read;
       return { kind, managed, live: read ? await read(org, managed) : undefined };
     }),
@@ -139,15 +141,20 @@ export async function driftReport(
         names: [],
         ...(definition.itemOf ? { item: definition.itemOf(resources[0]) } : {}),
       };
-      findings.push(finding("gone", definition.noun, gone, resources, [], concerns));
+      findings.push({
+        ...finding("gone", definition.noun, gone, resources, [], concerns),
+        ...(definition.itemNames ? { itemNames: definition.itemNames } : {}),
+      });
     }
   }
 
-  // A gone attachment's state knows its channel by id only; audit records may mention it by name.
-  const goneItems = findings.filter((f) => f.category === "gone" && f.item);
-  if (goneItems.length) {
-    const channels = new Map((await org.releaseChannels()).map((rc) => [rc.id, rc.name]));
-    for (const f of goneItems) f.item = { ...f.item!, name: channels.get(f.item!.id) };
+  // A gone attachment's state knows its item by id only; audit records may mention it by name.
+  const goneItems = findings.filter((f) => f.category === "gone" && f.item && f.itemNames);
+  const itemNames = new Map<string, string>();
+  for (const f of goneItems) {
+    const name = (await f.itemNames!(org)).get(f.item!.id);
+    f.item = { ...f.item!, name };
+    if (name !== undefined) itemNames.set(f.item.id, `"${name}"`);
   }
   if (findings.length) {
     const records = await org.auditSince(options.auditSince);
@@ -168,7 +175,9 @@ export async function driftReport(
   }
 
   // Ids in differences read better with the names the organization gives them.
-  const names = await idNames(org, options.kinds, goneItems.length > 0);
+  const channelsGone = goneItems.some((f) => /ReleaseChannel$/.test(f.kind));
+  // The organization's fuller names (a channel with its app's) win over an item's own.
+  const names = new Map([...itemNames, ...(await idNames(org, options.kinds, channelsGone))]);
   const order: FindingCategory[] = ["unmanaged", "changed", "gone"];
   return {
     organization: { id: organization.id, name: organization.name, slug: organization.slug },
@@ -177,7 +186,7 @@ export async function driftReport(
     stacks: states.map((s) => ({ stack: s.stack, file: s.file, resources: s.resources.length })),
     kinds: options.kinds.map((k) => DRIFT_KINDS[k].noun),
     findings: findings
-      .map(({ auditIds: _ids, concerns: _concerns, item: _item, ...f }) => ({
+      .map(({ auditIds: _ids, concerns: _concerns, item: _item, itemNames: _names, ...f }) => ({
         ...f,
         // A gone object is known by the ids its state holds: name them where the organization still does.
         label: f.category === "gone" ? rename(f.label, names) : f.label,
@@ -196,11 +205,7 @@ export async function driftReport(
       ),
     ignored,
     unknownResources: states.flatMap((s) => s.unknown),
-    notCompared: (Object.keys(DRIFT_KINDS) as ResourceKind[]).flatMap((kind) => {
-      const count = all.filter((r) => r.kind === kind).length;
-      const reason = DRIFT_KINDS[kind].notCompared;
-      return count && reason ? [{ kind: DRIFT_KINDS[kind].noun, resources: count, reason }] : [];
-    }),
+    notCompared: notComparedOf(all),
   };
 
   function finding(
@@ -224,6 +229,21 @@ export async function driftReport(
       ...(concerns ? { concerns } : {}),
     };
   }
+}
+
+/** The resources not compared, by kind and reason: a whole kind's (`notCompared`), or one resource's (`uncompared`). */
+function notComparedOf(all: ManagedResource[]): DriftReport["notCompared"] {
+  const counts = new Map<string, { kind: string; resources: number; reason: string }>();
+  for (const resource of all) {
+    const definition = DRIFT_KINDS[resource.kind];
+    const reason = definition.notCompared ?? definition.uncompared?.(resource);
+    if (reason === undefined) continue;
+    const key = `${definition.noun}\n${reason}`;
+    const entry = counts.get(key) ?? { kind: definition.noun, resources: 0, reason };
+    entry.resources += 1;
+    counts.set(key, entry);
+  }
+  return [...counts.values()];
 }
 
 /** The outputs that differ from the live object, as raw JSON text (names are put in afterwards). */
@@ -264,6 +284,9 @@ async function idNames(
   if (kinds.some((k) => k === "user" || k === "group" || k === "groupReleaseChannel")) {
     const groups = await org.groups();
     for (const [id, path] of groupPaths(groups)) names.set(id, `"${path}"`);
+  }
+  if (kinds.some((k) => k.startsWith("device"))) {
+    for (const d of await org.devices()) names.set(d.id, `"${d.name}" (${d.serialNumber})`);
   }
   return names;
 }

@@ -119,6 +119,8 @@ beforeAll(async () => {
       "user morgan.multi@acme.example",
       "# the brand theme belongs to the marketing team",
       "theme Acme Brand",
+      "# the tag catalogue is the device team's (tags are compared in content.emulator.test.ts)",
+      "tag *",
       "",
     ].join("\n"),
   );

@@ -1,0 +1,167 @@
+/**
+ * The drift report's entries for the kinds of devices, content and releases: tags, tag sets, files and videos on
+ * groups and devices, release-channel versions and shares. Each reads from list pages where the API has them;
+ * where it cannot show something, the entry says why, and the report lists such resources as not compared.
+ */
+import type { ResourceKind } from "../dynamic";
+import { nameSet, text, type DriftKind } from "./driftKind";
+import type { LiveOrganization } from "./live";
+
+type ContentKind = Extract<
+  ResourceKind,
+  | "tag"
+  | "tagSet"
+  | "groupFile"
+  | "groupVideo"
+  | "deviceFile"
+  | "deviceVideo"
+  | "releaseChannelVersion"
+  | "releaseChannelShare"
+>;
+
+/** A kind the API gives no way to read back: listed under "not compared" with the reason. */
+function unreadable(noun: string, title: string, reason: string, label: (id: string) => string): DriftKind {
+  return {
+    title,
+    noun,
+    notCompared: reason,
+    key: () => undefined,
+    compared: {},
+    stateLabel: (r) => label(r.id),
+  };
+}
+
+/**
+ * Files and videos of ungrouped devices: one list per ungrouped device (and per device a stack names), as for
+ * a device's release channels; an item no stack attached is unmanaged. Audit records name the device and the
+ * item by name in their description.
+ */
+function deviceContentKind(what: "file" | "video"): DriftKind {
+  const key = what === "file" ? "fileId" : "videoId";
+  const nameOf = async (org: LiveOrganization) =>
+    new Map(
+      what === "file"
+        ? (await org.files()).map((f) => [f.id, f.filename])
+        : (await org.videos()).map((v) => [v.id, v.name]),
+    );
+  return {
+    title: what === "file" ? "Files of devices" : "Videos of devices",
+    noun: what === "file" ? "deviceFile" : "deviceVideo",
+    key: (r) => `${String(r.outputs.deviceId)}/${String(r.outputs[key])}`,
+    compared: {},
+    stateLabel: (r) => `${what} ${String(r.outputs[key])} on device ${String(r.outputs.deviceId)}`,
+    itemOf: (r) => ({ id: String(r.outputs[key]) }),
+    itemNames: nameOf,
+    concerns: (record, item) =>
+      new RegExp(`\\b${what}\\b`, "i").test(record.action) &&
+      (item?.name === undefined || record.description.includes(`'${item.name}'`)),
+    read: async (org, managed) => {
+      const devices = await org.devices();
+      const stated = managed.map((r) => String(r.outputs.deviceId));
+      const ids = [...devices.filter((d) => !d.group).map((d) => d.id), ...stated];
+      const named = (items: Array<{ id: string; filename: string; name?: string }>) =>
+        items.map((i) => ({ id: i.id, name: what === "video" && i.name ? i.name : i.filename }));
+      const lists = what === "file" ? await org.deviceFiles(ids) : await org.deviceVideos(ids);
+      const owners = new Map(devices.map((d) => [d.id, `device "${d.name}" (${d.serialNumber})`]));
+      return [...lists].flatMap(([deviceId, items]) =>
+        named(items).map(({ id, name }) => {
+          const label = `${what} "${name}" on ${owners.get(deviceId) ?? `device ${deviceId}`}`;
+          return {
+            key: `${deviceId}/${id}`,
+            label,
+            fields: {},
+            auditIds: [deviceId, id],
+            item: { id, name },
+            names: [label, name],
+          };
+        }),
+      );
+    },
+  };
+}
+
+const GROUP_CONTENT =
+  "the API documents no list of a group's files and videos, so a detach made in the portal cannot be seen";
+
+export const contentKinds: Record<ContentKind, DriftKind> = {
+  tag: {
+    title: "Tags",
+    noun: "tag",
+    key: (r) => r.id,
+    compared: { name: text },
+    stateLabel: (r) => `tag "${String(r.outputs.name ?? r.id)}"`,
+    read: async (org) =>
+      (await org.tags()).map((t) => ({
+        key: t.id,
+        label: `"${t.name}"`,
+        fields: { name: t.name },
+        auditIds: [t.id],
+        names: [t.name],
+      })),
+  },
+  tagSet: {
+    title: "Tags of groups, apps, files and videos",
+    noun: "tagSet",
+    key: (r) => `${String(r.outputs.ownerType)}/${String(r.outputs.ownerId)}`,
+    compared: { tags: nameSet },
+    // Carrying tags is not an object of its own: tags on something no stack declares a set for are not managed.
+    reportsUnmanaged: false,
+    stateLabel: (r) => `tags of ${String(r.outputs.ownerType)} ${String(r.outputs.ownerId)}`,
+    uncompared: (r) =>
+      r.outputs.ownerType === "group"
+        ? "a group's representation in the API has no tags, so a group's tags cannot be read back"
+        : undefined,
+    concerns: (record) => /tags/i.test(record.action),
+    read: async (org, managed) => {
+      const types = new Set(managed.map((r) => r.outputs.ownerType));
+      const owners = [
+        ...(types.has("app") ? (await org.apps()).map((a) => ["app", a.id, a.name, a.tags] as const) : []),
+        ...(types.has("file")
+          ? (await org.files()).map((f) => ["file", f.id, f.filename, f.tags] as const)
+          : []),
+        ...(types.has("video")
+          ? (await org.videos()).map((v) => ["video", v.id, v.name, v.tags] as const)
+          : []),
+      ];
+      return owners.map(([type, id, name, tags]) => ({
+        key: `${type}/${id}`,
+        label: `tags of ${type} "${name}": ${(tags ?? []).join(", ") || "none"}`,
+        fields: { tags: tags ?? [] },
+        auditIds: [id],
+        names: [name],
+      }));
+    },
+  },
+  groupFile: unreadable("groupFile", "Files of groups", GROUP_CONTENT, (id) => `group file ${id}`),
+  groupVideo: unreadable("groupVideo", "Videos of groups", GROUP_CONTENT, (id) => `group video ${id}`),
+  deviceFile: deviceContentKind("file"),
+  deviceVideo: deviceContentKind("video"),
+  releaseChannelVersion: {
+    title: "Release channel versions",
+    noun: "releaseChannelVersion",
+    key: (r) => `${String(r.outputs.appId)}/${String(r.outputs.releaseChannelId)}`,
+    compared: { versionId: text, version: text },
+    // Every channel delivers some version; one no stack pins is not managed.
+    reportsUnmanaged: false,
+    stateLabel: (r) =>
+      `release channel ${String(r.outputs.channelName ?? r.outputs.releaseChannelId)} at version ${String(r.outputs.version)}`,
+    // Records name the channel; a promotion is one that changed its version.
+    concerns: (record) => /version/i.test(record.description),
+    read: async (org, managed) => {
+      if (!managed.length) return [];
+      return (await org.releaseChannels()).map((rc) => ({
+        key: `${rc.app.id}/${rc.id}`,
+        label: `"${rc.app.name} / ${rc.name}" delivers ${rc.version.version ?? rc.version.id}`,
+        fields: { versionId: rc.version.id, version: rc.version.version ?? null },
+        auditIds: [rc.id],
+        names: [`${rc.app.name} / ${rc.name}`],
+      }));
+    },
+  },
+  releaseChannelShare: unreadable(
+    "releaseChannelShare",
+    "Release channel shares",
+    "the API cannot list a channel's shares, so an unshare made in the portal cannot be seen",
+    (id) => `share ${id}`,
+  ),
+};

@@ -1,0 +1,108 @@
+/**
+ * The shape of the drift report's per-kind entries (see kinds.ts for the table) and what entries share: how
+ * values are put in comparable form, and group paths for labels.
+ */
+import type { AuditRecord, Group } from "../client";
+import type { LiveOrganization } from "./live";
+import type { ManagedResource } from "./state";
+
+/** An object of the organization, as the report compares and names it. */
+export interface LiveObject {
+  /** What a managed resource's `key` must equal to stand for this object. */
+  key: string;
+  /** How a person finds it in the portal. */
+  label: string;
+  /** Compared with the state's outputs of the same names. */
+  fields: Record<string, unknown>;
+  /** The ids audit records name when they are about this object. */
+  auditIds: string[];
+  /** For an attachment: the attached item, which audit records name or mention. */
+  item?: AttachedItem;
+  /** Holds the organization-wide role named Admin. */
+  admin?: boolean;
+  /** What the ignore file's patterns are matched against (e-mail, group path, …), besides the key. */
+  names: string[];
+}
+
+/** What an attachment attaches: audit records name it by id, or mention it by name in their description. */
+export interface AttachedItem {
+  id: string;
+  name?: string;
+}
+
+export interface DriftKind {
+  /** Heading in the report. */
+  title: string;
+  /** The kind's name in the ignore file and in the JSON output. */
+  noun: string;
+  /**
+   * The kind's live objects (the owners a stack names are read too, so that what they lost shows). Absent for a
+   * kind whose resource is an action rather than an object the organization lists.
+   */
+  read?: (org: LiveOrganization, managed: ManagedResource[]) => Promise<LiveObject[]>;
+  /** Why the kind's resources are not compared, when `read` is absent (the report lists them with it). */
+  notCompared?: string;
+  /** The key of the live object a resource stands for, or undefined when it stands for none yet. */
+  key: (resource: ManagedResource) => string | undefined;
+  /** Outputs compared with the live fields, and how a value is put in comparable form. */
+  compared: Record<string, (value: unknown) => unknown>;
+  /** A property the program left out is not managed, so it is compared only where the inputs declare it. */
+  declaredOnly?: boolean;
+  /**
+   * False for objects that exist whether or not anyone declares them (devices are enrolled on the headset,
+   * not created): one no stack manages is not reported.
+   */
+  reportsUnmanaged?: boolean;
+  /** A gone object's label, from the state alone. */
+  stateLabel: (resource: ManagedResource) => string;
+  /** Narrows the audit records naming one of `auditIds` to those about this object. */
+  concerns?: (record: AuditRecord, item: AttachedItem | undefined) => boolean;
+  /** The attached item a resource of an attachment kind names (its name is filled in by the report). */
+  itemOf?: (resource: ManagedResource) => AttachedItem;
+  /** Names of attached items by id, for a gone attachment whose state knows its item by id only. */
+  itemNames?: (org: LiveOrganization) => Promise<Map<string, string>>;
+  /**
+   * Why this one resource cannot be compared, where the kind's others can (a group's tag set: the API does not
+   * show a group's tags); such a resource is listed under "not compared" with the reason.
+   */
+  uncompared?: (resource: ManagedResource) => string | undefined;
+}
+
+export const text = (value: unknown) => (typeof value === "string" ? value : (value ?? null));
+export const lower = (value: unknown) => (typeof value === "string" ? value.toLowerCase() : (value ?? null));
+export const flag = (value: unknown) => value === true;
+/** "Acme Training > EMEA > Berlin Lab", from the group list. */
+export function groupPaths(groups: Group[]): Map<string, string> {
+  const byId = new Map(groups.map((g) => [g.id, g]));
+  const paths = new Map<string, string>();
+  const pathOf = (group: Group, seen: Set<string>): string => {
+    const known = paths.get(group.id);
+    if (known !== undefined) return known;
+    const parent = group.parent ? byId.get(group.parent.id) : undefined;
+    const result =
+      parent && !seen.has(parent.id) ? `${pathOf(parent, seen.add(group.id))} > ${group.name}` : group.name;
+    paths.set(group.id, result);
+    return result;
+  };
+  for (const group of groups) pathOf(group, new Set());
+  return paths;
+}
+
+/** A value with its objects' keys sorted and absent as null: JSON text that is equal exactly when the values are. */
+export function canonical(value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== undefined && v !== null)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([k, v]) => [k, canonical(v)]),
+    );
+  }
+  return value;
+}
+
+/** A list of names as a set without regard to case (tags). */
+export const nameSet = (value: unknown) =>
+  Array.isArray(value) ? [...new Set(value.map((t) => String(t).toLowerCase()))].sort() : [];

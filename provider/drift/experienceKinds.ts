@@ -1,0 +1,88 @@
+/**
+ * The drift report's entries for HeadsetExperience and DeviceExperience. The API lists no experiences: each is
+ * read with one GET per owner, and only for the owners a stack manages (every configured group and ungrouped
+ * device always has one of each kind, so none is "unmanaged", and reading all of them would cost a request per
+ * owner for nothing). A read is brought to the declared form by the resources' own `declaredFormOf`, and only
+ * the fields the program declares are compared, as the resources compare them. The admin PIN is never read into
+ * the report, compared or printed: `declaredFormOf` leaves it out, and the state's PIN is a secret.
+ */
+import type { ExperienceHolder } from "../client";
+import {
+  declaredFormOf,
+  DEVICE_FIELDS,
+  HEADSET_FIELDS,
+  type ModeFields,
+} from "../resources/experienceFields";
+import { canonical, groupPaths, type DriftKind, type LiveObject } from "./driftKind";
+import type { ManagedResource } from "./state";
+
+const TABLES: Record<"headset" | "device", Record<string, ModeFields>> = {
+  headset: HEADSET_FIELDS,
+  device: DEVICE_FIELDS,
+};
+
+/** The owner a resource's experience belongs to (its id is the owner's id, too). */
+function holderOf(resource: ManagedResource): ExperienceHolder {
+  return typeof resource.outputs.groupId === "string"
+    ? { groupId: resource.outputs.groupId }
+    : { deviceId: typeof resource.outputs.deviceId === "string" ? resource.outputs.deviceId : resource.id };
+}
+
+const holderId = (holder: ExperienceHolder) => ("groupId" in holder ? holder.groupId : holder.deviceId);
+
+export function experienceKind(kind: "headset" | "device"): DriftKind {
+  const table = TABLES[kind];
+  // Every field some mode takes, from the resources' mode table; never the PIN (a secret, not compared).
+  const fields = [
+    "mode",
+    ...new Set(Object.values(table).flatMap((m) => [...m.required, ...m.optional])),
+  ].filter((f) => f !== "adminPin");
+  const mentions = new RegExp(`${kind}.?experience`, "i");
+  return {
+    title: kind === "headset" ? "Headset experiences" : "Device experiences",
+    noun: `${kind}Experience`,
+    key: (r) => holderId(holderOf(r)),
+    compared: Object.fromEntries(fields.map((f) => [f, canonical])),
+    declaredOnly: true,
+    reportsUnmanaged: false,
+    stateLabel: (r) => {
+      const holder = holderOf(r);
+      return `${kind} experience of ${"groupId" in holder ? "group" : "device"} ${holderId(holder)}`;
+    },
+    // Records name the group or device; of those, the ones about this kind of experience.
+    concerns: (record) => mentions.test(`${record.action} ${record.description}`),
+    read: async (org, managed) => {
+      if (!managed.length) return [];
+      const holders = managed.map(holderOf);
+      const [groups, devices, experiences] = await Promise.all([
+        org.groups(),
+        org.devices(),
+        kind === "headset" ? org.headsetExperiences(holders) : org.deviceExperiences(holders),
+      ]);
+      const paths = groupPaths(groups);
+      const deviceById = new Map(devices.map((d) => [d.id, d]));
+      const objects: LiveObject[] = [];
+      for (const holder of holders) {
+        const id = holderId(holder);
+        if (!experiences.has(id)) continue; // a device now in a group: it shows its group's experience
+        const device = deviceById.get(id);
+        const owner =
+          "groupId" in holder
+            ? paths.has(id) && `group "${paths.get(id)}"`
+            : device && `device "${device.name}" (${device.serialNumber})`;
+        if (!owner) continue; // the group or device is gone
+        // A 404 for an owner that exists: the API answers so until an experience is set (as the resource reads it).
+        const live = experiences.get(id) ?? { mode: "device-default" };
+        const form = declaredFormOf(table, live);
+        objects.push({
+          key: id,
+          label: `${kind} experience of ${owner}: ${String(form.mode)}`,
+          fields: Object.fromEntries(fields.map((f) => [f, form[f] ?? null])),
+          auditIds: [id],
+          names: [owner],
+        });
+      }
+      return objects;
+    },
+  };
+}
