@@ -178,7 +178,7 @@ async function reconcile(client: DeviceMgmtClient, live: ApiDevice, want: Declar
   if (want.name !== undefined && want.name !== live.name) body.name = want.name;
   if (want.groupId !== undefined && want.groupId !== (live.group?.id ?? null)) body.groupId = want.groupId;
   let now = live;
-  if (Object.keys(body).length) now = await client.devices.update(live.id, body);
+  if (Object.keys(body).length) now = await placed(client, live, body);
   if (want.tags !== undefined) {
     const { attach, detach } = tagDifference(now.tags, want.tags);
     if (attach.length) await attachTags(client, "Device", "devices", live.id, attach);
@@ -192,9 +192,38 @@ async function reconcile(client: DeviceMgmtClient, live: ApiDevice, want: Declar
   return now;
 }
 
+/** The PUT of name and group; a refused move is explained in the program's terms (a group that holds no devices). */
+async function placed(
+  client: DeviceMgmtClient,
+  live: ApiDevice,
+  body: { name?: string; groupId?: string | null },
+): Promise<ApiDevice> {
+  try {
+    return await client.devices.update(live.id, body);
+  } catch (error) {
+    if (!(error instanceof ValidationError) || !error.fieldErrors?.groupId || !body.groupId) throw error;
+    const group = await unlessGone(client.groups.get(body.groupId));
+    if (group?.isConfigured !== false) throw error;
+    throw new NotPossibleError(
+      `groupId: group ${group.id} ("${group.name}") is not configured, and devices go into configured groups ` +
+        `only. Set configured: true on that Group (configuring is irreversible), or choose a configured group.`,
+      { kind: "Device", property: "groupId", fix: "configure the group, or choose a configured one" },
+    );
+  }
+}
+
 async function findDevice(client: DeviceMgmtClient, props: Props): Promise<ApiDevice> {
   if (typeof props.deviceId === "string") {
     const found = await unlessGone(client.devices.get(props.deviceId));
+    const serial = props.serialNumber;
+    if (found && typeof serial === "string" && found.serialNumber.toLowerCase() !== serial.toLowerCase()) {
+      throw new AdoptionError(
+        `serialNumber: device ${found.id} has serial number "${found.serialNumber}", not "${serial}". Give one ` +
+          `of deviceId and serialNumber, or make them name the same device.`,
+        found.id,
+        "Device",
+      );
+    }
     if (found) return found;
     throw new AdoptionError(
       `deviceId: no device with id ${props.deviceId} is enrolled in the organization. Devices are enrolled on ` +

@@ -87,6 +87,15 @@ describe("Device", () => {
     await expect(managed.create({ serialNumber: "NO-SUCH-SERIAL" })).rejects.toThrow(
       /serialNumber: no device with serial number "NO-SUCH-SERIAL".*never created by Pulumi/,
     );
+    const folder = await stack.admin.groups.create({ name: "A folder", parentId: null });
+    const device = devices[2];
+    await expect(
+      managed.create({ deviceId: device.id, serialNumber: devices[3].serialNumber }),
+    ).rejects.toThrow(/serialNumber: device .* has serial number/);
+    await expect(managed.create({ deviceId: device.id, groupId: folder.id })).rejects.toThrow(
+      /groupId: group .* \("A folder"\) is not configured.*configured: true/,
+    );
+    expect(liveDevice(device.id).groupId).toBeNull();
     const check = await managed.check({ name: "x" });
     expect(check.failures.map((f) => f.property)).toEqual(["deviceId"]);
   });
