@@ -159,7 +159,7 @@ const ambiguousGroupAttaches = new Set<string>();
  * attempt it means someone else attached it, and the create is refused as every create that meets an object it
  * did not make. Refresh sees the group or the item deleted, not a detach made elsewhere (docs/architecture.md).
  */
-function contentOnGroup<K extends ContentKey>(key: K) {
+export function contentOnGroup<K extends ContentKey>(key: K) {
   const noun = contentNoun(key);
   const post = (client: DeviceMgmtClient, groupId: string, id: string) =>
     key === "fileId" ? client.groups.addFile(groupId, id) : client.groups.addVideo(groupId, id);
@@ -262,6 +262,10 @@ export const deviceVideoKind = attachmentKind("deviceVideo", {
  * A file on a configured group: it reaches every device of the group. Id `<groupId>/<fileId>`; any change
  * replaces it. The API cannot list a group's files: refresh notices the group or the file deleted, not a detach
  * made in the portal; a create over a file someone else attached is refused (its repeat after a lost answer is not).
+ *
+ * @example
+ * const manual = dm.getFileOutput({ filename: "safety-manual.pdf" });
+ * new dm.GroupFile("berlin-manual", { groupId: berlin.id, fileId: manual.id });
  */
 export class GroupFile extends DeviceMgmtResource {
   declare readonly groupId: pulumi.Output<string>;
@@ -271,7 +275,13 @@ export class GroupFile extends DeviceMgmtResource {
   }
 }
 
-/** A video on a configured group; as {@link GroupFile}. Id `<groupId>/<videoId>`. */
+/**
+ * A video on a configured group; as {@link GroupFile}. Id `<groupId>/<videoId>`.
+ *
+ * @example
+ * const tour = dm.getVideoOutput({ name: "Welcome Tour" });
+ * new dm.GroupVideo("berlin-tour", { groupId: berlin.id, videoId: tour.id });
+ */
 export class GroupVideo extends DeviceMgmtResource {
   declare readonly groupId: pulumi.Output<string>;
   declare readonly videoId: pulumi.Output<string>;
@@ -280,7 +290,14 @@ export class GroupVideo extends DeviceMgmtResource {
   }
 }
 
-/** A file on an ungrouped device. Id `<deviceId>/<fileId>`; refresh sees it detached elsewhere. */
+/**
+ * A file on an ungrouped device. Id `<deviceId>/<fileId>`; refresh sees it detached elsewhere.
+ *
+ * @example
+ * const demo = dm.getDeviceOutput({ name: "Headset 01" });
+ * const manual = dm.getFileOutput({ filename: "safety-manual.pdf" });
+ * new dm.DeviceFile("demo-manual", { deviceId: demo.id, fileId: manual.id });
+ */
 export class DeviceFile extends DeviceMgmtResource {
   declare readonly deviceId: pulumi.Output<string>;
   declare readonly fileId: pulumi.Output<string>;
@@ -289,7 +306,14 @@ export class DeviceFile extends DeviceMgmtResource {
   }
 }
 
-/** A video on an ungrouped device. Id `<deviceId>/<videoId>`; refresh sees it detached elsewhere. */
+/**
+ * A video on an ungrouped device. Id `<deviceId>/<videoId>`; refresh sees it detached elsewhere.
+ *
+ * @example
+ * const demo = dm.getDeviceOutput({ name: "Headset 01" });
+ * const tour = dm.getVideoOutput({ name: "Welcome Tour" });
+ * new dm.DeviceVideo("demo-tour", { deviceId: demo.id, videoId: tour.id });
+ */
 export class DeviceVideo extends DeviceMgmtResource {
   declare readonly deviceId: pulumi.Output<string>;
   declare readonly videoId: pulumi.Output<string>;
