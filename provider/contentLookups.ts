@@ -28,7 +28,13 @@ export interface GetThemeArgs {
 const THEME_USAGE =
   'getTheme({ name: "ArborXR Dark" }) or getTheme({ name: "Acme Brand", systemOwned: false })';
 
-/** Finds a theme, system or custom, by name. */
+/**
+ * Finds a theme, system or custom, by name.
+ *
+ * @example
+ * const dark = dm.getThemeOutput({ name: "ArborXR Dark" });
+ * const brand = dm.getThemeOutput({ name: "Acme Brand", systemOwned: false });
+ */
 export async function getTheme(args: GetThemeArgs, options?: LookupOptions): Promise<ThemeResult> {
   const check = checker("getTheme", args, THEME_USAGE);
   check.only("name", "systemOwned");
@@ -84,7 +90,12 @@ export interface GetImageArgs {
 
 const IMAGE_USAGE = 'getImage({ name: "acme-menu-icon.png", type: "headset-xp-menu-icon" })';
 
-/** Finds an image by its file name among the images of one type (the API lists images by type). */
+/**
+ * Finds an image by its file name among the images of one type (the API lists images by type).
+ *
+ * @example
+ * const icon = dm.getImageOutput({ name: "acme-menu-icon.png", type: "headset-xp-menu-icon" });
+ */
 export async function getImage(args: GetImageArgs, options?: LookupOptions): Promise<ImageResult> {
   const check = checker("getImage", args, IMAGE_USAGE);
   check.only("name", "type");
@@ -117,7 +128,12 @@ export interface GetCustom3DEnvironmentArgs {
   name: string;
 }
 
-/** Finds a custom 3D environment by its file name. */
+/**
+ * Finds a custom 3D environment by its file name.
+ *
+ * @example
+ * const showroom = dm.getCustom3DEnvironmentOutput({ name: "acme-showroom.glb" });
+ */
 export async function getCustom3DEnvironment(
   args: GetCustom3DEnvironmentArgs,
   options?: LookupOptions,
@@ -156,7 +172,13 @@ export interface GetAppArgs {
   name: string;
 }
 
-/** Finds an app of the organization by name. */
+/**
+ * Finds an app of the organization by name.
+ *
+ * @example
+ * const simulator = dm.getAppOutput({ name: "Training Simulator" });
+ * new dm.TagSet("simulator-tags", { ownerType: "app", ownerId: simulator.id, tags: ["training"] });
+ */
 export async function getApp(args: GetAppArgs, options?: LookupOptions): Promise<AppResult> {
   const check = checker("getApp", args, 'getApp({ name: "Training Simulator" })');
   check.only("name");
@@ -186,7 +208,13 @@ export interface GetVideoArgs {
   name: string;
 }
 
-/** Finds a video of the organization by name. */
+/**
+ * Finds a video of the organization by name.
+ *
+ * @example
+ * const tour = dm.getVideoOutput({ name: "Welcome Tour" });
+ * new dm.GroupVideo("berlin-tour", { groupId: berlin.id, videoId: tour.id });
+ */
 export async function getVideo(args: GetVideoArgs, options?: LookupOptions): Promise<VideoResult> {
   const check = checker("getVideo", args, 'getVideo({ name: "Welcome Tour" })');
   check.only("name");

@@ -37,7 +37,17 @@ export interface GetRoleArgs {
 
 const ROLE_USAGE = 'getRole({ name: "Admin" }) or getRole({ name: "Group Viewer", type: "group" })';
 
-/** Finds a role by name (and type); an error lists the roles there are when none or several match. */
+/**
+ * Finds a role by name (and type); an error lists the roles there are when none or several match.
+ *
+ * @example
+ * const groupAdmin = dm.getRoleOutput({ name: "Group Admin", type: "group" });
+ * const readOnly = dm.getRoleOutput({ name: "Read Only", type: "organization" });
+ * new dm.User("emil", {
+ *   firstName: "Emil", lastName: "Lindqvist", email: "emil@acme.example", defaultRoleId: readOnly.id,
+ *   groupRoles: [{ roleId: groupAdmin.id, groupId: berlin.id }],
+ * });
+ */
 export async function getRole(args: GetRoleArgs, options?: LookupOptions): Promise<RoleResult> {
   const check = checker("getRole", args, ROLE_USAGE);
   check.only("name", "type");
@@ -104,7 +114,13 @@ const groupResult = (
   deviceCount: g.deviceCount ?? 0,
 });
 
-/** Finds a group by id, or by name among the children of one parent (the root when parentId is absent). */
+/**
+ * Finds a group by id, or by name among the children of one parent (the root when parentId is absent).
+ *
+ * @example
+ * const emea = dm.getGroupOutput({ name: "EMEA" });
+ * const berlin = dm.getGroupOutput({ name: "Berlin Lab", parentId: emea.id });
+ */
 export async function getGroup(args: GetGroupArgs, options?: LookupOptions): Promise<GroupResult> {
   const check = checker("getGroup", args, GROUP_USAGE);
   check.only("id", "name", "parentId");
@@ -157,7 +173,13 @@ export interface GetReleaseChannelArgs {
 
 const CHANNEL_USAGE = 'getReleaseChannel({ appName: "Warehouse Picker", channelName: "Production" })';
 
-/** Finds a release channel by app name and channel name. */
+/**
+ * Finds a release channel by app name and channel name.
+ *
+ * @example
+ * const production = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" });
+ * new dm.GroupReleaseChannel("berlin-simulator", { groupId: berlin.id, releaseChannelId: production.id });
+ */
 export async function getReleaseChannel(
   args: GetReleaseChannelArgs,
   options?: LookupOptions,
@@ -229,7 +251,13 @@ const deviceResult = (d: ApiDevice): DeviceResult => ({
   groupId: d.group?.id ?? null,
 });
 
-/** Finds a device by id, by name or by serial number. */
+/**
+ * Finds a device by id, by name or by serial number.
+ *
+ * @example
+ * const headset = dm.getDeviceOutput({ serialNumber: "ACM0003" });
+ * new dm.DeviceReleaseChannel("headset-beta", { deviceId: headset.id, releaseChannelId: beta.id });
+ */
 export async function getDevice(args: GetDeviceArgs, options?: LookupOptions): Promise<DeviceResult> {
   const check = checker("getDevice", args, DEVICE_USAGE);
   check.only("id", "name", "serialNumber");
@@ -270,7 +298,12 @@ export interface OrganizationResult {
   slug: string;
 }
 
-/** The organization of the token in use. */
+/**
+ * The organization of the token in use.
+ *
+ * @example
+ * export const organizationSlug = dm.getCurrentOrganizationOutput().slug;
+ */
 export async function getCurrentOrganization(options?: LookupOptions): Promise<OrganizationResult> {
   const org = await lookupClient(options).currentOrganization();
   return { id: org.id, name: org.name, slug: org.slug };
@@ -286,7 +319,12 @@ export interface CurrentUserResult {
   email: string;
 }
 
-/** The user of the token in use. */
+/**
+ * The user of the token in use.
+ *
+ * @example
+ * export const deployedBy = dm.getCurrentUserOutput().email;
+ */
 export async function getCurrentUser(options?: LookupOptions): Promise<CurrentUserResult> {
   const user = await lookupClient(options).currentUser();
   return { id: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email };
@@ -302,7 +340,13 @@ export interface TokenInfoResult {
   basePath: string;
 }
 
-/** The token's name, API version and organization (its display form is left out: it is part of the secret). */
+/**
+ * The token's name, API version and organization (its display form is left out: it is part of the secret).
+ *
+ * @example
+ * const token = await dm.getTokenInfo();
+ * if (token.apiVersion !== "v3") throw new Error(`token ${token.tokenName} is not a v3 token`);
+ */
 export async function getTokenInfo(options?: LookupOptions): Promise<TokenInfoResult> {
   const info = await lookupClient(options).tokenInfo();
   return {

@@ -28,7 +28,15 @@ export interface GetAppVersionArgs {
   version: string;
 }
 
-/** Finds a version of an app by the app's name and the version's name. */
+/**
+ * Finds a version of an app by the app's name and the version's name.
+ *
+ * @example
+ * const v24 = dm.getAppVersionOutput({ appName: "Training Simulator", version: "2.4.0" });
+ * new dm.ReleaseChannelVersion("production", {
+ *   appId: production.appId, releaseChannelId: production.id, versionId: v24.id,
+ * });
+ */
 export async function getAppVersion(
   args: GetAppVersionArgs,
   options?: LookupOptions,
@@ -75,7 +83,13 @@ export interface GetFileArgs {
   filename: string;
 }
 
-/** Finds a file of the organization by file name. */
+/**
+ * Finds a file of the organization by file name.
+ *
+ * @example
+ * const manual = dm.getFileOutput({ filename: "safety-manual.pdf" });
+ * new dm.GroupFile("berlin-manual", { groupId: berlin.id, fileId: manual.id });
+ */
 export async function getFile(args: GetFileArgs, options?: LookupOptions): Promise<FileResult> {
   const check = checker("getFile", args, 'getFile({ filename: "safety-manual.pdf" })');
   check.only("filename");
@@ -104,7 +118,12 @@ export interface GetTagArgs {
   name: string;
 }
 
-/** Finds a tag of the organization's catalogue by name. */
+/**
+ * Finds a tag of the organization's catalogue by name.
+ *
+ * @example
+ * export const lobbyTagId = dm.getTagOutput({ name: "lobby" }).id;
+ */
 export async function getTag(args: GetTagArgs, options?: LookupOptions): Promise<TagResult> {
   const check = checker("getTag", args, 'getTag({ name: "lobby" })');
   check.only("name");
@@ -135,7 +154,13 @@ export interface GetDevicesArgs {
 
 const DEVICES_USAGE = 'getDevices({ groupId: "<group uuid>", tags: ["lobby"], serialNumbers: ["ACM0001"] })';
 
-/** The organization's devices that match every filter given, in the API's order (possibly none). */
+/**
+ * The organization's devices that match every filter given, in the API's order (possibly none).
+ *
+ * @example
+ * const lobbyHeadsets = dm.getDevicesOutput({ groupId: berlin.id, tags: ["lobby"] });
+ * export const lobbySerials = lobbyHeadsets.apply((devices) => devices.map((d) => d.serialNumber));
+ */
 export async function getDevices(args: GetDevicesArgs, options?: LookupOptions): Promise<DeviceResult[]> {
   const check = checker("getDevices", args, DEVICES_USAGE);
   check.only("groupId", "tags", "serialNumbers");

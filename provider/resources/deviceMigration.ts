@@ -178,6 +178,10 @@ export interface DeviceMigrationArgs extends ConnectionArg {
 /**
  * Moves a device to another organization. Deleting the resource does not move it back (the API cannot); it
  * only leaves the stack, with a warning.
+ *
+ * @example
+ * // By id: once moved, the device is no longer found by name in this organization.
+ * new dm.DeviceMigration("loaner-to-staging", { deviceId: "<device uuid>", organizationSlug: "acme-staging" });
  */
 export class DeviceMigration extends DeviceMgmtResource {
   /** The migrated device. */
