@@ -29,6 +29,7 @@ export class Deployment extends StepExecutor {
   readonly condemned: StateEntry[] = [];
   /** Old states a delete-first replacement of this run deleted, by URN, until their replacement is created. */
   private readonly pendingReplacements = new Map<string, StateEntry>();
+  private targetsChecked = false;
   private readonly seen = new Set<string>();
   private readonly old: Map<string, StateEntry>;
   /** Old URN -> new URN, for resources found through an alias (their old URN must not be deleted). */
@@ -57,6 +58,7 @@ export class Deployment extends StepExecutor {
   private async registerGoal(
     req: resproto.RegisterResourceRequest,
   ): Promise<resproto.RegisterResourceResponse> {
+    this.checkReplaceTargets();
     const { project, stack } = this.settings;
     const type = req.getType();
     const name = req.getName();
@@ -128,6 +130,28 @@ export class Deployment extends StepExecutor {
       if (!this.failed) this.fail({ urn, op: "register", message: (err as Error).message });
       throw registrationRefused((err as Error).message);
     }
+  }
+
+  /**
+   * Every `--replace` target must name a resource of the stack, or the deployment fails before any step
+   * (deployment_executor.go, Execute: checkTargets(ReplaceTargets), with the engine's texts from
+   * sdk/go/common/diag/errors.go). Checked at the first registration (the stack's), before anything else.
+   */
+  private checkReplaceTargets(): void {
+    if (this.targetsChecked) return;
+    this.targetsChecked = true;
+    const known = (target: string) =>
+      this.settings.oldState.some((e) => e.urn === target || e.name === target);
+    const unknown = (this.settings.replace ?? []).filter((target) => !known(target));
+    for (const target of unknown) {
+      this.fail({
+        op: "register",
+        message: target.includes("$")
+          ? `Target '${target}' could not be found in the stack.`
+          : `Target '${target}' could not be found in the stack. Did you forget to escape $ in your shell?`,
+      });
+    }
+    if (unknown.length > 0) throw registrationRefused("one or more targets could not be found in the stack");
   }
 
   /**
