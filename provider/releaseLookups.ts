@@ -128,7 +128,8 @@ export async function getTag(args: GetTagArgs, options?: LookupOptions): Promise
   const check = checker("getTag", args, 'getTag({ name: "lobby" })');
   check.only("name");
   const name = check.name("name", "tag's name");
-  const tags = await lookupClient(options).tags.all(name);
+  // The whole catalogue: the documents do not say how `search` matches.
+  const tags = await lookupClient(options).tags.all();
   const tag = exactlyOne(
     `tag named "${name}"`,
     tags.filter((t) => t.name.toLowerCase() === name.toLowerCase()),

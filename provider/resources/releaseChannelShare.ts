@@ -1,6 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { NotCreatedHereError } from "../errors";
+import { MalformedIdError, NotCreatedHereError } from "../errors";
 import { AmbiguousWriteError, ValidationError, type DeviceMgmtClient } from "../client";
 import { DeviceMgmtResource, type ConnectionArg } from "./common";
 import { clientForProps } from "./context";
@@ -86,11 +86,16 @@ export const releaseChannelShareHandler: ResourceHandler = {
   },
   async read(id, props) {
     // The API cannot list shares: refresh sees the channel gone, not an unshare made in the portal.
-    const channel = await unlessGone(
-      clientForProps(props).apps.releaseChannel(props.appId as string, props.releaseChannelId as string),
-    );
+    const [appId, releaseChannelId, organizationSlug, ...rest] = id.split("/");
+    if (!appId || !releaseChannelId || !organizationSlug || rest.length)
+      throw new MalformedIdError(
+        `ReleaseChannelShare id "${id}" is not <appId>/<releaseChannelId>/<organizationSlug>.`,
+        "ReleaseChannelShare",
+        id,
+      );
+    const channel = await unlessGone(clientForProps(props).apps.releaseChannel(appId, releaseChannelId));
     if (!channel) return {};
-    const outputs = outputsOf(props);
+    const outputs = outputsOf({ appId, releaseChannelId, organizationSlug, ...props });
     return { id, props: outputs, inputs: liveInputs(releaseChannelShareKind, outputs) };
   },
   async update(_id, _olds, news) {

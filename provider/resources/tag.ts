@@ -47,9 +47,12 @@ const tagOutputs = (live: ApiTag, props: Props): Props =>
     updatedAt: live.updatedAt,
   });
 
-/** The tag of that name (names are unique without case), or undefined. */
+/**
+ * The tag of that name (names are unique without case), or undefined. The whole catalogue is read: the
+ * documents do not say how `search` matches, and a miss here would let a create meet a same-named tag.
+ */
 async function tagNamed(client: DeviceMgmtClient, name: string): Promise<ApiTag | undefined> {
-  return (await client.tags.all(name)).find((t) => sameName(t.name, name));
+  return (await client.tags.all()).find((t) => sameName(t.name, name));
 }
 
 export const tagHandler: ResourceHandler = {

@@ -173,6 +173,11 @@ describe("ReleaseChannelShare", () => {
     expect(channelNow()?.sharedWithOrgIds).toEqual([staging]);
     expect((await managed.diff(declared)).changes).toBe("none");
 
+    // Read by id alone (an import) finds the share's parts from its id.
+    const imported = await Managed.of(stack.plugin, "releaseChannelShare", "imported");
+    expect((await imported.readById(managed.id)).id).toBe(managed.id);
+    expect(imported.outputs).toMatchObject(declared);
+
     const twin = await Managed.of(stack.plugin, "releaseChannelShare", "twin");
     await expect(twin.create(declared)).rejects.toThrow(/Nothing was changed/);
     expect(channelNow()?.sharedWithOrgIds).toEqual([staging]);
