@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { ObjectGoneError } from "../errors";
+import { MalformedIdError, ObjectGoneError } from "../errors";
 import type { DeviceMgmtClient, Tag as ApiTag, TagOwnerType } from "../client";
 import { DeviceMgmtResource, type AdoptionArgs, type ConnectionArg } from "./common";
 import { clientForProps } from "./context";
@@ -235,10 +235,17 @@ export const tagSetHandler: ResourceHandler = {
   },
   async read(id, props) {
     const client = clientForProps(props);
-    const owner = props.ownerType as OwnerType;
-    const live = await unlessGone(liveTags(client, owner, props.ownerId as string).then((t) => t ?? null));
+    // The id is `<ownerType>/<ownerId>`: a read by id alone (an import) finds the owner from it.
+    const [owner, ownerId] = id.split("/") as [OwnerType, string];
+    if (!OWNER_TYPES.includes(owner) || !ownerId)
+      throw new MalformedIdError(`TagSet id "${id}" is not <ownerType>/<ownerId>.`, "TagSet", id);
+    const live = await unlessGone(liveTags(client, owner, ownerId).then((t) => t ?? null));
     if (live === undefined) return {};
-    const outputs = tagSetOutputs(props, live ?? (props.tags as string[]));
+    // A group's tags cannot be read: an import of a group's set starts from none.
+    const outputs = tagSetOutputs(
+      { ...props, ownerType: owner, ownerId },
+      live ?? (props.tags as string[] | undefined) ?? [],
+    );
     return { id, props: outputs, inputs: liveInputs(tagSetKind, outputs) };
   },
   async update(id, olds, news) {

@@ -134,6 +134,10 @@ describe("Tag and TagSet", () => {
     expect(lower((await stack.admin.files.get(file.id)).tags ?? [])).toEqual(["onboarding", "safety"]);
     expect((await set.diff(declared)).changes).not.toBe("some");
 
+    const imported = await Managed.of(stack.plugin, "tagSet", "file-tags-imported");
+    expect((await imported.readById(set.id)).id).toBe(`file/${file.id}`);
+    expect(imported.outputs).toMatchObject({ ownerType: "file", ownerId: file.id });
+
     await stack.admin.tags.attach("files", file.id, ["operations"]);
     await set.read();
     expect((await set.diff(declared)).changes).toBe("some");
