@@ -44,7 +44,10 @@ async function restoredEmulator(): Promise<RunningEmulator> {
   return startEmulator({ port: 0, statePath });
 }
 
-async function restoredEngine(emulator: RunningEmulator): Promise<Engine> {
+async function restoredEngine(
+  emulator: RunningEmulator,
+  checkpoint = path.join(fixtures, "checkpoint.json"),
+): Promise<Engine> {
   const engine = await createEngine({
     cwd: repoRoot, // the plugin resolves require("pulumi-devicemgmt/runtime") from here: this repository's build
     project: PROJECT,
@@ -52,7 +55,7 @@ async function restoredEngine(emulator: RunningEmulator): Promise<Engine> {
     config: { "devicemgmt:baseUrl": emulator.baseUrl },
     secretConfig: { "devicemgmt:apiToken": emulator.tokens.multiOrgAdmin },
   });
-  await engine.loadState(path.join(fixtures, "checkpoint.json"), secretsKey);
+  await engine.loadState(checkpoint, secretsKey);
   return engine;
 }
 
@@ -221,7 +224,9 @@ describe("a stack written by 0.1.0 (test/fixtures/checkpoint-0.1.0)", () => {
       expect(engine.resource(name).type).not.toBe(LEGACY_TYPE);
       expect(engine.resource(name).id).toBe(idOf(name));
     }
-    // From here on the state holds today's text.
+    // From here on the state holds today's text. (Today's text is still byte for byte 0.1.0's: the thin provider
+    // has not changed. What shows that the state's text is what the plugin runs is the refresh above: a fixture
+    // whose text calls something the runtime no longer exports fails it.)
     expect(providerTexts(engine).lab).toBe(await serializedProvider("group"));
 
     const again = await engine.up(program(emulator.tokens.admin));
@@ -286,6 +291,26 @@ test("a 0.1.0 stack destroyed straight away: 0.1.0's __provider text deletes thr
       headset01Channels: [],
       headset08In: ["acme-staging"],
     });
+  } finally {
+    await engine.close();
+    await emulator.close();
+  }
+});
+
+test("the plugin runs the state's __provider text: a 0.1.0 text altered to call what the runtime lacks fails refresh", async () => {
+  const emulator = await restoredEmulator();
+  const altered = path.join(
+    await fs.promises.mkdtemp(path.join(os.tmpdir(), "upgrade-0.1.0-")),
+    "checkpoint.json",
+  );
+  const text = await fs.promises.readFile(path.join(fixtures, "checkpoint.json"), "utf8");
+  await fs.promises.writeFile(altered, text.replaceAll(".handler(kind).read(", ".handlerGone(kind).read("));
+  const engine = await restoredEngine(emulator, altered);
+  try {
+    const refreshed = await engine.refresh();
+    expect(refreshed.errors.map((e) => e.message)).toEqual(
+      Array(RESOURCE_NAMES.length).fill(expect.stringContaining("handlerGone is not a function")),
+    );
   } finally {
     await engine.close();
     await emulator.close();
