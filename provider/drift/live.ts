@@ -98,7 +98,7 @@ export class LiveOrganization {
   /** Every app's release channels (to name a channel a state holds by id only). */
   releaseChannels(): Promise<ReleaseChannel[]> {
     return this.#once("release-channels", async () => {
-      const apps = await this.#client.apps.all();
+      const apps = await this.apps();
       const lists = await mapConcurrently(
         apps,
         OWNER_CONCURRENCY,

@@ -13,12 +13,15 @@ const USERS = 1000;
 const REGIONS = 19;
 const SITES = 180;
 const GROUPS = 1 + REGIONS + SITES;
+/** Tags of the catalogue, besides the seeded ones: each reported unmanaged, read in one pass of list pages. */
+const TAGS = 250;
 
 let emulator: RunningEmulator;
 /** The emulator's rate-limit clock runs this far ahead of the wall clock, so the report starts a fresh window. */
 let clockAhead = 0;
 let workDir: string;
 let emptyState: string;
+let siteIds: string[];
 
 beforeAll(async () => {
   emulator = await startEmulator({ port: 0, now: () => Date.now() + clockAhead });
@@ -66,6 +69,13 @@ beforeAll(async () => {
       }),
     () => {},
   );
+  await mapConcurrently(
+    Array.from({ length: TAGS }, (_, i) => i),
+    16,
+    (i) => setup.tags.create(`cost-tag-${i}`),
+    () => {},
+  );
+  siteIds = sites.map((s) => s.id);
   expect(emulator.stats().byStatus["429"]).toBeUndefined();
   clockAhead += 61_000;
 }, 300_000);
@@ -75,7 +85,12 @@ afterAll(async () => {
 });
 
 const env = () => ({ DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly });
-const OWNER_ROUTES = ["GET /groups/{groupId}/release-channels", "GET /devices/{deviceId}/release-channels"];
+const OWNER_ROUTES = [
+  "GET /groups/{groupId}/release-channels",
+  "GET /devices/{deviceId}/release-channels",
+  "GET /devices/{deviceId}/files",
+  "GET /devices/{deviceId}/videos",
+];
 
 test("users and groups: under one request per 20 objects, every object reported, no 429", async () => {
   emulator.resetStats();
@@ -95,24 +110,123 @@ test("users and groups: under one request per 20 objects, every object reported,
   expect(stats.requests).toBeLessThan(objects / 20);
 }, 120_000);
 
-test("with release channels: one list per configured group and ungrouped device on top, no 429", async () => {
+test("every kind: one list per configured group and ungrouped device on top, no 429", async () => {
   emulator.resetStats();
   const run = await runDrift(workDir, ["--format", "none", emptyState], env());
   const stats = emulator.stats();
   const ownerLists = OWNER_ROUTES.reduce((n, route) => n + (stats.byRoute[route] ?? 0), 0);
   const devices = emulator.snapshot().devices;
   const ungrouped = devices.filter((d) => !d.groupId).length;
-  const objects = USERS + GROUPS + SITES;
+  const tags = run.report.findings.filter((f) => f.kind === "tag").length;
+  const objects = USERS + GROUPS + SITES + tags;
   console.log(
     `drift report, every kind: ${objects} objects, ${stats.requests} requests, of which ${ownerLists} lists of ` +
-      `one owner's release channels (${SITES} configured groups, ${ungrouped} ungrouped devices) and ` +
-      `${stats.requests - ownerLists} for everything else`,
+      `one owner's release channels, files or videos (${SITES} configured groups, ${ungrouped} ungrouped ` +
+      `devices) and ${stats.requests - ownerLists} for everything else: ${JSON.stringify(stats.byRoute)}`,
   );
   expect(run.report.findings.filter((f) => f.kind === "groupReleaseChannel")).toHaveLength(SITES);
+  expect(tags).toBeGreaterThanOrEqual(TAGS);
   expect(stats.byStatus["429"]).toBeUndefined();
   expect(stats.writes).toBe(0);
   // The API has no organization-wide list of attachments: each owner's list is read once, nothing more.
   expect(stats.byRoute[OWNER_ROUTES[0]]).toBe(SITES);
-  expect(stats.byRoute[OWNER_ROUTES[1]] ?? 0).toBe(ungrouped);
+  for (const route of OWNER_ROUTES.slice(1)) expect(stats.byRoute[route] ?? 0).toBe(ungrouped);
+  // The catalogue's tags in one pass of list pages (100 a page).
+  expect(stats.byRoute["GET /tags"]).toBe(Math.ceil(tags / 100));
   expect(stats.requests - ownerLists).toBeLessThan(objects / 20);
+}, 120_000);
+
+/** A stack export holding these resources (outputs as the provider records them; inputs as the program declared). */
+function stackExport(resources: Array<{ type: string; id: string; props: Record<string, unknown> }>) {
+  return JSON.stringify({
+    version: 3,
+    deployment: {
+      resources: resources.map((r, i) => ({
+        urn: `urn:pulumi:production::cost::pulumi-nodejs:dynamic/devicemgmt:${r.type}::${r.type}-${i}`,
+        custom: true,
+        type: `pulumi-nodejs:dynamic/devicemgmt:${r.type}`,
+        id: r.id,
+        inputs: r.props,
+        outputs: r.props,
+      })),
+    },
+  });
+}
+
+test("managed experiences, tag sets and channel versions: one GET per experience (no list in the API), the rest from list pages", async () => {
+  const reader = new DeviceMgmtClient({
+    baseUrl: emulator.baseUrl,
+    apiToken: emulator.tokens.admin,
+    requestsPerMinute: 100_000,
+  });
+  const [apps, files, videos] = await Promise.all([
+    reader.apps.all(),
+    reader.files.all(),
+    reader.videos.all(),
+  ]);
+  const channels = (await Promise.all(apps.map((a) => reader.apps.releaseChannels(a.id).all()))).flat();
+  const tagSets = [
+    ...apps.map((a) => ["app", a.id, a.tags] as const),
+    ...files.map((f) => ["file", f.id, f.tags] as const),
+    ...videos.map((v) => ["video", v.id, v.tags] as const),
+  ];
+  const file = path.join(workDir, "managed.json");
+  fs.writeFileSync(
+    file,
+    stackExport([
+      ...siteIds.map((groupId) => ({
+        type: "HeadsetExperience",
+        id: groupId,
+        props: { groupId, mode: "default-home" },
+      })),
+      ...tagSets.map(([ownerType, ownerId, tags]) => ({
+        type: "TagSet",
+        id: `${ownerType}/${ownerId}`,
+        props: { ownerType, ownerId, tags: tags ?? [] },
+      })),
+      ...channels.map((rc) => ({
+        type: "ReleaseChannelVersion",
+        id: `${rc.app.id}/${rc.id}`,
+        props: {
+          appId: rc.app.id,
+          releaseChannelId: rc.id,
+          versionId: rc.version.id,
+          version: rc.version.version,
+        },
+      })),
+    ]),
+  );
+  clockAhead += 61_000;
+  emulator.resetStats();
+  const run = await runDrift(
+    workDir,
+    ["--kinds", "headsetExperience,tagSet,releaseChannelVersion", "--format", "none", file],
+    env(),
+  );
+  const stats = emulator.stats();
+  const managed = SITES + tagSets.length + channels.length;
+  const perExperience = stats.byRoute["GET /groups/{groupId}/headset-experience"] ?? 0;
+  console.log(
+    `drift report, ${managed} managed experiences, tag sets and channel versions: ${stats.requests} requests, ` +
+      `of which ${perExperience} experience reads (${SITES} managed) and ${stats.requests - perExperience} for ` +
+      `everything else: ${JSON.stringify(stats.byRoute)}`,
+  );
+  expect(run.code).not.toBe(EXIT.failed);
+  // Tag sets and channel versions as they were: nothing changed.
+  expect(run.report.findings.filter((f) => f.kind !== "headsetExperience")).toEqual([]);
+  expect(stats.byStatus["429"]).toBeUndefined();
+  expect(stats.writes).toBe(0);
+  expect(perExperience).toBe(SITES);
+  // Tag sets and channel versions from the owners' list pages, read once each: no request per resource.
+  expect(stats.byRoute).toEqual({
+    "GET /current-organization": 1,
+    "GET /current-user": 1,
+    "GET /groups": Math.ceil(GROUPS / 100),
+    "GET /devices": 1,
+    "GET /groups/{groupId}/headset-experience": SITES,
+    "GET /apps": 1,
+    "GET /apps/{appId}/release-channels": apps.length,
+    "GET /files": 1,
+    "GET /videos": 1,
+  });
 }, 120_000);
