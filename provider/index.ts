@@ -26,4 +26,6 @@ export * from "./contentLookups";
 export * from "./releaseLookups";
 export type { ConnectionInput } from "./connection";
 export type { ConnectionArgs } from "./resources/secretConnection";
+export { DeviceMgmtResource, type AdoptionArgs, type ConnectionArg } from "./resources/common";
+export type { ImageType } from "./client/types";
 export * from "./errors";
