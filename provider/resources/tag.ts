@@ -4,6 +4,7 @@
  * `Device`'s `tags`.)
  */
 import * as pulumi from "@pulumi/pulumi";
+import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { MalformedIdError, ObjectGoneError } from "../errors";
 import type { DeviceMgmtClient, Tag as ApiTag, TagOwnerType } from "../client";
@@ -207,8 +208,20 @@ async function applyTags(
   if (detach.length) await client.tags.detach(pathOf(owner), id, detach);
 }
 
+/** This process's id: one engine run. A set records the run that created it. */
+const THIS_RUN = randomUUID();
+
 const tagSetOutputs = (props: Props, tags: string[]): Props =>
-  jsonClean({ ownerType: props.ownerType, ownerId: props.ownerId, tags, connection: props.connection });
+  jsonClean({
+    ownerType: props.ownerType,
+    ownerId: props.ownerId,
+    tags,
+    connection: props.connection,
+    createdInRun: props.createdInRun ?? THIS_RUN,
+  });
+
+/** The sets created by this process (one engine run), by id `<ownerType>/<ownerId>`. */
+const tagSetsCreatedThisRun = new Set<string>();
 
 export const tagSetHandler: ResourceHandler = {
   async check(_olds, news) {
@@ -231,6 +244,7 @@ export const tagSetHandler: ResourceHandler = {
     } catch (error) {
       throw partialFailure(resourceId, tagSetOutputs(inputs, current), inputs, error);
     }
+    tagSetsCreatedThisRun.add(resourceId);
     return { id: resourceId, outs: tagSetOutputs(inputs, (await liveTags(client, owner, id)) ?? wanted) };
   },
   async read(id, props) {
@@ -243,7 +257,7 @@ export const tagSetHandler: ResourceHandler = {
     if (live === undefined) return {};
     // A group's tags cannot be read: an import of a group's set starts from none.
     const outputs = tagSetOutputs(
-      { ...props, ownerType: owner, ownerId },
+      { ...props, ownerType: owner, ownerId, createdInRun: props.createdInRun ?? "unknown" },
       live ?? (props.tags as string[] | undefined) ?? [],
     );
     return { id, props: outputs, inputs: liveInputs(tagSetKind, outputs) };
@@ -257,11 +271,20 @@ export const tagSetHandler: ResourceHandler = {
     try {
       await applyTags(client, owner, ownerId, current, news.tags as string[]);
     } catch (error) {
-      throw partialFailure(id, tagSetOutputs(news, current), news, error);
+      throw partialFailure(
+        id,
+        tagSetOutputs({ ...news, createdInRun: olds.createdInRun }, current),
+        news,
+        error,
+      );
     }
-    return { outs: tagSetOutputs(news, (await liveTags(client, owner, ownerId)) ?? (news.tags as string[])) };
+    const tags = (await liveTags(client, owner, ownerId)) ?? (news.tags as string[]);
+    return { outs: tagSetOutputs({ ...news, createdInRun: olds.createdInRun }, tags) };
   },
-  async delete(_id, props) {
+  async delete(id, props) {
+    // A set of the same owner made in this run is the same declaration under a new name (renamed in code
+    // without aliases: the engine creates the new name before deleting the old): its tags stay.
+    if (tagSetsCreatedThisRun.has(id) && props.createdInRun !== THIS_RUN) return;
     // Removes the tags this set declares (still there); the tags themselves stay in the catalogue.
     const client = clientForProps(props);
     await client.assertV3Token();
@@ -298,6 +321,8 @@ export class TagSet extends DeviceMgmtResource {
   declare readonly ownerType: pulumi.Output<string>;
   declare readonly ownerId: pulumi.Output<string>;
   declare readonly tags: pulumi.Output<string[]>;
+  /** The engine run that created the set: a rename in code (new name created, old deleted) keeps the tags. */
+  declare readonly createdInRun: pulumi.Output<string>;
 
   constructor(name: string, args: TagSetArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(tagSetKind, name, args, opts));
@@ -309,6 +334,6 @@ export const tagSetKind = defineKind({
   type: "TagSet",
   naturalKey: true,
   properties: tagSetProperties,
-  outputs: [],
+  outputs: ["createdInRun"],
   handler: tagSetHandler,
 });

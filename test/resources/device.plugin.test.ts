@@ -146,6 +146,18 @@ describe("Tag and TagSet", () => {
     await set.delete();
     expect((await stack.admin.files.get(file.id)).tags ?? []).toEqual([]);
 
+    // Renamed in code without aliases: the new name is created, then the old deleted; the tags stay.
+    const app = (await stack.admin.apps.all())[0];
+    const appSet = { ownerType: "app", ownerId: app.id, tags: ["training", "lobby"] };
+    const oldName = await Managed.of(stack.plugin, "tagSet", "app-tags-old");
+    await oldName.create(appSet);
+    // The old name's state was written by an earlier run (a rename is a later `up`: another plugin process).
+    oldName.outputs = { ...oldName.outputs, createdInRun: "an-earlier-run" };
+    const newName = await Managed.of(stack.plugin, "tagSet", "app-tags-new");
+    await newName.create(appSet);
+    await oldName.delete();
+    expect(lower((await stack.admin.apps.get(app.id)).tags ?? [])).toEqual(["lobby", "training"]);
+
     const groupSet = await Managed.of(stack.plugin, "tagSet", "group-tags");
     await groupSet.create({ ownerType: "group", ownerId: berlin, tags: ["lobby"] });
     expect(lower(stack.emulator.snapshot().groups.find((g) => g.id === berlin)?.tags ?? [])).toEqual([
