@@ -19,6 +19,7 @@ import {
   type Plan,
 } from "./steps";
 import type { EngineError, RunResult, Step, StateEntry } from "./types";
+import { applyIgnoreChanges } from "./ignoreChanges";
 import { aliasUrns, createUrn } from "./urns";
 import { ROOT_STACK_TYPE, changedKeys, changedValues, reveal, secretKeysOf } from "./values";
 
@@ -240,9 +241,10 @@ export class Deployment extends StepExecutor {
         return { kind: "create", checked, changed: [], replaceKeys: [], deleteBeforeReplace: false };
       }
       if (this.isTargetedReplace(goal)) {
-        // `--replace`: checked without the old inputs, and no Diff: the replacement "blames the id"
-        // (step_generator.go, diff()); only the deleteBeforeReplace option can ask for delete-first.
-        const checked = await this.check(goal, {}, news);
+        // `--replace`: checked without the old inputs and with the program's values (ignoreChanges left out),
+        // and no Diff: the replacement "blames the id" (step_generator.go, diff()); only the deleteBeforeReplace
+        // option can ask for delete-first.
+        const checked = await this.check(goal, {}, goal.inputs);
         return {
           kind: "replace",
           checked,
@@ -288,14 +290,10 @@ export class Deployment extends StepExecutor {
     if (!goal.type.startsWith("pulumi-nodejs:dynamic")) {
       throw new Error(`${goal.type}: only dynamic resources (pulumi-nodejs:dynamic*) are supported here`);
     }
-    const news = { ...goal.inputs };
-    if (old) {
-      // ignoreChanges: the engine keeps the old value of an ignored property (top-level paths only here).
-      for (const key of goal.options.ignoreChanges) {
-        if (key in old.inputs) news[key] = old.inputs[key];
-        else delete news[key];
-      }
-    }
+    // ignoreChanges: each ignored property path keeps its old value, before Check (processIgnoreChanges).
+    const news = old
+      ? applyIgnoreChanges(goal.inputs, old.inputs, goal.options.ignoreChanges).inputs
+      : { ...goal.inputs };
     const plan = await this.plan(goal, old, news);
     const details = {
       changedKeys: plan.changed,
@@ -317,8 +315,10 @@ export class Deployment extends StepExecutor {
       this.refuseProtectedReplace(goal, old);
       // A replacement is a new resource: the engine checks it again without the old inputs, in a preview too
       // (step_generator.go, after the protect check; not for --replace, already checked that way).
+      // The replacement is checked with the program's own values: ignoreChanges does not carry old values into a
+      // new resource (step_generator.go: Check with goal.Properties).
       if (!this.isTargetedReplace(goal)) {
-        plan.checked = await this.checkQueue.run(() => this.check(goal, {}, news));
+        plan.checked = await this.checkQueue.run(() => this.check(goal, {}, goal.inputs));
       }
     }
     if (this.settings.mode === "preview") {
