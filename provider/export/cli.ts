@@ -18,7 +18,8 @@ import { matchTarget, type StagingMatch } from "./staging";
 const USAGE = `Usage: devicemgmt-export [options]
 
 Reads an organization through the v3 API and writes a Pulumi program that declares it: the group tree, users
-with their roles, and release channels on groups and devices. Adoption ids go to the stack config file, so the
+with their roles, release channels on groups and devices, custom themes, and the headset and device
+experiences of configured groups and ungrouped devices (admin PINs become config secrets you set). Adoption ids go to the stack config file, so the
 same program manages the organization as it is (with that file) or builds a copy elsewhere (without it).
 
 Options:
@@ -43,6 +44,9 @@ Staging in an organization that already holds some of the objects:
 The API token comes from the environment variable DEVICEMGMT_API_TOKEN, never from the command line.
 Progress goes to stderr; a summary to stdout (with --match-base-url, one line per adopted object).
 `;
+
+/** ", 2 themes" for the summary line; nothing for none (an organization without them reads as before). */
+const counted = (n: number, what: string) => (n ? `, ${n} ${what}${n === 1 ? "" : "s"}` : "");
 
 /** Pulumi's own rule for project and stack names, minus the `org/project/` prefixes of a stack reference. */
 const PULUMI_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
@@ -255,6 +259,8 @@ export async function main(
       `Wrote ${Object.keys(files).join(", ")} to ${out}: ` +
         `${plan.declaresGroups ? plan.groups.length : 0} groups, ${plan.users.length} users, ${attachments} ` +
         `release-channel attachments` +
+        counted(plan.content.themes.length, "theme") +
+        counted(plan.content.experiences.length, "experience") +
         (plan.leftOut.length ? `; ${plan.leftOut.length} left out (listed in README.md).` : ".") +
         "\n",
     );

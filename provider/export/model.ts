@@ -4,9 +4,17 @@
  * is a pure function of it.
  */
 
+import type { ModelExperience, ModelTheme } from "./experienceRead";
+
 /** What a program can declare; `groups` also decides whether groups are declared or only looked up. */
-export type ExportKind = "groups" | "users" | "attachments";
-export const EXPORT_KINDS: readonly ExportKind[] = ["groups", "users", "attachments"];
+export type ExportKind = "groups" | "users" | "attachments" | "themes" | "experiences";
+export const EXPORT_KINDS: readonly ExportKind[] = [
+  "groups",
+  "users",
+  "attachments",
+  "themes",
+  "experiences",
+];
 
 export type RoleType = "organization" | "group";
 
@@ -65,6 +73,10 @@ export interface OrgModel {
   users: ModelUser[];
   groupChannels: ModelGroupChannel[];
   deviceChannels: ModelDeviceChannel[];
+  /** The organization's custom themes (kind "themes"); absent: none. */
+  themes?: ModelTheme[];
+  /** Experiences of configured groups and ungrouped devices (kind "experiences"); absent: none. */
+  experiences?: ModelExperience[];
   /** One sentence per thing the program leaves out, and why; shown in the generated README. */
   leftOut: string[];
 }

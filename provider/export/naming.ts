@@ -19,6 +19,7 @@ import {
   type RoleRef,
   type TreeGroup,
 } from "./model";
+import { planExperiences, type ExperiencePlan } from "./experiencePlan";
 
 const SLUG_PART_LENGTH = 40;
 
@@ -162,6 +163,8 @@ export interface ProgramPlan {
   users: PlannedUser[];
   groupChannels: PlannedGroupChannel[];
   devices: PlannedDevice[];
+  /** Custom themes, experiences and the content lookups they need. */
+  content: ExperiencePlan;
   /**
    * Resource name → id in the source organization, for stack config, in program order: groups and users by
    * uuid, release-channel attachments as `<ownerId>/<releaseChannelId>` (when the channel's id was read).
@@ -264,6 +267,7 @@ export function planProgram(model: OrgModel): ProgramPlan {
   const referencedGroups = new Set<string>([
     ...users.flatMap((u) => u.groupRoles.map((r) => r.groupId)),
     ...groupChannels.map((a) => a.groupId),
+    ...(model.experiences ?? []).flatMap((x) => ("groupId" in x.owner ? [x.owner.groupId] : [])),
   ]);
   if (declaresGroups) {
     for (const g of tree) if (g.parentId) referencedGroups.add(g.parentId);
@@ -292,7 +296,12 @@ export function planProgram(model: OrgModel): ProgramPlan {
     ),
   );
   const devices = uniqueSorted(
-    deviceChannels.map((a) => ({ id: a.deviceId, name: a.deviceName })),
+    [
+      ...deviceChannels.map((a) => ({ id: a.deviceId, name: a.deviceName })),
+      ...(model.experiences ?? []).flatMap((x) =>
+        "deviceId" in x.owner ? [{ id: x.owner.deviceId, name: x.owner.deviceName }] : [],
+      ),
+    ],
     (d) => d.id,
     compareBy(
       (d) => d.name,
@@ -334,6 +343,16 @@ export function planProgram(model: OrgModel): ProgramPlan {
   const channelVariable = new Map(channels.map((c, i) => [channelKey(c), channelVariables[i]]));
   const groupVariable = new Map(variableGroups.map((g, i) => [g.id, groupVariables[i]]));
   const deviceVariable = new Map(devices.map((d, i) => [d.id, deviceVariables[i]]));
+
+  const content = planExperiences(model, {
+    groupName,
+    groupPath: new Map(tree.map((g) => [g.id, g.path.join(" > ")])),
+    groupVariable,
+    deviceVariable,
+    treeIndex,
+    resourceNames,
+    variables,
+  });
 
   const ordinals = sameNameOrdinals(tree);
   const plannedGroups: PlannedGroup[] = plannedTree.map((group) => ({
@@ -383,6 +402,7 @@ export function planProgram(model: OrgModel): ProgramPlan {
           : [],
       ),
     })),
+    content,
     adopt: [
       ...plannedGroups.flatMap((g) =>
         g.resourceName ? [[g.resourceName, g.group.id] as [string, string]] : [],
@@ -401,6 +421,7 @@ export function planProgram(model: OrgModel): ProgramPlan {
             : [],
         ),
       ),
+      ...content.themes.map((t) => [t.resourceName, t.theme.id] as [string, string]),
     ],
     leftOut: [...new Set(model.leftOut)].sort(compareBy((s) => s)),
   };

@@ -6,6 +6,7 @@
 import type { KindType, ResourceKind } from "../kinds";
 import type { ProgramPlan } from "./naming";
 import type { RenderOptions } from "./render";
+import { experienceSection, themeSection } from "./experienceProgram";
 import { oneLine, tsString } from "./text";
 
 /** The width generated code is laid out to (prettier's printWidth in the generated project). */
@@ -190,17 +191,9 @@ export const KIND_SECTIONS: { [K in ResourceKind]: KindSection } = {
       "a migration is an event that already happened: the migrated device is in the other organization",
   },
 
-  theme: {
-    notExported: "custom themes are not exported yet (issue 19, item 6): declare them by hand or adopt them",
-  },
-
-  headsetExperience: {
-    notExported: "experiences are not exported yet (issue 19, item 6): declare them by hand",
-  },
-
-  deviceExperience: {
-    notExported: "experiences are not exported yet (issue 19, item 6): declare them by hand",
-  },
+  theme: themeSection,
+  headsetExperience: (plan) => experienceSection(plan, "headset"),
+  deviceExperience: (plan) => experienceSection(plan, "device"),
 
   device: { notExported: "device placement, tags and custom fields are not exported yet (issue 20, item 8)" },
   tag: { notExported: "tags are not exported yet (issue 20, item 8)" },
@@ -226,7 +219,9 @@ export function renderProgram(plan: ProgramPlan, options: RenderOptions): string
     plan.groups.some((g) => g.resourceName !== undefined) ||
     plan.users.length > 0 ||
     plan.groupChannels.length > 0 ||
-    plan.devices.some((d) => d.channels.length > 0);
+    plan.devices.some((d) => d.channels.length > 0) ||
+    plan.content.themes.length > 0 ||
+    plan.content.experiences.length > 0;
 
   if (declaresAnything) {
     sections.push(

@@ -19,6 +19,7 @@ import {
   type OrgModel,
   type RoleRef,
 } from "./model";
+import { readExperiences } from "./experienceRead";
 
 export interface ReadOptions {
   kinds: ExportKind[];
@@ -131,6 +132,40 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
     );
   }
 
+  let themes: OrgModel["themes"] = [];
+  let experiences: OrgModel["experiences"] = [];
+  if (options.kinds.includes("themes") || options.kinds.includes("experiences")) {
+    const devices = options.kinds.includes("experiences")
+      ? await readAll(client.devices.list(), "devices", progress)
+      : [];
+    const sameName = countBy(devices, (d) => d.name);
+    const read = await readExperiences(client, {
+      configuredGroups: tree.filter((g) => g.configured).map((g) => ({ id: g.id, path: pathOf.get(g.id)! })),
+      ungroupedDevices: devices
+        .filter((d) => !d.group)
+        .map((d) => ({
+          id: d.id,
+          name: d.name,
+          serialNumber: d.serialNumber,
+          sameName: sameName.get(d.name)!,
+        })),
+      withThemes: options.kinds.includes("themes"),
+      withExperiences: options.kinds.includes("experiences"),
+      mapConcurrently: (items, fn) =>
+        mapConcurrently(
+          items,
+          concurrency,
+          fn,
+          (done) =>
+            everyHundred(done, items.length) &&
+            progress(`read experiences of ${done}/${items.length} owners`),
+        ),
+    });
+    themes = read.themes;
+    experiences = read.experiences;
+    leftOut.push(...read.leftOut);
+  }
+
   if (!options.kinds.includes("groups")) {
     // Without declared groups the program finds groups by name under their parent: that must be unambiguous.
     const unfindable = groupsNotFindableByName(tree);
@@ -140,6 +175,12 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
     users = users.filter((user) => {
       const blocked = user.groupRoles.find((r) => unfindable.has(r.groupId));
       if (blocked) leftOut.push(`User ${user.email}: ${because(blocked.groupId)}`);
+      return !blocked;
+    });
+    experiences = experiences.filter((x) => {
+      const blocked = "groupId" in x.owner && unfindable.has(x.owner.groupId);
+      if (blocked && "groupId" in x.owner)
+        leftOut.push(`The ${x.kind} experience of ${because(x.owner.groupId)}`);
       return !blocked;
     });
     groupChannels = groupChannels.filter((a) => {
@@ -160,6 +201,8 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
     users,
     groupChannels,
     deviceChannels,
+    themes,
+    experiences,
     leftOut,
   };
 }

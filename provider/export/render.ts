@@ -223,9 +223,43 @@ function renderStagingReadme(options: RenderOptions): string[] {
       "its name is in the adopt map).",
     `### Created: the stack creates them, and \`destroy\` deletes them`,
     created.length ? created.map(row).join("\n") : "None.",
+    ...(staging.lacks.length
+      ? [
+          `### Missing in ${oneLine(org.slug)}: the program looks them up by name, so \`up\` fails until they exist`,
+          staging.lacks.map((line) => `- ${oneLine(line)}`).join("\n"),
+        ]
+      : []),
     "Objects of the staging organization that the program does not declare (other users, groups, channels) are " +
       "not touched. If the staging organization changes before the first `up`, export again: an object created " +
       "there since then makes its create fail rather than be taken over.",
+  ];
+}
+
+/** Which secrets to set before the first `up`: the PINs are never read into these files. */
+function renderPinReadme(plan: ProgramPlan, options: RenderOptions): string[] {
+  const withPin = plan.content.experiences.filter((x) => x.pinKey);
+  if (!withPin.length) return [];
+  const shown = withPin.filter((x) => x.experience.pin === "shown");
+  const unknown = withPin.filter((x) => x.experience.pin === "unknown");
+  const command = (x: (typeof withPin)[number]) =>
+    `pulumi config set --secret ${options.project}:${x.pinKey} <PIN>   # ${oneLine(x.ownerLabel)}`;
+  return [
+    "## Admin PINs: set them before the first `up`",
+    "The export never reads a PIN into these files. The program takes each from a config secret of the stack " +
+      "(every stack: production and staging alike).",
+    ...(shown.length
+      ? [
+          "These experiences have a PIN: `up` stops until it is set (use the one the headsets have now, or a new one):",
+          ["```sh", ...shown.map(command), "```"].join("\n"),
+        ]
+      : []),
+    ...(unknown.length
+      ? [
+          "For these the API answered no PIN, which may also mean it withholds PINs. Without the setting the " +
+            "program declares none, and `up` removes a PIN the headsets have: set it if they have one.",
+          ["```sh", ...unknown.map(command), "```"].join("\n"),
+        ]
+      : []),
   ];
 }
 
@@ -239,6 +273,8 @@ function renderReadme(plan: ProgramPlan, options: RenderOptions): string {
       plan.groupChannels.length + plan.devices.reduce((n, d) => n + d.channels.length, 0),
       "release-channel attachment",
     ),
+    ...(plan.content.themes.length ? [count(plan.content.themes.length, "theme")] : []),
+    ...(plan.content.experiences.length ? [count(plan.content.experiences.length, "experience")] : []),
   ].filter(Boolean);
   const configFile = stackConfigFileName(options.stack);
   const leftOut = [
@@ -272,6 +308,7 @@ function renderReadme(plan: ProgramPlan, options: RenderOptions): string {
       "runs manage them. After that first `up` the ids are inert. Groups and users are adopted by id, " +
       "release-channel attachments by `<ownerId>/<releaseChannelId>`. A resource without an id never takes " +
       "over an existing object: its create fails and names the id to set.",
+    ...renderPinReadme(plan, options),
     ...renderStagingReadme(options),
     "## Not in the program",
     leftOut.join("\n"),

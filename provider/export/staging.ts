@@ -36,6 +36,8 @@ export interface StagingMatch {
   baseUrl: string;
   organization: { id: string; name: string; slug: string };
   objects: StagingObject[];
+  /** What the program looks up by name that the target lacks (or holds twice): `up` fails on each. */
+  lacks: string[];
 }
 
 const pathKey = (path: string[]) => path.join("\u0000");
@@ -200,7 +202,37 @@ export async function matchTarget(
     }
   }
 
+  const lacks: string[] = [];
+  const content = plan.content;
+  if (content.themes.length || content.experiences.length) {
+    const themes = await target.themes.all();
+    for (const t of content.themes) {
+      const named = themes.filter((theme) => !theme.isSystemOwned && theme.name === t.theme.colors.name);
+      objects.push({
+        resourceName: t.resourceName,
+        kind: "Theme",
+        label: `theme "${t.theme.colors.name}"`,
+        outcome: named.length === 1 ? "adopt" : "create",
+        ...(named.length === 1 ? { targetId: named[0].id } : {}),
+        notes: named.length === 1 ? ["its colours become the program's"] : [],
+      });
+    }
+    lacks.push(...(await lookupsLacking(plan, target, themes)));
+    for (const x of content.experiences) {
+      objects.push({
+        resourceName: x.resourceName,
+        kind: x.experience.kind === "headset" ? "HeadsetExperience" : "DeviceExperience",
+        label: `${x.experience.kind} experience of ${x.ownerLabel}`,
+        outcome: "create",
+        notes: [
+          "replaces the experience it has there; `destroy` leaves the program's in place (the API has no delete)",
+        ],
+      });
+    }
+  }
+
   return {
+    lacks,
     stack: options.stack,
     baseUrl: options.baseUrl,
     organization: { id: organization.id, name: organization.name, slug: organization.slug },
@@ -211,4 +243,45 @@ export async function matchTarget(
 /** The staging stack's adoption map, in program order. */
 export function stagingAdopt(match: StagingMatch): [string, string][] {
   return match.objects.flatMap((o) => (o.outcome === "adopt" ? [[o.resourceName, o.targetId!]] : []));
+}
+
+/** One line per lookup of the program's content that would fail in the target: none or several of that name. */
+async function lookupsLacking(
+  plan: ProgramPlan,
+  target: DeviceMgmtClient,
+  themes: { name: string; isSystemOwned: boolean }[],
+): Promise<string[]> {
+  const refs = plan.content.lookups.map((l) => l.ref);
+  if (!refs.length) return [];
+  const kinds = new Set(refs.map((r) => r.kind));
+  const [apps, videos, environments] = await Promise.all([
+    kinds.has("app") ? target.apps.all() : [],
+    kinds.has("video") ? target.videos.all() : [],
+    kinds.has("environment") ? target.custom3DEnvironments.all() : [],
+  ]);
+  const imagesOfType = new Map<string, Promise<{ originalFileName: string | null }[]>>();
+  const lines: string[] = [];
+  for (const ref of refs) {
+    let found: number;
+    let what: string;
+    if (ref.kind === "app") {
+      found = apps.filter((a) => a.name === ref.name).length;
+      what = `app "${ref.name}" (getApp)`;
+    } else if (ref.kind === "video") {
+      found = videos.filter((v) => v.name === ref.name).length;
+      what = `video "${ref.name}" (getVideo)`;
+    } else if (ref.kind === "environment") {
+      found = environments.filter((e) => e.objectName === ref.name).length;
+      what = `custom 3D environment "${ref.name}" (getCustom3DEnvironment)`;
+    } else if (ref.kind === "theme") {
+      found = themes.filter((t) => t.name === ref.name && t.isSystemOwned === ref.systemOwned).length;
+      what = `${ref.systemOwned ? "system" : "custom"} theme "${ref.name}" (getTheme)`;
+    } else {
+      if (!imagesOfType.has(ref.type)) imagesOfType.set(ref.type, target.images.all(ref.type));
+      found = (await imagesOfType.get(ref.type)!).filter((i) => i.originalFileName === ref.name).length;
+      what = `image "${ref.name}" of type ${ref.type} (getImage)`;
+    }
+    if (found !== 1) lines.push(found ? `${found} objects are named as the ${what}` : `the ${what}`);
+  }
+  return lines;
 }

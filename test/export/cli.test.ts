@@ -79,7 +79,8 @@ describe("devicemgmt-export", () => {
     // 30 users less the caller.
     expect(result.stdout).toBe(
       `Wrote index.ts, Pulumi.yaml, Pulumi.production.yaml, package.json, tsconfig.json, README.md to ${result.out}: ` +
-        "2 groups, 29 users, 0 release-channel attachments.\n",
+        // The seeded custom theme "Acme Brand" is the organization's own, so it is exported (system ones are not).
+        "2 groups, 29 users, 0 release-channel attachments, 1 theme.\n",
     );
     expect(result.files["index.ts"].match(/new dm\.User\(/g)).toHaveLength(29);
   });
@@ -94,7 +95,15 @@ describe("devicemgmt-export", () => {
     const skipped = await run(["--skip-users", "--project", "acme-org"]);
     expect(skipped.files["index.ts"]).not.toContain("dm.User");
     expect(skipped.files["Pulumi.production.yaml"]).not.toContain("person-1");
-    expect(skipped.files["index.ts"]).toBe(groupsOnly.files["index.ts"]);
+    const allButUsers = await run([
+      "--only",
+      "groups,attachments,themes,experiences",
+      "--project",
+      "acme-org",
+    ]);
+    expect(skipped.files["index.ts"]).toBe(allButUsers.files["index.ts"]);
+    expect(skipped.files["index.ts"]).toContain("new dm.Theme(");
+    expect(groupsOnly.files["index.ts"]).not.toContain("dm.Theme");
   });
 
   it("names the stack config file and the project as told, with defaults from the organization", async () => {
@@ -128,7 +137,10 @@ describe("devicemgmt-export", () => {
   });
 
   it.each([
-    [["--only", "groups,devices"], /--only takes groups, users, attachments; got "groups,devices"/],
+    [
+      ["--only", "groups,devices"],
+      /--only takes groups, users, attachments, themes, experiences; got "groups,devices"/,
+    ],
     [["--only", "users", "--skip-users"], /Nothing to export/],
     [["--project", "../evil"], /--project "..\/evil": use letters/],
     [["--stack", "a/b"], /--stack "a\/b": use letters/],

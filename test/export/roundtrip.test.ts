@@ -64,6 +64,10 @@ async function structureOf(slug: string, token: string, caller: string) {
     return g.parentId ? `${pathOf(g.parentId)} > ${g.name}` : g.name;
   };
   return {
+    themes: (await client.themes.all())
+      .filter((t) => !t.isSystemOwned)
+      .map((t) => [t.name, t.background1, t.background2, t.text, t.accent1, t.accent2, t.accent3].join(" "))
+      .sort(),
     groups: snapshot.groups.map((g) => `${pathOf(g.id)}${g.isConfigured ? " [configured]" : ""}`).sort(),
     users: snapshot.users
       .filter((u) => u.email !== caller)
@@ -186,7 +190,9 @@ describe("export of organization A", () => {
     expect(everything).not.toContain(emulator.tokens.multiOrgAdmin);
     expect(everything).not.toContain(emulator.tokens.multiOrgAdmin.split("|")[1]);
     expect(exportOutput.stderr).toMatch(/read \d+\/\d+ users/);
-    expect(exportOutput.stdout).toMatch(/10 groups, 6 users, 8 release-channel attachments; 1 left out/);
+    expect(exportOutput.stdout).toMatch(
+      /10 groups, 6 users, 8 release-channel attachments, 1 theme; 1 left out/,
+    );
     // The calling user and the pending invitation are not declared, and the README says so.
     expect(exported["index.ts"]).not.toContain("morgan.multi@acme.example");
     expect(exported["index.ts"]).not.toContain(PENDING_INVITEE);
@@ -234,6 +240,13 @@ describe("up of the generated program", () => {
     const staging = emulator.orgs.secondary.slug;
     const stagingBefore = emulator.snapshot(staging);
     expect(stagingBefore.groups).toEqual([]);
+    // The emulator seeds every organization with a custom theme named as A's: B starts empty only without it
+    // (test/export/staging.test.ts covers a target that holds it: the staging config adopts it by name).
+    const b = new DeviceMgmtClient({
+      baseUrl: emulator.baseUrl,
+      apiToken: emulator.tokens.multiOrgAdminSecondary,
+    });
+    for (const theme of await b.themes.all()) if (!theme.isSystemOwned) await b.themes.delete(theme.id);
     const engine = await engineFor(
       { "devicemgmt:baseUrl": emulator.baseUrl },
       emulator.tokens.multiOrgAdminSecondary,
@@ -243,11 +256,13 @@ describe("up of the generated program", () => {
     expect(result.errors).toEqual([]);
     const caller = "morgan.multi@acme.example";
     const a = await structureOf("acme", emulator.tokens.multiOrgAdmin, caller);
-    const b = await structureOf(staging, emulator.tokens.multiOrgAdminSecondary, caller);
+    const bStructure = await structureOf(staging, emulator.tokens.multiOrgAdminSecondary, caller);
     expect(a.groups).toHaveLength(10);
-    expect(b.groups).toEqual(a.groups);
-    expect(b.groupChannels).toEqual(a.groupChannels);
-    expect(b.users).toEqual(a.users.filter((u) => u.email !== PENDING_INVITEE));
+    expect(bStructure.groups).toEqual(a.groups);
+    expect(bStructure.groupChannels).toEqual(a.groupChannels);
+    expect(bStructure.users).toEqual(a.users.filter((u) => u.email !== PENDING_INVITEE));
+    expect(bStructure.themes).toEqual(a.themes);
+    expect(a.themes).toHaveLength(1);
 
     const again = await engine.up(generatedProgram(exportDir));
     expect(changes(again)).toEqual({ errors: [], create: [], update: [], replace: [], delete: [] });
@@ -259,6 +274,7 @@ describe("up of the generated program", () => {
     expect(after.users).toEqual(stagingBefore.users);
     expect(after.groups).toEqual([]);
     expect(after.devices).toEqual(stagingBefore.devices);
+    expect((await b.themes.all()).filter((t) => !t.isSystemOwned)).toEqual([]);
   });
 
   it("of an export without groups finds A's groups by name, and adopts the users without a write", async () => {

@@ -18,7 +18,11 @@ let emulator: RunningEmulator;
 let workDir: string;
 let exportDir: string;
 let stagingClient: DeviceMgmtClient;
-const preExisting: { groups: Record<string, string>; morgan: string } = { groups: {}, morgan: "" };
+const preExisting: { groups: Record<string, string>; morgan: string; theme: string } = {
+  groups: {},
+  morgan: "",
+  theme: "",
+};
 const engines: Engine[] = [];
 
 const exportOrg = (args: string[], out: string, env: Record<string, string> = {}) =>
@@ -30,6 +34,7 @@ const exportOrg = (args: string[], out: string, env: Record<string, string> = {}
 
 /** Every resource the exported program declares, by name, sorted. */
 const DECLARED = [
+  "acme-brand-theme",
   "acme-training",
   "berlin-lab",
   "berlin-lab-safety-briefing-stable",
@@ -108,6 +113,7 @@ beforeAll(async () => {
   };
   preExisting.morgan = stagingShape().users["morgan.multi@acme.example"];
   expect(preExisting.morgan).toBeDefined();
+  preExisting.theme = (await stagingClient.themes.all()).find((t) => !t.isSystemOwned)!.id;
 });
 
 afterAll(async () => {
@@ -137,6 +143,8 @@ describe("export with --match-base-url", () => {
       // Copy 1 of production's two "Spare" groups takes staging's one; copy 2 is created beside it.
       "emea-spare": preExisting.groups["Acme Training > EMEA > Spare"],
       "morgan-multi": preExisting.morgan,
+      // The seeded custom theme: staging has one of the same name (the emulator seeds both organizations).
+      "acme-brand-theme": preExisting.theme,
     });
     // The production stack's config adopts production's objects, attachments included.
     const production = JSON.parse(stagingConfig("Pulumi.production.yaml")[`${PROJECT}:adopt`]);
@@ -146,7 +154,7 @@ describe("export with --match-base-url", () => {
 
   it("says what happens to each object, on stdout and in the README", () => {
     expect(output.stdout).toMatch(
-      /Staging stack "staging" .* in acme-staging: 4 objects already there are adopted/,
+      /Staging stack "staging" .* in acme-staging: 5 objects already there are adopted/,
     );
     expect(output.stdout).toContain(
       `adopt User morgan-multi (morgan.multi@acme.example) = ${preExisting.morgan}`,
@@ -160,6 +168,7 @@ describe("export with --match-base-url", () => {
     expect(adopted).toContain("`emea-spare` (Group) Acme Training > EMEA > Spare");
     expect(created).toContain("`emea-spare-2` (Group) Acme Training > EMEA > Spare");
     expect(adopted).toContain("`morgan-multi` (User) morgan.multi@acme.example");
+    expect(adopted).toContain('`acme-brand-theme` (Theme) theme "Acme Brand"');
     expect(created).toContain("`berlin-lab` (Group) Acme Training > EMEA > Berlin Lab");
     expect(created).toContain("`emil-lindqvist` (User)");
     expect(created).toContain("`berlin-lab-safety-briefing-stable` (GroupReleaseChannel)");
@@ -250,7 +259,7 @@ describe("the README's staging commands, run literally", () => {
       "Group Admin@group",
       "Read Only@organization",
     ]);
-    for (const name of ["acme-training", "emea", "emea-spare", "morgan-multi"]) {
+    for (const name of ["acme-training", "emea", "emea-spare", "morgan-multi", "acme-brand-theme"]) {
       expect(engine!.resource(name).options.retainOnDelete).toBe(true);
     }
     expect(engine!.resource("berlin-lab").options.retainOnDelete).toBe(false);
@@ -271,6 +280,8 @@ describe("the README's staging commands, run literally", () => {
     expect(afterDestroy.users["morgan.multi@acme.example"]).toBe(preExisting.morgan);
     expect(afterDestroy.users["emil.lindqvist@acme.example"]).toBeUndefined();
     expect(afterDestroy.groupChannels).toEqual([]);
+    // The adopted theme is left in place.
+    expect((await stagingClient.themes.get(preExisting.theme)).name).toBe("Acme Brand");
   });
 
   it("without the staging config, up stops at the first object that exists instead of taking it over", async () => {

@@ -1,0 +1,115 @@
+/**
+ * The generated program's themes, content lookups and experiences (the `theme`, `headsetExperience` and
+ * `deviceExperience` entries of KIND_SECTIONS). The admin PIN is never written: the program reads it from a
+ * config secret the user sets (README.md says which).
+ */
+import type { ExperienceRef } from "./experienceRead";
+import { THEME_COLORS } from "./experienceRead";
+import type { ExperienceKindName } from "./experienceRead";
+import type { PlannedExperience } from "./experiencePlan";
+import type { ProgramPlan } from "./naming";
+import { statement, type Expr } from "./program";
+import { tsString } from "./text";
+
+interface Declaring {
+  adopt(resourceName: string): [string, Expr];
+  opts(resourceName: string): string;
+}
+
+const LOOKUP_CALL: Record<ExperienceRef["kind"], string> = {
+  app: "dm.getAppOutput",
+  video: "dm.getVideoOutput",
+  image: "dm.getImageOutput",
+  environment: "dm.getCustom3DEnvironmentOutput",
+  theme: "dm.getThemeOutput",
+};
+
+function lookupProps(ref: ExperienceRef): [string, Expr][] {
+  const props: [string, Expr][] = [["name", tsString(ref.name)]];
+  if (ref.kind === "image") props.push(["type", tsString(ref.type)]);
+  if (ref.kind === "theme") props.push(["systemOwned", String(ref.systemOwned)]);
+  return props;
+}
+
+/** Themes: the lookups the experiences need, then the organization's custom themes. */
+export function themeSection(plan: ProgramPlan, { adopt, opts }: Declaring): string | undefined {
+  const { lookups, themes } = plan.content;
+  const parts: string[] = [];
+  if (lookups.length) {
+    parts.push(
+      [
+        "// What the experiences show, looked up by name: the target organization must have the same names.",
+        ...lookups.map((l) => statement(l.variable, LOOKUP_CALL[l.ref.kind], [], lookupProps(l.ref))),
+      ].join("\n"),
+    );
+  }
+  if (themes.length) {
+    parts.push(
+      [
+        "// The organization's own menu themes (system themes are the service's: looked up by name).",
+        ...themes.map((t) =>
+          statement(
+            t.variable,
+            "new dm.Theme",
+            [tsString(t.resourceName)],
+            [
+              ["name", tsString(t.theme.colors.name)],
+              ...THEME_COLORS.map((c) => [c, tsString(t.theme.colors[c])] as [string, Expr]),
+              adopt(t.resourceName),
+            ],
+            opts(t.resourceName),
+          ),
+        ),
+      ].join("\n"),
+    );
+  }
+  return parts.length ? parts.join("\n\n") : undefined;
+}
+
+/** A declared-form value as code: ids the plan looked up become `<variable>.id`. */
+function valueExpr(value: unknown, refVariables: Record<string, string>): Expr {
+  if (typeof value === "string") {
+    const variable = refVariables[value.toLowerCase()];
+    return variable ? `${variable}.id` : tsString(value);
+  }
+  if (Array.isArray(value)) return { array: value.map((v) => valueExpr(v, refVariables)) };
+  if (value !== null && typeof value === "object") {
+    return {
+      object: Object.entries(value as Record<string, unknown>).map(([k, v]) => [
+        k,
+        valueExpr(v, refVariables),
+      ]),
+    };
+  }
+  return String(value);
+}
+
+function experienceStatement(x: PlannedExperience, type: string): string {
+  const { mode, ...fields } = x.experience.fields;
+  const props: [string, Expr][] = [
+    [x.ownerProperty, `${x.ownerVariable}.id`],
+    ["mode", tsString(String(mode))],
+    ...Object.entries(fields).map(([k, v]) => [k, valueExpr(v, x.refVariables)] as [string, Expr]),
+  ];
+  if (x.pinKey) {
+    // A PIN the API showed must be set; where it answered none, it may be withholding one (see README.md).
+    props.push([
+      "adminPin",
+      x.experience.pin === "shown"
+        ? `config.requireSecret(${tsString(x.pinKey)})`
+        : `config.getSecret(${tsString(x.pinKey)}) ?? null`,
+    ]);
+  }
+  return statement(undefined, `new dm.${type}`, [tsString(x.resourceName)], props);
+}
+
+export function experienceSection(plan: ProgramPlan, kind: ExperienceKindName): string | undefined {
+  const experiences = plan.content.experiences.filter((x) => x.experience.kind === kind);
+  if (!experiences.length) return undefined;
+  const comment =
+    kind === "headset"
+      ? "// What the headsets show on each configured group and ungrouped device. Destroy leaves it as it is."
+      : "// What the devices run outside the headset experience (lock task, launcher). Destroy leaves it as it is.";
+  const type = kind === "headset" ? "HeadsetExperience" : "DeviceExperience";
+  return [comment, ...experiences.map((x) => experienceStatement(x, type))].join("\n");
+}
