@@ -12,7 +12,7 @@ import * as runtimeConfig from "@pulumi/pulumi/runtime/config";
 import * as stackRuntime from "@pulumi/pulumi/runtime/stack";
 import { checkpointOf, restoreCheckpoint, SecretsCipher } from "./checkpoint";
 import { Deployment, newResult, type Mode } from "./deployment";
-import { EngineMonitor, runGuarded } from "./monitor";
+import { EngineMonitor, reportUnhandledRejectionsTo, runGuarded } from "./monitor";
 import { UNKNOWN, startProviderPlugin, type ProviderPlugin } from "./plugin";
 import { refreshState } from "./refresh";
 import { Limiter } from "./schedule";
@@ -67,31 +67,6 @@ function pendingOperationsWarning(pending: PendingOperation[]): string {
     "refresh` will need to be run interactively to clear pending CREATE operations."
   );
 }
-
-/**
- * The language host's handler (sdk/nodejs/cmd/run/run.ts, uncaughtHandler): a promise the program leaves
- * rejected fails the program, reported once. The SDK rejects the outputs of a resource whose registration failed
- * or was skipped (runtime/resource.ts: Result FAIL/SKIP, "failed to register"), so under --continue-on-error a
- * failed step whose outputs nobody handles fails the program: the engine then bails before its deletes
- * (deployment_executor.go, Execute: a source error returns before performPostSteps). While a program runs, this
- * process is its language host: other handlers are set aside and restored by the function returned.
- */
-function reportUnhandledRejectionsTo(deployment: Deployment): () => void {
-  const others = hostProcess.listeners("unhandledRejection");
-  const handler = (reason: unknown) => deployment.programFailed(reason);
-  hostProcess.removeAllListeners("unhandledRejection");
-  hostProcess.on("unhandledRejection", handler);
-  return () => {
-    hostProcess.removeListener("unhandledRejection", handler);
-    for (const listener of others) hostProcess.on("unhandledRejection", listener);
-  };
-}
-
-/**
- * The process itself, where Node reports unhandled rejections. A test runner may give each module a copy of
- * `process` whose listeners Node never calls (jest does); the module loader's own "process" is the real one.
- */
-const hostProcess: NodeJS.Process = require("module")._load("process");
 
 export class Engine {
   private state: StateEntry[] = [];

@@ -1,4 +1,7 @@
-/** The resource monitor the SDK talks to while a program runs; everything else is the SDK's mock monitor. */
+/**
+ * What a program runs against: the resource monitor the SDK talks to (everything else is the SDK's mock
+ * monitor), and the language host's handling of the program's errors and unhandled rejections.
+ */
 import { output } from "@pulumi/pulumi";
 import type * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
@@ -55,3 +58,28 @@ export async function runGuarded(program: Program, deployment: Deployment): Prom
     return undefined;
   }
 }
+
+/**
+ * The language host's handler (sdk/nodejs/cmd/run/run.ts, uncaughtHandler): a promise the program leaves
+ * rejected fails the program, reported once. The SDK rejects the outputs of a resource whose registration failed
+ * or was skipped (runtime/resource.ts: Result FAIL/SKIP, "failed to register"), so under --continue-on-error a
+ * failed step whose outputs nobody handles fails the program: the engine then bails before its deletes
+ * (deployment_executor.go, Execute: a source error returns before performPostSteps). While a program runs, this
+ * process is its language host: other handlers are set aside and restored by the function returned.
+ */
+export function reportUnhandledRejectionsTo(deployment: Deployment): () => void {
+  const others = hostProcess.listeners("unhandledRejection");
+  const handler = (reason: unknown) => deployment.programFailed(reason);
+  hostProcess.removeAllListeners("unhandledRejection");
+  hostProcess.on("unhandledRejection", handler);
+  return () => {
+    hostProcess.removeListener("unhandledRejection", handler);
+    for (const listener of others) hostProcess.on("unhandledRejection", listener);
+  };
+}
+
+/**
+ * The process itself, where Node reports unhandled rejections. A test runner may give each module a copy of
+ * `process` whose listeners Node never calls (jest does); the module loader's own "process" is the real one.
+ */
+const hostProcess: NodeJS.Process = require("module")._load("process");
