@@ -47,7 +47,97 @@ const variants: Record<string, OrgModel> = {
   "groups-only": { ...full, kinds: ["groups"], users: [], groupChannels: [], deviceChannels: [] },
   "attachments-only": { ...full, kinds: ["attachments"], users: [] },
   empty: model(),
+  experiences: { ...full, themes: [nightShift()], experiences: experiences() },
 };
+
+function nightShift(): NonNullable<OrgModel["themes"]>[number] {
+  const colour = "#101820";
+  return {
+    id: id("night"),
+    colors: {
+      name: "Night Shift",
+      background1: colour,
+      background2: colour,
+      text: colour,
+      accent1: colour,
+      accent2: colour,
+      accent3: colour,
+    },
+  };
+}
+
+/** A kiosk with a PIN shown, a home on a declared custom theme with no PIN shown, a lock task on a device. */
+function experiences(): NonNullable<OrgModel["experiences"]> {
+  const sharedModeSettings = {
+    enableOfflineMode: false,
+    requireManagedMetaLogin: false,
+    enableControllerFree: false,
+    wakeControllers: true,
+    adjustDeviceFit: true,
+    defaultToStationaryBoundary: false,
+  };
+  const app = { kind: "app", name: "Training Simulator" } as const;
+  const menu = {
+    language: "de",
+    menuIconImageId: id("icon"),
+    removePoweredByArborXrBranding: false,
+  };
+  const icon = { kind: "image", name: "acme-menu-icon.png", type: "headset-xp-menu-icon" } as const;
+  return [
+    {
+      kind: "headset",
+      owner: { groupId: id("berlin") },
+      pin: "shown",
+      fields: {
+        mode: "arborxr-kiosk",
+        kioskContent: { type: "app", id: id("app") },
+        isMenuEnabled: true,
+        ...menu,
+        themeId: id("dark"),
+        shortcuts: ["boundary"],
+        sharedModeSettings,
+      },
+      refs: {
+        [id("app")]: app,
+        [id("icon")]: icon,
+        [id("dark")]: { kind: "theme", name: "ArborXR Dark", systemOwned: true, themeId: id("dark") },
+      },
+    },
+    {
+      kind: "headset",
+      owner: { groupId: id("austin") },
+      pin: "unknown",
+      fields: {
+        mode: "arborxr-home",
+        visibleContents: [
+          { type: "app", id: id("app") },
+          { type: "video", id: id("tour") },
+        ],
+        ...menu,
+        themeId: id("night"),
+        menuTitle: "Austin",
+        shortcuts: [],
+        categorizationTags: ["safety"],
+        background: { type: "custom-3d-environment", custom3DEnvironmentId: id("showroom") },
+        sharedModeSettings,
+      },
+      refs: {
+        [id("app")]: app,
+        [id("icon")]: icon,
+        [id("tour")]: { kind: "video", name: "Welcome Tour" },
+        [id("night")]: { kind: "theme", name: "Night Shift", systemOwned: false, themeId: id("night") },
+        [id("showroom")]: { kind: "environment", name: "acme-showroom.glb" },
+      },
+    },
+    {
+      kind: "device",
+      owner: { deviceId: id("h1"), deviceName: "Headset 01" },
+      pin: "none",
+      fields: { mode: "lock-task", visibleContents: [{ type: "app", id: id("app") }] },
+      refs: { [id("app")]: app },
+    },
+  ];
+}
 
 let workDir: string;
 
