@@ -13,12 +13,14 @@ import {
   DeploymentFailed,
   StepFailed,
   deleteProtectedError,
+  protectedReplaceError,
+  unknownTargetErrors,
   registerResponse,
   registrationRefused,
   type DeploymentSettings,
   type Plan,
 } from "./steps";
-import type { EngineError, RunResult, Step, StateEntry } from "./types";
+import type { RunResult, Step, StateEntry } from "./types";
 import { applyIgnoreChanges } from "./ignoreChanges";
 import { aliasUrns, createUrn } from "./urns";
 import { ROOT_STACK_TYPE, changedKeys, changedValues, reveal, secretKeysOf } from "./values";
@@ -133,26 +135,13 @@ export class Deployment extends StepExecutor {
     }
   }
 
-  /**
-   * Every `--replace` target must name a resource of the stack, or the deployment fails before any step
-   * (deployment_executor.go, Execute: checkTargets(ReplaceTargets), with the engine's texts from
-   * sdk/go/common/diag/errors.go). Checked at the first registration (the stack's), before anything else.
-   */
+  /** Unknown `--replace` targets fail the run at the first registration (the stack's), before any step. */
   private checkReplaceTargets(): void {
     if (this.targetsChecked) return;
     this.targetsChecked = true;
-    const known = (target: string) =>
-      this.settings.oldState.some((e) => e.urn === target || e.name === target);
-    const unknown = (this.settings.replace ?? []).filter((target) => !known(target));
-    for (const target of unknown) {
-      this.fail({
-        op: "register",
-        message: target.includes("$")
-          ? `Target '${target}' could not be found in the stack.`
-          : `Target '${target}' could not be found in the stack. Did you forget to escape $ in your shell?`,
-      });
-    }
-    if (unknown.length > 0) throw registrationRefused("one or more targets could not be found in the stack");
+    const errors = unknownTargetErrors(this.settings.replace ?? [], this.settings.oldState);
+    errors.forEach((error) => this.fail(error));
+    if (errors.length > 0) throw registrationRefused("one or more targets could not be found in the stack");
   }
 
   /**
@@ -351,13 +340,7 @@ export class Deployment extends StepExecutor {
    */
   private refuseProtectedReplace(goal: StateEntry, old: StateEntry): void {
     if (!(old.options.protect && goal.options.protect)) return;
-    const error: EngineError = {
-      urn: goal.urn,
-      op: "delete",
-      message:
-        `unable to replace resource "${goal.urn}"\nas it is currently marked for protection. To unprotect the ` +
-        "resource, remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`",
-    };
+    const error = protectedReplaceError(goal.urn);
     if (this.settings.mode === "preview") {
       this.previewError(error);
       return;

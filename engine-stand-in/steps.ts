@@ -69,6 +69,33 @@ export function deleteProtectedError(urn: string): EngineError {
   };
 }
 
+/** The engine's refusal to replace a protected resource (step_generator.go, "unable to replace resource"). */
+export function protectedReplaceError(urn: string): EngineError {
+  return {
+    urn,
+    op: "delete",
+    message:
+      `unable to replace resource "${urn}"\nas it is currently marked for protection. To unprotect the ` +
+      "resource, remove the `protect` flag from the resource in your Pulumi program and run `pulumi up`",
+  };
+}
+
+/**
+ * Every target must name a resource of the stack (deployment_executor.go, Execute: checkTargets, before the
+ * program), with the engine's texts (sdk/go/common/diag/errors.go, codes 2010 and 2011, chosen as there).
+ */
+export function unknownTargetErrors(targets: string[], oldState: StateEntry[]): EngineError[] {
+  const known = (target: string) => oldState.some((e) => e.urn === target || e.name === target);
+  return targets
+    .filter((target) => !known(target))
+    .map((target) => ({
+      op: "register",
+      message: target.includes("$")
+        ? `Target '${target}' could not be found in the stack.`
+        : `Target '${target}' could not be found in the stack. Did you forget to escape $ in your shell?`,
+    }));
+}
+
 export function newResult(): RunResult {
   return {
     ok: true,
