@@ -6,6 +6,7 @@
 import type { z } from "zod";
 import { PageIterator, type PageSizeMemory } from "./pagination";
 import * as s from "./schemas";
+import * as x from "./experienceSchemas";
 import type { QueryValue } from "./transport";
 import type {
   Custom3DEnvironment,
@@ -70,9 +71,9 @@ export interface ExperienceOperations {
   deviceExperiences: DeviceExperienceOperations;
 }
 
-const themesPage = s.pageSchema(s.themeSchema);
-const imagesPage = s.pageSchema(s.imageSchema);
-const environmentsPage = s.pageSchema(s.custom3DEnvironmentSchema);
+const themesPage = s.pageSchema(x.themeSchema);
+const imagesPage = s.pageSchema(x.imageSchema);
+const environmentsPage = s.pageSchema(x.custom3DEnvironmentSchema);
 
 /** Path segments are escaped so an identifier can never change which endpoint is called. */
 const e = encodeURIComponent;
@@ -108,18 +109,18 @@ export function createExperienceOperations(
     themes: {
       list: () => list(`/themes`, themesPage),
       all: () => list(`/themes`, themesPage).all(),
-      get: (themeId) => run.get(`/themes/${e(themeId)}`, s.themeSchema),
+      get: (themeId) => run.get(`/themes/${e(themeId)}`, x.themeSchema),
       // Themes are in no cached list.
-      create: (body) => run.write("POST", `/themes`, INVALIDATES_NOTHING, themeBody(body), s.themeSchema),
+      create: (body) => run.write("POST", `/themes`, INVALIDATES_NOTHING, themeBody(body), x.themeSchema),
       update: (themeId, body) =>
-        run.write("PUT", `/themes/${e(themeId)}`, INVALIDATES_NOTHING, themeBody(body), s.themeSchema),
+        run.write("PUT", `/themes/${e(themeId)}`, INVALIDATES_NOTHING, themeBody(body), x.themeSchema),
       delete: (themeId) => run.write<void>("DELETE", `/themes/${e(themeId)}`, INVALIDATES_NOTHING),
     },
 
     images: {
       list: (type) => list(`/images`, imagesPage, { type }),
       all: (type) => list(`/images`, imagesPage, { type }).all(),
-      get: (imageId) => run.get(`/images/${e(imageId)}`, s.imageSchema),
+      get: (imageId) => run.get(`/images/${e(imageId)}`, x.imageSchema),
     },
 
     custom3DEnvironments: {
@@ -128,7 +129,7 @@ export function createExperienceOperations(
     },
 
     headsetExperiences: {
-      get: (holder) => run.get(`${holderPath(holder)}/headset-experience`, s.headsetExperienceSchema),
+      get: (holder) => run.get(`${holderPath(holder)}/headset-experience`, x.headsetExperienceSchema),
       set: (holder, path, body) =>
         run.write<void>(
           "POST",
@@ -139,7 +140,7 @@ export function createExperienceOperations(
     },
 
     deviceExperiences: {
-      get: (holder) => run.get(`${holderPath(holder)}/device-experience`, s.deviceExperienceSchema),
+      get: (holder) => run.get(`${holderPath(holder)}/device-experience`, x.deviceExperienceSchema),
       set: (holder, path, body) =>
         run.write<void>(
           "POST",

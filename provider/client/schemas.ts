@@ -16,27 +16,7 @@ import type * as t from "./types";
 export type * from "./types";
 export { parentIdOf } from "./types";
 
-/**
- * True only when A and B are the same type (identity, not mere mutual assignability, which would let an optional
- * field present on one side only slip through).
- */
-type Same<A, B> = (<X>() => X extends A ? 1 : 2) extends <X>() => X extends B ? 1 : 2 ? true : false;
-
-/**
- * Types a schema by its public interface. The second argument must be `true`, which compiles only when what
- * the schema parses to is exactly the interface: a field added, dropped, made optional or retyped on one side
- * only is a compile error here.
- */
-function parsesTo<T>() {
-  return <S extends z.ZodType>(schema: S, agrees: Same<z.output<S>, T>): z.ZodType<T> => {
-    void agrees;
-    return schema as unknown as z.ZodType<T>;
-  };
-}
-
-const id = z.guid();
-const timestamp = z.iso.datetime({ offset: true });
-const timestamps = { createdAt: timestamp, updatedAt: timestamp };
+import { id, parsesTo, timestamp, timestamps } from "./schemaSupport";
 
 export const tokenInfoSchema = parsesTo<t.TokenInfo>()(
   z.object({
@@ -324,112 +304,6 @@ export const auditRecordSchema = parsesTo<t.AuditRecord>()(
 export function pageSchema<T>(item: z.ZodType<T>): z.ZodType<t.Page<T>> {
   return z.object({ data: z.array(item), ...paginationSchema });
 }
-
-// ---- What a headset shows: themes, images, custom 3D environments, experiences ------------------------------
-
-export const themeSchema = parsesTo<t.Theme>()(
-  z.object({
-    id,
-    name: z.string(),
-    isSystemOwned: z.boolean(),
-    background1: z.string(),
-    background2: z.string(),
-    text: z.string(),
-    accent1: z.string(),
-    accent2: z.string(),
-    accent3: z.string(),
-    ...timestamps,
-  }),
-  true,
-);
-
-export const imageSchema = parsesTo<t.Image>()(
-  z.object({
-    id,
-    isSystemOwned: z.boolean(),
-    objectName: z.string().nullable(),
-    originalFileName: z.string().nullable(),
-    mimeType: z.string().nullable().optional(),
-    sizeBytes: z.number().int().nullable().optional(),
-    type: z.string(),
-    status: z.string().optional(),
-    downloadUrl: z.string().nullable().optional(),
-    ...timestamps,
-  }),
-  true,
-);
-
-export const custom3DEnvironmentSchema = parsesTo<t.Custom3DEnvironment>()(
-  z.object({
-    id,
-    objectName: z.string(),
-    sizeBytes: z.number().int().nullable().optional(),
-    status: z.string().optional(),
-    downloadUrl: z.string().nullable().optional(),
-    ...timestamps,
-  }),
-  true,
-);
-
-const experienceContentSchema = z.object({ id, type: z.string() });
-const experienceBackgroundSchema = z.object({
-  type: z.string(),
-  bannerImageId: id.nullable().optional(),
-  skyboxImageId: id.nullable().optional(),
-  threeSixtyImageId: id.nullable().optional(),
-  custom3DEnvironmentId: id.nullable().optional(),
-});
-const sharedModeSettingsSchema = z.object({
-  enableOfflineMode: z.boolean(),
-  requireManagedMetaLogin: z.boolean(),
-  requiredPasswordComplexity: z.string().nullable().optional(),
-  enableControllerFree: z.boolean(),
-  wakeControllers: z.boolean().nullable().optional(),
-  adjustDeviceFit: z.boolean(),
-  defaultToStationaryBoundary: z.boolean(),
-});
-const metaHmsSettingsSchema = z.object({
-  isStoreEnabled: z.boolean(),
-  isSocialEnabled: z.boolean(),
-  isAddAccountsEnabled: z.boolean(),
-});
-const nullableTimestamps = { createdAt: timestamp.nullable(), updatedAt: timestamp.nullable() };
-
-export const headsetExperienceSchema = parsesTo<t.HeadsetExperience>()(
-  z.object({
-    id: id.nullable(),
-    mode: z.string(),
-    visibleContents: z.array(experienceContentSchema).optional(),
-    language: z.string().nullable().optional(),
-    menuTitle: z.string().nullable().optional(),
-    menuIconImageId: id.nullable().optional(),
-    removePoweredByArborXrBranding: z.boolean().nullable().optional(),
-    shortcuts: z.array(z.string()).nullable().optional(),
-    adminPin: z.string().nullable().optional(),
-    categorizationTags: z.array(z.string()).nullable().optional(),
-    background: experienceBackgroundSchema.nullable().optional(),
-    themeId: id.nullable().optional(),
-    sharedModeSettings: sharedModeSettingsSchema.nullable().optional(),
-    kioskContent: experienceContentSchema.nullable().optional(),
-    isMenuEnabled: z.boolean().nullable().optional(),
-    metaHmsSettings: metaHmsSettingsSchema.nullable().optional(),
-    launcherContent: experienceContentSchema.nullable().optional(),
-    returnToLauncherViaHomeButton: z.boolean().nullable().optional(),
-    ...nullableTimestamps,
-  }),
-  true,
-);
-
-export const deviceExperienceSchema = parsesTo<t.DeviceExperience>()(
-  z.object({
-    id: id.nullable(),
-    mode: z.string(),
-    visibleContents: z.array(experienceContentSchema).optional(),
-    launcherContent: experienceContentSchema.nullable().optional(),
-    ...nullableTimestamps,
-  }),
-  true,
-);
 
 // ---- Devices, content and releases (issue 20) ----------------------------------------------------------------
 
