@@ -1,4 +1,5 @@
 /** DeviceExperience: how a configured group's or an ungrouped device's Android side runs (see experience.ts). */
+import { DeviceMgmtResource } from "./common";
 import * as pulumi from "@pulumi/pulumi";
 import type { DeviceExperiencePath } from "../client";
 import { experienceHandler, experienceProperties } from "./experience";
@@ -34,9 +35,7 @@ export const deviceExperienceHandler = experienceHandler(
  * @example
  * new dm.DeviceExperience("lobby-lock", { groupId: lobby.id, mode: "lock-task", visibleContents: [{ type: "app", id: simulator.id }] });
  */
-export class DeviceExperience extends pulumi.dynamic.Resource {
-  /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
-  declare readonly organizationId: pulumi.Output<string>;
+export class DeviceExperience extends DeviceMgmtResource {
   declare readonly groupId: pulumi.Output<string | undefined>;
   declare readonly deviceId: pulumi.Output<string | undefined>;
   /** The mode, by its configure path's name (`default-home`, not the API's `device-default`). */

@@ -4,7 +4,7 @@
  * JavaScript or an Output, a check failure).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ConnectionArgs } from "./secretConnection";
+import type { ConnectionArg } from "./common";
 import type { LANGUAGES, SHORTCUTS } from "./experienceFields";
 
 /** An app, video, unmanaged app or WebXR link shown by an experience (see getApp, getVideo). */
@@ -59,14 +59,12 @@ export type ExperienceOwnerArgs =
   | { /** A configured group. */ groupId: pulumi.Input<string>; deviceId?: never }
   | { /** An ungrouped device. */ deviceId: pulumi.Input<string>; groupId?: never };
 
-interface CommonArgs {
+interface CommonArgs extends ConnectionArg {
   /**
    * Destroying the resource leaves the experience as it is by default (the API has no delete; the stack just
    * stops managing it). true: destroy sets the device's default home instead.
    */
   resetOnDelete?: pulumi.Input<boolean>;
-  /** Another organization's API for this resource only (the token is kept secret in state); default: the stack's `devicemgmt:*` config. */
-  connection?: pulumi.Input<ConnectionArgs>;
 }
 
 type Input<T> = pulumi.Input<T>;

@@ -1,4 +1,5 @@
 /** HeadsetExperience: what a configured group's or an ungrouped device's headsets show (see experience.ts). */
+import { DeviceMgmtResource } from "./common";
 import * as pulumi from "@pulumi/pulumi";
 import type { HeadsetExperiencePath } from "../client";
 import { experienceHandler, experienceProperties } from "./experience";
@@ -62,9 +63,7 @@ export const headsetExperienceHandler = experienceHandler(
  *   kioskContent: { type: "app", id: simulator.id }, sharedModeSettings,
  * });
  */
-export class HeadsetExperience extends pulumi.dynamic.Resource {
-  /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
-  declare readonly organizationId: pulumi.Output<string>;
+export class HeadsetExperience extends DeviceMgmtResource {
   declare readonly groupId: pulumi.Output<string | undefined>;
   declare readonly deviceId: pulumi.Output<string | undefined>;
   /** The mode, by its configure path's name (`default-home`, not the API's `device-default`). */

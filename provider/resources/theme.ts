@@ -19,7 +19,7 @@ import {
 } from "./framework";
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, stateFrom, type PropertySpecs } from "./properties";
-import type { ConnectionArgs } from "./secretConnection";
+import { DeviceMgmtResource, type AdoptionArgs } from "./common";
 
 /** "hex format" (OpenAPI): `#RRGGBB`. */
 const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
@@ -180,7 +180,7 @@ export const themeHandler: ResourceHandler = {
 };
 
 /** The inputs of a {@link Theme}. */
-export interface ThemeArgs {
+export interface ThemeArgs extends AdoptionArgs {
   /** The theme's name (1 to 255 characters). Updates in place. */
   name: pulumi.Input<string>;
   /** The first background colour, `#RRGGBB` (case does not matter). */
@@ -195,10 +195,6 @@ export interface ThemeArgs {
   accent2: pulumi.Input<string>;
   /** The third accent colour, `#RRGGBB`. */
   accent3: pulumi.Input<string>;
-  /** Adopt the existing custom theme with this id instead of creating one; it is updated to the declared inputs. Inert after the first `up`. */
-  adoptId?: pulumi.Input<string>;
-  /** Another organization's API for this resource only (the token is kept secret in state); default: the stack's `devicemgmt:*` config. */
-  connection?: pulumi.Input<ConnectionArgs>;
 }
 
 /**
@@ -212,9 +208,7 @@ export interface ThemeArgs {
  *   accent1: "#F2AA4C", accent2: "#2BAE66", accent3: "#E94B3C",
  * });
  */
-export class Theme extends pulumi.dynamic.Resource {
-  /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
-  declare readonly organizationId: pulumi.Output<string>;
+export class Theme extends DeviceMgmtResource {
   declare readonly name: pulumi.Output<string>;
   declare readonly background1: pulumi.Output<string>;
   declare readonly background2: pulumi.Output<string>;
