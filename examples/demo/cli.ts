@@ -8,6 +8,7 @@ import { join, resolve } from "node:path";
 import { startEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { EMULATOR_STATE_FILE, stateFolder } from "./folder";
+import { DEMO_KIOSK_PIN } from "./programs";
 
 const root = resolve(__dirname, "../..");
 
@@ -114,6 +115,7 @@ export async function runWithCli(cli: string): Promise<void> {
     await run(cli, ["config", "set", "devicemgmt:baseUrl", emulator.baseUrl], env, { quiet: true });
     await run(cli, ["config", "set", "--secret", "devicemgmt:apiToken", token], env, { quiet: true });
     await run(cli, ["config", "set", "loanerDeviceId", loaner.id], env, { quiet: true });
+    await run(cli, ["config", "set", "--secret", "kioskPin", DEMO_KIOSK_PIN], env, { quiet: true });
     await run(cli, ["up", "--yes", "--non-interactive"], env);
     const outputs = await run(cli, ["stack", "output", "--json"], env, { quiet: true });
     console.log(`\nStack outputs:\n${outputs}`);

@@ -1,10 +1,10 @@
 /**
- * The organization as the API reports it after the demo: the group tree, the people with their roles, and the
- * release channels on groups and on ungrouped devices. It is read through the provider's typed client (what a
+ * The organization as the API reports it after the demo: the group tree with what each site's headsets show,
+ * the people with their roles, and the release channels on groups and on ungrouped devices. It is read through the provider's typed client (what a
  * user's own script would use), never from the emulator's memory, so the printout is evidence that the API
  * holds what the program declared. `readOrganization` does the requests; `formatOrganization` is pure.
  */
-import type { DeviceMgmtClient } from "../../provider/client";
+import type { DeviceMgmtClient, HeadsetExperience } from "../../provider/client";
 import type { GroupHierarchyNode, ReleaseChannel } from "../../provider/client/schemas";
 
 export interface GroupView {
@@ -12,6 +12,8 @@ export interface GroupView {
   configured: boolean;
   /** "App / Channel" of each release channel attached to the group. */
   channels: string[];
+  /** What the headsets of a configured group show, in words (absent: never configured). Never the PIN. */
+  experience?: string;
   children: GroupView[];
 }
 
@@ -49,15 +51,19 @@ export async function readOrganization(client: DeviceMgmtClient): Promise<Organi
   ]);
 
   const groupNames = new Map<string, string>();
+  const describe = await experienceDescriber(client);
   const toView = async (node: GroupHierarchyNode): Promise<GroupView> => {
     groupNames.set(node.id, node.name);
-    const [channels, children] = await Promise.all([
+    const [channels, children, experience] = await Promise.all([
       client.groups.releaseChannels(node.id).all(),
       Promise.all((node.children ?? []).map(toView)),
+      node.isConfigured ? client.headsetExperiences.get({ groupId: node.id }) : undefined,
     ]);
+    const described = experience && describe(experience);
     return {
       name: node.name,
       configured: node.isConfigured,
+      ...(described ? { experience: described } : {}),
       channels: channels.map(channelName).sort(),
       children: children.sort(byName),
     };
@@ -97,9 +103,11 @@ export async function readOrganization(client: DeviceMgmtClient): Promise<Organi
 /** The tree indented two spaces a level; configured groups (sites) and their channels marked. */
 export function groupTreeLines(groups: GroupView[], depth = 0): string[] {
   return groups.flatMap((g) => {
-    const marks = [g.configured ? "configured" : "", ...g.channels.map((c) => `channel ${c}`)].filter(
-      Boolean,
-    );
+    const marks = [
+      g.configured ? "configured" : "",
+      ...g.channels.map((c) => `channel ${c}`),
+      g.experience ?? "",
+    ].filter(Boolean);
     const line = `${"  ".repeat(depth + 1)}${g.name}${marks.length > 0 ? `  [${marks.join("; ")}]` : ""}`;
     return [line, ...groupTreeLines(g.children, depth + 1)];
   });
@@ -120,4 +128,32 @@ export function formatOrganization(org: OrganizationView): string[] {
       ? org.devices.map((d) => `  ${d.device}: ${d.channels.join(", ")}`)
       : ["  (none)"]),
   ];
+}
+
+/**
+ * A headset experience in a reader's words, its ids named: "kiosk Warehouse Picker, admin PIN set" or
+ * "home menu \"Austin Training\" (3 items, theme Acme Brand)". Undefined when nobody configured it.
+ */
+async function experienceDescriber(client: DeviceMgmtClient) {
+  const [apps, videos, themes] = await Promise.all([
+    client.apps.all(),
+    client.videos.all(),
+    client.themes.all(),
+  ]);
+  const names = new Map<string, string>([
+    ...apps.map((a) => [a.id, a.name] as [string, string]),
+    ...videos.map((v) => [v.id, v.name] as [string, string]),
+    ...themes.map((t) => [t.id, `theme ${t.name}`] as [string, string]),
+  ]);
+  const named = (id: string | null | undefined) => (id ? (names.get(id) ?? id) : "nothing");
+  return (x: HeadsetExperience): string | undefined => {
+    if (x.id === null) return undefined;
+    const pin = typeof x.adminPin === "string" ? ", admin PIN set" : "";
+    if (x.mode === "arborxr-kiosk") return `kiosk ${named(x.kioskContent?.id)}${pin}`;
+    if (x.mode === "arborxr-home") {
+      const items = x.visibleContents?.length ?? 0;
+      return `home menu "${x.menuTitle}" (${items} items, ${named(x.themeId)})${pin}`;
+    }
+    return `headset experience ${x.mode}`;
+  };
 }

@@ -3,6 +3,7 @@
  * demo sets (examples/org/index.ts, its defaults), and an edit of it such as a pull request would bring. The
  * edit is made here, around `declareOrganization`, so examples/org itself stays exactly what users copy.
  */
+import * as pulumi from "@pulumi/pulumi";
 import * as dm from "pulumi-devicemgmt";
 import { declareOrganization, type OrganizationSettings } from "../org/organization";
 
@@ -16,10 +17,16 @@ export function exampleSettings(loanerDeviceId: string): OrganizationSettings {
   };
 }
 
+/** The London Warehouse kiosk's admin PIN the demo sets as the stack's `kioskPin` config secret. */
+export const DEMO_KIOSK_PIN = "2468";
+
+/** As examples/org/index.ts: the kiosk PIN from the stack's config secret (never in the program). */
+const kioskPin = () => new pulumi.Config().requireSecret("kioskPin");
+
 /** examples/org/index.ts's body: the organization, and the same stack outputs. */
 export function organizationProgram(settings: OrganizationSettings) {
   return () => {
-    const org = declareOrganization(settings);
+    const org = declareOrganization({ ...settings, kioskPin: kioskPin() });
     return { groups: org.groups, users: org.users, migratedDevice: org.migratedDevice };
   };
 }
@@ -38,7 +45,7 @@ export const EDIT_DESCRIPTION =
  */
 export function editedProgram(settings: OrganizationSettings) {
   return () => {
-    const org = declareOrganization({ ...settings, companyName: EDITED_COMPANY_NAME });
+    const org = declareOrganization({ ...settings, kioskPin: kioskPin(), companyName: EDITED_COMPANY_NAME });
     const readOnly = dm.getRoleOutput({ name: "Read Only", type: "organization" });
     const groupViewer = dm.getRoleOutput({ name: NEW_USER.role, type: "group" });
     const trainer = new dm.User(NEW_USER.key, {

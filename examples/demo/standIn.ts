@@ -11,7 +11,13 @@ import { createEngine, type Engine, type Program, type RunResult } from "../../e
 import { DeviceMgmtClient } from "../../provider/client";
 import { EMULATOR_STATE_FILE, PULUMI_STATE_FILE, stateFolder } from "./folder";
 import { formatOrganization, readOrganization } from "./orgReport";
-import { EDIT_DESCRIPTION, editedProgram, exampleSettings, organizationProgram } from "./programs";
+import {
+  DEMO_KIOSK_PIN,
+  EDIT_DESCRIPTION,
+  editedProgram,
+  exampleSettings,
+  organizationProgram,
+} from "./programs";
 import { durationLine, errorLines, outputLines, stepLines, summaryLine } from "./report";
 
 const root = resolve(__dirname, "../..");
@@ -77,7 +83,7 @@ export async function runWithStandIn(reason: string, print: Print = console.log)
       project: "devicemgmt-example-org",
       stack: STACK,
       config: { "devicemgmt:baseUrl": emulator.baseUrl },
-      secretConfig: { "devicemgmt:apiToken": token },
+      secretConfig: { "devicemgmt:apiToken": token, "devicemgmt-example-org:kioskPin": DEMO_KIOSK_PIN },
     });
     const live = engine;
     const original: Program = organizationProgram(settings);

@@ -9,6 +9,8 @@ const org = declareOrganization({
   demoDeviceName: config.get("demoDeviceName") ?? "Headset 01",
   emailDomain: config.get("emailDomain") ?? "acme.example",
   companyName: config.get("companyName"),
+  // Set it with: pulumi config set --secret kioskPin <4 to 10 digits>
+  kioskPin: config.requireSecret("kioskPin"),
 });
 
 export const groups = org.groups;

@@ -1,10 +1,12 @@
 import * as dm from "pulumi-devicemgmt";
 import type * as pulumi from "@pulumi/pulumi";
+import { declareExperiences } from "./experiences";
 
 /**
  * A realistic organization: a three-level group tree whose leaves are configured sites, people with default
- * and group roles looked up by name, release channels reaching groups and one ungrouped device, and a device
- * handed over to the staging organization.
+ * and group roles looked up by name, release channels reaching groups and one ungrouped device, what the
+ * headsets show at two sites (a kiosk guarded by an admin PIN, a home menu in the company's theme), and a
+ * device handed over to the staging organization.
  */
 export interface OrganizationSettings {
   /** The device to hand over to `stagingSlug` (an id: once migrated, the device is no longer visible here). */
@@ -17,6 +19,11 @@ export interface OrganizationSettings {
   emailDomain: string;
   /** The root group's name (default "Acme Training"). */
   companyName?: string;
+  /**
+   * The admin PIN of the London Warehouse kiosk (4 to 10 digits): a config secret, `config.requireSecret`.
+   * Absent: the kiosk has no PIN (the policy pack refuses that; see examples/policy).
+   */
+  kioskPin?: pulumi.Input<string>;
 }
 
 export function declareOrganization(settings: OrganizationSettings) {
@@ -63,6 +70,8 @@ export function declareOrganization(settings: OrganizationSettings) {
     deviceId: demoDevice.id,
     releaseChannelId: simulatorBeta.id,
   });
+
+  declareExperiences(london, austin, settings.kioskPin);
 
   const person = (firstName: string, lastName: string) =>
     `${firstName}.${lastName}@${settings.emailDomain}`.toLowerCase();

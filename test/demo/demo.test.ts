@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
+import { DEMO_KIOSK_PIN } from "../../examples/demo/programs";
 
 const root = resolve(__dirname, "../..");
 
@@ -75,10 +76,14 @@ describe("npm run demo without a Pulumi CLI", () => {
     expect(preview).toMatch(
       /\+\s+pulumi-nodejs:dynamic\/devicemgmt:GroupReleaseChannel\s+berlin-safety\s+create/,
     );
-    expect(preview).toContain("Resources: + 17 to create");
+    expect(preview).toMatch(
+      /\+\s+pulumi-nodejs:dynamic\/devicemgmt:HeadsetExperience\s+london-kiosk\s+create/,
+    );
+    // 17 before issue 19, plus the two sites' headset experiences.
+    expect(preview).toContain("Resources: + 19 to create");
 
     const up = section(run.stdout, "Updating (demo):");
-    expect(up).toContain("Resources: + 17 created");
+    expect(up).toContain("Resources: + 19 created");
     expect(up).toMatch(/Outputs:\n {4}groups: \{\n {8}americas: "[0-9a-f-]+"/);
     expect(up).toMatch(/Duration: [\d.]+s/);
   });
@@ -88,13 +93,13 @@ describe("npm run demo without a Pulumi CLI", () => {
     expect(edit).toMatch(/~\s+pulumi-nodejs:dynamic\/devicemgmt:Group\s+company\s+update \[diff: ~name\]/);
     expect(edit).toContain('~ name: "Acme Training" => "Acme Academy"');
     expect(edit).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:User\s+berlin-trainer\s+create/);
-    expect(edit).toContain("Resources: + 1 to create, ~ 1 to update, 16 unchanged");
+    expect(edit).toContain("Resources: + 1 to create, ~ 1 to update, 18 unchanged");
   });
 
   it("runs a second up of the unchanged program that changes nothing", () => {
     const again = section(run.stdout, "Updating (demo) again with examples/org unchanged:");
     expect(again).toContain("(no changes)");
-    expect(again).toContain("Resources: 17 unchanged");
+    expect(again).toContain("Resources: 19 unchanged");
   });
 
   it("prints the organization as the API reports it", () => {
@@ -104,6 +109,18 @@ describe("npm run demo without a Pulumi CLI", () => {
     );
     expect(run.stdout).toMatch(/\n {6}Austin Lab {2}\[configured; channel Safety Briefing \/ Stable/);
     expect(run.stdout).toContain("Headset 01: Training Simulator / Beta");
+    expect(run.stdout).toMatch(
+      /London Warehouse {2}\[configured; channel [^\]]*; kiosk Warehouse Picker, admin PIN set\]/,
+    );
+    expect(run.stdout).toMatch(
+      /Austin Lab {2}\[configured; channel [^\]]*; home menu "Austin Training" \(3 items, theme Acme Brand\)\]/,
+    );
+  });
+
+  it("never shows the kiosk's admin PIN, in its output or in the Pulumi state it leaves", () => {
+    const pin = DEMO_KIOSK_PIN;
+    expect(run.stdout).not.toContain(pin);
+    expect(readFileSync(join(folder, "pulumi-state.json"), "utf8")).not.toContain(pin);
   });
 
   describe("the organization left in the state file", () => {
@@ -189,6 +206,20 @@ describe("npm run demo without a Pulumi CLI", () => {
       expect(loanerId).toEqual(expect.any(String));
       expect(org.devices.find((d) => d.id === loanerId)).toBeUndefined();
       expect(staging.devices.find((d) => d.id === loanerId)?.name).toBe("Headset 08");
+    });
+
+    it("has the kiosk with its PIN at London Warehouse and the themed home at Austin Lab", async () => {
+      const client = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
+      const site = (name: string) => ({ groupId: org.groups.find((g) => g.name === name)!.id });
+      const apps = await client.apps.all();
+      const kiosk = await client.headsetExperiences.get(site("London Warehouse"));
+      expect(kiosk).toMatchObject({ mode: "arborxr-kiosk", isMenuEnabled: true, adminPin: DEMO_KIOSK_PIN });
+      expect(kiosk.kioskContent?.id).toBe(apps.find((a) => a.name === "Warehouse Picker")!.id);
+      const home = await client.headsetExperiences.get(site("Austin Lab"));
+      const theme = (await client.themes.all()).find((t) => t.id === home.themeId);
+      expect(home.mode).toBe("arborxr-home");
+      expect(theme).toMatchObject({ name: "Acme Brand", isSystemOwned: false });
+      expect((await client.headsetExperiences.get(site("Berlin Lab"))).id).toBeNull();
     });
   });
 });

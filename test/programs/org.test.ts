@@ -3,12 +3,15 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
+import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { createEngine, type Engine } from "../../engine-stand-in";
 import { declareOrganization, type OrganizationSettings } from "../../examples/org/organization";
 
 const repoRoot = path.resolve(__dirname, "../..");
+/** The kiosk's admin PIN, as a config secret would give it. */
+const KIOSK_PIN = "73914";
 
 let emulator: RunningEmulator;
 let engine: Engine;
@@ -73,13 +76,14 @@ afterAll(async () => {
 const program =
   (overrides: Partial<OrganizationSettings> = {}) =>
   () =>
-    declareOrganization({ ...settings, ...overrides });
+    declareOrganization({ ...settings, kioskPin: pulumi.secret(KIOSK_PIN), ...overrides });
 
 describe("the example organization", () => {
   it("up creates the whole organization", async () => {
     const result = await engine.up(program());
     expect(result.errors).toEqual([]);
-    expect(result.steps.create).toHaveLength(6 + 6 + 1 + 3 + 1);
+    // Groups, group channels, the device channel, users, the migration, and the two sites' experiences.
+    expect(result.steps.create).toHaveLength(6 + 6 + 1 + 3 + 1 + 2);
 
     const org = shape(emulator.snapshot());
     expect(org.groups).toEqual([
@@ -103,6 +107,30 @@ describe("the example organization", () => {
       1,
     );
     expect(result.outputs.groups).toMatchObject({ berlin: expect.any(String) });
+
+    // What the headsets show, read from the organization: the kiosk with its PIN, the home in the company theme.
+    const admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
+    const groupNamed = (name: string) => emulator.snapshot().groups.find((g) => g.name === name)!.id;
+    const apps = await admin.apps.all();
+    const themes = await admin.themes.all();
+    const kiosk = await admin.headsetExperiences.get({ groupId: groupNamed("London Warehouse") });
+    expect(kiosk).toMatchObject({
+      mode: "arborxr-kiosk",
+      isMenuEnabled: true,
+      adminPin: KIOSK_PIN,
+      kioskContent: { type: "app", id: apps.find((a) => a.name === "Warehouse Picker")!.id },
+      themeId: themes.find((t) => t.name === "ArborXR Dark" && t.isSystemOwned)!.id,
+    });
+    const home = await admin.headsetExperiences.get({ groupId: groupNamed("Austin Lab") });
+    expect(home).toMatchObject({
+      mode: "arborxr-home",
+      menuTitle: "Austin Training",
+      themeId: themes.find((t) => t.name === "Acme Brand" && !t.isSystemOwned)!.id,
+      background: { type: "360-background" },
+    });
+    expect(home.visibleContents).toHaveLength(3);
+    // Berlin Lab declares no experience: it keeps the device's default home, never configured.
+    expect((await admin.headsetExperiences.get({ groupId: groupNamed("Berlin Lab") })).id).toBeNull();
   });
 
   it("keeps the token out of state and out of the plugin's log, even with debug logging on", async () => {
@@ -112,10 +140,12 @@ describe("the example organization", () => {
     const secretPart = emulator.tokens.multiOrgAdmin.split("|")[1];
     expect(state).toContain("__provider");
     expect(state).not.toContain(secretPart);
+    expect(state).not.toContain(KIOSK_PIN);
     const debug = await engine.refresh({ env: { DEVICEMGMT_LOG: "debug" } });
     expect(debug.errors).toEqual([]);
     expect(engine.stderr()).toMatch(/GET \/api\/v3\/groups/);
     expect(engine.stderr()).not.toContain(secretPart);
+    expect(engine.stderr()).not.toContain(KIOSK_PIN);
   });
 
   it("up again changes nothing: no step, no write request", async () => {
