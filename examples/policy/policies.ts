@@ -130,4 +130,66 @@ export const migrationTargets: ResourceValidationPolicy = {
   },
 };
 
-export const policies = [adminDomains, maxAdmins, folderChannel, namePattern, migrationTargets];
+/** The group a resource's `groupId` came from (a property dependency: known in a preview too). */
+const groupOf = (r: PolicyResource) => r.propertyDependencies.groupId?.find((g) => g.type === TYPE("Group"));
+/** How a person names where an experience applies: its group's name, else the resource's name. */
+const siteOf = (r: PolicyResource) => {
+  const group = groupOf(r);
+  return known(group?.props.name) ? `"${group.props.name}"` : r.name;
+};
+
+export const kioskPin: StackValidationPolicy = {
+  name: "devicemgmt-kiosk-pin",
+  description:
+    "A kiosk headset experience with its menu on carries an admin PIN (without one, anyone at the site can " +
+    "leave the kiosk app through the menu).",
+  enforcementLevel: "mandatory",
+  validateStack: (args, reportViolation) => {
+    for (const x of ofKind(args.resources, "HeadsetExperience")) {
+      if (x.props.mode !== "arborxr-kiosk" || x.props.isMenuEnabled !== true) continue;
+      // The PIN is a secret: only whether it is there matters, never its value. Absent or null is no PIN.
+      const pin = x.props.adminPin;
+      if (pin === undefined || pin === null || pin === "") {
+        reportViolation(
+          `The kiosk at ${siteOf(x)} (${x.name}) has its menu on but no adminPin: set one from a config ` +
+            `secret, e.g. adminPin: config.requireSecret("kioskPin").`,
+          x.urn,
+        );
+      }
+    }
+  },
+};
+
+export const vendorBranding: StackValidationPolicy = {
+  name: "devicemgmt-vendor-branding",
+  description:
+    'No headset experience removes the "Powered by ArborXR" branding (removePoweredByArborXrBranding), ' +
+    "except at the sites in allowedSites (group names, or the experience's resource name for a device).",
+  enforcementLevel: "mandatory",
+  configSchema: {
+    properties: { allowedSites: { type: "array", items: { type: "string" } } },
+  },
+  validateStack: (args, reportViolation) => {
+    const { allowedSites = [] } = args.getConfig<{ allowedSites?: string[] }>();
+    for (const x of ofKind(args.resources, "HeadsetExperience")) {
+      if (x.props.removePoweredByArborXrBranding !== true) continue;
+      const groupName = groupOf(x)?.props.name;
+      if (allowedSites.includes(x.name) || (known(groupName) && allowedSites.includes(groupName))) continue;
+      reportViolation(
+        `The headset experience at ${siteOf(x)} (${x.name}) removes the "Powered by ArborXR" branding; ` +
+          `keep it (removePoweredByArborXrBranding: false) or add the site to allowedSites.`,
+        x.urn,
+      );
+    }
+  },
+};
+
+export const policies = [
+  adminDomains,
+  maxAdmins,
+  folderChannel,
+  namePattern,
+  migrationTargets,
+  kioskPin,
+  vendorBranding,
+];

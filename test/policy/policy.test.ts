@@ -2,6 +2,7 @@
 // engine stand-in's preview, its registrations are shaped the way @pulumi/policy hands them to a policy (type
 // token, props as registered, property dependencies), and every rule is shown passing and failing.
 import * as path from "path";
+import * as pulumi from "@pulumi/pulumi";
 import type { PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
@@ -10,13 +11,16 @@ import { declareOrganization, type OrganizationSettings } from "../../examples/o
 import {
   adminDomains,
   folderChannel,
+  kioskPin,
   maxAdmins,
   migrationTargets,
   namePattern,
   TYPE,
+  vendorBranding,
 } from "../../examples/policy/policies";
 
 const repoRoot = path.resolve(__dirname, "../..");
+const KIOSK_PIN = "97531";
 let emulator: RunningEmulator;
 let engine: Engine;
 let settings: OrganizationSettings;
@@ -90,7 +94,7 @@ beforeAll(async () => {
     config: { "devicemgmt:baseUrl": emulator.baseUrl },
     secretConfig: { "devicemgmt:apiToken": emulator.tokens.multiOrgAdmin },
   });
-  const up = await engine.up(() => declareOrganization(settings));
+  const up = await engine.up(() => declareOrganization({ ...settings, kioskPin: pulumi.secret(KIOSK_PIN) }));
   expect(up.errors).toEqual([]);
   resources = asPolicyResources(engine.resources());
 });
@@ -102,7 +106,14 @@ afterAll(async () => {
 
 it("sees the program's resources by their per-kind type tokens", () => {
   const types = new Set(resources.map((r) => r.type));
-  for (const kind of ["Group", "User", "GroupReleaseChannel", "DeviceReleaseChannel", "DeviceMigration"]) {
+  for (const kind of [
+    "Group",
+    "User",
+    "GroupReleaseChannel",
+    "DeviceReleaseChannel",
+    "DeviceMigration",
+    "HeadsetExperience",
+  ]) {
     expect(types).toContain(TYPE(kind));
   }
 });
@@ -145,4 +156,42 @@ it("migration targets: acme-staging allowed passes, otherwise fails", () => {
   expect(runResource(migrationTargets, { allowedSlugs: ["acme-lab"] })).toEqual([
     expect.stringContaining('Device migration to "acme-staging" is not allowed'),
   ]);
+});
+
+/** The resources with one resource's props changed, as a different program would register them. */
+const withProps = (name: string, props: Record<string, unknown>) =>
+  resources.map((r) => (r.name === name ? ({ ...r, props: { ...r.props, ...props } } as PolicyResource) : r));
+
+it("kiosk PIN: the example's kiosk carries one; a kiosk with its menu on and no PIN fails", () => {
+  expect(resources.find((r) => r.name === "london-kiosk")?.props.mode).toBe("arborxr-kiosk");
+  expect(runStack(kioskPin, {})).toEqual([]);
+  expect(runStack(kioskPin, {}, withProps("london-kiosk", { adminPin: null }))).toEqual([
+    expect.stringContaining('The kiosk at "London Warehouse" (london-kiosk) has its menu on but no adminPin'),
+  ]);
+  const noKey = withProps("london-kiosk", {}).map((r) => {
+    if (r.name !== "london-kiosk") return r;
+    const { adminPin: _dropped, ...props } = r.props;
+    return { ...r, props } as PolicyResource;
+  });
+  expect(runStack(kioskPin, {}, noKey)).toHaveLength(1);
+  // Without the menu there is nothing to guard: no PIN is needed (nor taken).
+  expect(runStack(kioskPin, {}, withProps("london-kiosk", { adminPin: null, isMenuEnabled: false }))).toEqual(
+    [],
+  );
+  // The rule never prints the PIN.
+  expect(runStack(kioskPin, {}, withProps("london-kiosk", { adminPin: null })).join("\n")).not.toContain(
+    KIOSK_PIN,
+  );
+});
+
+it("vendor branding: kept everywhere passes; removed fails unless the site is allowed", () => {
+  expect(runStack(vendorBranding, {})).toEqual([]);
+  const removed = withProps("austin-home", { removePoweredByArborXrBranding: true });
+  expect(runStack(vendorBranding, {}, removed)).toEqual([
+    expect.stringContaining(
+      'The headset experience at "Austin Lab" (austin-home) removes the "Powered by ArborXR"',
+    ),
+  ]);
+  expect(runStack(vendorBranding, { allowedSites: ["Austin Lab"] }, removed)).toEqual([]);
+  expect(runStack(vendorBranding, { allowedSites: ["London Warehouse"] }, removed)).toHaveLength(1);
 });
