@@ -166,7 +166,9 @@ export const KIND_SECTIONS: { [K in ResourceKind]: KindSection } = {
   deviceReleaseChannel: (plan, { adopt, opts }) => {
     if (!plan.devices.length) return undefined;
     return section(
-      "// Release channels on ungrouped devices; devices are looked up by name (a staging organization mirrors them).",
+      plan.devices.some((d) => d.channels.length)
+        ? "// Release channels on ungrouped devices; devices are looked up by name (a staging organization mirrors them)."
+        : "// Ungrouped devices with experiences, looked up by name (a staging organization mirrors them).",
       plan.devices.flatMap((d) => [
         statement(d.variable, "dm.getDeviceOutput", [], [["name", tsString(d.deviceName)]]),
         ...d.channels.map((a) =>
