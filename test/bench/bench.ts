@@ -43,6 +43,8 @@ function options() {
       users: { type: "string" },
       groups: { type: "string" },
       attachments: { type: "string" },
+      // A headset experience on every site (issue 19): `npm run bench -- --preset small --experiences`.
+      experiences: { type: "boolean", default: false },
       "latency-ms": { type: "string", default: "40" },
       parallelism: { type: "string" },
       "rate-limit": { type: "string", default: "2000" },
@@ -62,11 +64,14 @@ function options() {
     users: whole("users", values.users, preset.users),
     groups: Math.max(3, whole("groups", values.groups, preset.groups)),
     attachments: whole("attachments", values.attachments, preset.attachments),
+    ...(values.experiences ? { experiences: true } : {}),
   };
   const custom =
     values.users !== undefined || values.groups !== undefined || values.attachments !== undefined;
   return {
-    name: custom ? `custom-${size.users}u-${size.groups}g-${size.attachments}a` : values.preset,
+    name:
+      (custom ? `custom-${size.users}u-${size.groups}g-${size.attachments}a` : values.preset) +
+      (values.experiences ? "-experiences" : ""),
     size,
     latencyMs: whole("latency-ms", values["latency-ms"], 40),
     parallelism: Math.max(1, whole("parallelism", values.parallelism, DEFAULT_PARALLELISM)),
@@ -87,15 +92,17 @@ async function main(): Promise<void> {
   assertFreshBuild();
   const settings = options();
   const { size, latencyMs, parallelism, limit, windowMs } = settings;
-  const resources = size.users + size.groups + size.attachments;
   const tree = treeShape(size.groups);
+  const experiences = size.experiences ? tree.sites : 0;
+  const resources = size.users + size.groups + size.attachments + experiences;
   const parallelismSource =
     parallelism === DEFAULT_PARALLELISM
       ? ` (the engine's default, 4 × ${os.availableParallelism()} CPUs)`
       : "";
   console.log(
     `bench ${settings.name}: ${size.users} users, ${size.groups} groups (1 root, ${tree.regions} regions, ` +
-      `${tree.sites} configured sites), ${size.attachments} attachments = ${resources} resources; ` +
+      `${tree.sites} configured sites), ${size.attachments} attachments` +
+      `${experiences ? `, ${experiences} headset experiences` : ""} = ${resources} resources; ` +
       `${limit} requests / ${windowMs / 1000} s, ${latencyMs} ms latency, parallelism ${parallelism}` +
       `${parallelismSource}; ${os.cpus().length} CPUs, Node ${process.version}`,
   );

@@ -11,6 +11,8 @@ export interface OrgSize {
   users: number;
   groups: number;
   attachments: number;
+  /** A headset experience on every site (issue 19): a kiosk into one app; revision 1 moves a tenth to another. */
+  experiences?: boolean;
 }
 
 /** Regions are a tenth of the groups; every other group but the root is a configured site. */
@@ -48,6 +50,10 @@ export interface OrgKinds {
   viewerRoleId: Id;
   /** Per app (in APPS order): the channel a site runs, and the one a moved attachment goes to, if any. */
   channels: Array<{ usual: Id; other?: Id }>;
+  /** A site's headset experience: a kiosk into `appId`, menu off (shared-mode settings as groups need). */
+  kiosk(name: string, args: { groupId: Id; appId: Id }): void;
+  /** Per app (in APPS order): its id, for the kiosks. */
+  appIds: Id[];
 }
 
 /**
@@ -81,6 +87,13 @@ export function declareOrgShape(size: OrgSize, revision: number, kinds: OrgKinds
     });
   }
 
+  if (size.experiences) {
+    for (let s = 0; s < siteCount; s++) {
+      const app = (s + (changed(s, siteCount, revision) ? 1 : 0)) % kinds.appIds.length;
+      kinds.kiosk(`experience-${s}`, { groupId: sites[s].id, appId: kinds.appIds[app] });
+    }
+  }
+
   for (let u = 0; u < size.users; u++) {
     kinds.user(`user-${u}`, {
       firstName: `Bench${u}`,
@@ -93,12 +106,30 @@ export function declareOrgShape(size: OrgSize, revision: number, kinds: OrgKinds
   return { root: root.id };
 }
 
+/** The shared-mode settings of every bench kiosk (a group's experience must send them). */
+export const KIOSK_SHARED_MODE = {
+  enableOfflineMode: false,
+  requireManagedMetaLogin: false,
+  enableControllerFree: true,
+  adjustDeviceFit: false,
+  defaultToStationaryBoundary: true,
+};
+
 /** The bench organization through the real provider, roles and channels looked up by name. */
 export function declareBenchOrg(size: OrgSize, revision = 0): Record<string, unknown> {
   return declareOrgShape(size, revision, {
     group: (name, args) => new dm.Group(name, args),
     attachment: (name, args) => new dm.GroupReleaseChannel(name, args),
     user: (name, args) => new dm.User(name, args),
+    kiosk: (name, { groupId, appId }) =>
+      new dm.HeadsetExperience(name, {
+        groupId,
+        mode: "arborxr-kiosk",
+        kioskContent: { type: "app", id: appId },
+        isMenuEnabled: false,
+        sharedModeSettings: KIOSK_SHARED_MODE,
+      }),
+    appIds: APPS.map(({ app }) => dm.getAppOutput({ name: app }).id),
     memberRoleId: dm.getRoleOutput({ name: "Member", type: "organization" }).id,
     viewerRoleId: dm.getRoleOutput({ name: "Group Viewer", type: "group" }).id,
     channels: APPS.map(({ app, channel, alternative }) => ({

@@ -50,6 +50,8 @@ export function declareNoopOrg(size: OrgSize, revision = 0): Record<string, unkn
     group: (name, args) => new Noop("Group", name, args),
     attachment: (name, args) => new Noop("GroupReleaseChannel", name, args),
     user: (name, args) => new Noop("User", name, args),
+    kiosk: (name, args) => new Noop("HeadsetExperience", name, { ...args, mode: "arborxr-kiosk" }),
+    appIds: [0, 1, 2].map((app) => `3c2b1a0f-9e8d-4c7b-8a69-5f4e3d2c1b${app}0`),
     memberRoleId: MEMBER_ROLE,
     viewerRoleId: VIEWER_ROLE,
     channels: CHANNELS,
