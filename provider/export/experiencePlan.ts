@@ -5,7 +5,7 @@
  */
 import type { ExperienceRef, ModelExperience, ModelTheme } from "./experienceRead";
 import { compareBy, type OrgModel } from "./model";
-import { assignUnique, identifierFrom, slugify } from "./naming";
+import { assignUnique, identifierFrom, slugify } from "./names";
 
 export interface PlannedTheme {
   theme: ModelTheme;
