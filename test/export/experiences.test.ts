@@ -246,6 +246,12 @@ describe("up of the exported program", () => {
 
     const again = await engine.up(generatedProgram(exportDir));
     expect(changes(again)).toEqual({ errors: [], create: [], update: [], replace: [], delete: [] });
+
+    // The PIN went from config into the organization and nowhere else in plain text.
+    const stateFile = path.join(workDir, "staging-state.json");
+    await engine.saveState(stateFile);
+    expect(fs.readFileSync(stateFile, "utf8")).not.toContain(PIN);
+    expect(engine.stderr()).not.toContain(PIN);
   });
 
   it("a target lacking what the program looks up by name is listed in the README", async () => {
