@@ -4,6 +4,7 @@
  * stack manages, what changed outside Pulumi and what is gone, with the audit records that explain each (see the
  * README's "Drift report").
  */
+import { apiTokenFromEnv, processIo, UsageError, type CliIo } from "../cliSupport";
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { closeDispatchers, DeviceMgmtClient, resolveEndpoints } from "../client";
@@ -62,17 +63,7 @@ Exit status: ${EXIT.clean} nothing found; ${EXIT.found} something found; ${EXIT.
 ${EXIT.failed} the report could not be made; ${EXIT.usage} bad usage.
 `;
 
-export interface CliIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
-
-const processIo: CliIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-};
-
-class UsageError extends Error {}
+export type { CliIo } from "../cliSupport";
 
 interface CliOptions {
   files: string[];
@@ -149,13 +140,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions | "hel
     envFlag(env, ENV_KEYS.allowInsecureHttp) === true,
   );
   if (problem) throw new UsageError(problem);
-  const apiToken = (env[ENV_KEYS.apiToken] ?? "").trim();
-  if (!apiToken) {
-    throw new UsageError(
-      "No API token: set the environment variable DEVICEMGMT_API_TOKEN to a v3 token of the organization " +
-        "(a read-only one is enough).",
-    );
-  }
+  const apiToken = apiTokenFromEnv(env, " (a read-only one is enough)");
   return {
     files: positionals,
     ...(values.ignore !== undefined ? { ignore: values.ignore } : {}),

@@ -3,6 +3,7 @@
  * devicemgmt-export: reads an organization and writes a Pulumi program that declares it, with a stack config
  * file holding the ids to adopt (see the README's "Exporting an organization").
  */
+import { apiTokenFromEnv, processIo, UsageError, type CliIo } from "../cliSupport";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
@@ -51,17 +52,7 @@ const counted = (n: number, what: string) => (n ? `, ${n} ${what}${n === 1 ? "" 
 /** Pulumi's own rule for project and stack names, minus the `org/project/` prefixes of a stack reference. */
 const PULUMI_NAME = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,99}$/;
 
-export interface CliIo {
-  stdout(text: string): void;
-  stderr(text: string): void;
-}
-
-const processIo: CliIo = {
-  stdout: (text) => process.stdout.write(text),
-  stderr: (text) => process.stderr.write(text),
-};
-
-class UsageError extends Error {}
+export type { CliIo } from "../cliSupport";
 
 interface CliOptions {
   out?: string;
@@ -142,12 +133,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions | "hel
     if (problem) throw new UsageError(problem);
   };
   checkBaseUrl(baseUrl, values["base-url"] !== undefined ? "--base-url" : "DEVICEMGMT_BASE_URL");
-  const apiToken = (env.DEVICEMGMT_API_TOKEN ?? "").trim();
-  if (!apiToken) {
-    throw new UsageError(
-      "No API token: set the environment variable DEVICEMGMT_API_TOKEN to a v3 token of the organization.",
-    );
-  }
+  const apiToken = apiTokenFromEnv(env);
   let match: CliOptions["match"];
   const matchBaseUrl = values["match-base-url"]?.trim();
   if (!matchBaseUrl && (values["match-token-env"] !== undefined || values["match-stack"] !== undefined)) {

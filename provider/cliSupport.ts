@@ -1,0 +1,26 @@
+/** What the package's commands (`devicemgmt-export`, `devicemgmt-drift`) share: their output streams and usage errors. */
+import { ENV_KEYS } from "./connection";
+
+export interface CliIo {
+  stdout(text: string): void;
+  stderr(text: string): void;
+}
+
+export const processIo: CliIo = {
+  stdout: (text) => process.stdout.write(text),
+  stderr: (text) => process.stderr.write(text),
+};
+
+/** A mistake in how the command was called: printed with the usage text, exit status 2. */
+export class UsageError extends Error {}
+
+/** The API token, from the environment only (never the command line, where other users and logs see it). */
+export function apiTokenFromEnv(env: NodeJS.ProcessEnv, hint = ""): string {
+  const apiToken = (env[ENV_KEYS.apiToken] ?? "").trim();
+  if (!apiToken) {
+    throw new UsageError(
+      `No API token: set the environment variable DEVICEMGMT_API_TOKEN to a v3 token of the organization${hint}.`,
+    );
+  }
+  return apiToken;
+}
