@@ -12,8 +12,15 @@ import * as runtimeConfig from "@pulumi/pulumi/runtime/config";
 import * as stackRuntime from "@pulumi/pulumi/runtime/stack";
 import { checkpointOf, restoreCheckpoint, SecretsCipher } from "./checkpoint";
 import { Deployment, newResult, type Mode } from "./deployment";
+import { trackProgramHandles } from "./eventLoop";
 import { EngineMonitor, reportUnhandledRejectionsTo, runGuarded } from "./monitor";
 import { UNKNOWN, startProviderPlugin, type ProviderPlugin } from "./plugin";
+import {
+  pendingOperationsWarning,
+  pluginConfigEnv,
+  sameProviderConfig,
+  type ProviderConfig,
+} from "./providerConfig";
 import { refreshState } from "./refresh";
 import { Limiter } from "./schedule";
 import type {
@@ -42,31 +49,6 @@ const sdkSettings: {
 
 /** The CLI's default --parallel: 4 × GOMAXPROCS (pkg/cmd/pulumi/operations/up.go, defaultParallel). */
 export const DEFAULT_PARALLELISM = 4 * os.availableParallelism();
-
-/** Config as the plugin's Configure receives it: values, and which keys are secret. */
-interface ProviderConfig {
-  config: Record<string, string>;
-  secretKeys: string[];
-}
-
-/**
- * The engine's warning for pending operations, word for word (pkg/resource/deploy/deployment_executor.go,
- * printPendingOperationsWarning). Execute prints it for every non-preview run that is not a refresh: `up` and
- * `destroy`, not `preview` (DryRun) nor `refresh` (opts.Refresh takes the other branch).
- */
-function pendingOperationsWarning(pending: PendingOperation[]): string {
-  return (
-    `Attempting to deploy or update resources with ${pending.length} pending operations from previous deployment.\n` +
-    pending.map((op) => `  * ${op.urn}, interrupted while ${op.type}\n`).join("") +
-    "These resources are in an unknown state because the Pulumi CLI was interrupted while waiting for changes " +
-    "to these resources to complete. You should confirm whether or not the operations listed completed " +
-    "successfully by checking the state of the appropriate provider. For example, if you are using AWS, you " +
-    "can confirm using the AWS Console.\n\nOnce you have confirmed the status of " +
-    "the interrupted operations, you can repair your stack using `pulumi refresh` which will refresh the state " +
-    "from the provider you are using and clear the pending operations if there are any.\n\nNote that `pulumi " +
-    "refresh` will need to be run interactively to clear pending CREATE operations."
-  );
-}
 
 export class Engine {
   private state: StateEntry[] = [];
@@ -271,7 +253,7 @@ export class Engine {
       cwd: this.options.cwd,
       project: this.project,
       stack: this.stack,
-      env: { ...this.options.env, ...options.env },
+      env: { ...pluginConfigEnv(this.configFor(options).config), ...this.options.env, ...options.env },
     });
     this.current = { plugin };
     const release = () => this.closePlugin(plugin);
@@ -358,11 +340,18 @@ export class Engine {
           supportsInvokeTransforms: false,
         });
         runtimeConfig.setAllConfig(config, secretKeys);
-        const programSettled = (async () => {
-          await stackRuntime.runInPulumiStack(() => runGuarded(program, deployment));
-          await sdkSettings.waitForRPCs();
-        })();
-        await Promise.race([programSettled, deployment.stopped]);
+        const runStore = sdkState.getStore();
+        const handles = trackProgramHandles(() => sdkState.getStore() === runStore);
+        try {
+          const programSettled = (async () => {
+            await stackRuntime.runInPulumiStack(() => runGuarded(program, deployment));
+            // The program ends at the event loop's beforeExit, not when its promise settles (eventLoop.ts).
+            await handles.drained(() => sdkSettings.waitForRPCs());
+          })();
+          await Promise.race([programSettled, deployment.stopped]);
+        } finally {
+          handles.stop();
+        }
       });
       // The language host's run ends after the program's last turn, in which Node reports the rejections the
       // program left unhandled (they fail the program, and then the deletes do not run).
@@ -417,12 +406,6 @@ export class Engine {
       this.current = { plugin };
     }
   }
-}
-
-function sameProviderConfig(a: ProviderConfig, b: ProviderConfig): boolean {
-  const sorted = (c: ProviderConfig) =>
-    JSON.stringify([Object.entries(c.config).sort(), [...c.secretKeys].sort()]);
-  return sorted(a) === sorted(b);
 }
 
 /** Creates an engine; its plugin starts with the first run. Call `close()` when done. */

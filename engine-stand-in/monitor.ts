@@ -5,6 +5,7 @@
 import { output } from "@pulumi/pulumi";
 import type * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import { MockMonitor } from "@pulumi/pulumi/runtime/mocks";
+import { asEngineWork } from "./eventLoop";
 import type { PropertyMap } from "./plugin";
 import type { Deployment } from "./deployment";
 import type { Program } from "./types";
@@ -27,7 +28,8 @@ export class EngineMonitor extends MockMonitor {
   ): Promise<void> {
     let response: resproto.RegisterResourceResponse;
     try {
-      response = await this.deployment.register(req);
+      // The plugin calls made for this registration are the engine's, not the program's (eventLoop.ts).
+      response = await asEngineWork(() => this.deployment.register(req));
     } catch (err) {
       callback(err as Error, undefined);
       return;

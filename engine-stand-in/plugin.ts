@@ -196,7 +196,9 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
     cwd: options.cwd,
     env: {
       ...process.env,
+      // provider_plugin.go, NewProvider: the project for the Node.js SDK and for every plugin.
       PULUMI_NODEJS_PROJECT: options.project ?? "project",
+      PULUMI_PROJECT: options.project ?? "project",
       PULUMI_NODEJS_STACK: options.stack ?? "stack",
       ...options.env,
     },
