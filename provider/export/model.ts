@@ -4,16 +4,21 @@
  * is a pure function of it.
  */
 
+import type { ModelChannelVersion, ModelPlacedDevice, ModelTag } from "./deviceRead";
 import type { ModelExperience, ModelTheme } from "./experienceRead";
 
 /** What a program can declare; `groups` also decides whether groups are declared or only looked up. */
-export type ExportKind = "groups" | "users" | "attachments" | "themes" | "experiences";
+export type ExportKind =
+  "groups" | "users" | "attachments" | "themes" | "experiences" | "tags" | "devices" | "versions";
 export const EXPORT_KINDS: readonly ExportKind[] = [
   "groups",
   "users",
   "attachments",
   "themes",
   "experiences",
+  "tags",
+  "devices",
+  "versions",
 ];
 
 export type RoleType = "organization" | "group";
@@ -77,6 +82,12 @@ export interface OrgModel {
   themes?: ModelTheme[];
   /** Experiences of configured groups and ungrouped devices (kind "experiences"); absent: none. */
   experiences?: ModelExperience[];
+  /** The tag catalogue (kind "tags"); absent: none. */
+  tags?: ModelTag[];
+  /** Every device's placement, adopted by serial number (kind "devices"); absent: none. */
+  placedDevices?: ModelPlacedDevice[];
+  /** The version each release channel delivers (kind "versions"); absent: none. */
+  channelVersions?: ModelChannelVersion[];
   /** One sentence per thing the program leaves out, and why; shown in the generated README. */
   leftOut: string[];
 }

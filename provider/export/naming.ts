@@ -19,6 +19,7 @@ import {
   type RoleRef,
   type TreeGroup,
 } from "./model";
+import { planDevices, type DevicePlan } from "./devicePlan";
 import { planExperiences, type ExperiencePlan } from "./experiencePlan";
 import { assignUnique, identifierFrom, RESERVED_IDENTIFIERS, slugify, withSuffix } from "./names";
 
@@ -85,6 +86,8 @@ export interface ProgramPlan {
   devices: PlannedDevice[];
   /** Custom themes, experiences and the content lookups they need. */
   content: ExperiencePlan;
+  /** Tags, devices adopted by serial number, and channel versions. */
+  placement: DevicePlan;
   /**
    * Resource name → id in the source organization, for stack config, in program order: groups and users by
    * uuid, release-channel attachments as `<ownerId>/<releaseChannelId>` (when the channel's id was read).
@@ -188,6 +191,7 @@ export function planProgram(model: OrgModel): ProgramPlan {
     ...users.flatMap((u) => u.groupRoles.map((r) => r.groupId)),
     ...groupChannels.map((a) => a.groupId),
     ...(model.experiences ?? []).flatMap((x) => ("groupId" in x.owner ? [x.owner.groupId] : [])),
+    ...(model.placedDevices ?? []).flatMap((d) => (d.groupId ? [d.groupId] : [])),
   ]);
   if (declaresGroups) {
     for (const g of tree) if (g.parentId) referencedGroups.add(g.parentId);
@@ -208,7 +212,10 @@ export function planProgram(model: OrgModel): ProgramPlan {
     ),
   );
   const channels = uniqueSorted(
-    [...groupChannels, ...deviceChannels].map((a) => a.channel),
+    [
+      ...[...groupChannels, ...deviceChannels].map((a) => a.channel),
+      ...(model.channelVersions ?? []).map((v) => ({ appName: v.appName, channelName: v.channelName })),
+    ],
     channelKey,
     compareBy(
       (c) => c.appName,
@@ -274,6 +281,8 @@ export function planProgram(model: OrgModel): ProgramPlan {
     variables,
   });
 
+  const placement = planDevices(model, { groupVariable, channelVariable, resourceNames, variables });
+
   const ordinals = sameNameOrdinals(tree);
   const plannedGroups: PlannedGroup[] = plannedTree.map((group) => ({
     group,
@@ -323,6 +332,7 @@ export function planProgram(model: OrgModel): ProgramPlan {
       ),
     })),
     content,
+    placement,
     adopt: [
       ...plannedGroups.flatMap((g) =>
         g.resourceName ? [[g.resourceName, g.group.id] as [string, string]] : [],
@@ -342,6 +352,7 @@ export function planProgram(model: OrgModel): ProgramPlan {
         ),
       ),
       ...content.themes.map((t) => [t.resourceName, t.theme.id] as [string, string]),
+      ...placement.tags.map((t) => [t.resourceName, t.tag.id] as [string, string]),
     ],
     leftOut: [...new Set(model.leftOut)].sort(compareBy((s) => s)),
   };

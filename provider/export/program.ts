@@ -6,6 +6,7 @@
 import type { KindType, ResourceKind } from "../kinds";
 import type { ProgramPlan } from "./naming";
 import type { RenderOptions } from "./render";
+import { channelVersionSection, deviceSection, tagSection } from "./deviceProgram";
 import { experienceSection, themeSection } from "./experienceProgram";
 import { oneLine, tsString } from "./text";
 
@@ -197,17 +198,24 @@ export const KIND_SECTIONS: { [K in ResourceKind]: KindSection } = {
   headsetExperience: (plan) => experienceSection(plan, "headset"),
   deviceExperience: (plan) => experienceSection(plan, "device"),
 
-  device: { notExported: "device placement, tags and custom fields are not exported yet (issue 20, item 8)" },
-  tag: { notExported: "tags are not exported yet (issue 20, item 8)" },
+  tag: tagSection,
+  device: (plan) => deviceSection(plan),
   tagSet: {
     notExported: "the tags of groups, apps, files and videos are not exported yet (issue 20, item 8)",
   },
-  groupFile: { notExported: "content attachments are not exported yet (issue 20, item 8)" },
-  groupVideo: { notExported: "content attachments are not exported yet (issue 20, item 8)" },
-  deviceFile: { notExported: "content attachments are not exported yet (issue 20, item 8)" },
-  deviceVideo: { notExported: "content attachments are not exported yet (issue 20, item 8)" },
-  releaseChannelVersion: { notExported: "channel versions are not exported yet (issue 20, item 8)" },
-  releaseChannelShare: { notExported: "channel shares are not exported yet (issue 20, item 8)" },
+  groupFile: {
+    notExported: "the API lists no group's files (no GET /groups/{id}/files), so they cannot be read back",
+  },
+  groupVideo: {
+    notExported: "the API lists no group's videos (no GET /groups/{id}/videos), so they cannot be read back",
+  },
+  deviceFile: { notExported: "the files of ungrouped devices are not exported yet (issue 20, item 8)" },
+  deviceVideo: { notExported: "the videos of ungrouped devices are not exported yet (issue 20, item 8)" },
+  releaseChannelVersion: (plan) => channelVersionSection(plan),
+  releaseChannelShare: {
+    notExported:
+      "the API has no read of the organizations a channel is shared with (only share and unshare), so shares cannot be read",
+  },
 };
 
 export function renderProgram(plan: ProgramPlan, options: RenderOptions): string {
@@ -223,7 +231,10 @@ export function renderProgram(plan: ProgramPlan, options: RenderOptions): string
     plan.groupChannels.length > 0 ||
     plan.devices.some((d) => d.channels.length > 0) ||
     plan.content.themes.length > 0 ||
-    plan.content.experiences.length > 0;
+    plan.content.experiences.length > 0 ||
+    plan.placement.tags.length > 0 ||
+    plan.placement.devices.length > 0 ||
+    plan.placement.channelVersions.length > 0;
 
   if (declaresAnything) {
     sections.push(

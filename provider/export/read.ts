@@ -19,6 +19,7 @@ import {
   type OrgModel,
   type RoleRef,
 } from "./model";
+import { readDevicesAndTags } from "./deviceRead";
 import { readExperiences } from "./experienceRead";
 
 export interface ReadOptions {
@@ -166,6 +167,14 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
     leftOut.push(...read.leftOut);
   }
 
+  const placement = await readDevicesAndTags(client, {
+    withTags: options.kinds.includes("tags"),
+    withDevices: options.kinds.includes("devices"),
+    withVersions: options.kinds.includes("versions"),
+  });
+  leftOut.push(...placement.leftOut);
+  let placedDevices = placement.devices;
+
   if (!options.kinds.includes("groups")) {
     // Without declared groups the program finds groups by name under their parent: that must be unambiguous.
     const unfindable = groupsNotFindableByName(tree);
@@ -181,6 +190,12 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
       const blocked = "groupId" in x.owner && unfindable.has(x.owner.groupId);
       if (blocked && "groupId" in x.owner)
         leftOut.push(`The ${x.kind} experience of ${because(x.owner.groupId)}`);
+      return !blocked;
+    });
+    placedDevices = placedDevices.filter((d) => {
+      const blocked = d.groupId !== null && unfindable.has(d.groupId);
+      if (blocked && d.groupId)
+        leftOut.push(`Device "${d.name}" (${d.serialNumber}) in ${because(d.groupId)}`);
       return !blocked;
     });
     groupChannels = groupChannels.filter((a) => {
@@ -203,6 +218,9 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
     deviceChannels,
     themes,
     experiences,
+    tags: placement.tags,
+    placedDevices,
+    channelVersions: placement.channelVersions,
     leftOut,
   };
 }

@@ -100,6 +100,10 @@ function renderStagingConfig(staging: StagingMatch, options: RenderOptions): str
     lines.push(`  ${yamlString(`${options.project}:adopt`)}:`);
     for (const [name, id] of adopt) lines.push(`    ${yamlString(name)}: ${yamlString(id)}`);
   }
+  if (staging.absentDevices.length) {
+    lines.push(`  ${yamlString(`${options.project}:absentDevices`)}:`);
+    for (const name of staging.absentDevices) lines.push(`    - ${yamlString(name)}`);
+  }
   return `${lines.join("\n")}\n`;
 }
 
@@ -275,6 +279,11 @@ function renderReadme(plan: ProgramPlan, options: RenderOptions): string {
     ),
     ...(plan.content.themes.length ? [count(plan.content.themes.length, "theme")] : []),
     ...(plan.content.experiences.length ? [count(plan.content.experiences.length, "experience")] : []),
+    ...(plan.placement.tags.length ? [count(plan.placement.tags.length, "tag")] : []),
+    ...(plan.placement.devices.length ? [count(plan.placement.devices.length, "device")] : []),
+    ...(plan.placement.channelVersions.length
+      ? [count(plan.placement.channelVersions.length, "channel version")]
+      : []),
   ].filter(Boolean);
   const configFile = stackConfigFileName(options.stack);
   const leftOut = [
@@ -283,7 +292,17 @@ function renderReadme(plan: ProgramPlan, options: RenderOptions): string {
       "on `destroy`.",
     "- **Roles, apps, release channels and devices** are looked up by name, not declared: the target " +
       "organization must have the same names (a staging organization mirrors them).",
-    "- **Device group membership, files and videos** on groups: there are no resources for them yet.",
+    ...(plan.placement.devices.length
+      ? [
+          "- **Devices are not migrated.** Each `Device` is adopted by serial number: a stack places a headset only " +
+            "where that serial is enrolled. The staging config lists the others under `absentDevices`; they stay " +
+            "where they are, in this organization.",
+        ]
+      : []),
+    "- **Files and videos on groups**: the API lists no group's files or videos, so they cannot be read back; " +
+      "declare them with `GroupFile` and `GroupVideo`. **Files and videos of ungrouped devices, and the tags of " +
+      "groups, apps, files and videos** are not exported yet. **Channel shares**: the API has no read of the " +
+      "organizations a channel is shared with, so they cannot be exported.",
     ...plan.leftOut.map((line) => `- ${oneLine(line)}`),
   ];
   return `${[

@@ -38,6 +38,8 @@ export interface StagingMatch {
   objects: StagingObject[];
   /** What the program looks up by name that the target lacks (or holds twice): `up` fails on each. */
   lacks: string[];
+  /** Resource names of declared devices whose serial number the target has not enrolled: not placed there. */
+  absentDevices: string[];
 }
 
 const pathKey = (path: string[]) => path.join("\u0000");
@@ -231,8 +233,58 @@ export async function matchTarget(
     }
   }
 
+  const placement = plan.placement;
+  if (placement.tags.length) {
+    const byName = new Map((await target.tags.all()).map((t) => [t.name.toLowerCase(), t]));
+    for (const t of placement.tags) {
+      const match = byName.get(t.tag.name.toLowerCase());
+      objects.push({
+        resourceName: t.resourceName,
+        kind: "Tag",
+        label: `tag "${t.tag.name}"`,
+        outcome: match ? "adopt" : "create",
+        ...(match ? { targetId: match.id } : {}),
+        notes:
+          match && match.name !== t.tag.name
+            ? [`it is spelt "${match.name}" there: adopting renames it`]
+            : [],
+      });
+    }
+  }
+  // Devices are never migrated by the export: a device is placed only where its serial number is enrolled.
+  const absentDevices: string[] = [];
+  if (placement.devices.length) {
+    const serials = new Set((await target.devices.all()).map((d) => d.serialNumber.toLowerCase()));
+    for (const d of placement.devices) {
+      if (serials.has(d.device.serialNumber.toLowerCase())) {
+        objects.push({
+          resourceName: d.resourceName,
+          kind: "Device",
+          label: `device ${d.device.serialNumber} ("${d.device.name}")`,
+          outcome: "adopt",
+          notes: [
+            "the same serial number is enrolled there: its name, group, tags and custom fields become the program's",
+          ],
+        });
+      } else {
+        absentDevices.push(d.resourceName);
+      }
+    }
+  }
+  if (placement.channelVersions.length) {
+    const apps = await target.apps.all();
+    for (const v of placement.channelVersions) {
+      const what = `the version "${v.channelVersion.version}" of app "${v.channelVersion.appName}" (getAppVersion)`;
+      const app = apps.filter((a) => a.name === v.channelVersion.appName);
+      if (app.length !== 1) continue; // the channel lookup of this app is listed as lacking already
+      const versions = await target.releases.versions(app[0].id).all();
+      if (versions.filter((x) => x.version === v.channelVersion.version).length !== 1) lacks.push(what);
+    }
+  }
+
   return {
     lacks,
+    absentDevices,
     stack: options.stack,
     baseUrl: options.baseUrl,
     organization: { id: organization.id, name: organization.name, slug: organization.slug },
@@ -242,7 +294,10 @@ export async function matchTarget(
 
 /** The staging stack's adoption map, in program order. */
 export function stagingAdopt(match: StagingMatch): [string, string][] {
-  return match.objects.flatMap((o) => (o.outcome === "adopt" ? [[o.resourceName, o.targetId!]] : []));
+  // A Device is adopted by its serial number, which the program holds: it has no id in the adopt map.
+  return match.objects.flatMap((o) =>
+    o.outcome === "adopt" && o.targetId !== undefined ? [[o.resourceName, o.targetId]] : [],
+  );
 }
 
 /** One line per lookup of the program's content that would fail in the target: none or several of that name. */

@@ -97,7 +97,7 @@ describe("devicemgmt-export", () => {
     expect(skipped.files["Pulumi.production.yaml"]).not.toContain("person-1");
     const allButUsers = await run([
       "--only",
-      "groups,attachments,themes,experiences",
+      "groups,attachments,themes,experiences,tags,devices,versions",
       "--project",
       "acme-org",
     ]);
@@ -138,8 +138,8 @@ describe("devicemgmt-export", () => {
 
   it.each([
     [
-      ["--only", "groups,devices"],
-      /--only takes groups, users, attachments, themes, experiences; got "groups,devices"/,
+      ["--only", "groups,files"],
+      /--only takes groups, users, attachments, themes, experiences, tags, devices, versions; got "groups,files"/,
     ],
     [["--only", "users", "--skip-users"], /Nothing to export/],
     [["--project", "../evil"], /--project "..\/evil": use letters/],

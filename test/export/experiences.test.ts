@@ -9,7 +9,7 @@ import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient, type HeadsetExperience } from "../../provider/client";
 import { createEngine, type Engine, type RunResult } from "../../engine-stand-in";
-import { generatedProgram, runExport, stackConfig, type Exported } from "./support";
+import { generatedProgram, runExport, stackConfig, type Exported, WITHOUT_DEVICE_KINDS } from "./support";
 
 const repoRoot = path.resolve(__dirname, "../..");
 const PROJECT = "acme-org";
@@ -150,11 +150,16 @@ beforeAll(async () => {
     visibleContents: [{ type: "app", id: app.id }],
   });
 
-  exported = await runExport(["--match-base-url", emulator.baseUrl], exportDir, PROJECT, {
-    DEVICEMGMT_BASE_URL: emulator.baseUrl,
-    DEVICEMGMT_API_TOKEN: emulator.tokens.multiOrgAdmin,
-    DEVICEMGMT_MATCH_API_TOKEN: emulator.tokens.multiOrgAdminSecondary,
-  });
+  exported = await runExport(
+    [...WITHOUT_DEVICE_KINDS, "--match-base-url", emulator.baseUrl],
+    exportDir,
+    PROJECT,
+    {
+      DEVICEMGMT_BASE_URL: emulator.baseUrl,
+      DEVICEMGMT_API_TOKEN: emulator.tokens.multiOrgAdmin,
+      DEVICEMGMT_MATCH_API_TOKEN: emulator.tokens.multiOrgAdminSecondary,
+    },
+  );
 });
 
 afterAll(async () => {

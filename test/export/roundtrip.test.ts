@@ -7,7 +7,7 @@ import * as path from "path";
 import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { createEngine, type Engine, type RunResult } from "../../engine-stand-in";
-import { generatedProgram, runExport, stackConfig, type Exported } from "./support";
+import { generatedProgram, runExport, stackConfig, type Exported, WITHOUT_DEVICE_KINDS } from "./support";
 
 const repoRoot = path.resolve(__dirname, "../..");
 
@@ -23,7 +23,10 @@ let orgBefore: OrgSnapshot;
 const engines: Engine[] = [];
 
 const exportOrg = (args: string[], out: string, token: string): Promise<Exported> =>
-  runExport(args, out, PROJECT, { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: token });
+  runExport(args.includes("--only") ? args : [...WITHOUT_DEVICE_KINDS, ...args], out, PROJECT, {
+    DEVICEMGMT_BASE_URL: emulator.baseUrl,
+    DEVICEMGMT_API_TOKEN: token,
+  });
 
 async function engineFor(config: Record<string, string>, token: string): Promise<Engine> {
   const engine = await createEngine({

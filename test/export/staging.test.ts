@@ -9,7 +9,7 @@ import { spawnSync } from "child_process";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { createEngine, type Engine, type RunResult } from "../../engine-stand-in";
-import { generatedProgram, runExport, stackConfig } from "./support";
+import { generatedProgram, runExport, stackConfig, WITHOUT_DEVICE_KINDS } from "./support";
 
 const repoRoot = path.resolve(__dirname, "../..");
 const PROJECT = "acme-org";
@@ -26,7 +26,7 @@ const preExisting: { groups: Record<string, string>; morgan: string; theme: stri
 const engines: Engine[] = [];
 
 const exportOrg = (args: string[], out: string, env: Record<string, string> = {}) =>
-  runExport(args, out, PROJECT, {
+  runExport(args.includes("--only") ? args : [...WITHOUT_DEVICE_KINDS, ...args], out, PROJECT, {
     DEVICEMGMT_BASE_URL: emulator.baseUrl,
     DEVICEMGMT_API_TOKEN: emulator.tokens.admin,
     ...env,

@@ -1,0 +1,126 @@
+/**
+ * Devices, tags and channel versions, read for the export (issue 20): the tag catalogue, where each device sits
+ * (its group, name, tags and custom fields) and the version each release channel delivers, by name, so the
+ * program can find them in another organization.
+ *
+ * Decisions:
+ * - A device is declared by its serial number (`Device` adopts by serial: devices are enrolled on the headset,
+ *   never created), so the program places the same headset wherever that serial is enrolled.
+ * - A channel version is exported only where `getAppVersion({ appName, version })` singles it out: one app of
+ *   that name, one channel of that name in it, one version of that name; everything else is left out with why.
+ */
+import type { DeviceMgmtClient } from "../client";
+import { compareBy } from "./model";
+
+export interface ModelTag {
+  id: string;
+  name: string;
+}
+
+export interface ModelPlacedDevice {
+  id: string;
+  serialNumber: string;
+  name: string;
+  /** The configured group it sits in; null: ungrouped. */
+  groupId: string | null;
+  /** Tag names, sorted. */
+  tags: string[];
+  /** Custom fields, name → value, sorted by name. */
+  customFields: [string, string][];
+}
+
+export interface ModelChannelVersion {
+  appName: string;
+  channelName: string;
+  /** The version's name, as `getAppVersion` finds it. */
+  version: string;
+}
+
+export interface DeviceRead {
+  tags: ModelTag[];
+  devices: ModelPlacedDevice[];
+  channelVersions: ModelChannelVersion[];
+  leftOut: string[];
+}
+
+export async function readDevicesAndTags(
+  client: DeviceMgmtClient,
+  options: { withTags: boolean; withDevices: boolean; withVersions: boolean },
+): Promise<DeviceRead> {
+  const leftOut: string[] = [];
+  const tags: ModelTag[] = options.withTags
+    ? (await client.tags.all()).map((t) => ({ id: t.id, name: t.name })).sort(compareBy((t) => t.name))
+    : [];
+
+  const devices: ModelPlacedDevice[] = [];
+  if (options.withDevices) {
+    const all = await client.devices.all();
+    const serials = new Map<string, number>();
+    for (const d of all)
+      serials.set(d.serialNumber.toLowerCase(), (serials.get(d.serialNumber.toLowerCase()) ?? 0) + 1);
+    for (const d of all) {
+      if (serials.get(d.serialNumber.toLowerCase())! > 1) {
+        leftOut.push(
+          `Device "${d.name}": its serial number ${d.serialNumber} is shared, so it cannot be adopted by serial.`,
+        );
+        continue;
+      }
+      devices.push({
+        id: d.id,
+        serialNumber: d.serialNumber,
+        name: d.name,
+        groupId: d.group?.id ?? null,
+        tags: [...d.tags].sort(compareBy((t) => t)),
+        customFields: d.customFields
+          .map((f) => [f.name, f.value] as [string, string])
+          .sort(compareBy((f) => f[0])),
+      });
+    }
+    devices.sort(
+      compareBy(
+        (d) => d.name,
+        (d) => d.serialNumber,
+      ),
+    );
+  }
+
+  const channelVersions: ModelChannelVersion[] = [];
+  if (options.withVersions) {
+    const apps = await client.apps.all();
+    const appsNamed = new Map<string, number>();
+    for (const a of apps) appsNamed.set(a.name, (appsNamed.get(a.name) ?? 0) + 1);
+    for (const app of apps) {
+      const channels = await client.apps.releaseChannels(app.id).all();
+      if (!channels.length) continue;
+      if (appsNamed.get(app.name)! > 1) {
+        leftOut.push(
+          `The channel versions of app "${app.name}": ${appsNamed.get(app.name)} apps have this name.`,
+        );
+        continue;
+      }
+      const versions = await client.releases.versions(app.id).all();
+      for (const channel of channels) {
+        const where = `The version of channel "${channel.name}" of app "${app.name}"`;
+        const name = channel.version.version;
+        if (channels.filter((c) => c.name === channel.name).length > 1) {
+          leftOut.push(`${where}: the app has several channels of this name.`);
+        } else if (!name) {
+          leftOut.push(`${where}: the version it delivers has no name, so getAppVersion cannot find it.`);
+        } else if (versions.filter((v) => v.version === name).length !== 1) {
+          leftOut.push(
+            `${where}: the app has ${versions.filter((v) => v.version === name).length} versions named "${name}".`,
+          );
+        } else {
+          channelVersions.push({ appName: app.name, channelName: channel.name, version: name });
+        }
+      }
+    }
+    channelVersions.sort(
+      compareBy(
+        (v) => v.appName,
+        (v) => v.channelName,
+      ),
+    );
+  }
+  return { tags, devices, channelVersions, leftOut };
+}
