@@ -2,7 +2,13 @@
  * Names and order of the tags, devices and channel versions in the generated program. Called by `planProgram`
  * once groups and channels have their variables, so every name is unique across the program; pure.
  */
-import type { ModelChannelVersion, ModelPlacedDevice, ModelTag } from "./deviceRead";
+import type {
+  ModelChannelVersion,
+  ModelDeviceContent,
+  ModelPlacedDevice,
+  ModelTag,
+  ModelTagSet,
+} from "./deviceRead";
 import { channelKey, type OrgModel } from "./model";
 import { assignUnique, identifierFrom, slugify } from "./names";
 
@@ -30,17 +36,49 @@ export interface PlannedChannelVersion {
   firstWithVersion: boolean;
 }
 
+/** A lookup of an app, file or video by name (`dm.getAppOutput`, `dm.getFileOutput`, `dm.getVideoOutput`). */
+export interface PlannedContentLookup {
+  type: "app" | "file" | "video";
+  name: string;
+  variable: string;
+}
+
+export interface PlannedTagSet {
+  tagSet: ModelTagSet;
+  resourceName: string;
+  ownerVariable: string;
+  tagVariables: (string | undefined)[];
+}
+
+export interface PlannedDeviceContent {
+  content: ModelDeviceContent;
+  resourceName: string;
+  deviceVariable: string;
+  contentVariable: string;
+}
+
 export interface DevicePlan {
   tags: PlannedTag[];
+  contentLookups: PlannedContentLookup[];
+  tagSets: PlannedTagSet[];
+  deviceContent: PlannedDeviceContent[];
   devices: PlannedPlacedDevice[];
   channelVersions: PlannedChannelVersion[];
 }
 
-export const EMPTY_DEVICE_PLAN: DevicePlan = { tags: [], devices: [], channelVersions: [] };
+export const EMPTY_DEVICE_PLAN: DevicePlan = {
+  tags: [],
+  contentLookups: [],
+  tagSets: [],
+  deviceContent: [],
+  devices: [],
+  channelVersions: [],
+};
 
 export interface DevicePlanContext {
   groupVariable: Map<string, string>;
   channelVariable: Map<string, string>;
+  deviceVariable: Map<string, string>;
   resourceNames: Set<string>;
   variables: Set<string>;
 }
@@ -96,7 +134,52 @@ export function planDevices(model: OrgModel, ctx: DevicePlanContext): DevicePlan
   );
   const versionVariable = new Map(lookedUp.map((v, i) => [versionKey(v), lookupVariables[i]]));
 
+  // Content lookups: the owners of tag sets and what sits on devices, one per type and name.
+  const tagSets = model.tagSets ?? [];
+  const deviceContent = model.deviceContent ?? [];
+  const lookupKey = (type: string, name: string) => `${type}\u0000${name}`;
+  const wanted = new Map<string, { type: "app" | "file" | "video"; name: string }>();
+  for (const t of tagSets)
+    wanted.set(lookupKey(t.ownerType, t.ownerName), { type: t.ownerType, name: t.ownerName });
+  for (const c of deviceContent)
+    wanted.set(lookupKey(c.type, c.contentName), { type: c.type, name: c.contentName });
+  const lookups = [...wanted.values()];
+  const suffix = { app: "App", file: "File", video: "Video" } as const;
+  const contentLookupVariables = assignUnique(
+    lookups.map((l) => {
+      const base = identifierFrom(slugify(l.name.replace(/\.[A-Za-z0-9]+$/, "")), l.type);
+      return { candidates: [`${base}${suffix[l.type]}`, `${base}${suffix[l.type]}2`] };
+    }),
+    ctx.variables,
+  );
+  const lookupVariable = new Map(
+    lookups.map((l, i) => [lookupKey(l.type, l.name), contentLookupVariables[i]]),
+  );
+  const tagSetNames = assignUnique(
+    tagSets.map((t) => ({ candidates: [`${slugify(t.ownerName) || t.ownerType}-${t.ownerType}-tags`] })),
+    ctx.resourceNames,
+  );
+  const contentNames = assignUnique(
+    deviceContent.map((c) => ({
+      candidates: [`${slugify(c.deviceName) || "device"}-${slugify(c.contentName) || c.type}-${c.type}`],
+    })),
+    ctx.resourceNames,
+  );
+
   return {
+    contentLookups: lookups.map((l, i) => ({ ...l, variable: contentLookupVariables[i] })),
+    tagSets: tagSets.map((tagSet, i) => ({
+      tagSet,
+      resourceName: tagSetNames[i],
+      ownerVariable: lookupVariable.get(lookupKey(tagSet.ownerType, tagSet.ownerName))!,
+      tagVariables: tagSet.tags.map((t) => tagVariable.get(t.toLowerCase())),
+    })),
+    deviceContent: deviceContent.map((content, i) => ({
+      content,
+      resourceName: contentNames[i],
+      deviceVariable: ctx.deviceVariable.get(content.deviceId)!,
+      contentVariable: lookupVariable.get(lookupKey(content.type, content.contentName))!,
+    })),
     tags: tags.map((tag, i) => ({ tag, resourceName: tagNames[i], variable: tagVariables[i] })),
     devices: devices.map((device, i) => ({
       device,

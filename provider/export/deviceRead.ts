@@ -36,8 +36,29 @@ export interface ModelChannelVersion {
   version: string;
 }
 
+/** The tags of an app, file or video, found by its name (groups' tags are not in the API's answers). */
+export interface ModelTagSet {
+  ownerType: "app" | "file" | "video";
+  ownerId: string;
+  /** The app's or video's name, the file's file name. */
+  ownerName: string;
+  tags: string[];
+}
+
+/** A file or video on an ungrouped device itself; the device is found by name. */
+export interface ModelDeviceContent {
+  deviceId: string;
+  deviceName: string;
+  type: "file" | "video";
+  contentId: string;
+  /** The video's name, the file's file name. */
+  contentName: string;
+}
+
 export interface DeviceRead {
   tags: ModelTag[];
+  tagSets: ModelTagSet[];
+  deviceContent: ModelDeviceContent[];
   devices: ModelPlacedDevice[];
   channelVersions: ModelChannelVersion[];
   leftOut: string[];
@@ -52,9 +73,103 @@ export async function readDevicesAndTags(
     ? (await client.tags.all()).map((t) => ({ id: t.id, name: t.name })).sort(compareBy((t) => t.name))
     : [];
 
+  const tagSets: ModelTagSet[] = [];
+  if (options.withTags) {
+    const [apps, files, videos] = await Promise.all([
+      client.apps.all(),
+      client.files.all(),
+      client.videos.all(),
+    ]);
+    const owners = [
+      ...apps.map((a) => ({
+        ownerType: "app" as const,
+        ownerId: a.id,
+        ownerName: a.name,
+        tags: a.tags ?? [],
+      })),
+      ...files.map((f) => ({
+        ownerType: "file" as const,
+        ownerId: f.id,
+        ownerName: f.filename,
+        tags: f.tags ?? [],
+      })),
+      ...videos.map((v) => ({
+        ownerType: "video" as const,
+        ownerId: v.id,
+        ownerName: v.name,
+        tags: v.tags ?? [],
+      })),
+    ];
+    for (const owner of owners) {
+      if (!owner.tags.length) continue;
+      const named = owners.filter((o) => o.ownerType === owner.ownerType && o.ownerName === owner.ownerName);
+      if (named.length > 1) {
+        leftOut.push(
+          `The tags of ${owner.ownerType} "${owner.ownerName}": ${named.length} ${owner.ownerType}s have this name, so it cannot be looked up.`,
+        );
+        continue;
+      }
+      tagSets.push({ ...owner, tags: [...owner.tags].sort(compareBy((t) => t)) });
+    }
+    tagSets.sort(
+      compareBy(
+        (t) => t.ownerType,
+        (t) => t.ownerName,
+      ),
+    );
+  }
+
   const devices: ModelPlacedDevice[] = [];
+  const deviceContent: ModelDeviceContent[] = [];
   if (options.withDevices) {
     const all = await client.devices.all();
+    const sameName = new Map<string, number>();
+    for (const d of all) sameName.set(d.name, (sameName.get(d.name) ?? 0) + 1);
+    const [files, videos] = await Promise.all([client.files.all(), client.videos.all()]);
+    const filesNamed = (name: string) => files.filter((f) => f.filename === name).length;
+    const videosNamed = (name: string) => videos.filter((v) => v.name === name).length;
+    // The API lists a device's own files and videos (GET /devices/{id}/files|videos), not a group's.
+    for (const d of all.filter((device) => !device.group)) {
+      const [own, ownVideos] = await Promise.all([
+        client.deviceContent.files(d.id).all(),
+        client.deviceContent.videos(d.id).all(),
+      ]);
+      const items = [
+        ...own.map((f) => ({
+          type: "file" as const,
+          contentId: f.id,
+          contentName: f.filename,
+          count: filesNamed(f.filename),
+        })),
+        ...ownVideos.map((v) => ({
+          type: "video" as const,
+          contentId: v.id,
+          contentName: v.name,
+          count: videosNamed(v.name),
+        })),
+      ];
+      for (const item of items) {
+        const where = `The ${item.type} "${item.contentName}" on device "${d.name}" (${d.serialNumber})`;
+        if (sameName.get(d.name)! > 1)
+          leftOut.push(`${where}: ${sameName.get(d.name)} devices have this name.`);
+        else if (item.count !== 1) leftOut.push(`${where}: ${item.count} ${item.type}s have this name.`);
+        else
+          deviceContent.push({
+            deviceId: d.id,
+            deviceName: d.name,
+            type: item.type,
+            contentId: item.contentId,
+            contentName: item.contentName,
+          });
+      }
+    }
+    deviceContent.sort(
+      compareBy(
+        (c) => c.deviceName,
+        (c) => c.type,
+        (c) => c.contentName,
+      ),
+    );
     const serials = new Map<string, number>();
     for (const d of all)
       serials.set(d.serialNumber.toLowerCase(), (serials.get(d.serialNumber.toLowerCase()) ?? 0) + 1);
@@ -122,5 +237,5 @@ export async function readDevicesAndTags(
       ),
     );
   }
-  return { tags, devices, channelVersions, leftOut };
+  return { tags, tagSets, deviceContent, devices, channelVersions, leftOut };
 }

@@ -4,7 +4,13 @@
  * is a pure function of it.
  */
 
-import type { ModelChannelVersion, ModelPlacedDevice, ModelTag } from "./deviceRead";
+import type {
+  ModelChannelVersion,
+  ModelDeviceContent,
+  ModelPlacedDevice,
+  ModelTag,
+  ModelTagSet,
+} from "./deviceRead";
 import type { ModelExperience, ModelTheme } from "./experienceRead";
 
 /** What a program can declare; `groups` also decides whether groups are declared or only looked up. */
@@ -84,6 +90,10 @@ export interface OrgModel {
   experiences?: ModelExperience[];
   /** The tag catalogue (kind "tags"); absent: none. */
   tags?: ModelTag[];
+  /** The tags of apps, files and videos (kind "tags"); absent: none. */
+  tagSets?: ModelTagSet[];
+  /** Files and videos on ungrouped devices (kind "devices"); absent: none. */
+  deviceContent?: ModelDeviceContent[];
   /** Every device's placement, adopted by serial number (kind "devices"); absent: none. */
   placedDevices?: ModelPlacedDevice[];
   /** The version each release channel delivers (kind "versions"); absent: none. */

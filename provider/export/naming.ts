@@ -228,6 +228,7 @@ export function planProgram(model: OrgModel): ProgramPlan {
       ...(model.experiences ?? []).flatMap((x) =>
         "deviceId" in x.owner ? [{ id: x.owner.deviceId, name: x.owner.deviceName }] : [],
       ),
+      ...(model.deviceContent ?? []).map((c) => ({ id: c.deviceId, name: c.deviceName })),
     ],
     (d) => d.id,
     compareBy(
@@ -281,7 +282,13 @@ export function planProgram(model: OrgModel): ProgramPlan {
     variables,
   });
 
-  const placement = planDevices(model, { groupVariable, channelVariable, resourceNames, variables });
+  const placement = planDevices(model, {
+    groupVariable,
+    channelVariable,
+    deviceVariable,
+    resourceNames,
+    variables,
+  });
 
   const ordinals = sameNameOrdinals(tree);
   const plannedGroups: PlannedGroup[] = plannedTree.map((group) => ({
@@ -353,6 +360,9 @@ export function planProgram(model: OrgModel): ProgramPlan {
       ),
       ...content.themes.map((t) => [t.resourceName, t.theme.id] as [string, string]),
       ...placement.tags.map((t) => [t.resourceName, t.tag.id] as [string, string]),
+      ...placement.deviceContent.map(
+        (c) => [c.resourceName, `${c.content.deviceId}/${c.content.contentId}`] as [string, string],
+      ),
     ],
     leftOut: [...new Set(model.leftOut)].sort(compareBy((s) => s)),
   };

@@ -6,7 +6,13 @@
 import type { KindType, ResourceKind } from "../kinds";
 import type { ProgramPlan } from "./naming";
 import type { RenderOptions } from "./render";
-import { channelVersionSection, deviceSection, tagSection } from "./deviceProgram";
+import {
+  channelVersionSection,
+  deviceContentSection,
+  deviceSection,
+  tagSection,
+  tagSetSection,
+} from "./deviceProgram";
 import { experienceSection, themeSection } from "./experienceProgram";
 import { oneLine, tsString } from "./text";
 
@@ -200,17 +206,15 @@ export const KIND_SECTIONS: { [K in ResourceKind]: KindSection } = {
 
   tag: tagSection,
   device: (plan) => deviceSection(plan),
-  tagSet: {
-    notExported: "the tags of groups, apps, files and videos are not exported yet (issue 20, item 8)",
-  },
+  tagSet: (plan) => tagSetSection(plan),
   groupFile: {
     notExported: "the API lists no group's files (no GET /groups/{id}/files), so they cannot be read back",
   },
   groupVideo: {
     notExported: "the API lists no group's videos (no GET /groups/{id}/videos), so they cannot be read back",
   },
-  deviceFile: { notExported: "the files of ungrouped devices are not exported yet (issue 20, item 8)" },
-  deviceVideo: { notExported: "the videos of ungrouped devices are not exported yet (issue 20, item 8)" },
+  deviceFile: (plan, declaring) => deviceContentSection(plan, declaring, "file"),
+  deviceVideo: (plan, declaring) => deviceContentSection(plan, declaring, "video"),
   releaseChannelVersion: (plan) => channelVersionSection(plan),
   releaseChannelShare: {
     notExported:
@@ -233,6 +237,8 @@ export function renderProgram(plan: ProgramPlan, options: RenderOptions): string
     plan.content.themes.length > 0 ||
     plan.content.experiences.length > 0 ||
     plan.placement.tags.length > 0 ||
+    plan.placement.tagSets.length > 0 ||
+    plan.placement.deviceContent.length > 0 ||
     plan.placement.devices.length > 0 ||
     plan.placement.channelVersions.length > 0;
 

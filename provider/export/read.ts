@@ -219,6 +219,8 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
     themes,
     experiences,
     tags: placement.tags,
+    tagSets: placement.tagSets,
+    deviceContent: placement.deviceContent,
     placedDevices,
     channelVersions: placement.channelVersions,
     leftOut,

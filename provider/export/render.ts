@@ -300,9 +300,10 @@ function renderReadme(plan: ProgramPlan, options: RenderOptions): string {
         ]
       : []),
     "- **Files and videos on groups**: the API lists no group's files or videos, so they cannot be read back; " +
-      "declare them with `GroupFile` and `GroupVideo`. **Files and videos of ungrouped devices, and the tags of " +
-      "groups, apps, files and videos** are not exported yet. **Channel shares**: the API has no read of the " +
-      "organizations a channel is shared with, so they cannot be exported.",
+      "declare them with `GroupFile` and `GroupVideo` (files and videos of ungrouped devices are exported). " +
+      "**The tags of groups**: a group's tags are not in the API's answers, so they cannot be read back; declare " +
+      "them with `TagSet` (the tags of apps, files and videos are exported). **Channel shares**: the API has no " +
+      "read of the organizations a channel is shared with, so they cannot be exported.",
     ...plan.leftOut.map((line) => `- ${oneLine(line)}`),
   ];
   return `${[

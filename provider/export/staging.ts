@@ -271,6 +271,40 @@ export async function matchTarget(
       }
     }
   }
+  if (placement.contentLookups.length) {
+    const [apps, files, videos] = await Promise.all([
+      target.apps.all(),
+      target.files.all(),
+      target.videos.all(),
+    ]);
+    const names = {
+      app: apps.map((x) => x.name),
+      file: files.map((x) => x.filename),
+      video: videos.map((x) => x.name),
+    };
+    for (const l of placement.contentLookups) {
+      const count = names[l.type].filter((n) => n === l.name).length;
+      if (count !== 1) lacks.push(`the ${l.type} "${l.name}"${count ? ` (${count} of that name)` : ""}`);
+    }
+  }
+  for (const t of placement.tagSets) {
+    objects.push({
+      resourceName: t.resourceName,
+      kind: "TagSet",
+      label: `the tags of ${t.tagSet.ownerType} "${t.tagSet.ownerName}"`,
+      outcome: "create",
+      notes: ["attaches the declared tags; `destroy` removes them from it"],
+    });
+  }
+  for (const c of placement.deviceContent) {
+    objects.push({
+      resourceName: c.resourceName,
+      kind: c.content.type === "file" ? "DeviceFile" : "DeviceVideo",
+      label: `${c.content.type} "${c.content.contentName}" on device "${c.content.deviceName}"`,
+      outcome: "create",
+      notes: [],
+    });
+  }
   if (placement.channelVersions.length) {
     const apps = await target.apps.all();
     for (const v of placement.channelVersions) {

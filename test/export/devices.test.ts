@@ -24,6 +24,7 @@ let exported: Exported;
 let prod: DeviceMgmtClient;
 let staging: DeviceMgmtClient;
 let promotedTo: string;
+let fileName: string;
 const engines: Engine[] = [];
 
 async function engineFor(config: Record<string, string>, token: string, stack: string): Promise<Engine> {
@@ -97,6 +98,12 @@ beforeAll(async () => {
   )!;
   await prod.releases.setChannelVersion(app.id, rc.id, { versionId: other.id });
   promotedTo = other.version!;
+  // Content: a file on an ungrouped headset, and tags on a video.
+  const manual = (await prod.files.all())[0];
+  await prod.deviceContent.addFile(device("Headset 03").id, manual.id);
+  fileName = manual.filename;
+  const tour = (await prod.videos.all()).find((v) => v.name === "Welcome Tour")!;
+  await prod.tags.attach("videos", tour.id, ["training", "safety"]);
 
   // Staging holds production's Headset 01 by serial (migrated from the staging emulator's own "acme").
   const stagingPrimary = new DeviceMgmtClient({
@@ -145,6 +152,12 @@ describe("export of tags, devices and channel versions", () => {
       ),
     );
     expect(index).toContain('new dm.ReleaseChannelVersion("training-simulator-production-version"');
+    expect(index).toMatch(
+      /new dm\.DeviceFile\(\s*"headset-03-[^"]*-file",[^;]*deviceId: headset03Device\.id/,
+    );
+    expect(index).toMatch(
+      /new dm\.TagSet\("welcome-tour-video-tags", \{[^;]*ownerType: "video"[^;]*safetyTag\.name, trainingTag\.name/,
+    );
   });
 
   it("says in the README that devices are not migrated, and what cannot be read", () => {
@@ -205,6 +218,14 @@ describe("up of the exported program", () => {
     for (const [s, placed] of Object.entries(stagingBefore))
       if (s !== serial) expect(target[s]).toEqual(placed);
     expect(await channelVersion(staging)).toBe(promotedTo);
+    const headset03 = (await staging.devices.all()).find((d) => d.name === "Headset 03")!;
+    expect((await staging.deviceContent.files(headset03.id).all()).map((f) => f.filename)).toContain(
+      fileName,
+    );
+    const tourTags = async (client: DeviceMgmtClient) =>
+      [...((await client.videos.all()).find((v) => v.name === "Welcome Tour")!.tags ?? [])].sort();
+    expect(await tourTags(staging)).toEqual(await tourTags(prod));
+    expect(await tourTags(staging)).toEqual(expect.arrayContaining(["safety", "training"]));
 
     const again = await engine.up(generatedProgram(exportDir));
     expect(changes(again)).toEqual({ errors: [], create: [], update: [], replace: [], delete: [] });
