@@ -283,6 +283,7 @@ export class Engine {
       interruptAfter: options.interruptAfter,
       interruptWhen: options.interruptWhen,
       continueOnError: options.continueOnError,
+      targets: options,
     });
   }
 

@@ -12,7 +12,7 @@ import {
   type DeploymentSettings,
 } from "./steps";
 import type { EngineError, PendingOperation, Step, StateEntry, StepKind } from "./types";
-import { ROOT_STACK_TYPE, annotateSecrets, reveal } from "./values";
+import { ROOT_STACK_TYPE, annotateSecrets, dropUnknowns, reveal } from "./values";
 
 export class StepExecutor {
   readonly result = newResult();
@@ -144,8 +144,10 @@ export class StepExecutor {
   }
 
   protected async check(goal: StateEntry, olds: PropertyMap, news: PropertyMap): Promise<PropertyMap> {
+    const sent = (props: PropertyMap) =>
+      this.settings.mode === "preview" ? reveal(props) : dropUnknowns(reveal(props));
     const result = await this.attempt("check", goal.urn, () =>
-      this.settings.plugin.check({ urn: goal.urn, olds: reveal(olds), news: reveal(news) }),
+      this.settings.plugin.check({ urn: goal.urn, olds: sent(olds), news: sent(news) }),
     );
     if (result.failures.length > 0) {
       const problems = result.failures.map((f) => `property ${f.property} has a problem: ${f.reason}`);

@@ -3,6 +3,7 @@ import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import { Struct, grpc, type PropertyMap, type ProviderPlugin } from "./plugin";
 import type { Limiter } from "./schedule";
+import type { TargetOptions } from "./targets";
 import {
   STEP_KINDS,
   type EngineError,
@@ -84,8 +85,11 @@ export function protectedReplaceError(urn: string): EngineError {
  * Every target must name a resource of the stack (deployment_executor.go, Execute: checkTargets, before the
  * program), with the engine's texts (sdk/go/common/diag/errors.go, codes 2010 and 2011, chosen as there).
  */
-export function unknownTargetErrors(targets: string[], oldState: StateEntry[]): EngineError[] {
-  const known = (target: string) => oldState.some((e) => e.urn === target || e.name === target);
+export function unknownTargetErrors(
+  targets: string[],
+  resources: Array<Pick<StateEntry, "urn" | "name">>,
+): EngineError[] {
+  const known = (target: string) => resources.some((e) => e.urn === target || e.name === target);
   return targets
     .filter((target) => !known(target))
     .map((target) => ({
@@ -123,6 +127,8 @@ export interface DeploymentSettings {
   interruptWhen?: () => Promise<void>;
   /** `--continue-on-error`: a failed create/update/delete does not stop the deployment. */
   continueOnError?: boolean;
+  /** `--target` / `--exclude` and their `-dependents` flags (targets.ts). */
+  targets?: TargetOptions;
 }
 
 export interface Plan {
@@ -131,4 +137,35 @@ export interface Plan {
   changed: string[];
   replaceKeys: string[];
   deleteBeforeReplace: boolean;
+}
+
+/** What a registration asks for, as a state entry without id and outputs (the goal of step_generator.go). */
+export function goalOf(
+  req: resproto.RegisterResourceRequest,
+  { urn, type, name, parent }: { urn: string; type: string; name: string; parent: string },
+): StateEntry {
+  const propertyDependencies: Record<string, string[]> = {};
+  for (const [key, deps] of req.getPropertydependenciesMap().entries()) {
+    propertyDependencies[key] = deps.getUrnsList();
+  }
+  return {
+    urn,
+    type,
+    name,
+    custom: req.getCustom(),
+    ...(parent ? { parent } : {}),
+    inputs: (req.getObject()?.toJavaScript() ?? {}) as PropertyMap,
+    outputs: {},
+    dependencies: req.getDependenciesList(),
+    propertyDependencies,
+    options: {
+      protect: req.getProtect() ?? false,
+      // An option the program did not set is absent, and then the provider decides (step_generator.go).
+      ...(req.getDeletebeforereplacedefined() ? { deleteBeforeReplace: req.getDeletebeforereplace() } : {}),
+      ignoreChanges: req.getIgnorechangesList(),
+      replaceOnChanges: req.getReplaceonchangesList(),
+      additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
+      retainOnDelete: req.getRetainondelete() ?? false,
+    },
+  };
 }

@@ -162,6 +162,15 @@ export interface RunOptions {
    * depends on it is skipped, and the deletes at the end still run (see README.md).
    */
   continueOnError?: boolean;
+  /**
+   * `--target` (names or URNs): only these take part; new resources not targeted are not created, dropped ones
+   * not targeted are not deleted. `targetDependents`: their dependents too. `exclude` / `excludeDependents`: the
+   * other way round. Unknown names fail the run (see README.md).
+   */
+  target?: string[];
+  targetDependents?: boolean;
+  exclude?: string[];
+  excludeDependents?: boolean;
   /** `up --refresh` / `preview --refresh`: refresh the state before the program runs. */
   refresh?: boolean;
   /** `pulumi refresh --clear-pending-creates`: drops pending creates from the state. */

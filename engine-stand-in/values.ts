@@ -1,5 +1,5 @@
 /** Property values on the wire: secrets, comparison, and the views tests read. */
-import { SECRET_SIG, SECRET_SIG_KEY, type PropertyMap, type PropertyValue } from "./plugin";
+import { SECRET_SIG, SECRET_SIG_KEY, UNKNOWN, type PropertyMap, type PropertyValue } from "./plugin";
 import type { ResourceView, StateEntry } from "./types";
 
 export const PROVIDER_KEY = "__provider";
@@ -35,6 +35,23 @@ export function reveal<T extends PropertyValue>(value: T): T {
   if (Array.isArray(value)) return value.map(reveal) as T;
   if (typeof value === "object" && value !== null) {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, reveal(v)])) as T;
+  }
+  return value;
+}
+
+/**
+ * What a provider receives outside a preview (plugin/provider_plugin.go, Check: MarshalProperties with
+ * KeepUnknowns = AllowUnknowns = DryRun): properties whose value is unknown are left out, unknown array elements
+ * become null. (Resources whose create `--target` or `--exclude` skipped have unknown ids in an up too.)
+ */
+export function dropUnknowns<T extends PropertyValue>(value: T): T {
+  if (Array.isArray(value)) return value.map((v) => (v === UNKNOWN ? null : dropUnknowns(v))) as T;
+  if (typeof value === "object" && value !== null) {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== UNKNOWN)
+        .map(([k, v]) => [k, dropUnknowns(v)]),
+    ) as T;
   }
   return value;
 }

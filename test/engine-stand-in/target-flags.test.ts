@@ -1,0 +1,192 @@
+/**
+ * `--target` / `--exclude` (engine-stand-in/targets.ts; step_generator.go, isIncludedInOperation and
+ * GenerateDeletes): only what the run takes part in is checked, created, updated or deleted; everything else
+ * keeps its state and its object. Each test reads the store afterwards.
+ */
+import type { Engine } from "../../engine-stand-in";
+import { Item, type ItemArgs } from "./fixtures/item-resource";
+import { engineTracker, ItemBackend, newItemBackend } from "./fixtures/item-fixture";
+
+const engines = engineTracker();
+let backend: ItemBackend;
+let engine: Engine;
+
+beforeEach(async () => {
+  backend = newItemBackend();
+  engine = await engines.create(backend.engineOptions());
+});
+afterEach(() => engines.closeAll());
+
+type Items = Record<string, Partial<ItemArgs> & { parentOf?: string }>;
+
+/** One Item per entry, `parentOf` naming the item whose id becomes its parentId. */
+const program = (items: Items) => () => {
+  const made: Record<string, Item> = {};
+  for (const [name, args] of Object.entries(items)) {
+    const { parentOf, ...rest } = args;
+    made[name] = new Item(name, {
+      name,
+      ...rest,
+      ...(parentOf ? { parentId: made[parentOf].id } : {}),
+    });
+  }
+};
+
+const stored = (name: string) => backend.byName(name);
+
+describe("--target", () => {
+  beforeEach(async () => {
+    const first = await engine.up(program({ a: { value: "1" }, b: { value: "1" }, d: { value: "1" } }));
+    expect(first.errors).toEqual([]);
+    backend.edit((data) => (data.journal = []));
+  });
+
+  test("only the targets change: others keep state and object, new ones are not created, dropped ones stay", async () => {
+    const result = await engine.up(program({ a: { value: "2" }, b: { value: "2" }, c: {} }), {
+      target: ["a"],
+    });
+    expect(result.errors).toEqual([]);
+    expect(backend.mutations()).toEqual(["update a"]);
+    expect(stored("a")?.value).toBe("2");
+    expect(stored("b")?.value).toBe("1");
+    expect(engine.resource("b").inputs).toMatchObject({ value: "1" });
+    expect(stored("c")).toBeUndefined();
+    expect(
+      engine
+        .resources()
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(["a", "b", "d"]);
+    expect(stored("d")).toBeDefined();
+
+    // Without --target the same program then does the rest.
+    const rest = await engine.up(program({ a: { value: "2" }, b: { value: "2" }, c: {} }));
+    expect(rest.errors).toEqual([]);
+    expect(backend.mutations().sort()).toEqual(["create c", "delete d", "update a", "update b"]);
+  });
+
+  test("an untargeted resource is not even checked: its invalid new inputs do not fail the run", async () => {
+    const result = await engine.up(
+      program({ a: { value: "2" }, b: { name: "Not A Slug" } as Partial<ItemArgs> }),
+      {
+        target: ["a"],
+      },
+    );
+    expect(result.errors).toEqual([]);
+    expect(stored("a")?.value).toBe("2");
+    expect(stored("b")?.value).toBe("1");
+  });
+
+  test("a target that needs a resource whose create was skipped fails the up before its own step", async () => {
+    const result = await engine.up(program({ c: {}, a: { parentOf: "c" }, b: { value: "1" }, d: {} }), {
+      target: ["a"],
+    });
+    expect(result.ok).toBe(false);
+    expect(result.errors[0].message).toMatch(
+      /^Resource '.*::a' depends on '.*::c' which was was not specified/,
+    );
+    expect(backend.mutations()).toEqual([]);
+    // A preview reports the same and goes on.
+    const preview = await engine.preview(program({ c: {}, a: { parentOf: "c" }, b: { value: "1" }, d: {} }), {
+      target: ["a"],
+    });
+    expect(preview.ok).toBe(false);
+    expect(preview.errors.map((e) => e.message)).toEqual([
+      expect.stringContaining("was not specified in --target"),
+    ]);
+  });
+
+  test("a dropped target is deleted; a dropped dependent of it needs --target-dependents", async () => {
+    await engine.up(program({ a: {}, b: {}, d: {}, child: { parentOf: "d" } }));
+    backend.edit((data) => (data.journal = []));
+
+    const refused = await engine.up(program({ a: {}, b: {} }), { target: ["d"] });
+    expect(refused.ok).toBe(false);
+    expect(refused.errors).toEqual([
+      expect.objectContaining({
+        op: "delete",
+        message: expect.stringContaining(
+          "::child' will be destroyed but was not specified in --target list.",
+        ),
+      }),
+    ]);
+    expect(backend.mutations()).toEqual([]);
+
+    const both = await engine.up(program({ a: {}, b: {} }), { target: ["d"], targetDependents: true });
+    expect(both.errors).toEqual([]);
+    expect(backend.mutations()).toEqual(["delete child", "delete d"]);
+    expect(engine.resources().map((r) => r.name)).toEqual(["a", "b"]);
+  });
+
+  test("--target-dependents takes in what depends on a target", async () => {
+    await engine.up(program({ a: { value: "1" }, child: { parentOf: "a", value: "1" }, b: { value: "1" } }));
+    backend.edit((data) => (data.journal = []));
+    const result = await engine.up(
+      program({ a: { value: "2" }, child: { parentOf: "a", value: "2" }, b: { value: "2" } }),
+      { target: ["a"], targetDependents: true },
+    );
+    expect(result.errors).toEqual([]);
+    expect(backend.mutations().sort()).toEqual(["update a", "update child"]);
+  });
+
+  test("--replace of an untargeted resource does nothing", async () => {
+    const ids = { a: stored("a")!.id, b: stored("b")!.id };
+    const result = await engine.up(program({ a: { value: "1" }, b: { value: "1" }, d: { value: "1" } }), {
+      target: ["a"],
+      replace: ["b"],
+    });
+    expect(result.errors).toEqual([]);
+    expect(backend.mutations()).toEqual([]);
+    expect(stored("b")!.id).toBe(ids.b);
+  });
+
+  test("an unknown target fails the run before any step, with the engine's text", async () => {
+    const result = await engine.up(program({ a: { value: "2" }, b: { value: "1" }, d: {} }), {
+      target: ["nope"],
+    });
+    expect(result.ok).toBe(false);
+    expect(result.errors[0].message).toContain("Target 'nope' could not be found in the stack.");
+    expect(backend.mutations()).toEqual([]);
+  });
+
+  test("destroy --target deletes the target only", async () => {
+    const result = await engine.destroy({ target: ["b"] });
+    expect(result.errors).toEqual([]);
+    expect(backend.mutations()).toEqual(["delete b"]);
+    expect(engine.resources().map((r) => r.name)).toEqual(["a", "d"]);
+  });
+});
+
+describe("--exclude", () => {
+  beforeEach(async () => {
+    await engine.up(program({ a: { value: "1" }, b: { value: "1" }, d: {} }));
+    backend.edit((data) => (data.journal = []));
+  });
+
+  test("the excluded resource keeps state and object; a dropped excluded one is not deleted", async () => {
+    const result = await engine.up(program({ a: { value: "2" }, b: { value: "2" } }), {
+      exclude: ["b", "d"],
+    });
+    expect(result.errors).toEqual([]);
+    expect(backend.mutations()).toEqual(["update a"]);
+    expect(stored("b")?.value).toBe("1");
+    expect(stored("d")).toBeDefined();
+    expect(
+      engine
+        .resources()
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(["a", "b", "d"]);
+  });
+
+  test("--exclude-dependents leaves out what depends on an excluded resource", async () => {
+    await engine.up(program({ a: { value: "1" }, child: { parentOf: "a", value: "1" }, b: { value: "1" } }));
+    backend.edit((data) => (data.journal = []));
+    const result = await engine.up(
+      program({ a: { value: "2" }, child: { parentOf: "a", value: "2" }, b: { value: "2" } }),
+      { exclude: ["a"], excludeDependents: true },
+    );
+    expect(result.errors).toEqual([]);
+    expect(backend.mutations()).toEqual(["update b"]);
+  });
+});
