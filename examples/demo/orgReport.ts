@@ -1,6 +1,8 @@
 /**
  * The organization as the API reports it after the demo: the group tree with what each site's headsets show,
- * the people with their roles, and the release channels on groups and on ungrouped devices. It is read through the provider's typed client (what a
+ * the people with their roles, the release channels on groups and on ungrouped devices, each site's headsets
+ * with their tags, and the version each channel ships (the API lists no group's files or videos, so the
+ * content attached to sites is not shown). It is read through the provider's typed client (what a
  * user's own script would use), never from the emulator's memory, so the printout is evidence that the API
  * holds what the program declared. `readOrganization` does the requests; `formatOrganization` is pure.
  */
@@ -14,6 +16,8 @@ export interface GroupView {
   channels: string[];
   /** What the headsets of a configured group show, in words (absent: never configured). Never the PIN. */
   experience?: string;
+  /** The headsets in the group, each with its tags: "Headset 02 (site-berlin)". */
+  headsets?: string[];
   children: GroupView[];
 }
 
@@ -36,6 +40,8 @@ export interface OrganizationView {
   users: UserView[];
   /** Ungrouped devices with channels of their own (a grouped device gets its group's channels). */
   devices: DeviceChannelsView[];
+  /** "App / Channel: version" of every release channel (what each channel ships). */
+  channelVersions?: string[];
 }
 
 const channelName = (channel: ReleaseChannel) => `${channel.app.name} / ${channel.name}`;
@@ -60,10 +66,15 @@ export async function readOrganization(client: DeviceMgmtClient): Promise<Organi
       node.isConfigured ? client.headsetExperiences.get({ groupId: node.id }) : undefined,
     ]);
     const described = experience && describe(experience);
+    const headsets = devices
+      .filter((d) => d.group?.id === node.id)
+      .map((d) => `${d.name}${d.tags.length ? ` (${[...d.tags].sort().join(", ")})` : ""}`)
+      .sort();
     return {
       name: node.name,
       configured: node.isConfigured,
       ...(described ? { experience: described } : {}),
+      ...(headsets.length ? { headsets } : {}),
       channels: channels.map(channelName).sort(),
       children: children.sort(byName),
     };
@@ -78,10 +89,17 @@ export async function readOrganization(client: DeviceMgmtClient): Promise<Organi
     })),
   );
 
+  const channelVersions: string[] = [];
+  for (const app of await client.apps.all()) {
+    for (const channel of await client.apps.releaseChannels(app.id).all())
+      channelVersions.push(`${channelName(channel)}: ${channel.version.version ?? channel.version.id}`);
+  }
+
   return {
     name: organization.name,
     slug: organization.slug,
     groups,
+    channelVersions: channelVersions.sort(),
     users: users
       .map((u) => ({
         name: `${u.firstName} ${u.lastName}`,
@@ -106,6 +124,7 @@ export function groupTreeLines(groups: GroupView[], depth = 0): string[] {
     const marks = [
       g.configured ? "configured" : "",
       ...g.channels.map((c) => `channel ${c}`),
+      g.headsets?.length ? `headsets ${g.headsets.join(", ")}` : "",
       g.experience ?? "",
     ].filter(Boolean);
     const line = `${"  ".repeat(depth + 1)}${g.name}${marks.length > 0 ? `  [${marks.join("; ")}]` : ""}`;
@@ -127,6 +146,9 @@ export function formatOrganization(org: OrganizationView): string[] {
     ...(org.devices.length > 0
       ? org.devices.map((d) => `  ${d.device}: ${d.channels.join(", ")}`)
       : ["  (none)"]),
+    ...(org.channelVersions
+      ? ["What each release channel ships:", ...org.channelVersions.map((line) => `  ${line}`)]
+      : []),
   ];
 }
 

@@ -1,12 +1,14 @@
 import * as dm from "pulumi-devicemgmt";
 import type * as pulumi from "@pulumi/pulumi";
 import { declareExperiences } from "./experiences";
+import { DEFAULT_SITE_DEVICES, declareSites, type SiteDevices } from "./sites";
 
 /**
  * A realistic organization: a three-level group tree whose leaves are configured sites, people with default
  * and group roles looked up by name, release channels reaching groups and one ungrouped device, what the
- * headsets show at two sites (a kiosk guarded by an admin PIN, a home menu in the company's theme), and a
- * device handed over to the staging organization.
+ * headsets show at two sites (a kiosk guarded by an admin PIN, a home menu in the company's theme), each site's
+ * headsets with the site's tag and content, the build Production ships, and a device handed over to the staging
+ * organization.
  */
 export interface OrganizationSettings {
   /** The device to hand over to `stagingSlug` (an id: once migrated, the device is no longer visible here). */
@@ -24,6 +26,8 @@ export interface OrganizationSettings {
    * Absent: the kiosk has no PIN (the policy pack refuses that; see examples/policy).
    */
   kioskPin?: pulumi.Input<string>;
+  /** The headsets of each site, by name (default: Headset 02 and 03 in Berlin, 04 in London, 05 in Austin). */
+  siteDevices?: SiteDevices;
 }
 
 export function declareOrganization(settings: OrganizationSettings) {
@@ -72,6 +76,7 @@ export function declareOrganization(settings: OrganizationSettings) {
   });
 
   declareExperiences(london, austin, settings.kioskPin);
+  const placement = declareSites({ berlin, london, austin }, settings.siteDevices ?? DEFAULT_SITE_DEVICES);
 
   const person = (firstName: string, lastName: string) =>
     `${firstName}.${lastName}@${settings.emailDomain}`.toLowerCase();
@@ -115,5 +120,6 @@ export function declareOrganization(settings: OrganizationSettings) {
     },
     users: { ops: ops.id, emeaLead: emeaLead.id, trainer: trainer.id },
     migratedDevice: loaner.id,
+    devices: placement.devices,
   };
 }

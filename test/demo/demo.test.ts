@@ -79,11 +79,12 @@ describe("npm run demo without a Pulumi CLI", () => {
     expect(preview).toMatch(
       /\+\s+pulumi-nodejs:dynamic\/devicemgmt:HeadsetExperience\s+london-kiosk\s+create/,
     );
-    // 17 before issue 19, plus the two sites' headset experiences.
-    expect(preview).toContain("Resources: + 19 to create");
+    // 17 before issue 19, plus the two sites' headset experiences (19); since issue 20 also three site tags,
+    // four placed headsets, one content attachment per site and the Production channel's version (30).
+    expect(preview).toContain("Resources: + 30 to create");
 
     const up = section(run.stdout, "Updating (demo):");
-    expect(up).toContain("Resources: + 19 created");
+    expect(up).toContain("Resources: + 30 created");
     expect(up).toMatch(/Outputs:\n {4}groups: \{\n {8}americas: "[0-9a-f-]+"/);
     expect(up).toMatch(/Duration: [\d.]+s/);
   });
@@ -93,13 +94,13 @@ describe("npm run demo without a Pulumi CLI", () => {
     expect(edit).toMatch(/~\s+pulumi-nodejs:dynamic\/devicemgmt:Group\s+company\s+update \[diff: ~name\]/);
     expect(edit).toContain('~ name: "Acme Training" => "Acme Academy"');
     expect(edit).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:User\s+berlin-trainer\s+create/);
-    expect(edit).toContain("Resources: + 1 to create, ~ 1 to update, 18 unchanged");
+    expect(edit).toContain("Resources: + 1 to create, ~ 1 to update, 29 unchanged");
   });
 
   it("runs a second up of the unchanged program that changes nothing", () => {
     const again = section(run.stdout, "Updating (demo) again with examples/org unchanged:");
     expect(again).toContain("(no changes)");
-    expect(again).toContain("Resources: 19 unchanged");
+    expect(again).toContain("Resources: 30 unchanged");
   });
 
   it("prints the organization as the API reports it", () => {
@@ -115,6 +116,14 @@ describe("npm run demo without a Pulumi CLI", () => {
     expect(run.stdout).toMatch(
       /Austin Lab {2}\[configured; channel [^\]]*; home menu "Austin Training" \(3 items, theme Acme Brand\)\]/,
     );
+    // Each site's headsets with the site's tag, and the build each channel ships (Production = Beta's).
+    expect(run.stdout).toMatch(
+      /Berlin Lab {2}\[configured; [^\]]*headsets Headset 02 \(site-berlin\), Headset 03 \(site-berlin\)/,
+    );
+    expect(run.stdout).toMatch(/Austin Lab {2}\[configured; [^\]]*headsets Headset 05 \(site-austin\)/);
+    expect(run.stdout).toContain("What each release channel ships:");
+    expect(run.stdout).toContain("  Training Simulator / Production: 2.5.0-beta.3");
+    expect(run.stdout).toContain("  Training Simulator / Beta: 2.5.0-beta.3");
   });
 
   it("never shows the kiosk's admin PIN, in its output or in the Pulumi state it leaves", () => {

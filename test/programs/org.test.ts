@@ -82,8 +82,10 @@ describe("the example organization", () => {
   it("up creates the whole organization", async () => {
     const result = await engine.up(program());
     expect(result.errors).toEqual([]);
-    // Groups, group channels, the device channel, users, the migration, and the two sites' experiences.
-    expect(result.steps.create).toHaveLength(6 + 6 + 1 + 3 + 1 + 2);
+    // Groups, group channels, the device channel, users, the migration, and the two sites' experiences; since
+    // issue 20 also the three site tags, four placed devices, one content attachment per site and the
+    // Production channel's version.
+    expect(result.steps.create).toHaveLength(6 + 6 + 1 + 3 + 1 + 2 + 3 + 4 + 3 + 1);
 
     const org = shape(emulator.snapshot());
     expect(org.groups).toEqual([
@@ -131,6 +133,33 @@ describe("the example organization", () => {
     expect(home.visibleContents).toHaveLength(3);
     // Berlin Lab declares no experience: it keeps the device's default home, never configured.
     expect((await admin.headsetExperiences.get({ groupId: groupNamed("Berlin Lab") })).id).toBeNull();
+
+    // Each site's headsets sit in it and carry (only) the site's tag; Production ships the build Beta ran.
+    const devices = await admin.devices.all();
+    const placed = (name: string) => devices.find((d) => d.name === name)!;
+    expect([placed("Headset 02"), placed("Headset 03")].map((d) => [d.group?.name, d.tags])).toEqual([
+      ["Berlin Lab", ["site-berlin"]],
+      ["Berlin Lab", ["site-berlin"]],
+    ]);
+    expect([placed("Headset 04").group?.name, placed("Headset 04").tags]).toEqual([
+      "London Warehouse",
+      ["site-london"],
+    ]);
+    expect([placed("Headset 05").group?.name, placed("Headset 05").tags]).toEqual([
+      "Austin Lab",
+      ["site-austin"],
+    ]);
+    const simulator = apps.find((a) => a.name === "Training Simulator")!;
+    const channels = await admin.apps.releaseChannels(simulator.id).all();
+    const versionOf = (name: string) => channels.find((c) => c.name === name)!.version.version;
+    expect(versionOf("Production")).toBe("2.5.0-beta.3");
+    expect(versionOf("Production")).toBe(versionOf("Beta"));
+    // The content attachments (the API lists no group's files or videos): read from the emulator's state.
+    const snapshot = emulator.snapshot();
+    const site = (name: string) => snapshot.groups.find((g) => g.name === name)!;
+    expect(site("Berlin Lab").fileIds).toHaveLength(1);
+    expect(site("London Warehouse").fileIds).toHaveLength(1);
+    expect(site("Austin Lab").videoIds).toHaveLength(1);
   });
 
   it("keeps the token out of state and out of the plugin's log, even with debug logging on", async () => {
