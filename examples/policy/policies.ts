@@ -184,6 +184,80 @@ export const vendorBranding: StackValidationPolicy = {
   },
 };
 
+export const siteDeviceTags: StackValidationPolicy = {
+  name: "devicemgmt-site-device-tags",
+  description:
+    "Every device placed in a site carries that site's tag (siteTags: group name → tag name), so a headset " +
+    "moved to the wrong site shows in review.",
+  enforcementLevel: "mandatory",
+  configSchema: {
+    properties: { siteTags: { type: "object", additionalProperties: { type: "string" } } },
+    required: ["siteTags"],
+  },
+  validateStack: (args, reportViolation) => {
+    const { siteTags } = args.getConfig<{ siteTags: Record<string, string> }>();
+    for (const device of ofKind(args.resources, "Device")) {
+      const site = groupOf(device)?.props.name;
+      if (!known(site) || siteTags[site] === undefined) continue;
+      const tags = device.props.tags;
+      // A tag set the program does not manage (absent), or one not known during a preview, is not judged.
+      if (!Array.isArray(tags) || !tags.every(known)) continue;
+      const wanted = siteTags[site];
+      if (!tags.some((t: string) => t.toLowerCase() === wanted.toLowerCase())) {
+        reportViolation(
+          `Device ${device.name} is placed in "${site}" but does not carry the site's tag "${wanted}" ` +
+            `(tags: ${tags.join(", ") || "none"}).`,
+          device.urn,
+        );
+      }
+    }
+  },
+};
+
+export const productionFromBeta: StackValidationPolicy = {
+  name: "devicemgmt-production-from-beta",
+  description:
+    "A Production channel (productionChannelIds) moves only to a version already on Beta: one of " +
+    "betaVersionIds (what the Beta channels ship now: getReleaseChannel's version, or the portal) or one the " +
+    "program itself puts on a channel of betaChannelIds.",
+  enforcementLevel: "mandatory",
+  configSchema: {
+    properties: {
+      productionChannelIds: { type: "array", items: { type: "string" } },
+      betaChannelIds: { type: "array", items: { type: "string" } },
+      betaVersionIds: { type: "array", items: { type: "string" } },
+    },
+    required: ["productionChannelIds"],
+  },
+  validateStack: (args, reportViolation) => {
+    const {
+      productionChannelIds,
+      betaChannelIds = [],
+      betaVersionIds = [],
+    } = args.getConfig<{
+      productionChannelIds: string[];
+      betaChannelIds?: string[];
+      betaVersionIds?: string[];
+    }>();
+    const versions = ofKind(args.resources, "ReleaseChannelVersion");
+    const target = (v: PolicyResource): unknown => v.props.versionId ?? v.props.bundleId;
+    const onBeta = new Set<unknown>([
+      ...betaVersionIds,
+      ...versions.filter((v) => betaChannelIds.includes(v.props.releaseChannelId)).map(target),
+    ]);
+    for (const v of versions) {
+      if (!productionChannelIds.includes(v.props.releaseChannelId)) continue;
+      const moveTo = target(v);
+      if (!known(moveTo) || onBeta.has(moveTo)) continue;
+      reportViolation(
+        `${v.name} moves a Production channel to ${v.props.versionId ? "version" : "bundle"} ${moveTo}, which is ` +
+          "not on Beta: put it on Beta first (or list it in betaVersionIds once Beta ships it).",
+        v.urn,
+      );
+    }
+  },
+};
+
 export const policies = [
   adminDomains,
   maxAdmins,
@@ -192,4 +266,6 @@ export const policies = [
   migrationTargets,
   kioskPin,
   vendorBranding,
+  siteDeviceTags,
+  productionFromBeta,
 ];

@@ -15,6 +15,8 @@ import {
   maxAdmins,
   migrationTargets,
   namePattern,
+  productionFromBeta,
+  siteDeviceTags,
   TYPE,
   vendorBranding,
 } from "../../examples/policy/policies";
@@ -26,6 +28,7 @@ let engine: Engine;
 let settings: OrganizationSettings;
 let adminRoleId: string;
 let safetyStableId: string;
+let simulator: { productionId: string; betaId: string; betaVersionId: string; olderVersionId: string };
 let resources: PolicyResource[];
 
 /** State entries → PolicyResource, as the analyzer builds them (dependencies resolved to the resources). */
@@ -83,6 +86,15 @@ beforeAll(async () => {
   adminRoleId = (await client.roles.all()).find((r) => r.name === "Admin" && r.type === "organization")!.id;
   const safety = (await client.apps.all()).find((a) => a.name === "Safety Briefing")!;
   safetyStableId = (await client.apps.releaseChannels(safety.id).all()).find((c) => c.name === "Stable")!.id;
+  const app = (await client.apps.all()).find((a) => a.name === "Training Simulator")!;
+  const channels = await client.apps.releaseChannels(app.id).all();
+  const beta = channels.find((c) => c.name === "Beta")!;
+  simulator = {
+    productionId: channels.find((c) => c.name === "Production")!.id,
+    betaId: beta.id,
+    betaVersionId: beta.version.id,
+    olderVersionId: (await client.releases.versions(app.id).all()).find((v) => v.version === "2.4.0")!.id,
+  };
   settings = {
     loanerDeviceId: loaner.id,
     stagingSlug: "acme-staging",
@@ -195,3 +207,68 @@ it("vendor branding: kept everywhere passes; removed fails unless the site is al
   expect(runStack(vendorBranding, { allowedSites: ["Austin Lab"] }, removed)).toEqual([]);
   expect(runStack(vendorBranding, { allowedSites: ["London Warehouse"] }, removed)).toHaveLength(1);
 });
+
+it("site device tags: each site's headsets carry its tag; a site expecting another tag fails", () => {
+  const siteTags = {
+    "Berlin Lab": "site-berlin",
+    "London Warehouse": "site-london",
+    "Austin Lab": "site-austin",
+  };
+  expect(ofKindIn(TYPE("Device"))).toHaveLength(4);
+  expect(runStack(siteDeviceTags, { siteTags })).toEqual([]);
+  expect(runStack(siteDeviceTags, { siteTags: { ...siteTags, "Berlin Lab": "site-north" } })).toEqual([
+    expect.stringMatching(
+      /Device berlin-headset-02 is placed in "Berlin Lab" but does not carry .*"site-north"/,
+    ),
+    expect.stringMatching(/Device berlin-headset-03 is placed in "Berlin Lab"/),
+  ]);
+  // A device moved to Austin without Austin's tag (a changed registration) fails.
+  const moved = resources.map((r) =>
+    r.name === "london-headset-04"
+      ? ({
+          ...r,
+          propertyDependencies: { ...r.propertyDependencies, groupId: groupNamed("Austin Lab") },
+        } as PolicyResource)
+      : r,
+  );
+  expect(runStack(siteDeviceTags, { siteTags }, moved)).toEqual([
+    expect.stringContaining(
+      'Device london-headset-04 is placed in "Austin Lab" but does not carry the site\'s tag "site-austin"',
+    ),
+  ]);
+});
+
+it("production from beta: the example promotes Beta's build; a version Beta never had fails", () => {
+  const cfg = { productionChannelIds: [simulator.productionId], betaVersionIds: [simulator.betaVersionId] };
+  expect(runStack(productionFromBeta, cfg)).toEqual([]);
+  expect(runStack(productionFromBeta, { ...cfg, betaVersionIds: [simulator.olderVersionId] })).toEqual([
+    expect.stringContaining("simulator-production-version moves a Production channel to version"),
+  ]);
+  // A Beta channel the program itself moves to the version counts as on Beta.
+  const withBeta = [
+    ...resources,
+    {
+      ...resources.find((r) => r.name === "simulator-production-version")!,
+      name: "simulator-beta-version",
+      props: { releaseChannelId: simulator.betaId, versionId: simulator.olderVersionId },
+    } as PolicyResource,
+  ].map((r) =>
+    r.name === "simulator-production-version"
+      ? ({ ...r, props: { ...r.props, versionId: simulator.olderVersionId } } as PolicyResource)
+      : r,
+  );
+  expect(runStack(productionFromBeta, { productionChannelIds: [simulator.productionId] }, withBeta)).toEqual([
+    expect.stringContaining("not on Beta"),
+  ]);
+  expect(
+    runStack(
+      productionFromBeta,
+      { productionChannelIds: [simulator.productionId], betaChannelIds: [simulator.betaId] },
+      withBeta,
+    ),
+  ).toEqual([]);
+});
+
+const ofKindIn = (type: string) => resources.filter((r) => r.type === type);
+const groupNamed = (name: string) =>
+  resources.filter((r) => r.type === TYPE("Group") && r.props.name === name);
