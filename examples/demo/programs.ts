@@ -6,6 +6,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import * as dm from "pulumi-devicemgmt";
 import { declareOrganization, type OrganizationSettings } from "../org/organization";
+import { DEFAULT_SITE_DEVICES } from "../org/sites";
 
 /** The settings examples/org/index.ts derives from a stack config that only sets `loanerDeviceId`. */
 export function exampleSettings(loanerDeviceId: string): OrganizationSettings {
@@ -14,6 +15,7 @@ export function exampleSettings(loanerDeviceId: string): OrganizationSettings {
     stagingSlug: "acme-staging",
     demoDeviceName: "Headset 01",
     emailDomain: "acme.example",
+    siteDevices: DEFAULT_SITE_DEVICES,
   };
 }
 

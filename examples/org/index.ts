@@ -1,5 +1,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import { declareOrganization } from "./organization";
+import { DEFAULT_SITE_DEVICES, type SiteDevices } from "./sites";
 
 // Connection settings (devicemgmt:baseUrl and the secret devicemgmt:apiToken) are read by the provider.
 const config = new pulumi.Config();
@@ -11,6 +12,7 @@ const org = declareOrganization({
   companyName: config.get("companyName"),
   // Set it with: pulumi config set --secret kioskPin <4 to 10 digits>
   kioskPin: config.requireSecret("kioskPin"),
+  siteDevices: config.getObject<SiteDevices>("siteDevices") ?? DEFAULT_SITE_DEVICES,
 });
 
 export const groups = org.groups;

@@ -1,7 +1,7 @@
 import * as dm from "pulumi-devicemgmt";
 import type * as pulumi from "@pulumi/pulumi";
 import { declareExperiences } from "./experiences";
-import { DEFAULT_SITE_DEVICES, declareSites, type SiteDevices } from "./sites";
+import { declareSites, NO_SITE_DEVICES, type SiteDevices } from "./sites";
 
 /**
  * A realistic organization: a three-level group tree whose leaves are configured sites, people with default
@@ -26,7 +26,10 @@ export interface OrganizationSettings {
    * Absent: the kiosk has no PIN (the policy pack refuses that; see examples/policy).
    */
   kioskPin?: pulumi.Input<string>;
-  /** The headsets of each site, by name (default: Headset 02 and 03 in Berlin, 04 in London, 05 in Austin). */
+  /**
+   * The headsets of each site, by name (index.ts: the `siteDevices` config, else DEFAULT_SITE_DEVICES). Absent:
+   * no headset is placed; the sites' tags, content and the Production version are declared all the same.
+   */
   siteDevices?: SiteDevices;
 }
 
@@ -76,7 +79,7 @@ export function declareOrganization(settings: OrganizationSettings) {
   });
 
   declareExperiences(london, austin, settings.kioskPin);
-  const placement = declareSites({ berlin, london, austin }, settings.siteDevices ?? DEFAULT_SITE_DEVICES);
+  const placement = declareSites({ berlin, london, austin }, settings.siteDevices ?? NO_SITE_DEVICES);
 
   const person = (firstName: string, lastName: string) =>
     `${firstName}.${lastName}@${settings.emailDomain}`.toLowerCase();

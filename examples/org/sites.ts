@@ -7,6 +7,9 @@ export interface SiteDevices {
   austin: string[];
 }
 
+export const NO_SITE_DEVICES: SiteDevices = { berlin: [], london: [], austin: [] };
+
+/** The example's placement: the seeded organization's Headset 02 to 05 (01 stays ungrouped, 08 is the loaner). */
 export const DEFAULT_SITE_DEVICES: SiteDevices = {
   berlin: ["Headset 02", "Headset 03"],
   london: ["Headset 04"],

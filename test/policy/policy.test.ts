@@ -8,6 +8,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { createEngine, type Engine, type ResourceView } from "../../engine-stand-in";
 import { declareOrganization, type OrganizationSettings } from "../../examples/org/organization";
+import { DEFAULT_SITE_DEVICES } from "../../examples/org/sites";
 import {
   adminDomains,
   folderChannel,
@@ -100,6 +101,7 @@ beforeAll(async () => {
     stagingSlug: "acme-staging",
     demoDeviceName: "Headset 01",
     emailDomain: "acme.example",
+    siteDevices: DEFAULT_SITE_DEVICES,
   };
   engine = await createEngine({
     cwd: repoRoot,

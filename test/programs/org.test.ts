@@ -8,6 +8,7 @@ import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emu
 import { DeviceMgmtClient } from "../../provider/client";
 import { createEngine, type Engine } from "../../engine-stand-in";
 import { declareOrganization, type OrganizationSettings } from "../../examples/org/organization";
+import { DEFAULT_SITE_DEVICES } from "../../examples/org/sites";
 
 const repoRoot = path.resolve(__dirname, "../..");
 /** The kiosk's admin PIN, as a config secret would give it. */
@@ -58,6 +59,7 @@ beforeAll(async () => {
     stagingSlug: "acme-staging",
     demoDeviceName: "Headset 01",
     emailDomain: "acme.example",
+    siteDevices: DEFAULT_SITE_DEVICES,
   };
   before = emulator.snapshot();
   engine = await createEngine({
