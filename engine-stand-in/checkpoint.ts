@@ -73,6 +73,7 @@ export function checkpointOf(
     ...(e.parent ? { parent: e.parent } : {}),
     ...(e.options.protect ? { protect: true } : {}),
     ...(e.options.retainOnDelete ? { retainOnDelete: true } : {}),
+    ...(e.options.deletedWith ? { deletedWith: e.options.deletedWith } : {}),
     ...(e.custom && providerInputs ? { provider: providerRef } : {}),
     dependencies: e.dependencies,
     propertyDependencies: e.propertyDependencies,
@@ -119,6 +120,7 @@ type CheckpointResource = Omit<StateEntry, "name" | "options" | "pendingDelete">
   delete?: boolean;
   protect?: boolean;
   retainOnDelete?: boolean;
+  deletedWith?: string;
   additionalSecretOutputs?: string[];
 };
 
@@ -160,6 +162,7 @@ export function restoreCheckpoint(checkpoint: unknown, cipher: SecretsCipher): R
         replaceOnChanges: [],
         additionalSecretOutputs: r.additionalSecretOutputs ?? [],
         retainOnDelete: r.retainOnDelete ?? false,
+        ...(r.deletedWith ? { deletedWith: r.deletedWith } : {}),
       },
       ...(r.initErrors ? { initErrors: r.initErrors } : {}),
       ...(r.delete ? { pendingDelete: true } : {}),

@@ -63,6 +63,7 @@ export class Deployment extends StepGenerator {
       ...this.settings.oldState.filter((e) => e.pendingDelete && deletable(e)),
       ...this.condemned,
     ].filter((e) => !erroredDeps.has(e.urn));
+    due.forEach((e) => this.deletions.add(e.urn));
     await deleteInAntichains(
       due,
       this.settings.steps,
@@ -83,6 +84,7 @@ export class Deployment extends StepGenerator {
       untargetedDeletes.forEach((error) => this.fail(error));
       return;
     }
+    due.forEach((e) => this.deletions.add(e.urn));
     await deleteInAntichains(
       due,
       this.settings.steps,

@@ -21,6 +21,8 @@ export class StepExecutor {
   /** Provider calls under way: what the checkpoint's pending_operations holds if the CLI dies now. */
   readonly inFlightOperations = new Set<PendingOperation>();
   protected readonly deleted = new Set<StateEntry>();
+  /** URNs this run deletes (step_generator.go, sg.deletes): what is `deletedWith` one of them needs no Delete. */
+  protected readonly deletions = new Set<string>();
   /**
    * URNs whose step failed or was skipped under `--continue-on-error`: registrations that depend on one are
    * skipped, and what they depend on is not deleted (deployment_executor.go, handleSingleEvent's `skipped` and
@@ -244,7 +246,10 @@ export class StepExecutor {
       this.fail(deleteProtectedError(entry.urn));
       throw new DeleteProtected(entry.urn);
     }
-    if (!entry.custom || entry.options.retainOnDelete) {
+    // Not custom, retainOnDelete, or deleted with another resource this run deletes: no provider call
+    // (step.go, DeleteStep.Apply, after the protect check; isDeletedWith).
+    const deletedWithOther = entry.options.deletedWith && this.deletions.has(entry.options.deletedWith);
+    if (!entry.custom || entry.options.retainOnDelete || deletedWithOther) {
       this.deleted.add(entry);
       return;
     }

@@ -30,6 +30,8 @@ export function dependenciesOf(entry: StateEntry): string[] {
     ...entry.dependencies,
     ...Object.values(entry.propertyDependencies).flat(),
     ...(entry.parent ? [entry.parent] : []),
+    // deletedWith is a dependency too (resource.State.GetAllDependencies, ResourceDeletedWith).
+    ...(entry.options.deletedWith ? [entry.options.deletedWith] : []),
   ];
 }
 

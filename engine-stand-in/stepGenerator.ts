@@ -38,6 +38,8 @@ export class StepGenerator extends StepExecutor {
   /** New URN -> the old URN it was found under, so children can inherit the alias. */
   private readonly oldUrnOf = new Map<string, string>();
   private readonly checkQueue = new Limiter(1);
+  /** URNs replaced by this run (step_generator.go, sg.replaces): what is `deletedWith` one is replaced too. */
+  private readonly replaced = new Set<string>();
   protected stackOutputs: PropertyMap = {};
   private rootUrn?: string;
   protected readonly targets: TargetFilter;
@@ -267,6 +269,14 @@ export class StepGenerator extends StepExecutor {
         };
       }
       const checked = await this.check(goal, old.inputs, news);
+      const deletedWith = goal.options.deletedWith;
+      if (deletedWith && this.replaced.has(deletedWith)) {
+        // Replaced with the resource it is deleted with, before Diff (step_generator.go, diff(): "marked for
+        // replacement because ... (its DeletedWith resource) is being replaced").
+        const deleteBeforeReplace = goal.options.deleteBeforeReplace ?? false;
+        const changed = changedKeys(old.inputs, checked);
+        return { kind: "replace", checked, changed, replaceKeys: ["deletedWith"], deleteBeforeReplace };
+      }
       const diff = await this.attempt("diff", goal.urn, () =>
         this.settings.plugin.diff({
           urn: goal.urn,
@@ -325,6 +335,7 @@ export class StepGenerator extends StepExecutor {
       return entry;
     }
     if (plan.kind === "replace" && old) {
+      this.replaced.add(goal.urn);
       this.refuseProtectedReplace(goal, old);
       // A replacement is a new resource: the engine checks it again without the old inputs, in a preview too
       // (step_generator.go, after the protect check; not for --replace, already checked that way).
@@ -383,6 +394,7 @@ export class StepGenerator extends StepExecutor {
     if (plan.deleteBeforeReplace && !old.pendingReplacement) {
       await this.settings.steps.run(async () => {
         this.stopIfFailed();
+        this.deletions.add(old.urn);
         await this.deleteResource(old);
       });
       // Deleted, not yet replaced: until the create succeeds the state keeps it as pending replacement
@@ -394,6 +406,7 @@ export class StepGenerator extends StepExecutor {
     if (!plan.deleteBeforeReplace) {
       // Create-before-delete: the old one goes after the program, once its dependents have moved.
       this.condemned.push({ ...old, pendingDelete: true });
+      this.deletions.add(old.urn);
     }
     this.record("replace", entry, {
       ...details,

@@ -166,6 +166,7 @@ export function goalOf(
       replaceOnChanges: req.getReplaceonchangesList(),
       additionalSecretOutputs: req.getAdditionalsecretoutputsList(),
       retainOnDelete: req.getRetainondelete() ?? false,
+      ...(req.getDeletedwith() ? { deletedWith: req.getDeletedwith() } : {}),
     },
   };
 }

@@ -72,6 +72,8 @@ export interface ResourceOptionsSeen {
   replaceOnChanges: string[];
   additionalSecretOutputs: string[];
   retainOnDelete: boolean;
+  /** `deletedWith`: the URN whose deletion takes this resource with it (no Delete call of its own). */
+  deletedWith?: string;
 }
 
 /** A resource in the engine's state; values are in wire form (secrets wrapped in the RPC secret signature). */
