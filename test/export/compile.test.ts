@@ -48,6 +48,60 @@ const variants: Record<string, OrgModel> = {
   "attachments-only": { ...full, kinds: ["attachments"], users: [] },
   empty: model(),
   experiences: { ...full, themes: [nightShift()], experiences: experiences() },
+  // Issue 20: tags, tag sets, devices by serial (one with a custom field whose name is no identifier), content
+  // on an ungrouped device, and channel versions (two channels on one version share its lookup).
+  devices: {
+    ...full,
+    kinds: [...full.kinds, "tags", "devices", "versions"],
+    tags: [
+      { id: id("tag-lobby"), name: "lobby" },
+      { id: id("tag-site"), name: "Site Nord" },
+    ],
+    tagSets: [
+      { ownerType: "video", ownerId: id("tour"), ownerName: "Welcome Tour", tags: ["lobby", "unknown"] },
+    ],
+    placedDevices: [
+      {
+        id: id("h2"),
+        serialNumber: "ACM0002",
+        name: "Headset 02",
+        groupId: id("berlin"),
+        tags: ["Site Nord"],
+        customFields: [
+          ["Asset tag", "AT-2"],
+          ["room", "Atrium"],
+        ],
+      },
+      {
+        id: id("h3"),
+        serialNumber: "ACM0003",
+        name: "Headset 03",
+        groupId: null,
+        tags: [],
+        customFields: [],
+      },
+    ],
+    deviceContent: [
+      {
+        deviceId: id("h3"),
+        deviceName: "Headset 03",
+        type: "file",
+        contentId: id("manual"),
+        contentName: "safety-manual.pdf",
+      },
+      {
+        deviceId: id("h3"),
+        deviceName: "Headset 03",
+        type: "video",
+        contentId: id("tour"),
+        contentName: "Welcome Tour",
+      },
+    ],
+    channelVersions: [
+      { appName: "Training Simulator", channelName: "Beta", version: "2.5.0" },
+      { appName: "Training Simulator", channelName: "Production", version: "2.5.0" },
+    ],
+  },
 };
 
 function nightShift(): NonNullable<OrgModel["themes"]>[number] {
