@@ -235,6 +235,26 @@ export class StepExecutor {
     }
   }
 
+  /**
+   * The `import` resource option (step_generator.go, ImportStep in step.go): the engine asks the provider to
+   * Read the object by its id alone, with no inputs and no prior state. A dynamic provider cannot answer that:
+   * its code travels in the state (`__provider`), which an import does not have.
+   */
+  protected async importResource(goal: StateEntry, importId: string): Promise<StateEntry> {
+    // ImportStep.Apply has no preview branch: a preview reads too, and fails as an up does.
+    const read = await this.attempt("import", goal.urn, () =>
+      this.settings.plugin.read({ urn: goal.urn, id: importId, properties: {}, inputs: {} }),
+    );
+    if (!read.id) {
+      this.fail({ urn: goal.urn, op: "import", message: `resource '${importId}' does not exist` });
+      throw new DeploymentFailed(goal.urn);
+    }
+    const entry: StateEntry = { ...goal, id: read.id, inputs: read.inputs ?? {}, outputs: read.properties };
+    this.registered.set(goal.urn, entry);
+    this.record("create", entry);
+    return entry;
+  }
+
   async deleteResource(entry: StateEntry): Promise<void> {
     if (entry.pendingReplacement) {
       // Deleted already, by the delete-first replacement that left it pending (step_generator.go,

@@ -99,7 +99,7 @@ export class StepGenerator extends StepExecutor {
       const entry = !goal.custom
         ? this.stepComponent(goal, old)
         : importId && !old
-          ? await this.stepImport(goal, importId)
+          ? await this.importResource(goal, importId)
           : await this.stepCustom(goal, old);
       return this.respond(entry);
     } catch (err) {
@@ -221,26 +221,6 @@ export class StepGenerator extends StepExecutor {
   private aliasDetails(goal: StateEntry): Partial<Step> {
     const alias = this.oldUrnOf.get(goal.urn);
     return alias ? { aliasOf: alias } : {};
-  }
-
-  /**
-   * The `import` resource option (step_generator.go, ImportStep in step.go): the engine asks the provider to
-   * Read the object by its id alone, with no inputs and no prior state. A dynamic provider cannot answer that:
-   * its code travels in the state (`__provider`), which an import does not have.
-   */
-  private async stepImport(goal: StateEntry, importId: string): Promise<StateEntry> {
-    // ImportStep.Apply has no preview branch: a preview reads too, and fails as an up does.
-    const read = await this.attempt("import", goal.urn, () =>
-      this.settings.plugin.read({ urn: goal.urn, id: importId, properties: {}, inputs: {} }),
-    );
-    if (!read.id) {
-      this.fail({ urn: goal.urn, op: "import", message: `resource '${importId}' does not exist` });
-      throw new DeploymentFailed(goal.urn);
-    }
-    const entry: StateEntry = { ...goal, id: read.id, inputs: read.inputs ?? {}, outputs: read.properties };
-    this.registered.set(goal.urn, entry);
-    this.record("create", entry);
-    return entry;
   }
 
   private isTargetedReplace(goal: StateEntry): boolean {
