@@ -20,7 +20,9 @@ const USAGE = `Usage: devicemgmt-export [options]
 
 Reads an organization through the v3 API and writes a Pulumi program that declares it: the group tree, users
 with their roles, release channels on groups and devices, custom themes, and the headset and device
-experiences of configured groups and ungrouped devices (admin PINs become config secrets you set). Adoption ids go to the stack config file, so the
+experiences of configured groups and ungrouped devices (admin PINs become config secrets you set), tags and
+the tags of apps, files and videos, every device's placement (by serial number: never migrated), the files and
+videos of ungrouped devices, and each release channel's version. Adoption ids go to the stack config file, so the
 same program manages the organization as it is (with that file) or builds a copy elsewhere (without it).
 
 Options:
@@ -247,6 +249,9 @@ export async function main(
         `release-channel attachments` +
         counted(plan.content.themes.length, "theme") +
         counted(plan.content.experiences.length, "experience") +
+        counted(plan.placement.tags.length, "tag") +
+        counted(plan.placement.devices.length, "device") +
+        counted(plan.placement.channelVersions.length, "channel version") +
         (plan.leftOut.length ? `; ${plan.leftOut.length} left out (listed in README.md).` : ".") +
         "\n",
     );

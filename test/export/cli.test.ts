@@ -79,8 +79,9 @@ describe("devicemgmt-export", () => {
     // 30 users less the caller.
     expect(result.stdout).toBe(
       `Wrote index.ts, Pulumi.yaml, Pulumi.production.yaml, package.json, tsconfig.json, README.md to ${result.out}: ` +
-        // The seeded custom theme "Acme Brand" is the organization's own, so it is exported (system ones are not).
-        "2 groups, 29 users, 0 release-channel attachments, 1 theme.\n",
+        // The seeded custom theme "Acme Brand" is the organization's own, so it is exported (system ones are not);
+        // since issue 20 also the seeded tag catalogue, every device and each channel's version.
+        "2 groups, 29 users, 0 release-channel attachments, 1 theme, 7 tags, 25 devices, 5 channel versions.\n",
     );
     expect(result.files["index.ts"].match(/new dm\.User\(/g)).toHaveLength(29);
   });

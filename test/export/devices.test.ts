@@ -133,6 +133,7 @@ describe("export of tags, devices and channel versions", () => {
   it("declares the tag catalogue, every device by serial number, and each channel's version by name", async () => {
     expect(exported.stderr).not.toMatch(/error/i);
     expect(exported.code).toBe(0);
+    expect(exported.stdout).toMatch(/, 7 tags, 8 devices, 5 channel versions/);
     const index = exported.files["index.ts"];
     const tags = await prod.tags.all();
     expect(index.match(/new dm\.Tag\(/g)).toHaveLength(tags.length);
