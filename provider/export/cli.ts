@@ -264,7 +264,7 @@ export async function main(
       );
       for (const o of adopted) {
         io.stdout(
-          `  adopt ${o.kind} ${o.resourceName} (${o.label}) = ${o.targetId}` +
+          `  adopt ${o.kind} ${o.resourceName} (${o.label}) = ${o.targetId ?? "by serial number"}` +
             (o.notes.length ? `: ${o.notes.join("; ")}` : "") +
             "\n",
         );

@@ -134,6 +134,9 @@ describe("export of tags, devices and channel versions", () => {
     expect(exported.stderr).not.toMatch(/error/i);
     expect(exported.code).toBe(0);
     expect(exported.stdout).toMatch(/, 7 tags, 8 devices, 5 channel versions/);
+    expect(exported.stdout).toMatch(
+      /adopt Device berlin-01-placement \(device \w+ \("Berlin 01"\)\) = by serial number/,
+    );
     const index = exported.files["index.ts"];
     const tags = await prod.tags.all();
     expect(index.match(/new dm\.Tag\(/g)).toHaveLength(tags.length);
