@@ -18,7 +18,14 @@ export interface AdoptionArgs extends ConnectionArg {
   adoptId?: pulumi.Input<string>;
 }
 
-/** Every resource of the package: it lives in one organization, recorded when it was created. */
+/**
+ * Every resource of the package: it lives in one organization, recorded when it was created.
+ *
+ * @example
+ * // Any resource's organization, e.g. to check a stack reached the one it should:
+ * const emea = new dm.Group("emea", { name: "EMEA" });
+ * export const organizationId = emea.organizationId;
+ */
 export abstract class DeviceMgmtResource extends pulumi.dynamic.Resource {
   /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
   declare readonly organizationId: pulumi.Output<string>;
