@@ -5,15 +5,10 @@
 // resource's outputs reject, the program fails, the engine bails before its deletes), and the provider itself
 // refuses, in the same run, to delete an object a create was refused for (provider/resources/runLedger.ts).
 // Each test asserts the organization afterwards.
-import * as path from "path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { createEngine, type Engine } from "../../engine-stand-in";
-import { DeviceMgmtClient } from "../../provider/client";
 import { Group, GroupReleaseChannel, User } from "../../provider";
 import { ClaimedObjectDeleteError, RunLedger } from "../../provider/resources/runLedger";
 import { Managed, startStack, type Stack } from "../resources/support";
-
-const repoRoot = path.resolve(__dirname, "../..");
+import { useFlagStack } from "./flagStack";
 
 describe("the run ledger (provider/resources/runLedger.ts)", () => {
   test("refuses to delete an object a create of the same run was refused for, naming the fix", () => {
@@ -30,66 +25,45 @@ describe("the run ledger (provider/resources/runLedger.ts)", () => {
 });
 
 describe("--continue-on-error after a rename without aliases", () => {
-  let emulator: RunningEmulator;
-  let engine: Engine;
-  let adminRole: string;
-  let production: string;
-
-  beforeEach(async () => {
-    emulator = await startEmulator({ port: 0 });
-    const admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
-    adminRole = (await admin.roles.all()).find((r) => r.name === "Admin")!.id;
-    const app = (await admin.apps.all()).find((a) => a.name === "Training Simulator")!;
-    for await (const channel of admin.apps.releaseChannels(app.id)) {
-      if (channel.name === "Production") production = channel.id;
-    }
-    engine = await createEngine({
-      cwd: repoRoot,
-      config: { "devicemgmt:baseUrl": emulator.baseUrl },
-      secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
-    });
-  });
-  afterEach(async () => {
-    await engine?.close();
-    await emulator?.close();
-  });
-
-  const org = () => emulator.snapshot();
+  const flags = useFlagStack();
+  const org = () => flags.org();
 
   /** A group with a release channel attached and a user; `names` renames resources in code. */
   const program = (names: Record<string, string> = {}) => {
     const n = (name: string) => names[name] ?? name;
     return () => {
       const site = new Group(n("site"), { name: "Berlin Lab", configured: true });
-      new GroupReleaseChannel(n("site-production"), { groupId: site.id, releaseChannelId: production });
+      new GroupReleaseChannel(n("site-production"), { groupId: site.id, releaseChannelId: flags.production });
       new User(n("emil"), {
         firstName: "Emil",
         lastName: "Lindqvist",
         email: "emil@acme.example",
-        defaultRoleId: adminRole,
+        defaultRoleId: flags.adminRole,
       });
     };
   };
 
   async function expectRenameKeepsTheObject(renamed: string) {
-    expect((await engine.up(program())).errors).toEqual([]);
+    expect((await flags.engine.up(program())).errors).toEqual([]);
     const before = org();
     const site = before.groups.find((g) => g.name === "Berlin Lab")!;
     const emil = before.users.find((u) => u.email === "emil@acme.example")!;
-    expect(site.releaseChannelIds).toEqual([production]);
+    expect(site.releaseChannelIds).toEqual([flags.production]);
 
-    const result = await engine.up(program({ [renamed]: `${renamed}-renamed` }), { continueOnError: true });
+    const result = await flags.engine.up(program({ [renamed]: `${renamed}-renamed` }), {
+      continueOnError: true,
+    });
 
     expect(result.ok).toBe(false);
     expect(result.errors[0]).toMatchObject({ op: "create", message: expect.stringContaining("aliases") });
     expect(result.steps.delete).toEqual([]);
     const after = org();
     expect(after.groups.filter((g) => g.name === "Berlin Lab").map((g) => g.id)).toEqual([site.id]);
-    expect(after.groups.find((g) => g.id === site.id)!.releaseChannelIds).toEqual([production]);
+    expect(after.groups.find((g) => g.id === site.id)!.releaseChannelIds).toEqual([flags.production]);
     expect(after.users.filter((u) => u.email === "emil@acme.example").map((u) => u.id)).toEqual([emil.id]);
     // The old name stays in the state, so the next up with the alias (or the old name) finds it.
-    expect(engine.resource(renamed).id).toBeDefined();
-    const again = await engine.up(program());
+    expect(flags.engine.resource(renamed).id).toBeDefined();
+    const again = await flags.engine.up(program());
     expect(again.errors).toEqual([]);
     expect(again.steps.create).toEqual([]);
     expect(again.steps.delete).toEqual([]);

@@ -3,41 +3,11 @@
 // changes under it, a live object the program still declares is neither deleted, detached nor duplicated; and a
 // `--replace` of such a resource makes its object again from the program's own values. Each test asserts the
 // organization afterwards.
-import * as path from "path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { createEngine, type Engine } from "../../engine-stand-in";
-import { DeviceMgmtClient } from "../../provider/client";
 import { Group, GroupReleaseChannel, User } from "../../provider";
+import { useFlagStack } from "./flagStack";
 
-const repoRoot = path.resolve(__dirname, "../..");
-
-let emulator: RunningEmulator;
-let engine: Engine;
-let adminRole: string;
-let production: string;
-let beta: string;
-
-beforeEach(async () => {
-  emulator = await startEmulator({ port: 0 });
-  const admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
-  adminRole = (await admin.roles.all()).find((r) => r.name === "Admin")!.id;
-  const app = (await admin.apps.all()).find((a) => a.name === "Training Simulator")!;
-  for await (const channel of admin.apps.releaseChannels(app.id)) {
-    if (channel.name === "Production") production = channel.id;
-    if (channel.name === "Beta") beta = channel.id;
-  }
-  engine = await createEngine({
-    cwd: repoRoot,
-    config: { "devicemgmt:baseUrl": emulator.baseUrl },
-    secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
-  });
-});
-afterEach(async () => {
-  await engine?.close();
-  await emulator?.close();
-});
-
-const org = () => emulator.snapshot();
+const stack = useFlagStack();
+const org = () => stack.org();
 
 interface Declared {
   siteName: string;
@@ -57,52 +27,58 @@ const program =
     );
     new User(
       "emil",
-      { firstName: "Emil", lastName: "Lindqvist", email, defaultRoleId: adminRole },
+      { firstName: "Emil", lastName: "Lindqvist", email, defaultRoleId: stack.adminRole },
       { ignoreChanges: ["email"] },
     );
   };
 
-const first: Declared = { siteName: "Berlin Lab", channel: () => production, email: "emil@acme.example" };
+const first: Declared = {
+  siteName: "Berlin Lab",
+  channel: () => stack.production,
+  email: "emil@acme.example",
+};
 
 test("ignored changes of replacing properties change nothing: no delete, no detach, no second object", async () => {
-  expect((await engine.up(program(first))).errors).toEqual([]);
+  expect((await stack.engine.up(program(first))).errors).toEqual([]);
   const before = org();
   const site = before.groups.find((g) => g.name === "Berlin Lab")!;
   const emil = before.users.find((u) => u.email === "emil@acme.example")!;
 
   // Both changes would replace (delete first); ignored, the engine sends the recorded values instead.
-  const changed = { ...first, channel: () => beta, email: "emil.lindqvist@acme.example" };
-  const plan = await engine.preview(program(changed));
+  const changed = { ...first, channel: () => stack.beta, email: "emil.lindqvist@acme.example" };
+  const plan = await stack.engine.preview(program(changed));
   expect(plan.errors).toEqual([]);
   expect(plan.steps.replace).toEqual([]);
-  const result = await engine.up(program(changed));
+  const result = await stack.engine.up(program(changed));
   expect(result.errors).toEqual([]);
 
   const after = org();
   expect(after.users.filter((u) => u.firstName === "Emil").map((u) => [u.id, u.email])).toEqual([
     [emil.id, "emil@acme.example"],
   ]);
-  expect(after.groups.find((g) => g.id === site.id)?.releaseChannelIds).toEqual([production]);
-  expect((await engine.up(program(changed))).steps.same).toHaveLength(3);
+  expect(after.groups.find((g) => g.id === site.id)?.releaseChannelIds).toEqual([stack.production]);
+  expect((await stack.engine.up(program(changed))).steps.same).toHaveLength(3);
 });
 
 test("a rename of the site in place keeps its attachment while the channel stays ignored", async () => {
-  expect((await engine.up(program(first))).errors).toEqual([]);
+  expect((await stack.engine.up(program(first))).errors).toEqual([]);
   const site = org().groups.find((g) => g.name === "Berlin Lab")!;
-  const result = await engine.up(program({ ...first, siteName: "Berlin Campus", channel: () => beta }));
+  const result = await stack.engine.up(
+    program({ ...first, siteName: "Berlin Campus", channel: () => stack.beta }),
+  );
   expect(result.errors).toEqual([]);
   const after = org();
   expect(after.groups.filter((g) => g.name.startsWith("Berlin")).map((g) => [g.id, g.name])).toEqual([
     [site.id, "Berlin Campus"],
   ]);
-  expect(after.groups.find((g) => g.id === site.id)?.releaseChannelIds).toEqual([production]);
+  expect(after.groups.find((g) => g.id === site.id)?.releaseChannelIds).toEqual([stack.production]);
 });
 
 test("--replace of a resource with an ignored property makes it again from the program's values, once", async () => {
-  expect((await engine.up(program(first))).errors).toEqual([]);
+  expect((await stack.engine.up(program(first))).errors).toEqual([]);
   const emil = org().users.find((u) => u.email === "emil@acme.example")!;
   const changed = { ...first, email: "emil.lindqvist@acme.example" };
-  const result = await engine.up(program(changed), { replace: ["emil"] });
+  const result = await stack.engine.up(program(changed), { replace: ["emil"] });
   expect(result.errors).toEqual([]);
   const users = org().users.filter((u) => u.firstName === "Emil");
   // The engine re-checks a replacement with the program's raw values (step_generator.go): the new object has

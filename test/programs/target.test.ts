@@ -3,58 +3,30 @@
 // declares. The engine stand-in follows the engine (step_generator.go, isIncludedInOperation, GenerateDeletes):
 // an untargeted resource is neither checked nor changed, an untargeted dropped one is not deleted, an untargeted
 // new one is not created. Each test asserts the organization afterwards.
-import * as path from "path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { createEngine, type Engine } from "../../engine-stand-in";
-import { DeviceMgmtClient } from "../../provider/client";
 import { Group, GroupReleaseChannel, User } from "../../provider";
+import { useFlagStack } from "./flagStack";
 
-const repoRoot = path.resolve(__dirname, "../..");
-
-let emulator: RunningEmulator;
-let engine: Engine;
-let adminRole: string;
-let production: string;
-
-beforeEach(async () => {
-  emulator = await startEmulator({ port: 0 });
-  const admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
-  adminRole = (await admin.roles.all()).find((r) => r.name === "Admin")!.id;
-  const app = (await admin.apps.all()).find((a) => a.name === "Training Simulator")!;
-  for await (const channel of admin.apps.releaseChannels(app.id)) {
-    if (channel.name === "Production") production = channel.id;
-  }
-  engine = await createEngine({
-    cwd: repoRoot,
-    config: { "devicemgmt:baseUrl": emulator.baseUrl },
-    secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
-  });
-});
-afterEach(async () => {
-  await engine?.close();
-  await emulator?.close();
-});
-
-const org = () => emulator.snapshot();
+const stack = useFlagStack();
+const org = () => stack.org();
 
 /** A group with a release channel attached and a user; `names` renames resources in code. */
 const program = (names: Record<string, string> = {}) => {
   const n = (name: string) => names[name] ?? name;
   return () => {
     const site = new Group(n("site"), { name: "Berlin Lab", configured: true });
-    new GroupReleaseChannel(n("site-production"), { groupId: site.id, releaseChannelId: production });
+    new GroupReleaseChannel(n("site-production"), { groupId: site.id, releaseChannelId: stack.production });
     new User(n("emil"), {
       firstName: "Emil",
       lastName: "Lindqvist",
       email: "emil@acme.example",
-      defaultRoleId: adminRole,
+      defaultRoleId: stack.adminRole,
     });
   };
 };
 
 /** The organization the program declares, with the ids it had after the first up. */
 async function firstUp() {
-  expect((await engine.up(program())).errors).toEqual([]);
+  expect((await stack.engine.up(program())).errors).toEqual([]);
   const site = org().groups.find((g) => g.name === "Berlin Lab")!;
   const emil = org().users.find((u) => u.email === "emil@acme.example")!;
   return { site: site.id, emil: emil.id };
@@ -63,12 +35,12 @@ async function firstUp() {
 function expectUnchanged(ids: { site: string; emil: string }) {
   const after = org();
   expect(after.groups.filter((g) => g.name === "Berlin Lab").map((g) => g.id)).toEqual([ids.site]);
-  expect(after.groups.find((g) => g.id === ids.site)!.releaseChannelIds).toEqual([production]);
+  expect(after.groups.find((g) => g.id === ids.site)!.releaseChannelIds).toEqual([stack.production]);
   expect(after.users.filter((u) => u.email === "emil@acme.example").map((u) => u.id)).toEqual([ids.emil]);
 }
 
 async function expectQuietUp() {
-  const again = await engine.up(program());
+  const again = await stack.engine.up(program());
   expect(again.errors).toEqual([]);
   expect(again.operations).toEqual([]);
 }
@@ -79,13 +51,13 @@ describe("--target after a rename without aliases", () => {
     async (renamed) => {
       const ids = await firstUp();
       const newName = `${renamed}-renamed`;
-      const result = await engine.up(program({ [renamed]: newName }), { target: [newName] });
+      const result = await stack.engine.up(program({ [renamed]: newName }), { target: [newName] });
       expect(result.ok).toBe(false);
       expect(result.errors[0]).toMatchObject({ op: "create", message: expect.stringContaining("aliases") });
       expect(result.steps.delete).toEqual([]);
       expectUnchanged(ids);
       // The old name is still in the state: the program with the old name (or an alias) is back to no change.
-      expect(engine.resource(renamed).id).toBeDefined();
+      expect(stack.engine.resource(renamed).id).toBeDefined();
       await expectQuietUp();
       expectUnchanged(ids);
     },
@@ -93,11 +65,11 @@ describe("--target after a rename without aliases", () => {
 
   test("targeting something else: neither name is touched", async () => {
     const ids = await firstUp();
-    const result = await engine.up(program({ site: "site-renamed" }), { target: ["emil"] });
+    const result = await stack.engine.up(program({ site: "site-renamed" }), { target: ["emil"] });
     expect(result.errors).toEqual([]);
     expect(result.operations).toEqual([]);
     expectUnchanged(ids);
-    expect(engine.resource("site").id).toBe(ids.site);
+    expect(stack.engine.resource("site").id).toBe(ids.site);
     await expectQuietUp();
   });
 
@@ -105,7 +77,9 @@ describe("--target after a rename without aliases", () => {
     // The new name is not created, so its id is unknown in the up; the engine leaves unknowns out of Check
     // (provider_plugin.go, KeepUnknowns = DryRun) and the attachment's Check refuses the missing groupId.
     const ids = await firstUp();
-    const result = await engine.up(program({ site: "site-renamed" }), { exclude: ["site", "site-renamed"] });
+    const result = await stack.engine.up(program({ site: "site-renamed" }), {
+      exclude: ["site", "site-renamed"],
+    });
     expect(result.ok).toBe(false);
     expect(result.errors).toEqual([
       expect.objectContaining({ op: "check", urn: expect.stringContaining("::site-production") }),
@@ -116,21 +90,21 @@ describe("--target after a rename without aliases", () => {
 
   test("excluding the renamed group and its dependents: neither name is touched", async () => {
     const ids = await firstUp();
-    const result = await engine.up(program({ site: "site-renamed" }), {
+    const result = await stack.engine.up(program({ site: "site-renamed" }), {
       exclude: ["site", "site-renamed"],
       excludeDependents: true,
     });
     expect(result.errors).toEqual([]);
     expect(result.operations).toEqual([]);
     expectUnchanged(ids);
-    expect(engine.resource("site").id).toBe(ids.site);
+    expect(stack.engine.resource("site").id).toBe(ids.site);
   });
 });
 
 describe("--target with --replace", () => {
   test("a targeted group replacement is refused before any write; the attachment stays", async () => {
     const ids = await firstUp();
-    const result = await engine.up(program(), { target: ["site"], replace: ["site"] });
+    const result = await stack.engine.up(program(), { target: ["site"], replace: ["site"] });
     expect(result.ok).toBe(false);
     expect(result.errors[0]).toMatchObject({ op: "create", message: expect.stringContaining("adoptId") });
     expect(result.operations).toEqual([]);
@@ -139,7 +113,7 @@ describe("--target with --replace", () => {
 
   test("a --replace outside the targets does nothing", async () => {
     const ids = await firstUp();
-    const result = await engine.up(program(), { target: ["emil"], replace: ["site"] });
+    const result = await stack.engine.up(program(), { target: ["emil"], replace: ["site"] });
     expect(result.errors).toEqual([]);
     expect(result.operations).toEqual([]);
     expectUnchanged(ids);
@@ -147,7 +121,7 @@ describe("--target with --replace", () => {
 
   test("a targeted user replacement (delete-first) ends with one user; the group is untouched", async () => {
     const ids = await firstUp();
-    const result = await engine.up(program(), { target: ["emil"], replace: ["emil"] });
+    const result = await stack.engine.up(program(), { target: ["emil"], replace: ["emil"] });
     expect(result.errors).toEqual([]);
     expect(result.steps.replace.map((s) => s.name)).toEqual(["emil"]);
     const users = org().users.filter((u) => u.email === "emil@acme.example");
@@ -157,7 +131,7 @@ describe("--target with --replace", () => {
         .groups.filter((g) => g.name === "Berlin Lab")
         .map((g) => g.id),
     ).toEqual([ids.site]);
-    expect(org().groups.find((g) => g.id === ids.site)!.releaseChannelIds).toEqual([production]);
+    expect(org().groups.find((g) => g.id === ids.site)!.releaseChannelIds).toEqual([stack.production]);
     await expectQuietUp();
   });
 });
@@ -166,7 +140,7 @@ test("targeting the old name of a renamed group: the preview shows its delete an
   // The engine sends the provider nothing about the new name (an untargeted new resource is not even checked),
   // so the provider cannot tell this delete from a wanted one; the preview is where the user sees it.
   await firstUp();
-  const preview = await engine.preview(program({ site: "site-renamed" }), { target: ["site"] });
+  const preview = await stack.engine.preview(program({ site: "site-renamed" }), { target: ["site"] });
   expect(preview.steps.delete.map((s) => s.name)).toEqual(["site"]);
   expect(preview.steps.create).toEqual([]);
 });
