@@ -24,3 +24,13 @@ export function apiTokenFromEnv(env: NodeJS.ProcessEnv, hint = ""): string {
   }
   return apiToken;
 }
+
+/** Refuses a token given as an argument, before anything else is read. */
+export function refuseTokenArguments(argv: string[]): void {
+  if (argv.some((arg) => /^--?(api[-_]?)?token(=|$)/i.test(arg))) {
+    throw new UsageError(
+      "A token on the command line would end up in shell history and process lists. " +
+        "Set the environment variable DEVICEMGMT_API_TOKEN instead.",
+    );
+  }
+}

@@ -4,7 +4,7 @@
  */
 import type { ImageType } from "./client";
 import { checker } from "./client/arguments";
-import { exactlyOne, lookupClient, toOutput, type LookupOptions } from "./lookupSupport";
+import { appNamed, exactlyOne, lookupClient, toOutput, type LookupOptions } from "./lookupSupport";
 
 // ---- Themes -------------------------------------------------------------------------------------------------
 
@@ -183,12 +183,10 @@ export async function getApp(args: GetAppArgs, options?: LookupOptions): Promise
   const check = checker("getApp", args, 'getApp({ name: "Training Simulator" })');
   check.only("name");
   const name = check.name("name", "app's name");
-  const apps = await lookupClient(options).apps.all();
-  const app = exactlyOne(
-    `app named "${name}"`,
-    apps.filter((a) => a.name === name),
+  const app = await appNamed(
+    lookupClient(options),
+    name,
     (a) => `${a.id}${a.packageName ? ` (${a.packageName})` : ""}`,
-    apps.map((a) => a.name),
   );
   return { id: app.id, name: app.name, packageName: app.packageName ?? null };
 }

@@ -5,7 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { LookupError } from "./errors";
 import { clientFor, resolveConnection, stackSettingsFrom, type ConnectionInput } from "./connection";
-import { NotFoundError, type DeviceMgmtClient } from "./client";
+import { NotFoundError, type App, type DeviceMgmtClient } from "./client";
 
 /**
  * Lookups read the organization while the program runs (during preview too), like a Terraform data source.
@@ -46,6 +46,21 @@ export function exactlyOne<T>(what: string, matches: T[], describe: (m: T) => st
   throw new LookupError(
     `More than one ${what}: ${matches.map(describe).join("; ")}. Narrow the lookup (e.g. by id).`,
     matches.length,
+  );
+}
+
+/** The one app of that name (a lookup's first step); `describe` says how several are told apart. */
+export async function appNamed(
+  client: DeviceMgmtClient,
+  name: string,
+  describe: (app: App) => string = (app) => app.id,
+): Promise<App> {
+  const apps = await client.apps.all();
+  return exactlyOne(
+    `app named "${name}"`,
+    apps.filter((a) => a.name === name),
+    describe,
+    apps.map((a) => a.name),
   );
 }
 

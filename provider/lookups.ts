@@ -5,6 +5,7 @@
 import type { Device as ApiDevice } from "./client";
 import { checker } from "./client/arguments";
 import {
+  appNamed,
   byId,
   exactlyOne,
   lookupClient,
@@ -189,13 +190,7 @@ export async function getReleaseChannel(
   const appName = check.name("appName", "app's name");
   const channelName = check.name("channelName", "release channel's name");
   const client = lookupClient(options);
-  const apps = await client.apps.all();
-  const app = exactlyOne(
-    `app named "${appName}"`,
-    apps.filter((a) => a.name === appName),
-    (a) => a.id,
-    apps.map((a) => a.name),
-  );
+  const app = await appNamed(client, appName);
   const channels: { id: string; name: string }[] = [];
   for await (const channel of client.apps.releaseChannels(app.id)) channels.push(channel);
   const channel = exactlyOne(

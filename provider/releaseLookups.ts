@@ -5,7 +5,7 @@
  * matches, and the ids when several do.
  */
 import { checker } from "./client/arguments";
-import { exactlyOne, lookupClient, toOutput, type LookupOptions } from "./lookupSupport";
+import { appNamed, exactlyOne, lookupClient, toOutput, type LookupOptions } from "./lookupSupport";
 import type { DeviceResult } from "./lookups";
 
 // ---- App versions -------------------------------------------------------------------------------------------
@@ -50,13 +50,7 @@ export async function getAppVersion(
   const appName = check.name("appName", "app's name");
   const version = check.name("version", "version's name");
   const client = lookupClient(options);
-  const apps = await client.apps.all();
-  const app = exactlyOne(
-    `app named "${appName}"`,
-    apps.filter((a) => a.name === appName),
-    (a) => a.id,
-    apps.map((a) => a.name),
-  );
+  const app = await appNamed(client, appName);
   const versions = await client.releases.versions(app.id).all();
   const found = exactlyOne(
     `version "${version}" of app "${app.name}"`,

@@ -4,7 +4,7 @@
  * stack manages, what changed outside Pulumi and what is gone, with the audit records that explain each (see the
  * README's "Drift report").
  */
-import { apiTokenFromEnv, processIo, UsageError, type CliIo } from "../cliSupport";
+import { apiTokenFromEnv, processIo, refuseTokenArguments, UsageError, type CliIo } from "../cliSupport";
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { closeDispatchers, DeviceMgmtClient, resolveEndpoints } from "../client";
@@ -78,12 +78,7 @@ interface CliOptions {
 }
 
 function parseOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions | "help" {
-  if (argv.some((arg) => /^--?(api[-_]?)?token(=|$)/i.test(arg))) {
-    throw new UsageError(
-      "A token on the command line would end up in shell history and process lists. " +
-        "Set the environment variable DEVICEMGMT_API_TOKEN instead.",
-    );
-  }
+  refuseTokenArguments(argv);
   let parsed;
   try {
     parsed = parseArgs({

@@ -3,7 +3,7 @@
  * devicemgmt-export: reads an organization and writes a Pulumi program that declares it, with a stack config
  * file holding the ids to adopt (see the README's "Exporting an organization").
  */
-import { apiTokenFromEnv, processIo, UsageError, type CliIo } from "../cliSupport";
+import { apiTokenFromEnv, processIo, refuseTokenArguments, UsageError, type CliIo } from "../cliSupport";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
@@ -68,12 +68,7 @@ interface CliOptions {
 }
 
 function parseOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions | "help" {
-  if (argv.some((arg) => /^--?(api[-_]?)?token(=|$)/i.test(arg))) {
-    throw new UsageError(
-      "A token on the command line would end up in shell history and process lists. " +
-        "Set the environment variable DEVICEMGMT_API_TOKEN instead.",
-    );
-  }
+  refuseTokenArguments(argv);
   let values;
   try {
     ({ values } = parseArgs({
