@@ -72,6 +72,8 @@ export function checkpointOf(
     outputs: cipher.encrypt(e.outputs),
     ...(e.parent ? { parent: e.parent } : {}),
     ...(e.options.protect ? { protect: true } : {}),
+    // apitype.ResourceV3 (sdk/go/common/apitype/core.go): `taint` and `pendingReplacement`, omitted when false.
+    ...(e.taint ? { taint: true } : {}),
     ...(e.options.retainOnDelete ? { retainOnDelete: true } : {}),
     ...(e.options.deletedWith ? { deletedWith: e.options.deletedWith } : {}),
     ...(e.custom && providerInputs ? { provider: providerRef } : {}),
@@ -81,6 +83,7 @@ export function checkpointOf(
       ? { additionalSecretOutputs: e.options.additionalSecretOutputs }
       : {}),
     ...(e.initErrors ? { initErrors: e.initErrors } : {}),
+    ...(e.pendingReplacement ? { pendingReplacement: true } : {}),
   }));
   return {
     version: 3,
@@ -166,6 +169,8 @@ export function restoreCheckpoint(checkpoint: unknown, cipher: SecretsCipher): R
       },
       ...(r.initErrors ? { initErrors: r.initErrors } : {}),
       ...(r.delete ? { pendingDelete: true } : {}),
+      ...(r.pendingReplacement ? { pendingReplacement: true } : {}),
+      ...(r.taint ? { taint: true } : {}),
     }));
   const pending = (deployment.pending_operations ?? []).map(({ resource, type }) => ({
     type: type as PendingOperation["type"],

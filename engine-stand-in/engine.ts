@@ -22,6 +22,7 @@ import {
   type ProviderConfig,
 } from "./providerConfig";
 import { refreshState } from "./refresh";
+import { taintResources } from "./stateEdits";
 import { Limiter } from "./schedule";
 import type {
   EngineOptions,
@@ -146,6 +147,11 @@ export class Engine {
       throw new Error(`expected one resource named ${nameOrUrn} in the state, found ${matches.length}`);
     }
     return matches[0];
+  }
+
+  /** `pulumi state taint`: the next `up` replaces these resources (URNs or names; see stateEdits.ts). */
+  taint(...targets: string[]): void {
+    this.state = taintResources(this.state, targets);
   }
 
   /** Operations an interrupted run left under way (the checkpoint's pending_operations). */

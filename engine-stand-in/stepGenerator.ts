@@ -6,12 +6,10 @@
 import * as resproto from "@pulumi/pulumi/proto/resource_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 import { Struct, type PropertyMap } from "./plugin";
-import { StepExecutor } from "./executor";
-import { Limiter, dependenciesOf } from "./schedule";
+import { ReplacementSteps } from "./replacements";
+import { dependenciesOf } from "./schedule";
 import {
-  DeploymentFailed,
   StepFailed,
-  protectedReplaceError,
   unknownTargetErrors,
   goalOf,
   registerResponse,
@@ -25,11 +23,7 @@ import { TargetFilter } from "./targets";
 import { aliasUrns, createUrn } from "./urns";
 import { ROOT_STACK_TYPE, changedKeys, changedValues, reveal } from "./values";
 
-export class StepGenerator extends StepExecutor {
-  /** Replaced resources whose deletion is due at the end of the run. */
-  readonly condemned: StateEntry[] = [];
-  /** Old states a delete-first replacement of this run deleted, by URN, until their replacement is created. */
-  protected readonly pendingReplacements = new Map<string, StateEntry>();
+export class StepGenerator extends ReplacementSteps {
   private targetsChecked = false;
   protected readonly seen = new Set<string>();
   private readonly old: Map<string, StateEntry>;
@@ -37,9 +31,6 @@ export class StepGenerator extends StepExecutor {
   protected readonly aliased = new Map<string, string>();
   /** New URN -> the old URN it was found under, so children can inherit the alias. */
   private readonly oldUrnOf = new Map<string, string>();
-  private readonly checkQueue = new Limiter(1);
-  /** URNs replaced by this run (step_generator.go, sg.replaces): what is `deletedWith` one is replaced too. */
-  private readonly replaced = new Set<string>();
   protected stackOutputs: PropertyMap = {};
   private rootUrn?: string;
   protected readonly targets: TargetFilter;
@@ -83,7 +74,11 @@ export class StepGenerator extends StepExecutor {
     const goal = goalOf(req, { urn, type, name, parent });
     let old: StateEntry | undefined;
     try {
-      old = this.oldResource(goal, req);
+      const found = this.oldResource(goal, req);
+      old = found;
+      // Deleted ahead by a delete-first replacement's chain: under its own URN it is re-created (sg.deletes[urn]).
+      const recreated = goal.custom && this.isDeletedAhead(found) && found.urn === goal.urn;
+      old = await this.deletedAheadOf(found);
       if (this.settings.continueOnError && dependenciesOf(goal).some((dep) => this.skipped.has(dep))) {
         // A dependency failed or was skipped: so is this one, and it keeps its old state (CreateStep.Skip,
         // UpdateStep.Skip in step.go; deployment_executor.go, handleSingleEvent, doesStepDependOn).
@@ -96,11 +91,14 @@ export class StepGenerator extends StepExecutor {
       }
       this.refuseSkippedDependencies(goal);
       const importId = req.getImportid();
+      if (!goal.custom || (importId && !old)) this.operatedOn.add(urn);
       const entry = !goal.custom
         ? this.stepComponent(goal, old)
-        : importId && !old
-          ? await this.importResource(goal, importId)
-          : await this.stepCustom(goal, old);
+        : recreated
+          ? await this.recreate(goal, found)
+          : importId && !old
+            ? await this.importResource(goal, importId)
+            : await this.stepCustom(goal, old);
       return this.respond(entry);
     } catch (err) {
       if (err instanceof StepFailed) {
@@ -136,6 +134,7 @@ export class StepGenerator extends StepExecutor {
       return { urn: goal.urn, outputs: {} };
     }
     const { urn, name, type, parent } = goal;
+    this.operatedOn.add(urn);
     const entry: StateEntry = { ...old, urn, name, type, ...(parent ? { parent } : {}) };
     this.record("same", entry, this.aliasDetails(goal));
     this.registered.set(urn, entry);
@@ -223,70 +222,87 @@ export class StepGenerator extends StepExecutor {
     return alias ? { aliasOf: alias } : {};
   }
 
-  private isTargetedReplace(goal: StateEntry): boolean {
+  /**
+   * `--replace` targets, and tainted resources: "If the resource was marked tainted in the old state, we will
+   * replace (and implicitly untaint) it" (step_generator.go, isTargetedReplace). The replacement's state is a
+   * new one, without the mark.
+   */
+  private isTargetedReplace(goal: StateEntry, old: StateEntry | undefined): boolean {
     const targets = this.settings.replace ?? [];
-    return targets.includes(goal.urn) || targets.includes(goal.name);
+    return targets.includes(goal.urn) || targets.includes(goal.name) || old?.taint === true;
   }
 
+  /**
+   * What a registration becomes, decided in the check queue as one piece of the engine's serial step
+   * generation: the plan, and for a replacement what follows the decision (replacements.ts).
+   */
   private async plan(goal: StateEntry, old: StateEntry | undefined, news: PropertyMap): Promise<Plan> {
     return this.checkQueue.run(async () => {
       this.stopIfFailed();
-      if (!old) {
-        const checked = await this.check(goal, {}, news);
-        return { kind: "create", checked, changed: [], replaceKeys: [], deleteBeforeReplace: false };
+      const plan = await this.decide(goal, old, news);
+      if (plan.kind === "replace" && old) {
+        await this.prepareReplacement(goal, old, plan, this.isTargetedReplace(goal, old));
       }
-      if (this.isTargetedReplace(goal)) {
-        // `--replace`: checked without the old inputs and with the program's values (ignoreChanges left out),
-        // and no Diff: the replacement "blames the id" (step_generator.go, diff()); only the deleteBeforeReplace
-        // option can ask for delete-first.
-        const checked = await this.check(goal, {}, goal.inputs);
-        return {
-          kind: "replace",
-          checked,
-          changed: changedKeys(old.inputs, checked),
-          replaceKeys: ["id"],
-          deleteBeforeReplace: goal.options.deleteBeforeReplace ?? false,
-        };
-      }
-      const checked = await this.check(goal, old.inputs, news);
-      const deletedWith = goal.options.deletedWith;
-      if (deletedWith && this.replaced.has(deletedWith)) {
-        // Replaced with the resource it is deleted with, before Diff (step_generator.go, diff(): "marked for
-        // replacement because ... (its DeletedWith resource) is being replaced").
-        const deleteBeforeReplace = goal.options.deleteBeforeReplace ?? false;
-        const changed = changedKeys(old.inputs, checked);
-        return { kind: "replace", checked, changed, replaceKeys: ["deletedWith"], deleteBeforeReplace };
-      }
-      const diff = await this.attempt("diff", goal.urn, () =>
-        this.settings.plugin.diff({
-          urn: goal.urn,
-          id: old.id ?? "",
-          olds: reveal(old.outputs),
-          news: reveal(checked),
-          oldInputs: reveal(old.inputs),
-          ignoreChanges: goal.options.ignoreChanges,
-        }),
-      );
-      const changed = changedKeys(old.inputs, checked);
-      // A dynamic provider's Diff carries no changed keys and no detailed diff, so `replaceOnChanges` has
-      // nothing to act on (step_generator.go, applyReplaceOnChanges): it is ignored here as there.
-      const hasChanges =
-        diff.changes === "some" ||
-        (diff.changes === "unknown" && changed.length > 0) || // diffResource: engine-side comparison
-        (old.initErrors?.length ?? 0) > 0; // continueStepsFromDiff: init errors force an update
-      // A resource pending replacement is replaced whatever Diff says (step_generator.go: `|| old.PendingReplacement`).
-      const replaces =
-        (diff.changes !== "none" && diff.replaces.length > 0) || old.pendingReplacement === true;
-      return {
-        kind: !hasChanges && !replaces ? "same" : replaces ? "replace" : "update",
-        checked,
-        changed,
-        replaceKeys: diff.replaces,
-        // An explicit option wins over the provider's answer (step_generator.go, continueStepsFromDiff).
-        deleteBeforeReplace:
-          old.pendingReplacement === true || (goal.options.deleteBeforeReplace ?? diff.deleteBeforeReplace),
-      };
+      this.operatedOn.add(goal.urn);
+      return plan;
     });
+  }
+
+  private async decide(goal: StateEntry, old: StateEntry | undefined, news: PropertyMap): Promise<Plan> {
+    if (!old) {
+      const checked = await this.check(goal, {}, news);
+      return { kind: "create", checked, changed: [], replaceKeys: [], deleteBeforeReplace: false };
+    }
+    if (this.isTargetedReplace(goal, old)) {
+      // `--replace` (or taint): checked without the old inputs and with the program's values (ignoreChanges left out),
+      // and no Diff: the replacement "blames the id" (step_generator.go, diff()); only the deleteBeforeReplace
+      // option can ask for delete-first.
+      const checked = await this.check(goal, {}, goal.inputs);
+      return {
+        kind: "replace",
+        checked,
+        changed: changedKeys(old.inputs, checked),
+        replaceKeys: ["id"],
+        deleteBeforeReplace: goal.options.deleteBeforeReplace ?? false,
+      };
+    }
+    const checked = await this.check(goal, old.inputs, news);
+    const deletedWith = goal.options.deletedWith;
+    if (deletedWith && this.replaced.has(deletedWith)) {
+      // Replaced with the resource it is deleted with, before Diff (step_generator.go, diff(): "marked for
+      // replacement because ... (its DeletedWith resource) is being replaced").
+      const deleteBeforeReplace = goal.options.deleteBeforeReplace ?? false;
+      const changed = changedKeys(old.inputs, checked);
+      return { kind: "replace", checked, changed, replaceKeys: ["deletedWith"], deleteBeforeReplace };
+    }
+    const diff = await this.attempt("diff", goal.urn, () =>
+      this.settings.plugin.diff({
+        urn: goal.urn,
+        id: old.id ?? "",
+        olds: reveal(old.outputs),
+        news: reveal(checked),
+        oldInputs: reveal(old.inputs),
+        ignoreChanges: goal.options.ignoreChanges,
+      }),
+    );
+    const changed = changedKeys(old.inputs, checked);
+    // A dynamic provider's Diff carries no changed keys and no detailed diff, so `replaceOnChanges` has
+    // nothing to act on (step_generator.go, applyReplaceOnChanges): it is ignored here as there.
+    const hasChanges =
+      diff.changes === "some" ||
+      (diff.changes === "unknown" && changed.length > 0) || // diffResource: engine-side comparison
+      (old.initErrors?.length ?? 0) > 0; // continueStepsFromDiff: init errors force an update
+    // A resource pending replacement is replaced whatever Diff says (step_generator.go: `|| old.PendingReplacement`).
+    const replaces = (diff.changes !== "none" && diff.replaces.length > 0) || old.pendingReplacement === true;
+    return {
+      kind: !hasChanges && !replaces ? "same" : replaces ? "replace" : "update",
+      checked,
+      changed,
+      replaceKeys: diff.replaces,
+      // An explicit option wins over the provider's answer (step_generator.go, continueStepsFromDiff).
+      deleteBeforeReplace:
+        old.pendingReplacement === true || (goal.options.deleteBeforeReplace ?? diff.deleteBeforeReplace),
+    };
   }
 
   private async stepCustom(goal: StateEntry, old: StateEntry | undefined): Promise<StateEntry> {
@@ -314,17 +330,6 @@ export class StepGenerator extends StepExecutor {
       this.registered.set(goal.urn, entry);
       return entry;
     }
-    if (plan.kind === "replace" && old) {
-      this.replaced.add(goal.urn);
-      this.refuseProtectedReplace(goal, old);
-      // A replacement is a new resource: the engine checks it again without the old inputs, in a preview too
-      // (step_generator.go, after the protect check; not for --replace, already checked that way).
-      // The replacement is checked with the program's own values: ignoreChanges does not carry old values into a
-      // new resource (step_generator.go: Check with goal.Properties).
-      if (!this.isTargetedReplace(goal)) {
-        plan.checked = await this.checkQueue.run(() => this.check(goal, {}, goal.inputs));
-      }
-    }
     if (this.settings.mode === "preview") {
       // Providers without preview support: the engine returns the inputs as outputs, with a new id unknown.
       const id = plan.kind === "create" || plan.kind === "replace" ? undefined : old?.id;
@@ -346,53 +351,5 @@ export class StepGenerator extends StepExecutor {
       return entry;
     }
     return this.replace(goal, old as StateEntry, plan, details);
-  }
-
-  /**
-   * A protected resource cannot be replaced: that entails a delete (step_generator.go, "unable to replace
-   * resource ... as it is currently marked for protection"). An up stops at once; a preview records the error
-   * and goes on, so that the user sees the whole plan, and fails at the end.
-   */
-  private refuseProtectedReplace(goal: StateEntry, old: StateEntry): void {
-    if (!(old.options.protect && goal.options.protect)) return;
-    const error = protectedReplaceError(goal.urn);
-    if (this.settings.mode === "preview") {
-      this.previewError(error);
-      return;
-    }
-    this.fail(error);
-    throw new DeploymentFailed(goal.urn);
-  }
-
-  private async replace(
-    goal: StateEntry,
-    old: StateEntry,
-    plan: Plan,
-    details: Partial<Step>,
-  ): Promise<StateEntry> {
-    const checked = plan.checked;
-    if (plan.deleteBeforeReplace && !old.pendingReplacement) {
-      await this.settings.steps.run(async () => {
-        this.stopIfFailed();
-        this.deletions.add(old.urn);
-        await this.deleteResource(old);
-      });
-      // Deleted, not yet replaced: until the create succeeds the state keeps it as pending replacement
-      // (step.go, DeleteStep.Apply sets PendingReplacement once the delete succeeded).
-      this.pendingReplacements.set(goal.urn, { ...old, pendingReplacement: true });
-    }
-    const entry = await this.create(goal, checked);
-    this.pendingReplacements.delete(goal.urn);
-    if (!plan.deleteBeforeReplace) {
-      // Create-before-delete: the old one goes after the program, once its dependents have moved.
-      this.condemned.push({ ...old, pendingDelete: true });
-      this.deletions.add(old.urn);
-    }
-    this.record("replace", entry, {
-      ...details,
-      oldId: old.id,
-      deleteBeforeReplace: plan.deleteBeforeReplace,
-    });
-    return entry;
   }
 }

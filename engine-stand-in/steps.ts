@@ -82,6 +82,21 @@ export function protectedReplaceError(urn: string): EngineError {
 }
 
 /**
+ * The engine's refusal to delete a protected dependent of a delete-first replacement (step_generator.go,
+ * continueStepsFromDiff: "unable to replace resource ... as part of replacing ..."), before any delete.
+ */
+export function protectedDependentError(dependent: string, root: string): EngineError {
+  return {
+    urn: root,
+    op: "delete",
+    message:
+      `unable to replace resource "${dependent}" as part of replacing "${root}" as it is currently marked for ` +
+      "protection. To unprotect the resource, remove the `protect` flag from the resource in your Pulumi program " +
+      `and run \`pulumi up\`, or use the command:\n\`pulumi state unprotect '${dependent}'\``,
+  };
+}
+
+/**
  * Every target must name a resource of the stack (deployment_executor.go, Execute: checkTargets, before the
  * program), with the engine's texts (sdk/go/common/diag/errors.go, codes 2010 and 2011, chosen as there).
  */
@@ -137,6 +152,11 @@ export interface Plan {
   changed: string[];
   replaceKeys: string[];
   deleteBeforeReplace: boolean;
+  /**
+   * A delete-first replacement's dependents that its chain deletes first, in the order of their deletes
+   * (replacements.ts, planDependentReplacements).
+   */
+  dependents?: StateEntry[];
 }
 
 /** What a registration asks for, as a state entry without id and outputs (the goal of step_generator.go). */

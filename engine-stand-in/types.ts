@@ -97,6 +97,11 @@ export interface StateEntry {
    * `pendingReplacement`; step.go, DeleteStep.Apply): the next run creates the replacement without deleting again.
    */
   pendingReplacement?: boolean;
+  /**
+   * Marked for replacement at the next `up` (the checkpoint's `taint`; `pulumi state taint`, Engine.taint): the
+   * step generator replaces it as a `--replace` target, and the replacement's state does not carry the mark.
+   */
+  taint?: boolean;
 }
 
 /** An operation that was under way when the CLI died: the checkpoint's `pending_operations`. */
@@ -126,6 +131,7 @@ export interface ResourceView {
   initErrors?: string[];
   pendingDelete?: boolean;
   pendingReplacement?: boolean;
+  taint?: boolean;
 }
 
 export interface EngineOptions {

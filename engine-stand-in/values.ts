@@ -137,5 +137,6 @@ export function viewOf(entry: StateEntry): ResourceView {
     ...(entry.initErrors ? { initErrors: [...entry.initErrors] } : {}),
     ...(entry.pendingDelete ? { pendingDelete: true } : {}),
     ...(entry.pendingReplacement ? { pendingReplacement: true } : {}),
+    ...(entry.taint ? { taint: true } : {}),
   };
 }

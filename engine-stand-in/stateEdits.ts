@@ -1,0 +1,30 @@
+/** Edits of the state outside a deployment, as the CLI's `pulumi state ...` commands make them. */
+import type { StateEntry } from "./types";
+import { ROOT_STACK_TYPE } from "./values";
+
+/**
+ * `pulumi state taint <urn>...` (pkg/cmd/pulumi/state/state_taint.go, taintResourcesInSnapshot): marks each
+ * resource so that the next `up` replaces it. Resources pending deletion cannot be tainted. An unknown target
+ * fails the whole edit and nothing is marked (state/io.go, TotalStateEdit saves only after a clean edit), with
+ * the CLI's text (resourceNotFoundError; its "Did you mean" suggestions are not modelled). Targets are URNs or,
+ * as everywhere in the stand-in, resource names. Returns the new state; the given one is not changed.
+ */
+export function taintResources(state: StateEntry[], targets: string[]): StateEntry[] {
+  const eligible = state.filter((e) => !e.pendingDelete && e.type !== ROOT_STACK_TYPE);
+  const matches = (e: StateEntry, target: string) => e.urn === target || e.name === target;
+  const unknown = targets.filter((target) => !eligible.some((e) => matches(e, target)));
+  if (unknown.length > 0) {
+    throw new Error(
+      unknown
+        .map(
+          (target) =>
+            `No such resource "${target}" exists in the current state\nTo list the resource URNs in the ` +
+            "stack, run `pulumi stack --show-urns`; to inspect the full state, run `pulumi stack export`.",
+        )
+        .join("\n"),
+    );
+  }
+  return state.map((e) =>
+    eligible.includes(e) && targets.some((target) => matches(e, target)) ? { ...e, taint: true } : e,
+  );
+}
