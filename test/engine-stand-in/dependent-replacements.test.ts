@@ -153,7 +153,12 @@ describe("dependents of a delete-first replacement", () => {
     ]);
     expect(backend.mutations().filter((m) => m === "delete by-kind")).toHaveLength(1);
     expect(result.steps.delete.map((s) => s.name).sort()).toEqual(["by-kind", "grand"]);
-    expect(engine.resources().map((r) => r.name).sort()).toEqual(["by-value", "ordered", "root"]);
+    expect(
+      engine
+        .resources()
+        .map((r) => r.name)
+        .sort(),
+    ).toEqual(["by-value", "ordered", "root"]);
     expect((await engine.up(graph("k2", { dropByKind: true }))).operations).toEqual([]);
   });
 
