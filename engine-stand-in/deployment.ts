@@ -4,8 +4,9 @@
  * state the run leaves. Each behaviour names the file of pulumi/pulumi it follows.
  */
 import { deleteInAntichains, transitiveDependencies } from "./schedule";
-import { DeleteProtected, StepFailed, deleteProtectedError, unknownTargetErrors } from "./steps";
+import { DeleteProtected, StepFailed, deleteProtectedError } from "./steps";
 import { StepGenerator } from "./stepGenerator";
+import { nameOf, unknownLiteralTargetErrors } from "./targets";
 import type { RunResult, StateEntry } from "./types";
 import { reveal, secretKeysOf } from "./values";
 
@@ -18,9 +19,10 @@ export class Deployment extends StepGenerator {
    */
   async finish(): Promise<void> {
     // `--target` names are checked after the program, against the old and the new resources; the deletes still
-    // run, then the run fails (deployment_executor.go, Execute: checkTargets just before performPostSteps).
+    // run, then the run fails (deployment_executor.go, Execute: checkTargets just before performPostSteps). Only
+    // literal targets are checked: a glob matching nothing is no error (checkTargets: targets.Literals()).
     const known = [...this.settings.oldState, ...[...this.seen].map((urn) => ({ urn, name: nameOf(urn) }))];
-    const unknownTargets = unknownTargetErrors(this.settings.targets?.target ?? [], known);
+    const unknownTargets = unknownLiteralTargetErrors(this.settings.targets?.target, known);
     await this.performPostSteps();
     for (const error of unknownTargets) {
       if (this.settings.mode === "preview") this.previewError(error);
@@ -128,6 +130,3 @@ export class Deployment extends StepGenerator {
     };
   }
 }
-
-/** The name part of a URN (its last `::` segment). */
-const nameOf = (urn: string) => urn.slice(urn.lastIndexOf("::") + 2);

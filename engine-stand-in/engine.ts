@@ -7,7 +7,6 @@
  * programs) whose resource monitor is this engine; state is kept in memory between runs.
  */
 import * as fs from "fs";
-import * as os from "os";
 import * as runtimeConfig from "@pulumi/pulumi/runtime/config";
 import * as stackRuntime from "@pulumi/pulumi/runtime/stack";
 import { checkpointOf, restoreCheckpoint, SecretsCipher } from "./checkpoint";
@@ -23,7 +22,7 @@ import {
 } from "./providerConfig";
 import { refreshState } from "./refresh";
 import { taintResources } from "./stateEdits";
-import { Limiter } from "./schedule";
+import { defaultParallelism, Limiter, OS_DEFAULT_PARALLELISM } from "./schedule";
 import type {
   EngineOptions,
   PendingOperation,
@@ -48,8 +47,8 @@ const sdkSettings: {
   waitForRPCs(): Promise<void>;
 } = require("@pulumi/pulumi/runtime/settings");
 
-/** The CLI's default --parallel: 4 × GOMAXPROCS (pkg/cmd/pulumi/operations/up.go, defaultParallel). */
-export const DEFAULT_PARALLELISM = 4 * os.availableParallelism();
+/** The CLI's default --parallel without PULUMI_PARALLEL: 4 × GOMAXPROCS (pkg/cmd/pulumi/operations/up.go). */
+export const DEFAULT_PARALLELISM = OS_DEFAULT_PARALLELISM;
 
 export class Engine {
   private state: StateEntry[] = [];
@@ -109,7 +108,7 @@ export class Engine {
     const { plugin, release } = await this.pluginFor(options, this.storedProviderConfig);
     const result = newResult();
     try {
-      this.state = await refreshState(plugin, this.state, this.limiterFor(options), result);
+      this.state = await refreshState(plugin, this.state, this.limiterFor(options), result, options);
     } finally {
       await release();
     }
@@ -234,7 +233,9 @@ export class Engine {
   }
 
   private limiterFor(options: RunOptions): Limiter {
-    return new Limiter(options.parallelism ?? this.options.parallelism ?? DEFAULT_PARALLELISM);
+    // --parallel, else PULUMI_PARALLEL from the CLI's environment, else 4 × CPUs (schedule.ts, defaultParallelism).
+    const cliEnv = { ...process.env, ...this.options.env, ...options.env };
+    return new Limiter(options.parallelism ?? this.options.parallelism ?? defaultParallelism(cliEnv));
   }
 
   private configFor(options: RunOptions): ProviderConfig {
@@ -400,12 +401,13 @@ export class Engine {
     const result = newResult();
     const stored = this.storedProviderConfig;
     if (!stored || sameProviderConfig(stored, current)) {
-      return { state: await refreshState(plugin, this.state, this.limiterFor(options), result), result };
+      const state = await refreshState(plugin, this.state, this.limiterFor(options), result, options);
+      return { state, result };
     }
     const reader = await this.pluginFor(options, stored);
     try {
       return {
-        state: await refreshState(reader.plugin, this.state, this.limiterFor(options), result),
+        state: await refreshState(reader.plugin, this.state, this.limiterFor(options), result, options),
         result,
       };
     } finally {

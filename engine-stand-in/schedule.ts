@@ -1,12 +1,43 @@
 /** How the engine paces steps: a parallelism limit, and deletions in dependency-ordered batches. */
+import * as os from "os";
 import type { StateEntry } from "./types";
 
-/** Runs at most `limit` tasks at once, in arrival order (the CLI's --parallel). */
+/** The CLI's default --parallel without PULUMI_PARALLEL: 4 × GOMAXPROCS (pkg/cmd/pulumi/operations/up.go). */
+export const OS_DEFAULT_PARALLELISM = 4 * os.availableParallelism();
+
+const MAX_INT32 = 2 ** 31 - 1;
+const INT64 = { min: -(2n ** 63n), max: 2n ** 63n - 1n };
+
+/**
+ * The CLI's default `--parallel` (pkg/cmd/pulumi/operations/up.go, defaultParallel; the same for preview,
+ * refresh, destroy, import and watch): `PULUMI_PARALLEL` when it is a whole number above 0, capped at the largest
+ * int32 (which the engine then treats as unbounded), else 4 × CPUs. The variable is read as the env package's
+ * IntValue does (sdk/go/common/util/env, strconv.ParseInt(v, 10, 64)): a sign is allowed, spaces, fractions and
+ * numbers beyond int64 are not, and anything unreadable counts as unset. The CLI reads its own environment: here
+ * the test process's, with what the engine and the run add to it (the plugin's environment, which a real plugin
+ * inherits from the CLI).
+ */
+export function defaultParallelism(env: Record<string, string | undefined> = process.env): number {
+  const raw = env.PULUMI_PARALLEL;
+  if (raw === undefined || !/^[+-]?[0-9]+$/.test(raw)) return OS_DEFAULT_PARALLELISM;
+  const parsed = BigInt(raw);
+  if (parsed < INT64.min || parsed > INT64.max || parsed <= 0n) return OS_DEFAULT_PARALLELISM;
+  return parsed > BigInt(MAX_INT32) ? MAX_INT32 : Number(parsed);
+}
+
+/**
+ * Runs at most `limit` tasks at once, in arrival order (the CLI's --parallel). As the step executor's workers
+ * (pkg/resource/deploy/deployment.go, DegreeOfParallelism; step_executor.go, newStepExecutor): a limit of 1 or
+ * less runs one task at a time, the largest int32 runs all at once (InfiniteParallelism).
+ */
 export class Limiter {
   private active = 0;
   private readonly waiting: Array<() => void> = [];
+  private readonly limit: number;
 
-  constructor(private readonly limit: number) {}
+  constructor(parallel: number) {
+    this.limit = parallel >= MAX_INT32 ? Infinity : Math.max(1, Math.floor(parallel));
+  }
 
   async run<T>(task: () => Promise<T>): Promise<T> {
     if (this.active >= this.limit) {
