@@ -10,6 +10,7 @@ import * as pulumi from "@pulumi/pulumi";
 import type { Engine } from "../../engine-stand-in";
 import { Item } from "./fixtures/item-resource";
 import { engineTracker, ItemBackend, newItemBackend } from "./fixtures/item-fixture";
+import { writeLoadableCheckpoint } from "./reencrypt";
 
 const engines = engineTracker();
 let backend: ItemBackend;
@@ -162,7 +163,7 @@ describe("dependents of a delete-first replacement", () => {
     expect((await engine.up(graph("k2", { dropByKind: true }))).operations).toEqual([]);
   });
 
-  test("a dependent whose new create fails stays pending replacement; the next up only creates it", async () => {
+  test("a dependent whose new create fails stays pending replacement, through the checkpoint too; the next up only creates it", async () => {
     await engine.up(graph("k1"));
     const failed = await engine.up(graph("k2", { failByKind: true }));
     expect(failed.ok).toBe(false);
@@ -177,6 +178,17 @@ describe("dependents of a delete-first replacement", () => {
         ]),
       },
     });
+
+    // The checkpoint keeps the marks: an engine that loads it continues.
+    const { file, key } = writeLoadableCheckpoint(engine.checkpoint(), engine);
+    engine = await engines.create(backend.engineOptions());
+    await engine.loadState(file, key);
+    expect(
+      engine
+        .resources()
+        .filter((r) => r.pendingReplacement)
+        .map((r) => r.name),
+    ).toEqual(["by-kind", "grand"]);
 
     const journalStart = backend.mutations().length;
     const resumed = await engine.up(graph("k2"));
