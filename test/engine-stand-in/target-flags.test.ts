@@ -190,3 +190,102 @@ describe("--exclude", () => {
     expect(backend.mutations()).toEqual(["update b"]);
   });
 });
+
+describe("refresh --target / --exclude (deployment_executor.go, refresh)", () => {
+  beforeEach(async () => {
+    await engine.up(program({ a: { value: "1" }, child: { parentOf: "a", value: "1" }, b: { value: "1" } }));
+    // Every object drifts behind the provider's back.
+    backend.edit((data) => {
+      Object.values(data.objects).forEach((o) => (o.value = "outside"));
+      data.journal = [];
+    });
+  });
+
+  const reads = () =>
+    backend
+      .data()
+      .journal.filter((e) => e.op === "read")
+      .map((e) => e.name)
+      .sort();
+  const stateValue = (name: string) => engine.resource(name).outputs.value;
+
+  test("--target reads only the targets; the others keep their state", async () => {
+    const result = await engine.refresh({ target: ["a"] });
+    expect(result.errors).toEqual([]);
+    expect(reads()).toEqual(["a"]);
+    expect(result.steps.update.map((s) => s.name)).toEqual(["a"]);
+    expect([stateValue("a"), stateValue("child"), stateValue("b")]).toEqual(["outside", "1", "1"]);
+  });
+
+  test("--target-dependents reads what depends on a target too", async () => {
+    const result = await engine.refresh({ target: ["a"], targetDependents: true });
+    expect(result.errors).toEqual([]);
+    expect(reads()).toEqual(["a", "child"]);
+    expect(stateValue("b")).toBe("1");
+  });
+
+  test("--exclude reads all but the excluded; --exclude-dependents leaves out their dependents", async () => {
+    expect((await engine.refresh({ exclude: ["a"] })).errors).toEqual([]);
+    expect(reads()).toEqual(["b", "child"]);
+    expect(stateValue("a")).toBe("1");
+    backend.edit((data) => (data.journal = []));
+    expect((await engine.refresh({ exclude: ["b"], excludeDependents: true })).errors).toEqual([]);
+    expect(reads()).toEqual(["a", "child"]);
+  });
+
+  test("an unknown --target or --exclude fails the refresh before any read, with the engine's text", async () => {
+    for (const options of [{ target: ["a", "nope"] }, { exclude: ["nope"] }]) {
+      const result = await engine.refresh(options);
+      expect(result.ok).toBe(false);
+      expect(result.errors).toEqual([
+        {
+          op: "register",
+          message: "Target 'nope' could not be found in the stack. Did you forget to escape $ in your shell?",
+        },
+      ]);
+      expect(reads()).toEqual([]);
+      expect(stateValue("a")).toBe("1");
+    }
+  });
+
+  test("a gone resource that is not a target stays; when targeted, it goes and its dependent is repaired", async () => {
+    backend.edit((data) => {
+      const a = Object.values(data.objects).find((o) => o.name === "a")!;
+      delete data.objects[a.id];
+    });
+    const { urn: aUrn, id: aId } = engine.resource("a");
+    expect((await engine.refresh({ target: ["child"] })).errors).toEqual([]);
+    expect(engine.resource("a").id).toBeDefined();
+    expect(engine.resource("child").dependencies).toEqual([aUrn]);
+
+    backend.edit((data) => (data.journal = []));
+    const targeted = await engine.refresh({ target: ["a"] });
+    expect(targeted.steps.delete.map((s) => s.name)).toEqual(["a"]);
+    expect(engine.resources().map((r) => r.name)).not.toContain("a");
+    // The child was not read, and is repaired all the same (rebuildBaseState walks every resource).
+    expect(reads()).toEqual([aId]); // the store journals a read of a missing object by its id
+    expect(engine.resource("child").dependencies).toEqual([]);
+  });
+
+  test("up --refresh --target refreshes and updates only the targets", async () => {
+    const declared = program({ a: { value: "1" }, child: { parentOf: "a", value: "1" }, b: { value: "1" } });
+    const result = await engine.up(declared, { refresh: true, target: ["b"] });
+    expect(result.errors).toEqual([]);
+    expect(reads()).toEqual(["b"]);
+    expect(result.steps.update.map((s) => s.name)).toEqual(["b"]);
+    expect(backend.mutations()).toEqual(["update b"]);
+    expect(backend.byName("a")!.value).toBe("outside");
+    expect(backend.byName("b")!.value).toBe("1");
+  });
+
+  test("up --refresh --target of a resource not yet in the stack fails in the refresh (checkTargets before the program)", async () => {
+    const result = await engine.up(program({ a: { value: "1" }, fresh: {} }), {
+      refresh: true,
+      target: ["fresh"],
+    });
+    expect(result.ok).toBe(false);
+    expect(result.errors[0].message).toContain("Target 'fresh' could not be found in the stack.");
+    expect(backend.mutations()).toEqual([]);
+    expect(backend.byName("fresh")).toBeUndefined();
+  });
+});
