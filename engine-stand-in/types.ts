@@ -143,7 +143,10 @@ export interface EngineOptions {
   config?: Record<string, string>;
   /** Secret stack config, e.g. `{ "devicemgmt:apiToken": token }`: secret for the program and for Configure. */
   secretConfig?: Record<string, string>;
-  /** Concurrent create/update/delete/read steps (the CLI's --parallel). Default: 4 × CPUs, as the CLI. */
+  /**
+   * Concurrent create/update/delete/read steps (the CLI's --parallel). Default, as the CLI: PULUMI_PARALLEL from
+   * this process's environment with `env` over it, else 4 × CPUs.
+   */
   parallelism?: number;
   /** Extra environment for the plugin process. */
   env?: Record<string, string>;
@@ -171,9 +174,10 @@ export interface RunOptions {
    */
   continueOnError?: boolean;
   /**
-   * `--target` (names or URNs): only these take part; new resources not targeted are not created, dropped ones
-   * not targeted are not deleted. `targetDependents`: their dependents too. `exclude` / `excludeDependents`: the
-   * other way round. Unknown names fail the run (see README.md).
+   * `--target` (names, URNs or URN globs with `*` / `**`): only these take part; new resources not targeted are
+   * not created, dropped ones not targeted are not deleted; a refresh reads only these. `targetDependents`: their
+   * dependents too. `exclude` / `excludeDependents`: the other way round. Unknown names fail the run, globs never
+   * do (see README.md).
    */
   target?: string[];
   targetDependents?: boolean;
