@@ -78,8 +78,9 @@ export class Engine {
   }
 
   /**
-   * `pulumi refresh`: Read, then Diff, for every resource, with the config stored at the last `up` (not the
-   * current stack config). Drift updates the state (steps "update"), vanished resources leave it ("delete").
+   * `pulumi refresh`: Read, then Diff, for every resource (or the `target` / `exclude` selection), with the config
+   * stored at the last `up` (not the current stack config). Drift updates the state (steps "update"), vanished
+   * resources leave it ("delete") and what pointed at them is repaired (refresh.ts).
    */
   refresh(options: RunOptions = {}): Promise<RunResult> {
     return this.exclusive(() => this.runRefresh(options));
