@@ -21,6 +21,7 @@ import {
   type ProviderConfig,
 } from "./providerConfig";
 import { refreshState } from "./refresh";
+import { refuseTargetAndExclude } from "./targets";
 import { taintResources } from "./stateEdits";
 import { defaultParallelism, Limiter, OS_DEFAULT_PARALLELISM } from "./schedule";
 import type {
@@ -69,12 +70,12 @@ export class Engine {
 
   /** Runs the program and reconciles: check, then create, or diff and update/replace; then deletes. */
   up(program: Program, options: RunOptions = {}): Promise<RunResult> {
-    return this.exclusive(() => this.runProgram("up", program, options));
+    return this.exclusive(options, () => this.runProgram("up", program, options));
   }
 
   /** Runs the program as a preview: check and diff only, no create/update/delete; state is unchanged. */
   preview(program: Program, options: RunOptions = {}): Promise<RunResult> {
-    return this.exclusive(() => this.runProgram("preview", program, options));
+    return this.exclusive(options, () => this.runProgram("preview", program, options));
   }
 
   /**
@@ -83,15 +84,16 @@ export class Engine {
    * resources leave it ("delete") and what pointed at them is repaired (refresh.ts).
    */
   refresh(options: RunOptions = {}): Promise<RunResult> {
-    return this.exclusive(() => this.runRefresh(options));
+    return this.exclusive(options, () => this.runRefresh(options));
   }
 
   /** `pulumi destroy`: deletes every resource, configured with the config stored at the last `up`. */
   destroy(options: RunOptions = {}): Promise<RunResult> {
-    return this.exclusive(() => this.runDestroy(options));
+    return this.exclusive(options, () => this.runDestroy(options));
   }
 
-  private async exclusive(operation: () => Promise<RunResult>): Promise<RunResult> {
+  private async exclusive(options: RunOptions, operation: () => Promise<RunResult>): Promise<RunResult> {
+    refuseTargetAndExclude(options);
     if (this.busy) {
       throw new Error(
         "the engine runs one operation at a time: await the previous up/preview/refresh/destroy",

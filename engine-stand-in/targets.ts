@@ -83,11 +83,24 @@ export function isReplaceTarget(replace: string[] | undefined, goal: { urn: stri
 }
 
 /**
+ * `--target` and `--exclude` together are a usage error of every command that takes them (pkg/cmd/pulumi/
+ * operations/up.go and the others: cmd.MarkFlagsMutuallyExclusive("target", "exclude"), cobra's text): the
+ * operation is refused before it starts, as the CLI refuses it before running.
+ */
+export function refuseTargetAndExclude(options: TargetOptions): void {
+  if ((options.target?.length ?? 0) > 0 && (options.exclude?.length ?? 0) > 0) {
+    throw new Error(
+      "if any flags in the group [target exclude] are set none of the others can be; [exclude target] were all set",
+    );
+  }
+}
+
+/**
  * Which resources of the state a refresh reads (deployment_executor.go, refresh): under `--exclude`, all but the
  * excluded ones and, with `--exclude-dependents`, what depends on them (parent, dependencies, property
  * dependencies, deletedWith: GetAllDependencies), found in state order; otherwise the targets and, with
  * `--target-dependents`, their dependents, found the same way; with neither, every resource. Excludes are
- * looked at first (the CLI refuses both flags together).
+ * looked at first (the CLI refuses both flags together: refuseTargetAndExclude).
  */
 export function refreshSelection(state: StateEntry[], options: TargetOptions): Set<StateEntry> {
   const selected = new Set<StateEntry>();

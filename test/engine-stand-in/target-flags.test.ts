@@ -289,3 +289,18 @@ describe("refresh --target / --exclude (deployment_executor.go, refresh)", () =>
     expect(backend.byName("fresh")).toBeUndefined();
   });
 });
+
+test("--target with --exclude is refused before anything runs, as the CLI refuses the flags together", async () => {
+  await engine.up(program({ a: { value: "1" } }));
+  backend.edit((data) => (data.journal = []));
+  const message =
+    "if any flags in the group [target exclude] are set none of the others can be; [exclude target] were all set";
+  await expect(engine.up(program({ a: { value: "2" } }), { target: ["a"], exclude: ["b"] })).rejects.toThrow(
+    message,
+  );
+  await expect(engine.refresh({ target: ["a"], exclude: ["b"] })).rejects.toThrow(message);
+  expect(backend.data().journal).toEqual([]);
+  expect(backend.byName("a")!.value).toBe("1");
+  // The engine is free for the next operation.
+  expect((await engine.up(program({ a: { value: "2" } }))).errors).toEqual([]);
+});
