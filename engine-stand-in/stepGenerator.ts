@@ -86,6 +86,9 @@ export class StepGenerator extends ReplacementSteps {
         this.skipped.add(urn);
         return registerResponse(urn, old, resproto.Result.FAIL);
       }
+      // Re-created before the targets are looked at: deleted already, it cannot stay as it was
+      // (continueStepsFromImport: case 1 comes first, for an untargeted resource too).
+      if (recreated) return this.respond(await this.recreate(goal, found));
       if (!this.targets.includes(goal, goal.type === ROOT_STACK_TYPE && !parent)) {
         return this.respond(this.untargeted(goal, old));
       }
@@ -94,11 +97,9 @@ export class StepGenerator extends ReplacementSteps {
       if (!goal.custom || (importId && !old)) this.operatedOn.add(urn);
       const entry = !goal.custom
         ? this.stepComponent(goal, old)
-        : recreated
-          ? await this.recreate(goal, found)
-          : importId && !old
-            ? await this.importResource(goal, importId)
-            : await this.stepCustom(goal, old);
+        : importId && !old
+          ? await this.importResource(goal, importId)
+          : await this.stepCustom(goal, old);
       return this.respond(entry);
     } catch (err) {
       if (err instanceof StepFailed) {
