@@ -4,7 +4,7 @@
 // again; dependents that only update are updated after. `pulumi state taint` replaces at the next up, create-first
 // unless the deleteBeforeReplace option is set. None of this may lose, detach or duplicate what the program
 // still declares; a second up changes nothing. Each test asserts the organization afterwards.
-import { Group, GroupReleaseChannel, TagSet, User } from "../../provider";
+import { Device, Group, GroupReleaseChannel, TagSet, User } from "../../provider";
 import { DeviceMgmtClient } from "../../provider/client";
 import { useFlagStack } from "./flagStack";
 
@@ -12,7 +12,10 @@ const stack = useFlagStack();
 const org = () => stack.org();
 /** The "Group Admin" role: a role held on a group. */
 let groupAdmin: string;
+/** An enrolled headset the program places in the group. */
+let headset: { id: string; serialNumber: string };
 beforeEach(async () => {
+  headset = org().devices[0];
   const admin = new DeviceMgmtClient({
     baseUrl: stack.emulator.baseUrl,
     apiToken: stack.emulator.tokens.admin,
@@ -23,7 +26,7 @@ beforeEach(async () => {
 /**
  * A configured group replaced delete-first when tainted (the deleteBeforeReplace option), with dependents: a
  * release channel attachment and a tag set on it (both replaced delete-first: their groupId / ownerId), and a
- * user holding a role on it (groupRoles: an update in place).
+ * user holding a role on it and a headset placed in it (groupRoles, groupId: updates in place).
  */
 const program =
   ({ groupDeleteFirst = true, adoptId }: { groupDeleteFirst?: boolean; adoptId?: string } = {}) =>
@@ -42,6 +45,7 @@ const program =
       defaultRoleId: stack.adminRole,
       groupRoles: [{ roleId: groupAdmin, groupId: site.id }],
     });
+    new Device("headset", { serialNumber: headset.serialNumber, groupId: site.id });
   };
 
 /** What the program declares, as the organization holds it: one of each, attached and holding the role. */
@@ -54,6 +58,11 @@ function expectDeclared() {
   const users = org().users.filter((u) => u.email === "emil@acme.example");
   expect(users).toHaveLength(1);
   expect(users[0].groupRoles).toEqual([{ roleId: groupAdmin, groupId: site.id }]);
+  expect(
+    org()
+      .devices.filter((d) => d.groupId === site.id)
+      .map((d) => d.id),
+  ).toEqual([headset.id]);
   return { site: site.id, emil: users[0].id };
 }
 
@@ -78,16 +87,21 @@ describe("dependent replacements and taint", () => {
       ["site-production", ["groupId"], true],
       ["site-tags", ["ownerId"], true],
     ]);
-    expect(plan.steps.update.map((s) => s.name)).toEqual(["emil"]);
-    // The chain: the dependents the engine replaces, then the group; created again in the program's order.
-    expect(result.operations.map((o) => [o.op, nameOf(o.urn)])).toEqual([
-      ["delete", "site-tags"],
-      ["delete", "site-production"],
-      ["delete", "site"],
-      ["create", "site"],
-      ["create", "site-production"],
-      ["create", "site-tags"],
-      ["update", "emil"],
+    expect(plan.steps.update.map((s) => s.name).sort()).toEqual(["emil", "headset"]);
+    // The chain: the dependents the engine replaces, then the group; then, as the program registers them, the
+    // replaced dependents are created again and the others updated.
+    const operations = result.operations.map((o) => `${o.op} ${nameOf(o.urn)}`);
+    expect(operations.slice(0, 4)).toEqual([
+      "delete site-tags",
+      "delete site-production",
+      "delete site",
+      "create site",
+    ]);
+    expect(operations.slice(4).sort()).toEqual([
+      "create site-production",
+      "create site-tags",
+      "update emil",
+      "update headset",
     ]);
     const after = expectDeclared();
     expect(after.site).not.toBe(before.site);
@@ -148,11 +162,8 @@ describe("dependent replacements and taint", () => {
 
       const repaired = await stack.engine.up(program());
       expect(repaired.errors).toEqual([]);
-      expect(repaired.operations.filter((o) => o.op === "create").map((o) => nameOf(o.urn))).toEqual([
-        "site",
-        "site-production",
-        "site-tags",
-      ]);
+      const creates = repaired.operations.filter((o) => o.op === "create").map((o) => nameOf(o.urn));
+      expect(creates.sort()).toEqual(["site", "site-production", "site-tags"]);
       expectDeclared();
       await expectQuietUp();
     },
