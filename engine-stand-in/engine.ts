@@ -14,13 +14,8 @@ import { Deployment, newResult, type Mode } from "./deployment";
 import { trackProgramHandles } from "./eventLoop";
 import { EngineMonitor, reportUnhandledRejectionsTo, runGuarded } from "./monitor";
 import { UNKNOWN, startProviderPlugin, type ProviderPlugin } from "./plugin";
-import {
-  pendingOperationsWarning,
-  pluginConfigEnv,
-  sameProviderConfig,
-  type ProviderConfig,
-} from "./providerConfig";
-import { refreshState } from "./refresh";
+import { pendingOperationsWarning, pluginConfigEnv, type ProviderConfig } from "./providerConfig";
+import { refreshBeforeProgram, refreshState } from "./refresh";
 import { refuseTargetAndExclude } from "./targets";
 import { taintResources } from "./stateEdits";
 import { defaultParallelism, Limiter, OS_DEFAULT_PARALLELISM } from "./schedule";
@@ -308,15 +303,22 @@ export class Engine {
     let refreshed: RunResult | undefined;
     if (options.refresh) {
       try {
-        ({ state: oldState, result: refreshed } = await this.refreshBeforeProgram(
-          plugin,
-          providerConfig,
+        ({ state: oldState, result: refreshed } = await refreshBeforeProgram(
+          {
+            plugin,
+            current: providerConfig,
+            stored: this.storedProviderConfig,
+            start: (config) => this.pluginFor(options, config),
+          },
+          this.state,
+          this.limiterFor(options),
           options,
         ));
       } catch (err) {
         await release();
         throw err;
       }
+      this.current = { plugin }; // a reader the refresh started is closed: the run's plugin goes on
       // The refresh steps are journaled as they complete: an `up` keeps them even if what follows fails; a
       // preview saves nothing (deployment_executor.go, refresh; DryRun).
       if (mode === "up") this.state = oldState;
@@ -388,35 +390,6 @@ export class Engine {
       refreshSteps: refreshed.steps,
       operations: [...refreshed.operations, ...final.operations],
     };
-  }
-
-  /**
-   * `up --refresh` / `preview --refresh`: every resource is refreshed with the provider of the state before the
-   * program runs (deployment_executor.go, Execute and refresh: EnsureProvider(res.Provider)). The default
-   * provider of the state is the one configured at the last `up`: when that config is the current one, it is the
-   * same provider, in the same plugin process; otherwise a plugin configured with the stored config reads.
-   */
-  private async refreshBeforeProgram(
-    plugin: ProviderPlugin,
-    current: ProviderConfig,
-    options: RunOptions,
-  ): Promise<{ state: StateEntry[]; result: RunResult }> {
-    const result = newResult();
-    const stored = this.storedProviderConfig;
-    if (!stored || sameProviderConfig(stored, current)) {
-      const state = await refreshState(plugin, this.state, this.limiterFor(options), result, options);
-      return { state, result };
-    }
-    const reader = await this.pluginFor(options, stored);
-    try {
-      return {
-        state: await refreshState(reader.plugin, this.state, this.limiterFor(options), result, options),
-        result,
-      };
-    } finally {
-      await reader.release();
-      this.current = { plugin };
-    }
   }
 }
 

@@ -3,10 +3,48 @@
  * program (pkg/resource/deploy/deployment_executor.go, refresh and rebuildBaseState; step.go, RefreshStep).
  */
 import type { ProviderPlugin } from "./plugin";
+import { sameProviderConfig, type ProviderConfig } from "./providerConfig";
 import type { Limiter } from "./schedule";
+import { newResult } from "./steps";
 import { refreshSelection, unknownLiteralTargetErrors, type TargetOptions } from "./targets";
 import type { RunResult, StateEntry } from "./types";
 import { annotateSecrets, changedKeys, reveal } from "./values";
+
+/** The plugins a refresh before the program can read with. */
+export interface RefreshPlugins {
+  /** The run's own plugin, configured with `current` (the current stack config). */
+  plugin: ProviderPlugin;
+  current: ProviderConfig;
+  /** The config stored at the last `up`: the default provider of the state. */
+  stored?: ProviderConfig;
+  /** Starts a plugin configured with `config`. */
+  start(config: ProviderConfig): Promise<{ plugin: ProviderPlugin; release(): Promise<void> }>;
+}
+
+/**
+ * `up --refresh` / `preview --refresh`: the state is refreshed with the provider of the state before the program
+ * runs (deployment_executor.go, Execute and refresh: EnsureProvider(res.Provider)). The default provider of the
+ * state is the one configured at the last `up`: when that config is the current one, it is the same provider, in
+ * the same plugin process; otherwise a plugin configured with the stored config reads.
+ */
+export async function refreshBeforeProgram(
+  plugins: RefreshPlugins,
+  state: StateEntry[],
+  limiter: Limiter,
+  targets: TargetOptions,
+): Promise<{ state: StateEntry[]; result: RunResult }> {
+  const result = newResult();
+  const { plugin, current, stored } = plugins;
+  if (!stored || sameProviderConfig(stored, current)) {
+    return { state: await refreshState(plugin, state, limiter, result, targets), result };
+  }
+  const reader = await plugins.start(stored);
+  try {
+    return { state: await refreshState(reader.plugin, state, limiter, result, targets), result };
+  } finally {
+    await reader.release();
+  }
+}
 
 /**
  * Refreshes `state` and returns the refreshed state: drift updates an entry (a step "update" in `result`), a
