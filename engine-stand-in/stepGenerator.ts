@@ -10,7 +10,6 @@ import { ReplacementSteps } from "./replacements";
 import { dependenciesOf } from "./schedule";
 import {
   StepFailed,
-  unknownTargetErrors,
   goalOf,
   registerResponse,
   registrationRefused,
@@ -19,7 +18,7 @@ import {
 } from "./steps";
 import type { Step, StateEntry } from "./types";
 import { applyIgnoreChanges } from "./ignoreChanges";
-import { TargetFilter } from "./targets";
+import { TargetFilter, isReplaceTarget, unknownLiteralTargetErrors } from "./targets";
 import { aliasUrns, createUrn } from "./urns";
 import { ROOT_STACK_TYPE, changedKeys, changedValues, reveal } from "./values";
 
@@ -165,7 +164,7 @@ export class StepGenerator extends ReplacementSteps {
   private checkReplaceTargets(): void {
     if (this.targetsChecked) return;
     this.targetsChecked = true;
-    const errors = unknownTargetErrors(this.settings.replace ?? [], this.settings.oldState);
+    const errors = unknownLiteralTargetErrors(this.settings.replace, this.settings.oldState);
     errors.forEach((error) => this.fail(error));
     if (errors.length > 0) throw registrationRefused("one or more targets could not be found in the stack");
   }
@@ -229,8 +228,7 @@ export class StepGenerator extends ReplacementSteps {
    * new one, without the mark.
    */
   private isTargetedReplace(goal: StateEntry, old: StateEntry | undefined): boolean {
-    const targets = this.settings.replace ?? [];
-    return targets.includes(goal.urn) || targets.includes(goal.name) || old?.taint === true;
+    return isReplaceTarget(this.settings.replace, goal) || old?.taint === true;
   }
 
   /**

@@ -147,6 +147,20 @@ describe("globs in runs", () => {
     expect(backend.mutations().sort()).toEqual(["update site-a", "update site-a-room"]);
   });
 
+  test("--replace with a glob replaces what it matches, create-first; a glob matching nothing is no error", async () => {
+    const result = await engine.up(program("1"), { replace: ["**::site-*-room", "**::nothing-*"] });
+    expect(result.errors).toEqual([]);
+    const mutations = backend.mutations();
+    expect([...mutations].sort()).toEqual([
+      "create site-a-room",
+      "create site-b-room",
+      "delete site-a-room",
+      "delete site-b-room",
+    ]);
+    expect(mutations.indexOf("create site-a-room")).toBeLessThan(mutations.indexOf("delete site-a-room"));
+    expect(backend.byName("site-a")!.value).toBe("1");
+  });
+
   test("refresh --target with a glob reads what it matches", async () => {
     const result = await engine.refresh({ target: ["**::site-b*"] });
     expect(result.errors).toEqual([]);
