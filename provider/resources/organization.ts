@@ -12,9 +12,10 @@
  *    names, or on `--replace`: the engine creates (adopts) the new name first and deletes the old name after
  *    the program. A process is one `pulumi up`/`destroy`: the engine starts the plugin afresh for each.
  */
+import type * as pulumi from "@pulumi/pulumi";
 import { DeviceMgmtProblem } from "../errors";
 import { clientForProps } from "./context";
-import { PartialFailureError, type Props, type ResourceHandler } from "./framework";
+import { deepEqual, PartialFailureError, type Props, type ResourceHandler } from "./framework";
 import type { KindDefinition } from "./kind";
 import { runLedger } from "./runLedger";
 
@@ -33,6 +34,8 @@ export class OtherOrganizationError extends DeviceMgmtProblem {
     );
   }
 }
+
+type ReadResult = pulumi.dynamic.ReadResult;
 
 const adoptedHere = new Set<string>();
 const deletedHere = new Set<string>();
@@ -56,6 +59,20 @@ function pinned<T extends { outs?: Props; props?: Props }>(result: T, organizati
   if (result.outs) return { ...result, outs: { ...result.outs, [ORGANIZATION_KEY]: organizationId } };
   if (result.props) return { ...result, props: { ...result.props, [ORGANIZATION_KEY]: organizationId } };
   return result;
+}
+
+/**
+ * A read that finds the object as recorded returns no inputs, so the engine keeps the stored ones (step.go,
+ * RefreshStep.Apply: "Otherwise, retain the current inputs"). They are what the last `up` recorded, and the
+ * plugin then encodes one Struct per read instead of two: most of a refresh's reads find nothing changed.
+ * After a change outside Pulumi (or an id alone, as an import reads) the live inputs go back, so that the
+ * next preview shows the drift.
+ */
+function unchangedWithoutInputs(result: ReadResult, id: string, recorded: Props): ReadResult {
+  if (!result.inputs || result.id !== id || !result.props) return result;
+  const { __provider: _ignored, ...read } = result.props;
+  const { __provider: _alsoIgnored, ...before } = recorded;
+  return deepEqual(read, before) ? { id: result.id, props: result.props } : result;
 }
 
 /** A partial failure still records what exists, in its organization. */
@@ -91,7 +108,7 @@ export function pinnedToOrganization({ kind, type, handler }: KindDefinition): R
 
     async read(id, props) {
       const organizationId = await sameOrganization(type, id, props, props);
-      return pinned(await handler.read(id, props), organizationId);
+      return unchangedWithoutInputs(pinned(await handler.read(id, props), organizationId), id, props);
     },
 
     async update(id, olds, news) {

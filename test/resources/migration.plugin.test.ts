@@ -56,7 +56,9 @@ describe("DeviceMigration", () => {
     const read = await moved.read();
     expect(read.id).toBe(moved.id);
     expect(read.properties.migratedAt).toBe(outs.migratedAt);
-    expect(read.inputs).not.toHaveProperty("migratedAt");
+    // Nothing changed outside: no inputs come back, so the engine keeps the recorded ones (step.go, RefreshStep).
+    expect(read.inputs).toBeUndefined();
+    expect(moved.inputs).not.toHaveProperty("migratedAt");
     expect(await moved.diff(migration(deviceId))).toMatchObject({ changes: "none" });
 
     stack.emulator.resetStats();
