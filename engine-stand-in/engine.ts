@@ -17,7 +17,7 @@ import { UNKNOWN, startProviderPlugin, type ProviderPlugin } from "./plugin";
 import { pendingOperationsWarning, pluginConfigEnv, type ProviderConfig } from "./providerConfig";
 import { refreshBeforeProgram, refreshState } from "./refresh";
 import { refuseTargetAndExclude } from "./targets";
-import { taintResources } from "./stateEdits";
+import { taintResources, untaintResources } from "./stateEdits";
 import { defaultParallelism, Limiter, OS_DEFAULT_PARALLELISM } from "./schedule";
 import type {
   EngineOptions,
@@ -149,6 +149,11 @@ export class Engine {
   /** `pulumi state taint`: the next `up` replaces these resources (URNs or names; see stateEdits.ts). */
   taint(...targets: string[]): void {
     this.state = taintResources(this.state, targets);
+  }
+
+  /** `pulumi state untaint` (URNs or names; `"all"` for `--all`): the next `up` no longer replaces them. */
+  untaint(targets: string[] | "all"): void {
+    this.state = untaintResources(this.state, targets);
   }
 
   /** Operations an interrupted run left under way (the checkpoint's pending_operations). */

@@ -10,6 +10,26 @@ import { ROOT_STACK_TYPE } from "./values";
  * as everywhere in the stand-in, resource names. Returns the new state; the given one is not changed.
  */
 export function taintResources(state: StateEntry[], targets: string[]): StateEntry[] {
+  const marked = new Set(named(state, targets));
+  return state.map((e) => (marked.has(e) ? { ...e, taint: true } : e));
+}
+
+/**
+ * `pulumi state untaint <urn>...` (state_untaint.go, untaintResourcesInSnapshot): the next `up` no longer
+ * replaces these resources. The same resources are eligible, and an unknown target fails the same way, as for
+ * taint; `"all"` is `--all` (untaintAllResources): every resource not pending deletion.
+ */
+export function untaintResources(state: StateEntry[], targets: string[] | "all"): StateEntry[] {
+  const cleared = new Set(targets === "all" ? state.filter((e) => !e.pendingDelete) : named(state, targets));
+  return state.map((e) => {
+    if (!cleared.has(e) || !e.taint) return e;
+    const { taint: _cleared, ...rest } = e;
+    return rest;
+  });
+}
+
+/** The entries `targets` name among those a state edit may change; throws (naming every unknown one) if any is not. */
+function named(state: StateEntry[], targets: string[]): StateEntry[] {
   const eligible = state.filter((e) => !e.pendingDelete && e.type !== ROOT_STACK_TYPE);
   const matches = (e: StateEntry, target: string) => e.urn === target || e.name === target;
   const unknown = targets.filter((target) => !eligible.some((e) => matches(e, target)));
@@ -24,7 +44,5 @@ export function taintResources(state: StateEntry[], targets: string[]): StateEnt
         .join("\n"),
     );
   }
-  return state.map((e) =>
-    eligible.includes(e) && targets.some((target) => matches(e, target)) ? { ...e, taint: true } : e,
-  );
+  return eligible.filter((e) => targets.some((target) => matches(e, target)));
 }

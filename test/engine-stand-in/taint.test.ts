@@ -4,7 +4,8 @@
  * `id`, create-first unless the deleteBeforeReplace option says otherwise; the replacement's state is not tainted
  * (step_generator.go, isTargetedReplace and diff()). The checkpoint keeps the mark (apitype.ResourceV3 `taint`).
  * Engine tests re-expressed: TestTaintReplacement, TestTaintMultipleResources, TestTaintNoChanges and
- * TestTaintWithPendingDelete (pkg/engine/lifecycletest/taint_test.go).
+ * TestTaintWithPendingDelete (pkg/engine/lifecycletest/taint_test.go). `pulumi state untaint` takes the mark off
+ * (state_untaint.go; the cases of state_untaint_test.go: some, all, an unknown URN, a pending delete).
  */
 import type { Engine } from "../../engine-stand-in";
 import { Item, type ItemArgs } from "./fixtures/item-resource";
@@ -149,5 +150,50 @@ describe("taint", () => {
     ]);
     expect(stored("thing")).toHaveLength(1);
     expect(stored("old-copy")).toHaveLength(0);
+  });
+});
+
+describe("untaint", () => {
+  test("untainted, a resource is no longer replaced; only the named ones lose the mark", async () => {
+    const program = items(["res-a", "res-b"], { value: "same" });
+    await engine.up(program);
+    const before = Object.fromEntries(engine.resources().map((r) => [r.name, r.id]));
+    engine.taint("res-a", "res-b");
+    engine.untaint([engine.resource("res-a").urn]);
+    expect([engine.resource("res-a").taint, engine.resource("res-b").taint]).toEqual([undefined, true]);
+    const { deployment } = engine.checkpoint() as {
+      deployment: { resources: Array<Record<string, unknown>> };
+    };
+    const taintOf = (name: string) =>
+      deployment.resources.find((r) => r.urn === engine.resource(name).urn)?.taint;
+    expect([taintOf("res-a"), taintOf("res-b")]).toEqual([undefined, true]);
+
+    const journalStart = backend.mutations().length;
+    const result = await engine.up(program);
+    expect(result.errors).toEqual([]);
+    expect(result.steps.replace.map((s) => s.name)).toEqual(["res-b"]);
+    expect(backend.mutations().slice(journalStart)).toEqual(["create res-b", "delete res-b"]);
+    expect(engine.resource("res-a").id).toBe(before["res-a"]);
+  });
+
+  test("--all clears every mark, and the next up changes nothing", async () => {
+    const program = items(["res-a", "res-b"]);
+    await engine.up(program);
+    engine.taint("res-a", "res-b");
+    engine.untaint("all");
+    expect(engine.resources().filter((r) => r.taint)).toEqual([]);
+    const journalStart = backend.mutations().length;
+    expect((await engine.up(program)).operations).toEqual([]);
+    expect(backend.mutations().slice(journalStart)).toEqual([]);
+  });
+
+  test("an unknown target fails the whole edit with the CLI's text and clears nothing", async () => {
+    await engine.up(items(["thing"]));
+    engine.taint("thing");
+    const missing = "urn:pulumi:test::test-project::fixture:Item::nothing";
+    expect(() => engine.untaint(["thing", missing])).toThrow(
+      `No such resource "${missing}" exists in the current state`,
+    );
+    expect(engine.resource("thing").taint).toBe(true);
   });
 });
