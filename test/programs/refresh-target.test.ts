@@ -4,34 +4,17 @@
 // (refresh), and targets may be globs (deployment.go, UrnTargets). No such run may delete, detach or duplicate a
 // live object the program still declares. Each test asserts the organization afterwards, read from the emulator.
 import { DeviceMgmtClient } from "../../provider/client";
-import { Group, GroupReleaseChannel, User } from "../../provider";
-import { useFlagStack } from "./flagStack";
+import { expectNoChanges, firstSiteUp, siteProgram, useFlagStack } from "./flagStack";
 
 const stack = useFlagStack();
 const org = () => stack.org();
 
-/** A configured group with a release channel attached, and a user. */
-const program = () => () => {
-  const site = new Group("site", { name: "Berlin Lab", configured: true });
-  new GroupReleaseChannel("site-production", { groupId: site.id, releaseChannelId: stack.production });
-  new User("emil", {
-    firstName: "Emil",
-    lastName: "Lindqvist",
-    email: "emil@acme.example",
-    defaultRoleId: stack.adminRole,
-  });
-};
+/** The site program: a configured group with a release channel attached, and a user. */
+const program = () => siteProgram(stack);
+const firstUp = () => firstSiteUp(stack, program());
 
 const admin = () =>
   new DeviceMgmtClient({ baseUrl: stack.emulator.baseUrl, apiToken: stack.emulator.tokens.admin });
-
-async function firstUp() {
-  expect((await stack.engine.up(program())).errors).toEqual([]);
-  return {
-    site: org().groups.find((g) => g.name === "Berlin Lab")!.id,
-    emil: org().users.find((u) => u.email === "emil@acme.example")!.id,
-  };
-}
 
 /** The organization is what the program declares: one group with the channel, one user (with that id). */
 function expectDeclared(emilId: string) {
@@ -49,11 +32,7 @@ function expectDeclared(emilId: string) {
   return groups[0].id;
 }
 
-async function expectQuietUp() {
-  const again = await stack.engine.up(program());
-  expect(again.errors).toEqual([]);
-  expect(again.operations).toEqual([]);
-}
+const expectQuietUp = () => expectNoChanges(stack, program());
 
 describe("a group deleted outside Pulumi", () => {
   test("refresh finds the group and its attachment gone; up makes them again, once each", async () => {

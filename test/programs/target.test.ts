@@ -3,47 +3,23 @@
 // declares. The engine stand-in follows the engine (step_generator.go, isIncludedInOperation, GenerateDeletes):
 // an untargeted resource is neither checked nor changed, an untargeted dropped one is not deleted, an untargeted
 // new one is not created. Each test asserts the organization afterwards.
-import { Group, GroupReleaseChannel, User } from "../../provider";
-import { useFlagStack } from "./flagStack";
+import {
+  expectNoChanges,
+  expectSiteUnchanged,
+  firstSiteUp,
+  siteProgram,
+  useFlagStack,
+  type SiteIds,
+} from "./flagStack";
 
 const stack = useFlagStack();
 const org = () => stack.org();
 
-/** A group with a release channel attached and a user; `names` renames resources in code. */
-const program = (names: Record<string, string> = {}) => {
-  const n = (name: string) => names[name] ?? name;
-  return () => {
-    const site = new Group(n("site"), { name: "Berlin Lab", configured: true });
-    new GroupReleaseChannel(n("site-production"), { groupId: site.id, releaseChannelId: stack.production });
-    new User(n("emil"), {
-      firstName: "Emil",
-      lastName: "Lindqvist",
-      email: "emil@acme.example",
-      defaultRoleId: stack.adminRole,
-    });
-  };
-};
-
-/** The organization the program declares, with the ids it had after the first up. */
-async function firstUp() {
-  expect((await stack.engine.up(program())).errors).toEqual([]);
-  const site = org().groups.find((g) => g.name === "Berlin Lab")!;
-  const emil = org().users.find((u) => u.email === "emil@acme.example")!;
-  return { site: site.id, emil: emil.id };
-}
-
-function expectUnchanged(ids: { site: string; emil: string }) {
-  const after = org();
-  expect(after.groups.filter((g) => g.name === "Berlin Lab").map((g) => g.id)).toEqual([ids.site]);
-  expect(after.groups.find((g) => g.id === ids.site)!.releaseChannelIds).toEqual([stack.production]);
-  expect(after.users.filter((u) => u.email === "emil@acme.example").map((u) => u.id)).toEqual([ids.emil]);
-}
-
-async function expectQuietUp() {
-  const again = await stack.engine.up(program());
-  expect(again.errors).toEqual([]);
-  expect(again.operations).toEqual([]);
-}
+/** The site program (a group with a release channel attached, and a user); `names` renames resources in code. */
+const program = (names: Record<string, string> = {}) => siteProgram(stack, { names });
+const firstUp = () => firstSiteUp(stack, program());
+const expectUnchanged = (ids: SiteIds) => expectSiteUnchanged(stack, ids);
+const expectQuietUp = () => expectNoChanges(stack, program());
 
 describe("--target after a rename without aliases", () => {
   test.each(["site", "emil", "site-production"])(
