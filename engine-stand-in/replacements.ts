@@ -158,17 +158,25 @@ export class ReplacementSteps extends StepExecutor {
     if (!affected) return undefined;
     // diffResource with allowUnknowns: an answer of "unknown" becomes the engine's comparison, which has no
     // replace keys; only the provider's replace keys replace (DiffResult.Replace).
-    const diff = await this.attempt("diff", r.urn, () =>
+    const diff = await this.diffResource(r.urn, r, inputsForDiff, r.options.ignoreChanges);
+    return diff.replaces.length > 0 ? diff.replaces : undefined;
+  }
+
+  /**
+   * The provider's Diff of `news` against an old state (step_generator.go, diffResource): its outputs, its
+   * inputs, and the program's ignoreChanges, under `urn` (the new URN when found through an alias).
+   */
+  protected diffResource(urn: string, old: StateEntry, news: PropertyMap, ignoreChanges: string[]) {
+    return this.attempt("diff", urn, () =>
       this.settings.plugin.diff({
-        urn: r.urn,
-        id: r.id ?? "",
-        olds: reveal(r.outputs),
-        news: reveal(inputsForDiff),
-        oldInputs: reveal(r.inputs),
-        ignoreChanges: r.options.ignoreChanges,
+        urn,
+        id: old.id ?? "",
+        olds: reveal(old.outputs),
+        news: reveal(news),
+        oldInputs: reveal(old.inputs),
+        ignoreChanges,
       }),
     );
-    return diff.replaces.length > 0 ? diff.replaces : undefined;
   }
 
   /**

@@ -20,7 +20,7 @@ import type { Step, StateEntry } from "./types";
 import { applyIgnoreChanges } from "./ignoreChanges";
 import { TargetFilter, isReplaceTarget, unknownLiteralTargetErrors } from "./targets";
 import { aliasUrns, createUrn } from "./urns";
-import { ROOT_STACK_TYPE, changedKeys, changedValues, reveal } from "./values";
+import { ROOT_STACK_TYPE, changedKeys, changedValues } from "./values";
 
 export class StepGenerator extends ReplacementSteps {
   private targetsChecked = false;
@@ -274,16 +274,7 @@ export class StepGenerator extends ReplacementSteps {
       const changed = changedKeys(old.inputs, checked);
       return { kind: "replace", checked, changed, replaceKeys: ["deletedWith"], deleteBeforeReplace };
     }
-    const diff = await this.attempt("diff", goal.urn, () =>
-      this.settings.plugin.diff({
-        urn: goal.urn,
-        id: old.id ?? "",
-        olds: reveal(old.outputs),
-        news: reveal(checked),
-        oldInputs: reveal(old.inputs),
-        ignoreChanges: goal.options.ignoreChanges,
-      }),
-    );
+    const diff = await this.diffResource(goal.urn, old, checked, goal.options.ignoreChanges);
     const changed = changedKeys(old.inputs, checked);
     // A dynamic provider's Diff carries no changed keys and no detailed diff, so `replaceOnChanges` has
     // nothing to act on (step_generator.go, applyReplaceOnChanges): it is ignored here as there.

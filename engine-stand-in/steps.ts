@@ -154,7 +154,7 @@ export interface Plan {
   deleteBeforeReplace: boolean;
   /**
    * A delete-first replacement's dependents that its chain deletes first, in the order of their deletes
-   * (replacements.ts, planDependentReplacements).
+   * (replacements.ts, planDependentDeletes).
    */
   dependents?: StateEntry[];
 }
