@@ -5,18 +5,12 @@
  * the deletes at the end still run, except of what a failed or skipped resource depends on.
  */
 import { Item } from "./fixtures/item-resource";
-import { engineTracker, ItemBackend, newItemBackend } from "./fixtures/item-fixture";
+import { ItemBackend, useItemEngine } from "./fixtures/item-fixture";
 import type { Engine } from "../../engine-stand-in";
 
-const engines = engineTracker();
 let backend: ItemBackend;
 let engine: Engine;
-
-beforeEach(async () => {
-  backend = newItemBackend();
-  engine = await engines.create(backend.engineOptions());
-});
-afterEach(() => engines.closeAll());
+useItemEngine((fresh) => ({ backend, engine } = fresh));
 
 describe("--continue-on-error (step_executor.go, cancelDueToError)", () => {
   test("a failed create: the other steps run, dependents are skipped, the program fails, nothing is deleted", async () => {

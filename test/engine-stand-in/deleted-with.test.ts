@@ -5,17 +5,11 @@
  */
 import type { Engine } from "../../engine-stand-in";
 import { Item } from "./fixtures/item-resource";
-import { engineTracker, ItemBackend, newItemBackend } from "./fixtures/item-fixture";
+import { ItemBackend, useItemEngine } from "./fixtures/item-fixture";
 
-const engines = engineTracker();
 let backend: ItemBackend;
 let engine: Engine;
-
-beforeEach(async () => {
-  backend = newItemBackend();
-  engine = await engines.create(backend.engineOptions());
-});
-afterEach(() => engines.closeAll());
+useItemEngine((fresh) => ({ backend, engine } = fresh));
 
 const program =
   ({ owner = true, member = true, kind = "a" } = {}) =>

@@ -9,18 +9,12 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { Engine } from "../../engine-stand-in";
 import { Item } from "./fixtures/item-resource";
-import { engineTracker, ItemBackend, newItemBackend } from "./fixtures/item-fixture";
+import { ItemBackend, useItemEngine } from "./fixtures/item-fixture";
 import { writeLoadableCheckpoint } from "./reencrypt";
 
-const engines = engineTracker();
 let backend: ItemBackend;
 let engine: Engine;
-
-beforeEach(async () => {
-  backend = newItemBackend();
-  engine = await engines.create(backend.engineOptions());
-});
-afterEach(() => engines.closeAll());
+const engines = useItemEngine((fresh) => ({ backend, engine } = fresh));
 
 /**
  * root (keyed) <- byKind (kind: root's id, replaced) <- grand (kind: byKind's id, replaced through byKind);

@@ -7,17 +7,11 @@
  */
 import type { Engine } from "../../engine-stand-in";
 import { Item, type ItemArgs } from "./fixtures/item-resource";
-import { engineTracker, ItemBackend, newItemBackend } from "./fixtures/item-fixture";
+import { ItemBackend, useItemEngine } from "./fixtures/item-fixture";
 
-const engines = engineTracker();
 let backend: ItemBackend;
 let engine: Engine;
-
-beforeEach(async () => {
-  backend = newItemBackend();
-  engine = await engines.create(backend.engineOptions());
-});
-afterEach(() => engines.closeAll());
+useItemEngine((fresh) => ({ backend, engine } = fresh));
 
 describe("state after failures", () => {
   test("a partially failed update keeps the old inputs and the new outputs, and the next up updates again", async () => {

@@ -6,17 +6,11 @@
 import { observePlugins } from "../../engine-stand-in";
 import type { Engine } from "../../engine-stand-in";
 import { Item } from "./fixtures/item-resource";
-import { engineTracker, ItemBackend, newItemBackend } from "./fixtures/item-fixture";
+import { ItemBackend, useItemEngine } from "./fixtures/item-fixture";
 
-const engines = engineTracker();
 let backend: ItemBackend;
 let engine: Engine;
-
-beforeEach(async () => {
-  backend = newItemBackend();
-  engine = await engines.create(backend.engineOptions());
-});
-afterEach(() => engines.closeAll());
+useItemEngine((fresh) => ({ backend, engine } = fresh));
 
 const program = () => () => {
   new Item("alpha", { name: "alpha", value: "declared" });

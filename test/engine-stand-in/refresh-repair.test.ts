@@ -6,17 +6,11 @@
  */
 import type { Engine } from "../../engine-stand-in";
 import { Item } from "./fixtures/item-resource";
-import { engineTracker, ItemBackend, newItemBackend } from "./fixtures/item-fixture";
+import { ItemBackend, useItemEngine } from "./fixtures/item-fixture";
 
-const engines = engineTracker();
 let backend: ItemBackend;
 let engine: Engine;
-
-beforeEach(async () => {
-  backend = newItemBackend();
-  engine = await engines.create(backend.engineOptions());
-});
-afterEach(() => engines.closeAll());
+useItemEngine((fresh) => ({ backend, engine } = fresh));
 
 /** `hub`, and four items pointing at it in each way the engine repairs. */
 const program = () => () => {

@@ -5,22 +5,16 @@
  * (step_generator.go, isTargetedReplace and diff()). The checkpoint keeps the mark (apitype.ResourceV3 `taint`).
  * Engine tests re-expressed: TestTaintReplacement, TestTaintMultipleResources, TestTaintNoChanges and
  * TestTaintWithPendingDelete (pkg/engine/lifecycletest/taint_test.go). `pulumi state untaint` takes the mark off
- * (state_untaint.go; the cases of state_untaint_test.go: some, all, an unknown URN, a pending delete).
+ * (state_untaint.go; as state_untaint_test.go: some of them, all of them, an unknown URN).
  */
 import type { Engine } from "../../engine-stand-in";
 import { Item, type ItemArgs } from "./fixtures/item-resource";
-import { engineTracker, ItemBackend, newItemBackend } from "./fixtures/item-fixture";
+import { ItemBackend, useItemEngine } from "./fixtures/item-fixture";
 import { writeLoadableCheckpoint } from "./reencrypt";
 
-const engines = engineTracker();
 let backend: ItemBackend;
 let engine: Engine;
-
-beforeEach(async () => {
-  backend = newItemBackend();
-  engine = await engines.create(backend.engineOptions());
-});
-afterEach(() => engines.closeAll());
+const engines = useItemEngine((fresh) => ({ backend, engine } = fresh));
 
 const items =
   (names: string[], args: Partial<ItemArgs> = {}, deleteBeforeReplace?: boolean) =>
