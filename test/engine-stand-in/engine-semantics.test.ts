@@ -7,6 +7,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { DEFAULT_PARALLELISM, Engine } from "../../engine-stand-in";
 import { Limiter, deleteInAntichains, deletionAntichains } from "../../engine-stand-in/schedule";
 import type { StateEntry } from "../../engine-stand-in/types";
+import { stateEntry as entryOf } from "./fixtures/state-entry";
 import { Item, type ItemArgs } from "./fixtures/item-resource";
 import { engineTracker, ItemBackend, newItemBackend } from "./fixtures/item-fixture";
 
@@ -233,24 +234,8 @@ describe("step details for displays (pkg/backend/display/object_diff.go)", () =>
 });
 
 /** A state entry with no inputs or options of note: what the deletion schedule looks at. */
-const stateEntry = (urn: string, dependencies: string[] = [], parent?: string): StateEntry => ({
-  urn,
-  type: "t",
-  name: urn,
-  custom: true,
-  ...(parent ? { parent } : {}),
-  inputs: {},
-  outputs: {},
-  dependencies,
-  propertyDependencies: {},
-  options: {
-    protect: false,
-    ignoreChanges: [],
-    replaceOnChanges: [],
-    additionalSecretOutputs: [],
-    retainOnDelete: false,
-  },
-});
+const stateEntry = (urn: string, dependencies: string[] = [], parent?: string): StateEntry =>
+  entryOf(urn, { dependencies, ...(parent ? { parent } : {}) });
 
 describe("scheduling", () => {
   test("default parallelism is the CLI's: 4 x CPUs (pkg/cmd/pulumi/operations/up.go)", () => {

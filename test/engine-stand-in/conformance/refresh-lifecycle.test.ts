@@ -14,6 +14,7 @@ import { newResult } from "../../../engine-stand-in/deployment";
 import { refreshState } from "../../../engine-stand-in/refresh";
 import { Limiter } from "../../../engine-stand-in/schedule";
 import type { StateEntry } from "../../../engine-stand-in/types";
+import { stateEntry } from "../fixtures/state-entry";
 import { engineTracker, repoRoot } from "../fixtures/item-fixture";
 import { RefreshResource } from "./refreshLifecycle";
 
@@ -108,25 +109,8 @@ describe("on a hand-made state", () => {
   const urnOf = (name: string) => `urn:pulumi:test::test-project::${TYPE}::${name}`;
   const [urnA, urnB, urnC] = ["resA", "resB", "resC"].map(urnOf);
 
-  const entry = (urn: string, id: string, pendingDelete: boolean, ...dependencies: string[]): StateEntry => ({
-    urn,
-    type: TYPE,
-    name: urn.slice(urn.lastIndexOf("::") + 2),
-    custom: true,
-    id,
-    inputs: {},
-    outputs: {},
-    dependencies,
-    propertyDependencies: {},
-    options: {
-      protect: false,
-      ignoreChanges: [],
-      replaceOnChanges: [],
-      additionalSecretOutputs: [],
-      retainOnDelete: false,
-    },
-    ...(pendingDelete ? { pendingDelete: true } : {}),
-  });
+  const entry = (urn: string, id: string, pendingDelete: boolean, ...dependencies: string[]): StateEntry =>
+    stateEntry(urn, { type: TYPE, id, dependencies, ...(pendingDelete ? { pendingDelete: true } : {}) });
 
   /** The engine tests' state: A::0, B::1 on A, C::2 on A and B, then A::3, A::4 and C::5 (on A, B) pending deletion. */
   const oldState = () => [
