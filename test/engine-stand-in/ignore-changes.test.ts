@@ -5,7 +5,7 @@
 import type { Engine } from "../../engine-stand-in";
 import { applyIgnoreChanges, parsePropertyPath } from "../../engine-stand-in/ignoreChanges";
 import { Item } from "./fixtures/item-resource";
-import { engineTracker, ItemBackend, newItemBackend } from "./fixtures/item-fixture";
+import { ItemBackend, useItemEngine } from "./fixtures/item-fixture";
 
 describe("property paths (properties_path.go)", () => {
   test("parses names, indexes, quoted keys and wildcards", () => {
@@ -54,14 +54,9 @@ describe("property paths (properties_path.go)", () => {
 });
 
 describe("ignoreChanges through the stand-in", () => {
-  const engines = engineTracker();
   let backend: ItemBackend;
   let engine: Engine;
-  beforeEach(async () => {
-    backend = newItemBackend();
-    engine = await engines.create(backend.engineOptions());
-  });
-  afterEach(() => engines.closeAll());
+  useItemEngine((fresh) => ({ backend, engine } = fresh));
 
   test("an ignored change is no update; a replacement is created with the program's values", async () => {
     const program = (value: string, kind: string) => () =>

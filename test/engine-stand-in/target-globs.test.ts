@@ -6,7 +6,7 @@
 import type { Engine } from "../../engine-stand-in";
 import { isReplaceTarget, UrnTargets, unknownLiteralTargetErrors } from "../../engine-stand-in/targets";
 import { Item } from "./fixtures/item-resource";
-import { engineTracker, ItemBackend, newItemBackend } from "./fixtures/item-fixture";
+import { ItemBackend, useItemEngine } from "./fixtures/item-fixture";
 
 describe("UrnTargets matching (the engine's TestGlobUrn cases, and what they must not match)", () => {
   const cases: Array<{ glob: string; matches: string[]; misses: string[] }> = [
@@ -81,18 +81,15 @@ describe("UrnTargets matching (the engine's TestGlobUrn cases, and what they mus
 });
 
 describe("globs in runs", () => {
-  const engines = engineTracker();
   let backend: ItemBackend;
   let engine: Engine;
+  useItemEngine((fresh) => ({ backend, engine } = fresh));
 
   beforeEach(async () => {
-    backend = newItemBackend();
-    engine = await engines.create(backend.engineOptions());
     const first = await engine.up(program("1"));
     expect(first.errors).toEqual([]);
     backend.edit((data) => (data.journal = []));
   });
-  afterEach(() => engines.closeAll());
 
   /** Two sites with a room each (a room depends on its site), and a lobby. */
   const program =
