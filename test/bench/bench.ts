@@ -1,13 +1,14 @@
 /**
  * `npm run bench [-- --preset small|default|large] [--users N --groups N --attachments N] [--latency-ms 40]
- * [--parallelism N]`
+ * [--parallelism N] [--noop-latency-ms N]`
  *
  * Runs a generated organization through the engine stand-in and the real plugin against the emulator (in its
  * own process, 2000 requests per minute, added latency) — create, up again, refresh, update a tenth, destroy —
  * and prints per phase the requests sent, 429s, retries, wall time, wall time over the floor (./floor.ts) and
  * requests over the naive count (one request per resource). Each phase is followed by the same phase of a
  * do-nothing provider of the same shape (./noopProvider.ts) through the same engine and plugin binary, and the
- * plugin's CPU per resource is printed for both, with their ratio. Parallelism is the engine's default (4 × CPUs,
+ * plugin's CPU per resource is printed for both, with their ratio; `--noop-latency-ms` makes the do-nothing provider's
+ * create and delete wait that long before answering, as the real ones wait for the API. Parallelism is the engine's default (4 × CPUs,
  * as `pulumi up`). Writes results/bench-<preset>.{json,svg}.
  */
 import * as fs from "node:fs";
@@ -47,6 +48,7 @@ function options() {
       experiences: { type: "boolean", default: false },
       "latency-ms": { type: "string", default: "40" },
       parallelism: { type: "string" },
+      "noop-latency-ms": { type: "string", default: "0" },
       "rate-limit": { type: "string", default: "2000" },
       "rate-window-ms": { type: "string", default: "60000" },
       out: { type: "string", default: path.join(repoRoot, "results") },
@@ -71,9 +73,11 @@ function options() {
   return {
     name:
       (custom ? `custom-${size.users}u-${size.groups}g-${size.attachments}a` : values.preset) +
-      (values.experiences ? "-experiences" : ""),
+      (values.experiences ? "-experiences" : "") +
+      (values["noop-latency-ms"] !== "0" ? `-noop-latency-${values["noop-latency-ms"]}` : ""),
     size,
     latencyMs: whole("latency-ms", values["latency-ms"], 40),
+    noopLatencyMs: whole("noop-latency-ms", values["noop-latency-ms"], 0),
     parallelism: Math.max(1, whole("parallelism", values.parallelism, DEFAULT_PARALLELISM)),
     limit: Math.max(1, whole("rate-limit", values["rate-limit"], 2000)),
     windowMs: Math.max(1, whole("rate-window-ms", values["rate-window-ms"], 60_000)),
@@ -91,7 +95,7 @@ function stateBytesPerResource(engine: Engine): number {
 async function main(): Promise<void> {
   assertFreshBuild();
   const settings = options();
-  const { size, latencyMs, parallelism, limit, windowMs } = settings;
+  const { size, latencyMs, noopLatencyMs, parallelism, limit, windowMs } = settings;
   const tree = treeShape(size.groups);
   const experiences = size.experiences ? tree.sites : 0;
   const resources = size.users + size.groups + size.attachments + experiences;
@@ -104,7 +108,9 @@ async function main(): Promise<void> {
       `${tree.sites} configured sites), ${size.attachments} attachments` +
       `${experiences ? `, ${experiences} headset experiences` : ""} = ${resources} resources; ` +
       `${limit} requests / ${windowMs / 1000} s, ${latencyMs} ms latency, parallelism ${parallelism}` +
-      `${parallelismSource}; ${os.cpus().length} CPUs, Node ${process.version}`,
+      `${parallelismSource}` +
+      `${noopLatencyMs > 0 ? `, the do-nothing provider's create and delete wait ${noopLatencyMs} ms` : ""}; ` +
+      `${os.cpus().length} CPUs, Node ${process.version}`,
   );
   // The machine may be shared: wall times wait for CPUs that others use, so say how busy it was.
   const loadAtStart = os.loadavg()[0];
@@ -120,7 +126,12 @@ async function main(): Promise<void> {
     env: { DEVICEMGMT_LOG: "debug" },
   });
   // The do-nothing provider's stack: same engine stand-in, same plugin binary, same parallelism.
-  const noopEngine = await createEngine({ cwd: repoRoot, project: "devicemgmt-bench-noop", parallelism });
+  const noopEngine = await createEngine({
+    cwd: repoRoot,
+    project: "devicemgmt-bench-noop",
+    parallelism,
+    ...(noopLatencyMs > 0 ? { env: { BENCH_NOOP_LATENCY_MS: String(noopLatencyMs) } } : {}),
+  });
   const context = { engine, emulator, takePlugin: meter.take, parallelism, latencyMs, limit, windowMs };
   const phases: PhaseResult[] = [];
   const floors: CpuMeasure[] = [];
@@ -209,7 +220,7 @@ async function main(): Promise<void> {
       loadAverage1m: { start: loadAtStart, end: loadAtEnd },
     },
     size,
-    settings: { latencyMs, parallelism, limit, windowMs },
+    settings: { latencyMs, noopLatencyMs, parallelism, limit, windowMs },
     phases: phases.map((row, i) => ({
       ...row,
       pluginMsPerRequestAboveNoop: perRequestAboveNoopMs(row, floors[i]),

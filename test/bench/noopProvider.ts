@@ -8,6 +8,10 @@
  * Create returns its inputs as outputs, read returns what it is given, delete does nothing. Diff reports a change
  * when an input differs from the stored value (a comparison, no request), and an attachment's changed side as a
  * replacement, so that the update phase makes the same provider calls as the real provider does.
+ *
+ * With `BENCH_NOOP_LATENCY_MS` set in the plugin's environment (`npm run bench -- --noop-latency-ms 40`), create
+ * and delete answer only after that long, as the real provider's do after the API's round trip: what remains of
+ * the real plugin's CPU above it is then the provider's own work, not the cost of calls held while they wait.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { declareOrgShape, type OrgSize } from "./benchOrg";
@@ -24,10 +28,17 @@ const noopProvider: pulumi.dynamic.ResourceProvider = {
     const replaces = changed.filter((key) => key === "groupId" || key === "releaseChannelId");
     return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 };
   },
-  create: async (inputs) => ({ id: require("node:crypto").randomUUID(), outs: inputs }),
+  create: async (inputs) => {
+    const latencyMs = Number(process.env.BENCH_NOOP_LATENCY_MS ?? 0);
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+    return { id: require("node:crypto").randomUUID(), outs: inputs };
+  },
   read: async (id, props) => ({ id, props }),
   update: async (_id, _olds, news) => ({ outs: news }),
-  delete: async () => {},
+  delete: async () => {
+    const latencyMs = Number(process.env.BENCH_NOOP_LATENCY_MS ?? 0);
+    if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
+  },
 };
 
 class Noop extends pulumi.dynamic.Resource {
