@@ -160,6 +160,8 @@ describe("order", () => {
 
   it("puts newly created records first", async () => {
     const created = await admin.post("/groups", { name: "Newest", parentId: null });
+    // Two requests in one millisecond share a timestamp, and ties go by id (random): a later instant is later.
+    emulator.advanceClock(1_000);
     await admin.post("/groups", { name: "Newer still", parentId: null });
     const list = await admin.get("/groups");
     expect(list.body.data.map((g: Json) => g.name)[0]).toBe("Newer still");
