@@ -310,8 +310,9 @@ export class RateLimiter {
 
   acquire(): Promise<Permit> {
     return new Promise((grant) => {
-      this.waiting.push({ enqueuedAt: this.clock.now(), grant });
-      this.pump();
+      const now = this.clock.now();
+      this.waiting.push({ enqueuedAt: now, grant });
+      this.pump(now);
     });
   }
 
@@ -329,9 +330,12 @@ export class RateLimiter {
     return this.budget.state();
   }
 
-  private pump(): void {
+  /**
+   * Grants what the bucket and the budget allow, at one instant: a permit granted in the call that asked for it
+   * has waited 0 ms, even when the wall clock's millisecond turns meanwhile (it showed as `throttled=1ms`).
+   */
+  private pump(now = this.clock.now()): void {
     while (this.waiting.length > 0) {
-      const now = this.clock.now();
       const decision = this.budget.decide(now);
       if (!decision.send) {
         if (decision.until !== null) this.wakeAt(decision.until);

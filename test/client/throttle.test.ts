@@ -268,6 +268,35 @@ async function simulate(options: {
   return { rateLimited, finishedAt: finishedAt - 1_000_000, sent };
 }
 
+describe("RateLimiter waiting time", () => {
+  test("a permit granted when asked for has waited 0 ms, even if the millisecond turns meanwhile", async () => {
+    let now = 0;
+    let wake: (() => void) | undefined;
+    const clock: Clock = {
+      now: () => now++, // every reading is a millisecond after the one before
+      setTimer(callback) {
+        wake = callback;
+        return { cancel: () => (wake = undefined) };
+      },
+    };
+    const limiter = new RateLimiter({ limit: 1, windowMs: 1000, burst: 1 }, clock);
+    const first = await limiter.acquire();
+    expect(first.waitedMs).toBe(0);
+    limiter.answered(first.ticket, { status: 200 });
+    // The bucket is empty: the next permit waits for the timer, and says how long it waited.
+    let waitedMs: number | undefined;
+    void limiter.acquire().then((permit) => (waitedMs = permit.waitedMs));
+    for (let tries = 0; waitedMs === undefined && tries < 10; tries++) {
+      now += 1000;
+      const fire = wake;
+      wake = undefined;
+      fire?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    expect(waitedMs).toBeGreaterThanOrEqual(1000);
+  });
+});
+
 describe("RateLimiter timers", () => {
   function recordingClock() {
     const timers: number[] = [];
