@@ -7,9 +7,9 @@
  * and prints per phase the requests sent, 429s, retries, wall time, wall time over the floor (./floor.ts) and
  * requests over the naive count (one request per resource). Each phase is followed by the same phase of a
  * do-nothing provider of the same shape (./noopProvider.ts) through the same engine and plugin binary, and the
- * plugin's CPU per resource is printed for both, with their ratio; `--noop-latency-ms` makes the do-nothing provider's
- * create and delete wait that long before answering, as the real ones wait for the API. Parallelism is the engine's default (4 × CPUs,
- * as `pulumi up`). Writes results/bench-<preset>.{json,svg}.
+ * plugin's CPU per resource is printed for both, with their ratio; `--noop-latency-ms` makes the do-nothing
+ * provider's create and delete wait that long before answering, as the real ones wait for the API. Parallelism is
+ * the engine's default (4 × CPUs, as `pulumi up`). Writes results/bench-<preset>.{json,svg}.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -70,14 +70,15 @@ function options() {
   };
   const custom =
     values.users !== undefined || values.groups !== undefined || values.attachments !== undefined;
+  const noopLatencyMs = whole("noop-latency-ms", values["noop-latency-ms"], 0);
   return {
     name:
       (custom ? `custom-${size.users}u-${size.groups}g-${size.attachments}a` : values.preset) +
       (values.experiences ? "-experiences" : "") +
-      (values["noop-latency-ms"] !== "0" ? `-noop-latency-${values["noop-latency-ms"]}` : ""),
+      (noopLatencyMs > 0 ? `-noop-latency-${noopLatencyMs}` : ""),
     size,
     latencyMs: whole("latency-ms", values["latency-ms"], 40),
-    noopLatencyMs: whole("noop-latency-ms", values["noop-latency-ms"], 0),
+    noopLatencyMs,
     parallelism: Math.max(1, whole("parallelism", values.parallelism, DEFAULT_PARALLELISM)),
     limit: Math.max(1, whole("rate-limit", values["rate-limit"], 2000)),
     windowMs: Math.max(1, whole("rate-window-ms", values["rate-window-ms"], 60_000)),
