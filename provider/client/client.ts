@@ -60,7 +60,7 @@ export interface DeviceMgmtClientOptions {
    * per organization, which the client otherwise learns with one token-info call per token and process.
    */
   organizationId?: string;
-  /** Sink for debug lines, written only while DEVICEMGMT_LOG=debug. Default: stderr. */
+  /** Sink for the request log (DEVICEMGMT_LOG=debug or retries, ./attemptLog.ts). Default: stderr. */
   logger?: (line: string) => void;
   /** Replaces the shared keep-alive dispatcher (tests pass a mock agent); see {@link HttpDispatcher}. */
   dispatcher?: HttpDispatcher;

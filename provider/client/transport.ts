@@ -15,6 +15,7 @@ import {
   NetworkError,
   ResponseShapeError,
 } from "./errors";
+import { logAttempt } from "./attemptLog";
 import { redact } from "./redact";
 import {
   type AttemptOutcome,
@@ -101,7 +102,7 @@ const NOT_SENT_CODES = new Set([
 ]);
 const TIMEOUT_CODES = new Set(["UND_ERR_HEADERS_TIMEOUT", "UND_ERR_BODY_TIMEOUT"]);
 
-type Attempt =
+export type Attempt =
   | { kind: "answer"; status: number; headers: Record<string, string | string[] | undefined>; text: string }
   | { kind: "network"; sent: boolean; error: unknown; code?: string };
 
@@ -154,9 +155,10 @@ export class Transport {
       if (attempt > 1) this.count("retries", 1);
       const started = Date.now();
       const result = await this.attemptOnce(url, spec.method, headers, payload, limiter, ticket);
-      this.log(spec.method, shownPath, result, Date.now() - started, attempt - 1, throttledMs);
+      const attemptLog = { method: spec.method, shownPath, result, ms: Date.now() - started, throttledMs };
 
       if (result.kind === "answer" && result.status >= 200 && result.status < 300) {
+        logAttempt({ ...attemptLog, retry: attempt - 1, retrying: false }, settings);
         return this.parseSuccess(
           spec,
           shownPath,
@@ -184,6 +186,7 @@ export class Transport {
         rng: settings.rng,
         backoff: settings.backoff,
       });
+      logAttempt({ ...attemptLog, retry: attempt - 1, retrying: decision.retry }, settings);
       const note =
         !decision.retry && decision.reason === "retry-after-too-long"
           ? tooLongNote(settings.backoff.maxRetryAfterMs)
@@ -313,22 +316,6 @@ export class Transport {
   private count(counter: keyof ClientStats, amount: number): void {
     this.counters[counter] += amount;
     this.organizationCounters[counter] += amount;
-  }
-
-  private log(
-    method: string,
-    shownPath: string,
-    result: Attempt,
-    ms: number,
-    retry: number,
-    throttledMs: number,
-  ): void {
-    // Read at call time so the variable can be switched on in a running process (e.g. by a test).
-    if (process.env.DEVICEMGMT_LOG !== "debug") return;
-    const outcome = result.kind === "answer" ? String(result.status) : (result.code ?? "network-error");
-    const waited = throttledMs > 0 ? ` throttled=${throttledMs}ms` : "";
-    const line = `devicemgmt: ${method} ${shownPath} ${outcome} ${ms}ms retry=${retry}${waited}`;
-    this.settings.logger(redact(line, this.settings.secrets));
   }
 }
 

@@ -177,6 +177,32 @@ describe("debug log and token secrecy", () => {
     expect(lines[1]).toMatch(new RegExp(`^devicemgmt: GET /api/v3/groups/${id} 200 \\d+ms retry=1\\n$`));
   });
 
+  test("DEVICEMGMT_LOG=retries writes only the attempts of retried requests: the failed one and the retry", async () => {
+    const { client, pool } = mockClient();
+    const [retried, once, missing] = [
+      "c9f0f895-fb98-4b91-9f2b-0e1d2c3b4a59",
+      "45c48cce-2e2d-4fbd-aa1a-f0e4f1e5a6b7",
+      "d3d94468-02a4-4b8e-9c1a-6f2b3c4d5e6f",
+    ];
+    pool.intercept({ path: `/api/v3/groups/${retried}` }).reply(503, { message: "Service Unavailable" });
+    pool
+      .intercept({ path: `/api/v3/groups/${retried}` })
+      .reply(200, group({ id: retried }), { headers: JSON_HEADERS });
+    pool
+      .intercept({ path: `/api/v3/groups/${once}` })
+      .reply(200, group({ id: once }), { headers: JSON_HEADERS });
+    pool.intercept({ path: `/api/v3/groups/${missing}` }).reply(404, { message: "Not Found" });
+    const lines = captureStderr();
+    process.env.DEVICEMGMT_LOG = "retries";
+    await client.groups.get(once);
+    await expect(client.groups.get(missing)).rejects.toThrow(/404/);
+    expect(lines).toEqual([]); // a success at once and an answer that is not retried
+    await client.groups.get(retried);
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(new RegExp(`^devicemgmt: GET /api/v3/groups/${retried} 503 \\d+ms retry=0\\n$`));
+    expect(lines[1]).toMatch(new RegExp(`^devicemgmt: GET /api/v3/groups/${retried} 200 \\d+ms retry=1\\n$`));
+  });
+
   test("nothing is logged without DEVICEMGMT_LOG=debug", async () => {
     delete process.env.DEVICEMGMT_LOG;
     const { client, pool } = mockClient();

@@ -1,0 +1,34 @@
+/**
+ * The request log on stderr, switched by DEVICEMGMT_LOG:
+ * - `debug`: a line per attempt (method, path, status, ms, retry, time waited for the rate limiter);
+ * - `retries`: only the attempts of requests that were retried (the failed attempt that is retried, and each
+ *   retry), which costs nothing per request that succeeds at once (the bench counts retries from it).
+ */
+import { redact } from "./redact";
+import type { Attempt } from "./transport";
+
+export interface AttemptLogEntry {
+  method: string;
+  shownPath: string;
+  result: Attempt;
+  ms: number;
+  /** Retries before this attempt (0 for the first). */
+  retry: number;
+  /** Whether this failed attempt is retried. */
+  retrying: boolean;
+  throttledMs: number;
+}
+
+export function logAttempt(
+  entry: AttemptLogEntry,
+  sink: { logger: (line: string) => void; secrets: readonly string[] },
+): void {
+  // Read at call time so the variable can be switched on in a running process (e.g. by a test).
+  const level = process.env.DEVICEMGMT_LOG;
+  if (level !== "debug" && !(level === "retries" && (entry.retry > 0 || entry.retrying))) return;
+  const { method, shownPath, result, ms, retry, throttledMs } = entry;
+  const outcome = result.kind === "answer" ? String(result.status) : (result.code ?? "network-error");
+  const waited = throttledMs > 0 ? ` throttled=${throttledMs}ms` : "";
+  const line = `devicemgmt: ${method} ${shownPath} ${outcome} ${ms}ms retry=${retry}${waited}`;
+  sink.logger(redact(line, sink.secrets));
+}
