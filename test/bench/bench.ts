@@ -1,6 +1,6 @@
 /**
  * `npm run bench [-- --preset small|default|large] [--users N --groups N --attachments N] [--latency-ms 40]
- * [--parallelism N] [--noop-latency-ms N]`
+ * [--parallelism N] [--noop-latency-ms N | --noop-http]`
  *
  * Runs a generated organization through the engine stand-in and the real plugin against the emulator (in its
  * own process, 2000 requests per minute, added latency) — create, up again, refresh, update a tenth, destroy —
@@ -8,7 +8,9 @@
  * requests over the naive count (one request per resource). Each phase is followed by the same phase of a
  * do-nothing provider of the same shape (./noopProvider.ts) through the same engine and plugin binary, and the
  * plugin's CPU per resource is printed for both, with their ratio; `--noop-latency-ms` makes the do-nothing
- * provider's create and delete wait that long before answering, as the real ones wait for the API. Parallelism is
+ * provider's create and delete wait that long before answering, as the real ones wait for the API; `--noop-http`
+ * makes them send one request each to a bare HTTP server (./bareServer.ts) instead, through the client's undici
+ * modules, so that the real plugin's CPU above it is what the provider does besides sending requests. Parallelism is
  * the engine's default (4 × CPUs, as `pulumi up`). Writes results/bench-<preset>.{json,svg}.
  */
 import * as fs from "node:fs";
@@ -21,6 +23,7 @@ import { createEngine, DEFAULT_PARALLELISM, type Engine, type RunResult } from "
 import { declareBenchOrg, treeShape, type OrgSize } from "./benchOrg";
 import { chartSvg } from "./chart";
 import { startEmulatorProcess } from "./emulatorProcess";
+import { startBareServer, type BareServer } from "./bareServer";
 import { assertFreshBuild } from "./freshBuild";
 import { declareNoopOrg } from "./noopProvider";
 import { measureCpu, realPhase, type CpuMeasure, type PhaseResult } from "./phases";
@@ -49,6 +52,7 @@ function options() {
       "latency-ms": { type: "string", default: "40" },
       parallelism: { type: "string" },
       "noop-latency-ms": { type: "string", default: "0" },
+      "noop-http": { type: "boolean", default: false },
       "rate-limit": { type: "string", default: "2000" },
       "rate-window-ms": { type: "string", default: "60000" },
       out: { type: "string", default: path.join(repoRoot, "results") },
@@ -71,14 +75,22 @@ function options() {
   const custom =
     values.users !== undefined || values.groups !== undefined || values.attachments !== undefined;
   const noopLatencyMs = whole("noop-latency-ms", values["noop-latency-ms"], 0);
+  const noopHttp = values["noop-http"];
+  if (noopHttp && noopLatencyMs > 0) {
+    throw new Error(
+      "--noop-http and --noop-latency-ms: give one (the bare server already answers after --latency-ms)",
+    );
+  }
   return {
     name:
       (custom ? `custom-${size.users}u-${size.groups}g-${size.attachments}a` : values.preset) +
       (values.experiences ? "-experiences" : "") +
-      (noopLatencyMs > 0 ? `-noop-latency-${noopLatencyMs}` : ""),
+      (noopLatencyMs > 0 ? `-noop-latency-${noopLatencyMs}` : "") +
+      (noopHttp ? "-noop-http" : ""),
     size,
     latencyMs: whole("latency-ms", values["latency-ms"], 40),
     noopLatencyMs,
+    noopHttp,
     parallelism: Math.max(1, whole("parallelism", values.parallelism, DEFAULT_PARALLELISM)),
     limit: Math.max(1, whole("rate-limit", values["rate-limit"], 2000)),
     windowMs: Math.max(1, whole("rate-window-ms", values["rate-window-ms"], 60_000)),
@@ -96,7 +108,7 @@ function stateBytesPerResource(engine: Engine): number {
 async function main(): Promise<void> {
   assertFreshBuild();
   const settings = options();
-  const { size, latencyMs, noopLatencyMs, parallelism, limit, windowMs } = settings;
+  const { size, latencyMs, noopLatencyMs, noopHttp, parallelism, limit, windowMs } = settings;
   const tree = treeShape(size.groups);
   const experiences = size.experiences ? tree.sites : 0;
   const resources = size.users + size.groups + size.attachments + experiences;
@@ -110,13 +122,15 @@ async function main(): Promise<void> {
       `${experiences ? `, ${experiences} headset experiences` : ""} = ${resources} resources; ` +
       `${limit} requests / ${windowMs / 1000} s, ${latencyMs} ms latency, parallelism ${parallelism}` +
       `${parallelismSource}` +
-      `${noopLatencyMs > 0 ? `, the do-nothing provider's create and delete wait ${noopLatencyMs} ms` : ""}; ` +
+      `${noopLatencyMs > 0 ? `, the do-nothing provider's create and delete wait ${noopLatencyMs} ms` : ""}` +
+      `${noopHttp ? ", the do-nothing provider's create and delete each send a request to a bare HTTP server" : ""}; ` +
       `${os.cpus().length} CPUs, Node ${process.version}`,
   );
   // The machine may be shared: wall times wait for CPUs that others use, so say how busy it was.
   const loadAtStart = os.loadavg()[0];
 
   const emulator = await startEmulatorProcess({ rateLimit: { limit, windowMs }, latencyMs });
+  const bareServer: BareServer | undefined = noopHttp ? await startBareServer(latencyMs) : undefined;
   const meter = pluginMeter();
   const engine = await createEngine({
     cwd: repoRoot,
@@ -133,7 +147,10 @@ async function main(): Promise<void> {
     cwd: repoRoot,
     project: "devicemgmt-bench-noop",
     parallelism,
-    ...(noopLatencyMs > 0 ? { env: { BENCH_NOOP_LATENCY_MS: String(noopLatencyMs) } } : {}),
+    env: {
+      ...(noopLatencyMs > 0 ? { BENCH_NOOP_LATENCY_MS: String(noopLatencyMs) } : {}),
+      ...(bareServer ? { BENCH_NOOP_HTTP_ORIGIN: bareServer.origin } : {}),
+    },
   });
   const context = { engine, emulator, takePlugin: meter.take, parallelism, latencyMs, limit, windowMs };
   const phases: PhaseResult[] = [];
@@ -194,6 +211,7 @@ async function main(): Promise<void> {
     await noopEngine.close();
     meter.close();
     await emulator.close();
+    if (bareServer) console.log(`the bare HTTP server answered ${await bareServer.close()} requests`);
     await closeDispatchers();
   }
 
@@ -223,7 +241,7 @@ async function main(): Promise<void> {
       loadAverage1m: { start: loadAtStart, end: loadAtEnd },
     },
     size,
-    settings: { latencyMs, noopLatencyMs, parallelism, limit, windowMs },
+    settings: { latencyMs, noopLatencyMs, noopHttp, parallelism, limit, windowMs },
     phases: phases.map((row, i) => ({
       ...row,
       pluginMsPerRequestAboveNoop: perRequestAboveNoopMs(row, floors[i]),

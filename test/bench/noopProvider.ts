@@ -12,6 +12,9 @@
  * With `BENCH_NOOP_LATENCY_MS` set in the plugin's environment (`npm run bench -- --noop-latency-ms 40`), create
  * and delete answer only after that long, as the real provider's do after the API's round trip: what remains of
  * the real plugin's CPU above it is then the provider's own work, not the cost of calls held while they wait.
+ * With `BENCH_NOOP_HTTP_ORIGIN` set (`npm run bench -- --noop-http`), create and delete instead send one request
+ * there (./bareServer.ts) through the same undici modules and agent as the client, and read its answer: what
+ * remains above it is what the provider does besides sending its requests.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { declareOrgShape, type OrgSize } from "./benchOrg";
@@ -29,6 +32,16 @@ const noopProvider: pulumi.dynamic.ResourceProvider = {
     return { changes: changed.length > 0, replaces, deleteBeforeReplace: replaces.length > 0 };
   },
   create: async (inputs) => {
+    const origin = process.env.BENCH_NOOP_HTTP_ORIGIN;
+    if (origin) {
+      const http = globalThis as { benchAgent?: unknown };
+      http.benchAgent ??= new (require("undici/lib/dispatcher/agent"))();
+      const body = JSON.stringify(inputs);
+      const headers = { accept: "application/json", "content-type": "application/json" };
+      const request = { origin, path: "/users", method: "POST", headers, body };
+      const response = await require("undici/lib/api/api-request").call(http.benchAgent, request);
+      return { id: JSON.parse(await response.body.text()).id, outs: inputs };
+    }
     const latencyMs = Number(process.env.BENCH_NOOP_LATENCY_MS ?? 0);
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
     return { id: require("node:crypto").randomUUID(), outs: inputs };
@@ -36,6 +49,15 @@ const noopProvider: pulumi.dynamic.ResourceProvider = {
   read: async (id, props) => ({ id, props }),
   update: async (_id, _olds, news) => ({ outs: news }),
   delete: async () => {
+    const origin = process.env.BENCH_NOOP_HTTP_ORIGIN;
+    if (origin) {
+      const http = globalThis as { benchAgent?: unknown };
+      http.benchAgent ??= new (require("undici/lib/dispatcher/agent"))();
+      const request = { origin, path: "/users/1", method: "DELETE", headers: { accept: "application/json" } };
+      const response = await require("undici/lib/api/api-request").call(http.benchAgent, request);
+      await response.body.text();
+      return;
+    }
     const latencyMs = Number(process.env.BENCH_NOOP_LATENCY_MS ?? 0);
     if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
   },
