@@ -73,6 +73,7 @@ const USAGE = `usage: devicemgmt-emulator [options]
   --strict-catalog NAME       a tag, content or sharing switch (repeatable), one of:
                               merge-device-tags-on-put, reject-unknown-tags, reject-repeated-tag-attach,
                               ignore-repeated-content-attach, repeat-share-is-no-op, list-group-content
+  --strict-no-retry-after     a rate-limit 429 carries no Retry-After or X-RateLimit-Reset
   --rollout-duration-ms MS    simulated rollouts: devices install within MS of a version change (default 60000)
   --strict                    all of the above, and --max-per-page 25 unless given
   --help                      show this help`;
@@ -117,6 +118,7 @@ export function optionsFromArgs(args: string[]): EmulatorOptions | "help" {
       "strict-role-attach": { type: "boolean" },
       "strict-experience": { type: "string", multiple: true },
       "strict-catalog": { type: "string", multiple: true },
+      "strict-no-retry-after": { type: "boolean" },
       "rollout-duration-ms": { type: "string" },
       strict: { type: "boolean" },
       help: { type: "boolean" },
@@ -157,6 +159,7 @@ export function optionsFromArgs(args: string[]): EmulatorOptions | "help" {
       rejectRepeatedRoleAttach: Boolean(values.strict || values["strict-role-attach"]),
       ...experienceSwitches(values["strict-experience"], values.strict),
       ...catalogSwitches(values["strict-catalog"], values.strict),
+      noRetryAfter: Boolean(values.strict || values["strict-no-retry-after"]),
     },
     rollouts: rolloutDurationMs !== undefined ? { durationMs: rolloutDurationMs } : undefined,
     seed: devices !== undefined ? { devices } : undefined,

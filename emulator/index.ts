@@ -102,9 +102,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     repeatShareIsNoOp: options.strict?.repeatShareIsNoOp ?? false,
     listGroupContent: options.strict?.listGroupContent ?? false,
     auditAttachmentsByItem: options.strict?.auditAttachmentsByItem ?? false,
+    noRetryAfter: options.strict?.noRetryAfter ?? false,
   };
   const invitations = new Map<string, PendingInvitation[]>();
-  const limiter = new FixedWindowRateLimiter(rateLimit, options.now ?? Date.now);
+  const limiter = new FixedWindowRateLimiter(rateLimit, options.now ?? Date.now, {
+    retryAfter: !strict.noRetryAfter,
+  });
   const faults = new FaultInjector(options.faults);
   const stats = new StatsCollector();
   const app = buildServer({

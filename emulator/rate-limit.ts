@@ -11,10 +11,10 @@ export interface RateLimitDecision {
   allowed: boolean;
   limit: number;
   remaining: number;
-  /** Whole seconds until the window resets, rounded up (at least 1). */
-  retryAfterSeconds: number;
-  /** Epoch seconds at which the window resets. */
-  resetAt: number;
+  /** Whole seconds until the window resets, rounded up (at least 1); absent with strict `noRetryAfter`. */
+  retryAfterSeconds?: number;
+  /** Epoch seconds at which the window resets; absent with strict `noRetryAfter`. */
+  resetAt?: number;
 }
 
 export class FixedWindowRateLimiter {
@@ -23,6 +23,7 @@ export class FixedWindowRateLimiter {
   constructor(
     private readonly config: RateLimitConfig,
     private readonly now: () => number,
+    private readonly headers: { retryAfter: boolean } = { retryAfter: true },
   ) {}
 
   hit(key: string): RateLimitDecision {
@@ -35,10 +36,10 @@ export class FixedWindowRateLimiter {
     const endsAt = window.start + this.config.windowMs;
     const allowed = window.count < this.config.limit;
     if (allowed) window.count++;
+    const decision = { allowed, limit: this.config.limit, remaining: this.config.limit - window.count };
+    if (!this.headers.retryAfter) return decision;
     return {
-      allowed,
-      limit: this.config.limit,
-      remaining: this.config.limit - window.count,
+      ...decision,
       retryAfterSeconds: Math.max(1, Math.ceil((endsAt - now) / 1000)),
       resetAt: Math.ceil(endsAt / 1000),
     };

@@ -159,8 +159,8 @@ export function buildServer(parts: ServerParts): FastifyInstance {
       reply.header("X-RateLimit-Remaining", decision.remaining);
       if (!decision.allowed) {
         stats.rateLimited++;
-        reply.header("Retry-After", decision.retryAfterSeconds);
-        reply.header("X-RateLimit-Reset", decision.resetAt);
+        if (decision.retryAfterSeconds !== undefined) reply.header("Retry-After", decision.retryAfterSeconds);
+        if (decision.resetAt !== undefined) reply.header("X-RateLimit-Reset", decision.resetAt);
         return sendError(reply, 429);
       }
     }

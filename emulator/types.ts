@@ -89,6 +89,11 @@ export interface StrictOptions {
    * (documents silent).
    */
   auditAttachmentsByItem?: boolean;
+  /**
+   * A 429 of the rate limit carries neither `Retry-After` nor `X-RateLimit-Reset` (the documents do not show its
+   * headers) instead of both, so a client cannot learn when the window resets.
+   */
+  noRetryAfter?: boolean;
 }
 
 /** One pending invitation (strict `pendingInvitations`). */

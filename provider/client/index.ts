@@ -141,7 +141,7 @@ export {
   type SendDecision,
   type SendTicket,
   ServerBudget,
-  TokenBucket,
 } from "./throttle";
+export { TokenBucket } from "./tokenBucket";
 export { type ClientStats, type HttpMethod, organizationStats } from "./transport";
 export { closeDispatchers, resolveEndpoints, userAgent } from "./connection";

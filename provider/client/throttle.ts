@@ -15,8 +15,11 @@
  *   reset = that receipt + W + margin. While the window is unknown (at start, after a reset) one probe
  *   request goes out alone and its answer re-establishes the budget. A Remaining that rises for a request
  *   sent after a lower Remaining was seen means a new window.
- *   Limitation: a window someone else opened earlier (e.g. a previous process) is assumed to have opened at
- *   our first answer, so its reset may be waited for up to W too late — the price of never guessing early.
+ *   A window someone else opened earlier (e.g. a previous process: its first answer reports a tenth of L or more
+ *   already spent) may reset at any time before that estimate, up to W earlier. When its budget is spent, one
+ *   request goes out to ask: a refusal costs nothing of the window, and its Retry-After says when the window
+ *   resets; without one, the estimate stands. So a run that inherits a nearly spent window sees one 429 instead
+ *   of waiting up to a whole window longer than needed.
  * - On a 429 anyway, everybody pauses until Retry-After.
  *
  * Both are pure state machines driven by explicit timestamps; `RateLimiter` adds the queue and the timer,
@@ -24,6 +27,7 @@
  * from token-info); a token whose organization is not known yet uses one keyed by base URL + token hash.
  */
 import { createHash } from "node:crypto";
+import { TokenBucket } from "./tokenBucket";
 
 export interface RateLimitSettings {
   /** Requests per window (the server's allowance). */
@@ -50,51 +54,13 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Added to estimated window resets to absorb timer and clock granularity. */
 export const RESET_MARGIN_MS = 20;
 
-export class TokenBucket {
-  private tokens: number;
-  private updatedAt: number;
-
-  constructor(
-    private capacity: number,
-    private refillPerMs: number,
-    now: number,
-  ) {
-    this.tokens = capacity;
-    this.updatedAt = now;
-  }
-
-  reconfigure(capacity: number, refillPerMs: number, now: number): void {
-    this.refill(now);
-    this.capacity = capacity;
-    this.refillPerMs = refillPerMs;
-    this.tokens = Math.min(this.tokens, capacity);
-  }
-
-  /** Milliseconds until one token is available (0 when one is available now). */
-  msUntilAvailable(now: number): number {
-    this.refill(now);
-    if (this.tokens >= 1) return 0;
-    return Math.ceil((1 - this.tokens) / this.refillPerMs);
-  }
-
-  take(now: number): void {
-    this.refill(now);
-    this.tokens -= 1;
-  }
-
-  private refill(now: number): void {
-    if (now > this.updatedAt) {
-      this.tokens = Math.min(this.capacity, this.tokens + (now - this.updatedAt) * this.refillPerMs);
-      this.updatedAt = now;
-    }
-  }
-}
-
 /** Identifies one sent request to the budget, so its answer is reconciled against the right window. */
 export interface SendTicket {
   readonly epoch: number;
   readonly sentAt: number;
   readonly probe: boolean;
+  /** Sent when an inherited window's budget was spent, to learn when it resets (see ServerBudget). */
+  readonly resetProbe?: boolean;
 }
 
 export interface RateLimitObservation {
@@ -135,6 +101,10 @@ export class ServerBudget {
   private resetAt = 0;
   private pausedUntil = 0;
   private probeOutstanding = false;
+  /** This window was opened by someone else before our first answer, so it may reset before `resetAt`. */
+  private inherited = false;
+  /** This window's reset probe has gone out (one per window). */
+  private resetProbeSent = false;
 
   constructor(settings: RateLimitSettings) {
     this.limit = settings.limit;
@@ -153,15 +123,20 @@ export class ServerBudget {
     if (this.phase === "known" && now >= this.resetAt) this.startUnknownWindow();
     if (this.phase === "unknown")
       return this.probeOutstanding ? { send: false, until: null } : { send: true };
-    return this.remaining() > 0 ? { send: true } : { send: false, until: this.resetAt };
+    if (this.remaining() > 0) return { send: true };
+    // Spent. An inherited window may reset long before the estimate: one request may go out to ask.
+    if (this.inherited && !this.resetProbeSent) return { send: true };
+    return { send: false, until: this.resetAt };
   }
 
   /** Records a send; call only right after `decide` answered `send: true`. */
   onSend(now: number): SendTicket {
     const probe = this.phase === "unknown";
     if (probe) this.probeOutstanding = true;
+    const resetProbe = !probe && this.remaining() <= 0;
+    if (resetProbe) this.resetProbeSent = true;
     this.inFlight += 1;
-    return { epoch: this.epoch, sentAt: now, probe };
+    return { epoch: this.epoch, sentAt: now, probe, ...(resetProbe ? { resetProbe } : {}) };
   }
 
   onAnswer(ticket: SendTicket, now: number, observed: RateLimitObservation): void {
@@ -170,6 +145,8 @@ export class ServerBudget {
 
     if (observed.status === 429) {
       // Refused requests do not consume the window; everybody waits for the server's word, then probes.
+      // A reset probe refused without Retry-After says nothing new: the estimate stands.
+      if (ticket.resetProbe && observed.retryAfterMs === undefined) return;
       const waitMs = observed.retryAfterMs ?? Math.min(this.windowMs, 1000);
       if (waitMs > this.maxPauseMs) {
         // Too long to make everybody wait (see maxPauseMs): forget the window and probe one at a time.
@@ -197,6 +174,7 @@ export class ServerBudget {
       this.resetAt = now + this.windowMs + RESET_MARGIN_MS;
       this.reported = remaining ?? this.limit - 1;
       this.reportedAt = now;
+      this.openedBy(remaining);
       return;
     }
     if (remaining === undefined) {
@@ -211,6 +189,7 @@ export class ServerBudget {
       this.resetAt = now + this.windowMs + RESET_MARGIN_MS;
       this.reported = remaining;
       this.reportedAt = now;
+      this.openedBy(remaining);
       return;
     }
     if (remaining < this.reported) {
@@ -260,6 +239,18 @@ export class ServerBudget {
     this.phase = "unknown";
     this.probeOutstanding = false;
     this.unreflected = 0;
+  }
+
+  /**
+   * Records who opened the window just seen. What others spent of it before our first answer in it (the limit
+   * less what is left, this request and ours still in flight) says it opened earlier than our estimate assumes.
+   * A tenth of the limit or more (a previous run's window, say) makes it worth a reset probe when it is spent; a
+   * few requests (a program's lookups, another token's first request) do not, as such a window is young.
+   */
+  private openedBy(remaining: number | undefined): void {
+    const spentByOthers = remaining === undefined ? 0 : this.limit - 1 - this.inFlight - remaining;
+    this.inherited = spentByOthers >= this.limit / 10;
+    this.resetProbeSent = false;
   }
 }
 

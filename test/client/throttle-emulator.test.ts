@@ -3,6 +3,7 @@
  * of 3000 (six windows) takes about ten seconds. Assertions are on counts (429s seen by server and client),
  * never on timing.
  */
+import { request } from "undici";
 import { type RunningEmulator, startEmulator } from "../../emulator";
 import {
   closeDispatchers,
@@ -58,3 +59,48 @@ test("a burst of 3000 requests from three tokens of one organization sees no 429
   expect(key).not.toContain(emulator.tokens.admin);
   expect(organizationStats()[key]).toEqual(clients[0].stats());
 });
+
+/**
+ * A window a previous run (another process, here raw requests past the client) nearly spent: the client spends
+ * what is left, then one request asks, and its 429 is the run's only one. The documents do not say what headers
+ * a 429 carries, so both readings: with Retry-After the wait ends at the window's reset, without it at the
+ * client's own estimate (the timing is the simulation's business, in throttle.test.ts).
+ */
+describe.each([false, true])(
+  "a window a previous run nearly spent (strict noRetryAfter: %s)",
+  (noRetryAfter) => {
+    const limit = { limit: 60, windowMs: 3000 };
+    let spentEmulator: RunningEmulator;
+
+    beforeAll(async () => {
+      spentEmulator = await startEmulator({ quiet: true, rateLimit: limit, strict: { noRetryAfter } });
+    });
+
+    afterAll(async () => {
+      await spentEmulator.close();
+    });
+
+    test("one 429, and every request of the run succeeds", async () => {
+      const headers = { authorization: `Bearer ${spentEmulator.tokens.admin}`, accept: "application/json" };
+      for (let i = 0; i < 50; i++) {
+        const answer = await request(`${spentEmulator.baseUrl}/current-user`, { headers });
+        await answer.body.text();
+        expect(answer.statusCode).toBe(200);
+      }
+      spentEmulator.resetStats();
+      const client = new DeviceMgmtClient({
+        baseUrl: spentEmulator.baseUrl,
+        apiToken: spentEmulator.tokens.admin,
+        rateLimit: limit,
+      });
+      const users = await Promise.all(Array.from({ length: 20 }, () => client.currentUser()));
+      expect(new Set(users.map((u) => u.id)).size).toBe(1);
+
+      const server = spentEmulator.stats();
+      expect(server.rateLimited).toBe(1);
+      expect(server.byRoute["GET /current-user"]).toBe(21);
+      expect(server.byRoute["GET /token-info"]).toBe(1); // the client learns the token's organization
+      expect(client.stats()).toMatchObject({ requests: 22, retries: 1, rateLimited: 1 });
+    });
+  },
+);

@@ -179,6 +179,76 @@ describe("ServerBudget", () => {
     budget.onNoAnswer(probe);
     expect(budget.decide(2)).toEqual({ send: true });
   });
+
+  describe("a window someone else opened (a previous run's)", () => {
+    const L100 = 100;
+    /** A budget whose first answer says others spent `spent` of the window before it. */
+    function inheritedBudget(spent: number): ServerBudget {
+      const budget = new ServerBudget({ limit: L100, windowMs: W });
+      const probe = budget.onSend(0);
+      budget.onAnswer(probe, 2, { status: 200, limit: L100, remaining: L100 - 1 - spent });
+      return budget;
+    }
+
+    test("when its budget is spent, one reset probe goes out, then nothing until the estimated reset", () => {
+      const budget = inheritedBudget(90);
+      const tickets = sendAll(budget, 3);
+      expect(tickets.map((t) => t.resetProbe === true)).toEqual([...Array<boolean>(9).fill(false), true]);
+      expect(budget.decide(4)).toEqual({ send: false, until: 2 + W + RESET_MARGIN_MS });
+    });
+
+    test("the reset probe's 429 pauses everybody until its Retry-After, then the next window is probed", () => {
+      const budget = inheritedBudget(90);
+      const tickets = sendAll(budget, 3);
+      budget.onAnswer(tickets[9], 10, { status: 429, limit: L100, remaining: 0, retryAfterMs: 300 });
+      expect(budget.decide(11)).toEqual({ send: false, until: 310 });
+      expect(budget.decide(310)).toEqual({ send: true });
+      expect(budget.onSend(310).probe).toBe(true);
+    });
+
+    test("a reset probe answered with more left than before is a new window", () => {
+      const budget = inheritedBudget(90);
+      const tickets = sendAll(budget, 3);
+      const resetProbe = tickets[tickets.length - 1];
+      budget.onAnswer(resetProbe, 10, { status: 200, limit: L100, remaining: L100 - 1 });
+      expect(budget.state()).toMatchObject({ phase: "known", resetAt: 10 + W + RESET_MARGIN_MS });
+      expect(budget.decide(11)).toEqual({ send: true });
+    });
+
+    test("a reset probe refused without Retry-After leaves the estimate as it was, and no second one goes out", () => {
+      const budget = inheritedBudget(90);
+      const tickets = sendAll(budget, 3);
+      budget.onAnswer(tickets[tickets.length - 1], 10, { status: 429, limit: L100, remaining: 0 });
+      expect(budget.decide(11)).toEqual({ send: false, until: 2 + W + RESET_MARGIN_MS });
+      expect(sendAll(budget, 12)).toHaveLength(0);
+    });
+
+    test("a window others spent less than a tenth of is not probed: it is young, and the estimate is close", () => {
+      const budget = inheritedBudget(9);
+      const tickets = sendAll(budget, 3);
+      expect(tickets).toHaveLength(L100 - 1 - 9);
+      expect(tickets.some((t) => t.resetProbe)).toBe(false);
+      expect(budget.decide(3)).toEqual({ send: false, until: 2 + W + RESET_MARGIN_MS });
+    });
+
+    test("our own requests in flight when a new window is seen are not counted as others'", () => {
+      const budget = new ServerBudget({ limit: L100, windowMs: W });
+      budget.onAnswer(budget.onSend(0), 1, { status: 200, limit: L100, remaining: L100 - 1 });
+      const first = Array.from({ length: 79 }, () => {
+        expect(budget.decide(2).send).toBe(true);
+        return budget.onSend(2);
+      });
+      for (const ticket of first) budget.onAnswer(ticket, 3, { status: 200, limit: L100, remaining: 20 });
+      // 20 more go out; the server's window resets before they arrive, so its first answer has counted all 20.
+      const ours = sendAll(budget, 4);
+      expect(ours).toHaveLength(20);
+      budget.onAnswer(ours[0], W + 5, { status: 200, limit: L100, remaining: L100 - 20 });
+      expect(budget.state()).toMatchObject({ epoch: 1, remaining: L100 - 20 - 19 });
+      const next = sendAll(budget, W + 6);
+      expect(next).toHaveLength(L100 - 20 - 19);
+      expect(next.some((t) => t.resetProbe)).toBe(false);
+    });
+  });
 });
 
 /**
@@ -191,6 +261,10 @@ async function simulate(options: {
   windowMs: number;
   maxDelayMs: number;
   seed: number;
+  /** The server's window was opened this long before the run by someone else, who spent `count` of it. */
+  openedBefore?: { ms: number; count: number };
+  /** Whether a 429 carries Retry-After (the API's documents do not say); default true. */
+  retryAfter?: boolean;
 }): Promise<{ rateLimited: number; finishedAt: number; sent: number }> {
   let now = 1_000_000;
   let seed = options.seed;
@@ -214,7 +288,9 @@ async function simulate(options: {
     },
   };
 
-  let window: { start: number; count: number } | null = null;
+  let window: { start: number; count: number } | null = options.openedBefore
+    ? { start: now - options.openedBefore.ms, count: options.openedBefore.count }
+    : null;
   const serverHit = (at: number) => {
     if (window === null || at >= window.start + options.windowMs) window = { start: at, count: 0 };
     const allowed = window.count < options.limit;
@@ -245,7 +321,7 @@ async function simulate(options: {
         status: answer.allowed ? 200 : 429,
         limit: options.limit,
         remaining: answer.remaining,
-        retryAfterMs: answer.allowed ? undefined : answer.retryAfterMs,
+        retryAfterMs: answer.allowed || options.retryAfter === false ? undefined : answer.retryAfterMs,
       });
       if (answer.allowed) break;
       rateLimited++;
@@ -355,6 +431,43 @@ describe("RateLimiter against a simulated fixed window", () => {
     // Per window: the probe's way out (the server window opens on arrival) and its way back (the reset is
     // estimated from the receipt), plus the last window's round trips.
     expect(result.finishedAt).toBeLessThan(5 * (1000 + RESET_MARGIN_MS + 2 * maxDelayMs) + 4 * maxDelayMs);
+  });
+
+  test("a window a previous run nearly spent: one 429, whose Retry-After ends the wait at the real reset", async () => {
+    // The window opened 1.8 s before the run and has 50 of 500 left: it resets 0.2 s into the run, while an
+    // estimate from the first answer would wait until about 2 s.
+    const openedBefore = { ms: 1800, count: 450 };
+    const result = await simulate({
+      requests: 200,
+      limit: 500,
+      windowMs: 2000,
+      maxDelayMs: 8,
+      seed: 3,
+      openedBefore,
+    });
+    expect(result.rateLimited).toBe(1);
+    expect(result.sent).toBe(201);
+    // Retry-After is in whole seconds (1 s here), so the run ends a little after 1 s, not after 2.
+    expect(result.finishedAt).toBeGreaterThanOrEqual(1000);
+    expect(result.finishedAt).toBeLessThan(1200);
+  });
+
+  test("without Retry-After on that 429 there is still one 429, and the run ends by its own estimate", async () => {
+    // The budget's unit tests show which wait follows: the reset probe's refusal leaves the estimate standing;
+    // a refusal of another request (answers race here) pauses for a second, then probes.
+    const openedBefore = { ms: 1800, count: 450 };
+    const result = await simulate({
+      requests: 200,
+      limit: 500,
+      windowMs: 2000,
+      maxDelayMs: 8,
+      seed: 3,
+      openedBefore,
+      retryAfter: false,
+    });
+    expect(result.rateLimited).toBe(1);
+    expect(result.sent).toBe(201);
+    expect(result.finishedAt).toBeLessThan(2200);
   });
 
   test("grants permits in arrival order and reports the time each waited", async () => {
