@@ -101,3 +101,20 @@ describe("default limit", () => {
     }
   });
 });
+
+describe("strict noRetryAfter (the documents do not show a 429's headers)", () => {
+  it("refuses with 429 and the counters, but neither Retry-After nor X-RateLimit-Reset", async () => {
+    const strict = await start({ rateLimit: { limit: 1, windowMs: 10_000 }, strict: { noRetryAfter: true } });
+    try {
+      const admin = client(strict, strict.tokens.admin);
+      expect((await admin.get("/current-user")).status).toBe(200);
+      const refused = await admin.get("/current-user");
+      expect(refused.status).toBe(429);
+      expect(refused.headers["x-ratelimit-remaining"]).toBe("0");
+      expect(refused.headers["retry-after"]).toBeUndefined();
+      expect(refused.headers["x-ratelimit-reset"]).toBeUndefined();
+    } finally {
+      await strict.close();
+    }
+  });
+});
