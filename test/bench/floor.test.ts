@@ -26,6 +26,13 @@ describe("floorMs", () => {
     expect(floorMs({ ...base, requests: 100, remaining: 100, untilResetMs: 20_000 })).toBe(7 * 40);
   });
 
+  it("counts only what can go out before the window ends: the rest of its budget is lost with it", () => {
+    // 1542 left but 1348 ms to go: 34 rounds of 8 (272 requests) fit before the reset, 2000 in the next window,
+    // and the last 1029 wait for the one after (the large bench's destroy, begun at the end of a window).
+    const input = { ...base, parallelism: 8, requests: 3301, remaining: 1542, untilResetMs: 1348 };
+    expect(floorMs(input)).toBe(1348 + 60_000 + Math.ceil(1029 / 8) * 40);
+  });
+
   it("takes whichever bound is larger when a window is about to end", () => {
     const slow = { ...base, latencyMs: 1000 };
     // 10 go at once; the 150 others wait 5 ms for the next window, then need 10 rounds.

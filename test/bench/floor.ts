@@ -20,20 +20,22 @@ export interface FloorInput {
 }
 
 /**
- * max( ceil(N / P) × d,  R + (k − 1) × W + ceil(r / P) × d )   when N > B, else ceil(N / P) × d
+ * max( ceil(N / P) × d,  R + (k − 1) × W + ceil(r / P) × d )   when N > S, else ceil(N / P) × d
  *
  * N requests, P parallelism, d latency, B budget left in the current window and R the time until it ends,
- * L the allowance and W the window; the N − B requests beyond the budget need k = ceil((N − B) / L) more
- * windows, the first opening no earlier than R and each next one W later, and the last holds
- * r = (N − B) − (k − 1) × L of them.
+ * L the allowance and W the window. Before R at most S = min(B, ceil(R / d) × P) of them can go out (P at a
+ * time, one round per d): what is left of B after R is lost with its window. The N − S others need
+ * k = ceil((N − S) / L) more windows, the first opening no earlier than R and each next one W later, and the
+ * last holds r = (N − S) − (k − 1) × L of them.
  */
 export function floorMs(input: FloorInput): number {
   const { requests, parallelism, latencyMs, limit, windowMs, remaining, untilResetMs } = input;
   if (requests <= 0) return 0;
   const rounds = (n: number) => Math.ceil(n / parallelism) * latencyMs;
   const paced = rounds(requests);
-  if (requests <= remaining) return paced;
-  const beyond = requests - remaining;
+  const beforeReset = Math.min(remaining, Math.ceil(untilResetMs / latencyMs) * parallelism);
+  if (requests <= beforeReset) return paced;
+  const beyond = requests - beforeReset;
   const windows = Math.ceil(beyond / limit);
   const inLast = beyond - (windows - 1) * limit;
   return Math.max(paced, untilResetMs + (windows - 1) * windowMs + rounds(inLast));
