@@ -1,5 +1,6 @@
 /**
- * Client-side throttling, so that a well-behaved run never sees a 429.
+ * Client-side throttling, so that a run never sees a 429 in a window it opened (and one at most in a window an
+ * earlier run nearly spent, see below).
  *
  * The server limits each organization with a FIXED window (Laravel throttle): L requests per window W,
  * the window starting at the first request, reporting `X-RateLimit-Limit` / `X-RateLimit-Remaining` on
