@@ -61,7 +61,7 @@ export interface SendTicket {
   readonly sentAt: number;
   readonly probe: boolean;
   /** Sent when an inherited window's budget was spent, to learn when it resets (see ServerBudget). */
-  readonly resetProbe?: boolean;
+  readonly resetProbe: boolean;
 }
 
 export interface RateLimitObservation {
@@ -137,7 +137,7 @@ export class ServerBudget {
     const resetProbe = !probe && this.remaining() <= 0;
     if (resetProbe) this.resetProbeSent = true;
     this.inFlight += 1;
-    return { epoch: this.epoch, sentAt: now, probe, ...(resetProbe ? { resetProbe } : {}) };
+    return { epoch: this.epoch, sentAt: now, probe, resetProbe };
   }
 
   onAnswer(ticket: SendTicket, now: number, observed: RateLimitObservation): void {
