@@ -2,7 +2,7 @@
 // declared object once, and the next up either converges or fails before any write naming adoptId.
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { createEngine, type Engine } from "../../engine-stand-in";
+import { createEngine, type Engine } from "../engine";
 import { Group } from "../../provider";
 
 const repoRoot = path.resolve(__dirname, "../..");

@@ -1,0 +1,295 @@
+/**
+ * Pulumi programs run by the real Pulumi CLI (tools/pulumi-cli), through the Automation API: each Engine is one
+ * stack in a throwaway folder (file backend, passphrase secrets, its own PULUMI_HOME, nothing fetched), the
+ * program an inline program of this process, and every operation a real `pulumi up / preview / refresh /
+ * destroy` whose engine events become a RunResult. The CLI-only commands (`state taint`, `stack export` and
+ * `import`, `cancel`) run the same binary.
+ */
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  LocalWorkspace,
+  type ConfigMap,
+  type EngineEvent,
+  type OutputMap,
+  type Stack,
+} from "@pulumi/pulumi/automation";
+import { offlineEnvironment } from "../../tools/pulumi-cli";
+import { trackedCommand, type TrackedCommand } from "./command";
+import { foldEvents, isEngineResource, nameOf, plainOutputs, runResult } from "./events";
+import { checkpointFile, pendingOperations, readCheckpoint, resourceViews } from "./state";
+import type {
+  EngineOptions,
+  PendingOperation,
+  Program,
+  ResourceView,
+  RunOptions,
+  RunResult,
+} from "./types";
+
+export * from "./types";
+export { nameOf } from "./events";
+
+const PASSPHRASE = "devicemgmt-tests";
+const MUTATING_OPS = new Set(["create", "update", "delete", "create-replacement", "delete-replaced"]);
+
+function configMap(config: Record<string, string> = {}, secret: Record<string, string> = {}): ConfigMap {
+  return {
+    ...Object.fromEntries(Object.entries(config).map(([key, value]) => [key, { value }])),
+    ...Object.fromEntries(Object.entries(secret).map(([key, value]) => [key, { value, secret: true }])),
+  };
+}
+
+export class Engine {
+  private output = "";
+  private busy = false;
+
+  private constructor(
+    readonly stack: Stack,
+    readonly folder: string,
+    private readonly env: Record<string, string>,
+    readonly cli: TrackedCommand,
+    private readonly options: EngineOptions,
+    private readonly project: string,
+    private readonly stackName: string,
+  ) {}
+
+  static async create(options: EngineOptions): Promise<Engine> {
+    const project = options.project ?? "devicemgmt-test";
+    const stackName = options.stack ?? "test";
+    const folder = mkdtempSync(join(tmpdir(), "devicemgmt-stack-"));
+    const env = { ...offlineEnvironment(folder, PASSPHRASE), ...options.env };
+    const cli = await trackedCommand();
+    const stack = await LocalWorkspace.createOrSelectStack(
+      { projectName: project, stackName, program: async () => undefined },
+      {
+        pulumiCommand: cli.command,
+        envVars: env,
+        workDir: folder,
+        // `main` is the plugin's working directory: require("pulumi-devicemgmt/runtime") resolves from there.
+        projectSettings: { name: project, runtime: "nodejs", main: options.cwd },
+      },
+    );
+    const config = configMap(options.config, options.secretConfig);
+    if (Object.keys(config).length) await stack.setAllConfig(config);
+    return new Engine(stack, folder, env, cli, options, project, stackName);
+  }
+
+  /** Everything the CLI printed and every diagnostic it reported (the plugins' stderr included), so far. */
+  stderr(): string {
+    return this.output;
+  }
+
+  private get backend(): string {
+    return this.env.PULUMI_BACKEND_URL.replace(/^file:\/\//, "");
+  }
+
+  /** The checkpoint as `pulumi stack export` shows it (secrets encrypted), read from the file backend. */
+  checkpoint(): { version: number; deployment: ReturnType<typeof readCheckpoint>["deployment"] } {
+    return readCheckpoint(checkpointFile(this.backend, this.project, this.stackName));
+  }
+
+  resources(): ResourceView[] {
+    return resourceViews(this.checkpoint().deployment);
+  }
+
+  /** The resource of that name (or URN); throws when the state has none. */
+  resource(nameOrUrn: string): ResourceView {
+    const found = this.resources().filter((r) => r.urn === nameOrUrn || r.name === nameOrUrn);
+    const live = found.find((r) => !r.pendingDelete) ?? found[0];
+    if (!live) throw new Error(`no resource "${nameOrUrn}" in the stack's state`);
+    return live;
+  }
+
+  pending(): PendingOperation[] {
+    return pendingOperations(this.checkpoint().deployment);
+  }
+
+  private urnOf(nameOrUrn: string): string {
+    if (nameOrUrn.startsWith("urn:")) return nameOrUrn;
+    return this.resource(nameOrUrn).urn;
+  }
+
+  /** Runs a CLI command of this stack (`pulumi <args> --stack <stack>`) and returns its stdout. */
+  async cliCommand(args: string[]): Promise<string> {
+    const result = (await (
+      this.cli.command as unknown as {
+        run(args: string[], cwd: string, env: Record<string, string>): Promise<{ stdout: string; stderr: string }>;
+      }
+    ).run([...args, "--stack", this.stackName], this.folder, this.env)) as { stdout: string; stderr: string };
+    this.output += result.stdout + result.stderr;
+    return result.stdout;
+  }
+
+  /** `pulumi state taint`: the next `up` replaces these. */
+  async taint(...namesOrUrns: string[]): Promise<void> {
+    await this.cliCommand(["state", "taint", ...namesOrUrns.map((n) => this.urnOf(n)), "--yes"]);
+  }
+
+  /** `pulumi state untaint` (or `--all`). */
+  async untaint(namesOrUrns: string[] | "all"): Promise<void> {
+    const targets = namesOrUrns === "all" ? ["--all"] : namesOrUrns.map((n) => this.urnOf(n));
+    await this.cliCommand(["state", "untaint", ...targets, "--yes"]);
+  }
+
+  /** `pulumi stack export --file` (with `--show-secrets`: the secrets in plain text, for tools that need them). */
+  async saveState(file: string, options: { showSecrets?: boolean } = {}): Promise<void> {
+    await this.cliCommand(["stack", "export", "--file", file, ...(options.showSecrets ? ["--show-secrets"] : [])]);
+  }
+
+  /** `pulumi stack import --file`: a deployment whose secrets are plain text is encrypted by this stack. */
+  async loadState(file: string): Promise<void> {
+    await this.cliCommand(["stack", "import", "--file", file]);
+  }
+
+  /** Writes a deployment object to a file in the stack's folder and imports it. */
+  async importDeployment(deployment: unknown): Promise<void> {
+    const file = join(this.folder, "import.json");
+    writeFileSync(file, JSON.stringify(deployment));
+    await this.loadState(file);
+  }
+
+  /** `pulumi cancel`: clears the lock a killed CLI left in the file backend. */
+  async cancel(): Promise<void> {
+    await this.cliCommand(["cancel", "--yes"]);
+  }
+
+  up(program: Program, options: RunOptions = {}): Promise<RunResult> {
+    return this.run("up", program, options);
+  }
+
+  preview(program: Program, options: RunOptions = {}): Promise<RunResult> {
+    return this.run("preview", program, options);
+  }
+
+  refresh(options: RunOptions = {}): Promise<RunResult> {
+    return this.run("refresh", undefined, options);
+  }
+
+  destroy(options: RunOptions = {}): Promise<RunResult> {
+    return this.run("destroy", undefined, options);
+  }
+
+  private async run(
+    kind: "up" | "preview" | "refresh" | "destroy",
+    program: Program | undefined,
+    options: RunOptions,
+  ): Promise<RunResult> {
+    if (this.busy) throw new Error("one operation at a time: the previous one has not finished");
+    this.busy = true;
+    try {
+      return await this.runOnce(kind, program, options);
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  private async runOnce(
+    kind: "up" | "preview" | "refresh" | "destroy",
+    program: Program | undefined,
+    options: RunOptions,
+  ): Promise<RunResult> {
+    const config = configMap(options.config, options.secretConfig);
+    if (Object.keys(config).length) await this.stack.setAllConfig(config);
+    const workspace = this.stack.workspace as LocalWorkspace;
+    if (program) workspace.program = async () => (await program()) as Record<string, unknown> | void;
+    const runEnv = { ...this.env, ...options.env };
+    Object.assign(workspace.envVars, runEnv);
+
+    const events: EngineEvent[] = [];
+    let output = "";
+    let started = 0;
+    let interrupted = false;
+    const onEvent = (event: EngineEvent) => {
+      events.push(event);
+      const pre = event.resourcePreEvent;
+      if (options.interruptAfter === undefined || interrupted || !pre || pre.planning) return;
+      if (isEngineResource(pre.metadata.type) || !MUTATING_OPS.has(pre.metadata.op)) return;
+      if (++started < options.interruptAfter) return;
+      interrupted = true;
+      const when = options.interruptWhen ?? (() => new Promise((resolve) => setTimeout(resolve, 50)));
+      void when().then(() => this.cli.killAll());
+    };
+    const common = {
+      onEvent,
+      onOutput: (data: string) => (output += data),
+      onError: (data: string) => (output += data),
+      ...(options.parallelism ?? this.options.parallelism
+        ? { parallel: options.parallelism ?? this.options.parallelism }
+        : {}),
+      ...(options.target ? { target: options.target.map((t) => this.targetOf(t)) } : {}),
+      ...(options.targetDependents ? { targetDependents: true } : {}),
+      ...(options.exclude ? { exclude: options.exclude.map((t) => this.targetOf(t)) } : {}),
+      ...(options.excludeDependents ? { excludeDependents: true } : {}),
+      ...(options.continueOnError ? { continueOnError: true } : {}),
+      ...(options.expectNoChanges ? { expectNoChanges: true } : {}),
+    };
+    let ok = true;
+    let failure: string | undefined;
+    let programOutputs: OutputMap = {};
+    try {
+      if (kind === "up") {
+        const result = await this.stack.up({
+          ...common,
+          ...(options.replace ? { replace: options.replace.map((r) => this.urnOf(r)) } : {}),
+          ...(options.refresh ? { refresh: true } : {}),
+        });
+        programOutputs = result.outputs;
+      } else if (kind === "preview") {
+        await this.stack.preview({
+          ...common,
+          ...(options.replace ? { replace: options.replace.map((r) => this.urnOf(r)) } : {}),
+          ...(options.refresh ? { refresh: true } : {}),
+        });
+      } else if (kind === "refresh") {
+        await this.stack.refresh({
+          ...common,
+          ...(options.clearPendingCreates ? { clearPendingCreates: true } : {}),
+        });
+      } else {
+        await this.stack.destroy(common);
+      }
+    } catch (error) {
+      ok = false;
+      failure = (error as Error).message;
+    } finally {
+      for (const key of Object.keys(options.env ?? {})) {
+        if (key in this.env) workspace.envVars[key] = this.env[key];
+        else delete workspace.envVars[key];
+      }
+    }
+    if (interrupted) {
+      // A killed CLI leaves its lock in the file backend: a person runs `pulumi cancel` before the next command.
+      await this.cancel().catch(() => undefined);
+    }
+    const folded = foldEvents(
+      events,
+      kind === "refresh" ? "refresh" : options.refresh ? "before-program" : "none",
+    );
+    this.output += output + folded.diagnostics;
+    const outputs =
+      kind === "up" && ok
+        ? plainOutputs(programOutputs)
+        : { outputs: folded.stackOutputs ?? {}, secretOutputs: [] as string[] };
+    return runResult(folded, { ok, output, interrupted, failure }, outputs, Boolean(options.refresh));
+  }
+
+  /** A target given by name becomes its URN (from the state, else as this stack would build it); globs stay. */
+  private targetOf(target: string): string {
+    if (target.startsWith("urn:") || target.includes("*")) return target;
+    const known = this.resources().find((r) => r.name === target);
+    return known ? known.urn : target;
+  }
+
+  async close(): Promise<void> {
+    this.cli.killAll();
+    rmSync(this.folder, { recursive: true, force: true });
+  }
+}
+
+export function createEngine(options: EngineOptions): Promise<Engine> {
+  return Engine.create(options);
+}
+
+export { nameOf as resourceName, isEngineResource };
