@@ -4,7 +4,7 @@ module.exports = {
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
-  testTimeout: 60000,
+  testTimeout: 180000,
   maxWorkers: 2,
   // Every test file loads its own copy of the SDK and the provider, and process-wide hooks (jest --detectLeaks)
   // keep copies alive, so a worker's heap grows to ~700 MB. Tearing that

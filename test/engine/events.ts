@@ -176,6 +176,11 @@ export function foldEvents(events: EngineEvent[], refreshing: "refresh" | "befor
       });
     }
   }
+  // The CLI closes a failed run with a summary error of its own ("update failed"): not an error of its own when
+  // the errors it sums up are there.
+  const summary = /^(update|preview|refresh|destroy) failed$/;
+  if (run.errors.some((e) => !summary.test(e.message)))
+    run.errors = run.errors.filter((e) => e.urn || !summary.test(e.message));
   // An error diagnostic comes before its resOpFailedEvent: name the operation now that all are known.
   for (const error of run.errors) if (error.urn && failedOp.has(error.urn)) error.op = failedOp.get(error.urn)!;
   for (const step of run.steps.replace) if (deletedFirst.has(step.urn)) step.deleteBeforeReplace = true;

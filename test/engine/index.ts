@@ -275,11 +275,16 @@ export class Engine {
     return runResult(folded, { ok, output, interrupted, failure }, outputs, Boolean(options.refresh));
   }
 
-  /** A target given by name becomes its URN (from the state, else as this stack would build it); globs stay. */
+  /**
+   * The CLI takes URNs (and URN globs) only. A name given to a test becomes its URN from the state; a name the
+   * state does not hold yet (a resource the program is about to create) becomes the glob of that name under
+   * this stack, since its type is not known before the program runs: like every glob, it is no error when it
+   * matches nothing.
+   */
   private targetOf(target: string): string {
     if (target.startsWith("urn:") || target.includes("*")) return target;
     const known = this.resources().find((r) => r.name === target);
-    return known ? known.urn : target;
+    return known ? known.urn : `urn:pulumi:${this.stackName}::${this.project}::**::${target}`;
   }
 
   async close(): Promise<void> {
