@@ -51,10 +51,11 @@ export function descendantsOf(pid: number): number[] {
   const queue = [pid];
   while (queue.length) {
     const parent = queue.shift()!;
-    for (const [child, ppid] of parents) if (ppid === parent && !found.includes(child)) {
-      found.push(child);
-      queue.push(child);
-    }
+    for (const [child, ppid] of parents)
+      if (ppid === parent && !found.includes(child)) {
+        found.push(child);
+        queue.push(child);
+      }
   }
   return found;
 }
@@ -111,7 +112,12 @@ export async function trackedCommand(): Promise<TrackedCommand> {
       });
       child.on("close", (code, killedBy) => {
         processes.delete(child);
-        const result = new CommandResult(stdout, stderr, code ?? -1, killedBy ? new Error(`killed by ${killedBy}`) : undefined);
+        const result = new CommandResult(
+          stdout,
+          stderr,
+          code ?? -1,
+          killedBy ? new Error(`killed by ${killedBy}`) : undefined,
+        );
         if (code === 0) resolve(result);
         else reject(createCommandError(result));
       });

@@ -19,14 +19,7 @@ import { offlineEnvironment } from "../../tools/pulumi-cli";
 import { trackedCommand, type TrackedCommand } from "./command";
 import { foldEvents, isEngineResource, nameOf, plainOutputs, runResult } from "./events";
 import { checkpointFile, pendingOperations, readCheckpoint, resourceViews } from "./state";
-import type {
-  EngineOptions,
-  PendingOperation,
-  Program,
-  ResourceView,
-  RunOptions,
-  RunResult,
-} from "./types";
+import type { EngineOptions, PendingOperation, Program, ResourceView, RunOptions, RunResult } from "./types";
 
 export * from "./types";
 export { nameOf } from "./events";
@@ -115,7 +108,11 @@ export class Engine {
   async cliCommand(args: string[]): Promise<string> {
     const result = (await (
       this.cli.command as unknown as {
-        run(args: string[], cwd: string, env: Record<string, string>): Promise<{ stdout: string; stderr: string }>;
+        run(
+          args: string[],
+          cwd: string,
+          env: Record<string, string>,
+        ): Promise<{ stdout: string; stderr: string }>;
       }
     ).run([...args, "--stack", this.stackName], this.folder, this.env)) as { stdout: string; stderr: string };
     this.output += result.stdout + result.stderr;
@@ -135,7 +132,13 @@ export class Engine {
 
   /** `pulumi stack export --file` (with `--show-secrets`: the secrets in plain text, for tools that need them). */
   async saveState(file: string, options: { showSecrets?: boolean } = {}): Promise<void> {
-    await this.cliCommand(["stack", "export", "--file", file, ...(options.showSecrets ? ["--show-secrets"] : [])]);
+    await this.cliCommand([
+      "stack",
+      "export",
+      "--file",
+      file,
+      ...(options.showSecrets ? ["--show-secrets"] : []),
+    ]);
   }
 
   /** `pulumi stack import --file`: a deployment whose secrets are plain text is encrypted by this stack. */
@@ -215,7 +218,7 @@ export class Engine {
       onEvent,
       onOutput: (data: string) => (output += data),
       onError: (data: string) => (output += data),
-      ...(options.parallelism ?? this.options.parallelism
+      ...((options.parallelism ?? this.options.parallelism)
         ? { parallel: options.parallelism ?? this.options.parallelism }
         : {}),
       ...(options.target ? { target: options.target.map((t) => this.targetOf(t)) } : {}),

@@ -8,12 +8,23 @@
  * node_modules folder is never used.
  */
 import { execFileSync, spawnSync } from "node:child_process";
-import { chmodSync, copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, symlinkSync } from "node:fs";
+import {
+  chmodSync,
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  symlinkSync,
+} from "node:fs";
 import { homedir } from "node:os";
 import { delimiter, dirname, join, resolve } from "node:path";
 
 // From the sources (ts-node, jest) go.mod is beside this file; from the bench's build folder it is three up.
-const MODULE_DIR = existsSync(join(__dirname, "go.mod")) ? __dirname : resolve(__dirname, "../../../tools/pulumi-cli");
+const MODULE_DIR = existsSync(join(__dirname, "go.mod"))
+  ? __dirname
+  : resolve(__dirname, "../../../tools/pulumi-cli");
 const CLI_PACKAGE = "github.com/pulumi/pulumi/pkg/v3";
 const CLI_MAIN = `${CLI_PACKAGE}/cmd/pulumi`;
 const VERSION_VARIABLE = "github.com/pulumi/pulumi/sdk/v3/go/common/version.Version";
@@ -87,7 +98,7 @@ function placePluginScript(binDir: string): void {
 }
 
 function goAvailable(): boolean {
-  return spawnSync("go", ["version"], { encoding: "utf8" }).status === 0;
+  return spawnSync("go", ["version"], { encoding: "utf8", env: process.env }).status === 0;
 }
 
 function build(version: string, output: string, log: Log): void {
@@ -114,7 +125,7 @@ function build(version: string, output: string, log: Log): void {
       cwd: MODULE_DIR,
       stdio: ["ignore", "inherit", "inherit"],
       // No toolchain download, no cgo (release builds use neither); go.sum is checked as committed.
-      env: { ...process.env, GOTOOLCHAIN: "local", CGO_ENABLED: "0", GOFLAGS: "-mod=readonly" },
+      env: { ...process.env, GOTOOLCHAIN: "local", CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false" },
     },
   );
   renameSync(temporary, output);
@@ -160,7 +171,8 @@ export function ensurePulumiCli(log: Log = (line) => process.stderr.write(`${lin
   rmSync(binary, { force: true });
   build(version, binary, log);
   const built = versionOf(binary);
-  if (built !== version) throw new Error(`pulumi-cli: the built ${binary} answers "${built}", not ${version}`);
+  if (built !== version)
+    throw new Error(`pulumi-cli: the built ${binary} answers "${built}", not ${version}`);
   return { root, binary, version, source: "built" };
 }
 
@@ -169,8 +181,10 @@ export function readyPulumiCli(): PulumiCli {
   const version = pinnedVersion();
   const root = cliRoot(version);
   const binary = join(root, "bin", "pulumi");
-  const found = existsSync(binary) && existsSync(join(root, "bin", PLUGIN_SCRIPT)) ? versionOf(binary) : undefined;
-  if (!found) throw new Error(`no Pulumi CLI in ${root}: run \`npm run pulumi-cli\` first (it builds or finds one)`);
+  const found =
+    existsSync(binary) && existsSync(join(root, "bin", PLUGIN_SCRIPT)) ? versionOf(binary) : undefined;
+  if (!found)
+    throw new Error(`no Pulumi CLI in ${root}: run \`npm run pulumi-cli\` first (it builds or finds one)`);
   return { root, binary, version: found, source: "cache" };
 }
 
