@@ -125,7 +125,12 @@ function build(version: string, output: string, log: Log): void {
       cwd: MODULE_DIR,
       stdio: ["ignore", "inherit", "inherit"],
       // No toolchain download, no cgo (release builds use neither); go.sum is checked as committed.
-      env: { ...process.env, GOTOOLCHAIN: "local", CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false" },
+      env: {
+        ...process.env,
+        GOTOOLCHAIN: "local",
+        CGO_ENABLED: "0",
+        GOFLAGS: "-mod=readonly -buildvcs=false",
+      },
     },
   );
   renameSync(temporary, output);
