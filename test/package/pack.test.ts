@@ -1,13 +1,14 @@
 // The package as a user gets it: `npm pack`, installed from the tarball into a fresh folder beside
 // @pulumi/pulumi, type-checked with the tsconfig `pulumi new typescript` writes (strict, no skipLibCheck), and
-// run through the engine stand-in and the real dynamic-provider plugin against the emulator. Nothing here
-// resolves from this repository's node_modules except the compiler and the emulator itself.
+// run by the real Pulumi CLI against the emulator. Nothing here resolves from this repository's node_modules
+// except the compiler, the emulator and the CLI lookup (tools/pulumi-cli).
 import { execFile } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { promisify } from "node:util";
 import { startEmulator, type RunningEmulator } from "../../emulator";
+import { offlineEnvironment, readyPulumiCli } from "../../tools/pulumi-cli";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(__dirname, "../..");
@@ -113,31 +114,43 @@ const MISSPELT_RESOURCE = `import * as dm from "pulumi-devicemgmt";
 export const group = new dm.Group("g", { name: "x", parentID: "y" });
 `;
 
-/** Runs in the program's folder: the engine stand-in (compiled, copied beside the program) resolves the SDK there. */
-const RUNNER = `const { createEngine } = require("./engine");
+/**
+ * Runs in the program's folder with the program's own @pulumi/pulumi (the one its resources register with): the
+ * real Pulumi CLI through the Automation API, the program inline (the CLI here has no Node.js language host), the
+ * plugin started in the program's folder so it resolves pulumi-devicemgmt from the installed tarball.
+ */
+const RUNNER = `const { LocalWorkspace, PulumiCommand } = require("@pulumi/pulumi/automation");
 const program = require("./bin/index.js");
 (async () => {
-  const { baseUrl, token, loanerDeviceId } = JSON.parse(process.env.PACK_TEST_EMULATOR);
-  const engine = await createEngine({
-    cwd: __dirname,
-    config: { "devicemgmt:baseUrl": baseUrl, "packed:loanerDeviceId": loanerDeviceId },
-    secretConfig: { "devicemgmt:apiToken": token },
+  const { baseUrl, token, loanerDeviceId, cliRoot, env, workDir } = JSON.parse(process.env.PACK_TEST_EMULATOR);
+  const pulumiCommand = await PulumiCommand.get({ root: cliRoot });
+  const stack = await LocalWorkspace.createOrSelectStack(
+    { projectName: "packed", stackName: "test", program },
+    { pulumiCommand, envVars: env, workDir, projectSettings: { name: "packed", runtime: "nodejs", main: __dirname } },
+  );
+  await stack.setAllConfig({
+    "devicemgmt:baseUrl": { value: baseUrl },
+    "devicemgmt:apiToken": { value: token, secret: true },
+    "packed:loanerDeviceId": { value: loanerDeviceId },
   });
-  const summary = (r) => ({
-    ok: r.ok,
-    errors: r.errors.map((e) => e.message),
-    steps: Object.fromEntries(Object.entries(r.steps).map(([k, v]) => [k, v.map((s) => s.name).sort()])),
-    outputs: r.outputs,
-  });
-  try {
-    const up = summary(await engine.up(program));
-    const again = summary(await engine.up(program));
-    const types = engine.resources().map((r) => r.type).sort();
-    const destroy = summary(await engine.destroy());
-    console.log(JSON.stringify({ up, again, types, destroy }));
-  } finally {
-    await engine.close();
-  }
+  // The names of the program's resources per step kind, from the engine's events (the stack and provider left out).
+  const run = async (operation) => {
+    const steps = {};
+    const onEvent = (event) => {
+      const done = event.resOutputsEvent;
+      if (!done || done.metadata.type === "pulumi:pulumi:Stack" || done.metadata.type.startsWith("pulumi:providers:")) return;
+      (steps[done.metadata.op] ??= []).push(done.metadata.urn.split("::").pop());
+      steps[done.metadata.op].sort();
+    };
+    const result = await operation({ onEvent, onOutput: () => undefined });
+    const outputs = Object.fromEntries(Object.entries(result.outputs ?? {}).map(([k, v]) => [k, v.value]));
+    return { ok: true, errors: [], steps, outputs };
+  };
+  const up = await run((options) => stack.up(options));
+  const again = await run((options) => stack.up(options));
+  const types = (await stack.exportStack()).deployment.resources.map((r) => r.type).sort();
+  const destroy = await run((options) => stack.destroy(options));
+  console.log(JSON.stringify({ up, again, types, destroy }));
 })().catch((e) => { console.error(e); process.exit(1); });
 `;
 
@@ -324,7 +337,7 @@ describe("the packed package", () => {
     expect(errors.filter((e) => !e.startsWith("misspelt-"))).toEqual([]);
   });
 
-  describe("through the engine stand-in", () => {
+  describe("through the Pulumi CLI", () => {
     let emulator: RunningEmulator;
 
     beforeAll(async () => {
@@ -335,12 +348,9 @@ describe("the packed package", () => {
     });
 
     it("runs the program: up creates everything, a second up changes nothing, destroy removes it", async () => {
-      const engineDir = path.join(ROOT, "dist/engine-stand-in");
-      fs.mkdirSync(path.join(program, "engine"));
-      for (const file of fs.readdirSync(engineDir).filter((f) => f.endsWith(".js"))) {
-        fs.copyFileSync(path.join(engineDir, file), path.join(program, "engine", file));
-      }
       fs.writeFileSync(path.join(program, "run.js"), RUNNER);
+      const workDir = path.join(work, "stack");
+      fs.mkdirSync(workDir);
       const { stdout } = await run(process.execPath, ["run.js"], {
         cwd: program,
         env: {
@@ -349,6 +359,9 @@ describe("the packed package", () => {
             baseUrl: emulator.baseUrl,
             token: emulator.tokens.multiOrgAdmin,
             loanerDeviceId: emulator.snapshot().devices.find((d) => d.name === "Headset 08")!.id,
+            cliRoot: readyPulumiCli().root,
+            env: offlineEnvironment(workDir, "packed"),
+            workDir,
           }),
         },
         maxBuffer: 16 * 1024 * 1024,
