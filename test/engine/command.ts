@@ -60,9 +60,14 @@ export function descendantsOf(pid: number): number[] {
   return found;
 }
 
+/** `PulumiCommand.get` runs `pulumi version` to check it: once per process is enough. */
+let checked: Promise<PulumiCommand> | undefined;
+
 export async function trackedCommand(): Promise<TrackedCommand> {
   const cli = readyPulumiCli();
-  const command = await PulumiCommand.get({ root: cli.root });
+  checked ??= PulumiCommand.get({ root: cli.root });
+  // Each engine's own command object (its `run` tracks that engine's processes), sharing the checked one's fields.
+  const command = Object.create(await checked) as PulumiCommand;
   const processes = new Set<ChildProcess>();
   const tracked: TrackedCommand = {
     command,

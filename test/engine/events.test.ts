@@ -1,7 +1,7 @@
 // The fold of the CLI's engine events into a RunResult, on events shaped as the CLI v3.274.1 sends them (recorded
 // from real runs of this provider and trimmed): no CLI runs here.
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { foldEvents, runResult } from "./events";
+import { foldEvents, plainOutputs, runResult, UNKNOWN } from "./events";
 
 const STACK = "urn:pulumi:test::p::pulumi:pulumi:Stack::p-test";
 const GROUP = "pulumi-nodejs:dynamic/devicemgmt:Group";
@@ -179,4 +179,15 @@ test("refresh steps: drift is an update, a vanished object a delete; before a pr
   const before = foldEvents(events, "before-program");
   expect(before.steps.update).toEqual([]);
   expect(before.refreshSteps.update.map((s) => s.name)).toEqual(["drifted"]);
+});
+
+test("program outputs come from the stack's outputs event: a secret is named and shown as [secret]", () => {
+  const secret = {
+    "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270",
+    ciphertext: "[secret]",
+  };
+  expect(plainOutputs({ id: "g-1", token: secret, later: UNKNOWN })).toEqual({
+    outputs: { id: "g-1", token: "[secret]", later: UNKNOWN },
+    secretOutputs: ["token"],
+  });
 });

@@ -219,16 +219,18 @@ export function foldEvents(
   }
 }
 
-/** The unknown sentinel stays as it is; everything else is plain. */
-export function plainOutputs(outputs: Record<string, { value: unknown; secret: boolean }>): {
+/**
+ * The program's outputs as the stack's last outputs event shows them: plain values, the unknown sentinel of a
+ * preview as it is, a secret as "[secret]" (the event never carries its plain text) with its name listed.
+ */
+export function plainOutputs(outputs: Record<string, unknown>): {
   outputs: Record<string, unknown>;
   secretOutputs: string[];
 } {
   return {
-    outputs: Object.fromEntries(Object.entries(outputs).map(([key, { value }]) => [key, value])),
-    secretOutputs: Object.entries(outputs)
-      .filter(([, { secret }]) => secret)
-      .map(([key]) => key)
+    outputs: Object.fromEntries(Object.entries(outputs).map(([key, value]) => [key, displayed(value)])),
+    secretOutputs: Object.keys(outputs)
+      .filter((key) => isSecretValue(outputs[key]))
       .sort(),
   };
 }

@@ -8,13 +8,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import {
-  LocalWorkspace,
-  type ConfigMap,
-  type EngineEvent,
-  type OutputMap,
-  type Stack,
-} from "@pulumi/pulumi/automation";
+import { LocalWorkspace, type ConfigMap, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { offlineEnvironment } from "../../tools/pulumi-cli";
 import { trackedCommand, type TrackedCommand } from "./command";
 import { foldEvents, isEngineResource, nameOf, plainOutputs, runResult } from "./events";
@@ -66,6 +60,10 @@ export class Engine {
     );
     const config = configMap(options.config, options.secretConfig);
     if (Object.keys(config).length) await stack.setAllConfig(config);
+    // After each up, refresh and destroy the Automation API asks for the outputs (`stack output`, twice) and the
+    // summary (`stack history`): three more CLI processes per operation. The outputs come from the run's own
+    // events here and the summary is not used, so neither is asked for.
+    Object.assign(stack, { outputs: async () => ({}), info: async () => undefined });
     return new Engine(stack, folder, env, cli, options, project, stackName);
   }
 
@@ -230,15 +228,13 @@ export class Engine {
     };
     let ok = true;
     let failure: string | undefined;
-    let programOutputs: OutputMap = {};
     try {
       if (kind === "up") {
-        const result = await this.stack.up({
+        await this.stack.up({
           ...common,
           ...(options.replace ? { replace: options.replace.map((r) => this.urnOf(r)) } : {}),
           ...(options.refresh ? { refresh: true } : {}),
         });
-        programOutputs = result.outputs;
       } else if (kind === "preview") {
         await this.stack.preview({
           ...common,
@@ -271,11 +267,12 @@ export class Engine {
       kind === "refresh" ? "refresh" : options.refresh ? "before-program" : "none",
     );
     this.output += output + folded.diagnostics;
-    const outputs =
-      kind === "up" && ok
-        ? plainOutputs(programOutputs)
-        : { outputs: folded.stackOutputs ?? {}, secretOutputs: [] as string[] };
-    return runResult(folded, { ok, output, interrupted, failure }, outputs, Boolean(options.refresh));
+    return runResult(
+      folded,
+      { ok, output, interrupted, failure },
+      plainOutputs(folded.stackOutputs ?? {}),
+      Boolean(options.refresh),
+    );
   }
 
   /**
