@@ -1,13 +1,9 @@
-/**
- * Where the demo keeps what it leaves behind (the emulator's state file, and the stand-in's Pulumi state), in
- * a module of its own so that both paths share it without the CLI path loading the engine stand-in.
- */
+/** Where the demo keeps what it leaves behind: the emulator's state file, the stack's workspace and backend. */
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 export const EMULATOR_STATE_FILE = "emulator-state.json";
-export const PULUMI_STATE_FILE = "pulumi-state.json";
 
 /** DEVICEMGMT_DEMO_STATE (created if missing), else a fresh temporary folder. */
 export function stateFolder(env: NodeJS.ProcessEnv = process.env): string {

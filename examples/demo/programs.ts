@@ -1,12 +1,22 @@
 /**
- * The programs the stand-in demo runs: examples/org as `pulumi up` would run it with the stack config the CLI
- * demo sets (examples/org/index.ts, its defaults), and an edit of it such as a pull request would bring. The
- * edit is made here, around `declareOrganization`, so examples/org itself stays exactly what users copy.
+ * The programs the demo runs: examples/org itself (its index.ts, evaluated afresh for each run as the CLI's
+ * Node.js language host would load it), and an edit of it such as a pull request would bring. The edit is made
+ * here, around `declareOrganization`, so examples/org itself stays exactly what users copy.
  */
 import * as pulumi from "@pulumi/pulumi";
 import * as dm from "pulumi-devicemgmt";
 import { declareOrganization, type OrganizationSettings } from "../org/organization";
 import { DEFAULT_SITE_DEVICES } from "../org/sites";
+
+/**
+ * examples/org/index.ts as a program: loaded afresh on every run (its resources are declared when the module
+ * is evaluated), its exports the stack outputs.
+ */
+export async function exampleProgram(): Promise<Record<string, unknown>> {
+  const index = require.resolve("../org/index");
+  delete require.cache[index];
+  return { ...(require(index) as Record<string, unknown>) };
+}
 
 /** The settings examples/org/index.ts derives from a stack config that only sets `loanerDeviceId`. */
 export function exampleSettings(loanerDeviceId: string): OrganizationSettings {
@@ -25,14 +35,6 @@ export const DEMO_KIOSK_PIN = "2468";
 /** As examples/org/index.ts: the kiosk PIN from the stack's config secret (never in the program). */
 const kioskPin = () => new pulumi.Config().requireSecret("kioskPin");
 
-/** examples/org/index.ts's body: the organization, and the same stack outputs. */
-export function organizationProgram(settings: OrganizationSettings) {
-  return () => {
-    const org = declareOrganization({ ...settings, kioskPin: kioskPin() });
-    return { groups: org.groups, users: org.users, migratedDevice: org.migratedDevice };
-  };
-}
-
 export const EDITED_COMPANY_NAME = "Acme Academy";
 export const NEW_USER = { key: "berlin-trainer", firstName: "Bea", lastName: "Berger", role: "Group Viewer" };
 
@@ -46,7 +48,7 @@ export const EDIT_DESCRIPTION =
  * kinds of change a reviewer most often sees.
  */
 export function editedProgram(settings: OrganizationSettings) {
-  return () => {
+  return async () => {
     const org = declareOrganization({ ...settings, kioskPin: kioskPin(), companyName: EDITED_COMPANY_NAME });
     const readOnly = dm.getRoleOutput({ name: "Read Only", type: "organization" });
     const groupViewer = dm.getRoleOutput({ name: NEW_USER.role, type: "group" });

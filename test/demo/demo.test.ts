@@ -1,13 +1,15 @@
-// `npm run demo` without a Pulumi CLI, end to end: the demo runs as `npm run demo` runs it (ts-node, transpile
-// only, from the repository root) with the stand-in forced, and the organization it leaves in its emulator
-// state file is then loaded and checked against what examples/org declares, not only the printed text.
+// `npm run demo` end to end: its command (package.json's scripts.demo) runs as npm runs it, from the repository
+// root with node_modules/.bin first on PATH, on the real Pulumi CLI that tools/pulumi-cli made ready. The CLI's
+// own output is checked section by section, and the organization it leaves in its emulator state file is then
+// loaded and checked against what examples/org declares, not only the printed text.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { delimiter, join, resolve } from "node:path";
 import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { DEMO_KIOSK_PIN } from "../../examples/demo/programs";
+import { checkpointPath } from "../../examples/demo/stack";
 
 const root = resolve(__dirname, "../..");
 
@@ -18,11 +20,17 @@ interface Run {
 }
 
 function runDemo(env: NodeJS.ProcessEnv): Promise<Run> {
+  const script = (
+    JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts: { demo: string } }
+  ).scripts.demo;
   return new Promise((done, fail) => {
-    const tsNode = require.resolve("ts-node/dist/bin.js", { paths: [root] });
-    const child = spawn(process.execPath, [tsNode, "--transpile-only", "examples/demo.ts"], {
+    const child = spawn("/bin/sh", ["-c", script], {
       cwd: root,
-      env: { ...process.env, ...env },
+      env: {
+        ...process.env,
+        PATH: [join(root, "node_modules", ".bin"), process.env.PATH ?? ""].join(delimiter),
+        ...env,
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     let stdout = "";
@@ -34,73 +42,94 @@ function runDemo(env: NodeJS.ProcessEnv): Promise<Run> {
   });
 }
 
-/** The text between a heading line and the next blank-line-separated heading. */
-function section(stdout: string, heading: string): string {
-  const start = stdout.indexOf(heading);
-  expect(start).toBeGreaterThanOrEqual(0);
-  const rest = stdout.slice(start + heading.length);
-  const end = rest.search(/\n(Updating|Previewing|Edit:|Organization )/);
-  return end < 0 ? rest : rest.slice(0, end);
+/** The text under one of the demo's `=== <title>` headings, up to the next. */
+function section(stdout: string, title: string): string {
+  const parts = stdout.split("\n=== ");
+  const found = parts.find((part) => part.startsWith(title));
+  expect(found).toBeDefined();
+  return found ?? "";
 }
+
+/** The PIN standing alone (not inside an id or a timestamp, whose digits may contain it by chance). */
+const PIN_ALONE = new RegExp(`(?<![\\w.:-])${DEMO_KIOSK_PIN}(?![\\w.:-])`);
 
 let folder: string;
 let run: Run;
 
+/** The resources of the stack the demo leaves in its file backend. */
+function stackResources(): { urn: string; inputs?: Record<string, unknown> & { deviceId?: string } }[] {
+  const file = JSON.parse(readFileSync(checkpointPath(folder), "utf8")) as {
+    checkpoint: { latest: { resources: { urn: string; inputs?: Record<string, unknown> }[] } };
+  };
+  return file.checkpoint.latest.resources;
+}
+
 beforeAll(async () => {
   folder = mkdtempSync(join(tmpdir(), "demo-test-"));
-  run = await runDemo({ DEVICEMGMT_DEMO_ENGINE: "stand-in", DEVICEMGMT_DEMO_STATE: folder });
-}, 120_000);
+  run = await runDemo({ DEVICEMGMT_DEMO_STATE: folder });
+}, 600_000);
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-describe("npm run demo without a Pulumi CLI", () => {
-  it("exits 0 and says first that it uses the stand-in, and where the real CLI comes from", () => {
-    expect(run.stderr).toBe("");
+// The CLI counts the stack itself (pulumi:pulumi:Stack) among the resources of its summaries: examples/org's
+// 30 resources are "31 to create" and "31 unchanged" in its output.
+describe("npm run demo", () => {
+  it("exits 0 with nothing on stderr and says which CLI, emulator and folder it uses", () => {
+    // tools/pulumi-cli says on stderr when it builds the CLI or links one from PATH; nothing else may be there.
+    expect(run.stderr.replace(/^pulumi-cli: .*\n/gm, "")).toBe("");
     expect(run.code).toBe(0);
-    const first = run.stdout.split("\n")[0];
-    expect(first).toMatch(/engine stand-in/);
-    expect(first).toMatch(/no Pulumi CLI/);
-    expect(first).toContain("https://www.pulumi.com/docs/install/");
-  });
-
-  it("refuses an unknown DEVICEMGMT_DEMO_ENGINE with a clear message and a non-zero exit", async () => {
-    const wrong = await runDemo({ DEVICEMGMT_DEMO_ENGINE: "terraform", DEVICEMGMT_DEMO_STATE: folder });
-    expect(wrong.code).toBe(2);
-    expect(wrong.stderr).toContain('DEVICEMGMT_DEMO_ENGINE must be "cli" or "stand-in"');
+    expect(run.stdout).toMatch(
+      /^demo: the emulator of the device-management API listens on http:\/\/127\.0\.0\.1:\d+/m,
+    );
+    expect(run.stdout).toMatch(
+      /^demo: the Pulumi CLI v3\.\d+\.\d+ \(\S+\/bin\/pulumi, (cache|path|built)\)$/m,
+    );
+    expect(run.stdout).toContain(
+      `demo: the stack "demo" (file backend, passphrase secrets) and the organization: ${folder}`,
+    );
   });
 
   it("previews the whole organization as creates with their type tokens, then creates it", () => {
-    const preview = section(run.stdout, "Previewing update (demo), examples/org:");
-    expect(preview).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:Group\s+company\s+create/);
-    expect(preview).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:User\s+emea-lead\s+create/);
+    const preview = section(run.stdout, "pulumi preview: examples/org on a new stack");
+    expect(preview).toContain("Previewing update (demo):");
+    expect(preview).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:Group company create/);
+    expect(preview).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:User emea-lead create/);
     expect(preview).toMatch(
-      /\+\s+pulumi-nodejs:dynamic\/devicemgmt:GroupReleaseChannel\s+berlin-safety\s+create/,
+      /\+\s+pulumi-nodejs:dynamic\/devicemgmt:GroupReleaseChannel berlin-safety create/,
     );
-    expect(preview).toMatch(
-      /\+\s+pulumi-nodejs:dynamic\/devicemgmt:HeadsetExperience\s+london-kiosk\s+create/,
-    );
+    expect(preview).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:HeadsetExperience london-kiosk create/);
     // 17 before issue 19, plus the two sites' headset experiences (19); since issue 20 also three site tags,
-    // four placed headsets, one content attachment per site and the Production channel's version (30).
-    expect(preview).toContain("Resources: + 30 to create");
+    // four placed headsets, one content attachment per site and the Production channel's version (30); and
+    // the stack.
+    expect(preview).toMatch(/Resources:\n {4}\+ 31 to create\n/);
 
-    const up = section(run.stdout, "Updating (demo):");
-    expect(up).toContain("Resources: + 30 created");
-    expect(up).toMatch(/Outputs:\n {4}groups: \{\n {8}americas: "[0-9a-f-]+"/);
-    expect(up).toMatch(/Duration: [\d.]+s/);
+    const up = section(run.stdout, "pulumi up\n");
+    expect(up).toContain("Updating (demo):");
+    expect(up).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:Group company created/);
+    expect(up).toMatch(/Resources:\n {4}\+ 31 created\n/);
+    expect(up).toMatch(/Outputs:\n {4}groups {8}: \{\n {8}americas: "[0-9a-f-]+"/);
+    expect(up).toMatch(/Duration: \d+s/);
   });
 
   it("previews the edit with its changed values, as a pull request's preview shows it", () => {
-    const edit = section(run.stdout, "Previewing the edit");
-    expect(edit).toMatch(/~\s+pulumi-nodejs:dynamic\/devicemgmt:Group\s+company\s+update \[diff: ~name\]/);
-    expect(edit).toContain('~ name: "Acme Training" => "Acme Academy"');
-    expect(edit).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:User\s+berlin-trainer\s+create/);
-    expect(edit).toContain("Resources: + 1 to create, ~ 1 to update, 29 unchanged");
+    const edit = section(run.stdout, "pulumi preview --diff --refresh: an edit");
+    expect(edit).toContain("Previewing update (demo):");
+    expect(edit).toMatch(
+      /~ pulumi-nodejs:dynamic\/devicemgmt:Group: \(update\)\n.*\n.*::pulumi-nodejs:dynamic\/devicemgmt:Group::company\]\n/,
+    );
+    expect(edit).toMatch(/~ name\s*: "Acme Training" => "Acme Academy"/);
+    expect(edit).toMatch(
+      /\+ pulumi-nodejs:dynamic\/devicemgmt:User: \(create\)\n.*::pulumi-nodejs:dynamic\/devicemgmt:User::berlin-trainer\]\n/,
+    );
+    expect(edit).toMatch(/email\s*: "bea\.berger@acme\.example"/);
+    expect(edit).toMatch(/Resources:\n {4}\+ 1 to create\n {4}~ 1 to update\n {4}2 changes\. 30 unchanged/);
   });
 
   it("runs a second up of the unchanged program that changes nothing", () => {
-    const again = section(run.stdout, "Updating (demo) again with examples/org unchanged:");
-    expect(again).toContain("(no changes)");
-    expect(again).toContain("Resources: 30 unchanged");
+    const again = section(run.stdout, "pulumi up --expect-no-changes: examples/org again, unchanged");
+    expect(again).toContain("Updating (demo):");
+    expect(again).toMatch(/Resources:\n {4}31 unchanged\n/);
+    expect(again).not.toMatch(/created|updated|deleted|replaced/);
   });
 
   it("prints the organization as the API reports it", () => {
@@ -127,9 +156,11 @@ describe("npm run demo without a Pulumi CLI", () => {
   });
 
   it("never shows the kiosk's admin PIN, in its output or in the Pulumi state it leaves", () => {
-    const pin = DEMO_KIOSK_PIN;
-    expect(run.stdout).not.toContain(pin);
-    expect(readFileSync(join(folder, "pulumi-state.json"), "utf8")).not.toContain(pin);
+    expect(run.stdout).not.toMatch(PIN_ALONE);
+    expect(readFileSync(checkpointPath(folder), "utf8")).not.toMatch(PIN_ALONE);
+    // The PIN is in the state, as a secret: the kiosk's input is the encrypted form.
+    const kiosk = stackResources().find((r) => r.urn.endsWith("::london-kiosk"));
+    expect(kiosk?.inputs?.adminPin).toMatchObject({ ciphertext: expect.any(String) });
   });
 
   describe("the organization left in the state file", () => {
@@ -206,12 +237,8 @@ describe("npm run demo without a Pulumi CLI", () => {
       expect(headset?.releaseChannelIds.map((id) => channelName.get(id))).toEqual([
         "Training Simulator / Beta",
       ]);
-      // The migrated device, by the id in the demo's Pulumi state (every organization has its own Headset 08).
-      const checkpoint = JSON.parse(readFileSync(join(folder, "pulumi-state.json"), "utf8")) as {
-        deployment: { resources: { urn: string; inputs?: { deviceId?: string } }[] };
-      };
-      const loanerId = checkpoint.deployment.resources.find((r) => r.urn.endsWith("::loaner-to-staging"))
-        ?.inputs?.deviceId;
+      // The migrated device, by the id in the stack's state (every organization has its own Headset 08).
+      const loanerId = stackResources().find((r) => r.urn.endsWith("::loaner-to-staging"))?.inputs?.deviceId;
       expect(loanerId).toEqual(expect.any(String));
       expect(org.devices.find((d) => d.id === loanerId)).toBeUndefined();
       expect(staging.devices.find((d) => d.id === loanerId)?.name).toBe("Headset 08");

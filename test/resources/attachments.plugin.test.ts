@@ -1,6 +1,6 @@
 // GroupReleaseChannel and DeviceReleaseChannel through the real dynamic-provider plugin against the emulator.
 import type { ResourceKind } from "../../provider/dynamic";
-import type { PropertyMap } from "../../engine-stand-in/plugin";
+import type { PropertyMap } from "./providerPlugin";
 import { failure, Managed, startStack, type Stack } from "./support";
 
 let stack: Stack;

@@ -2,7 +2,7 @@
 // resources that carry a connection to the secondary organization (acme-staging) must land there, and later
 // operations must use the connection recorded in state.
 import { DeviceMgmtClient } from "../../provider/client";
-import type { PropertyMap } from "../../engine-stand-in/plugin";
+import type { PropertyMap } from "./providerPlugin";
 import { failure, Managed, startStack, type Stack } from "./support";
 
 let stack: Stack;

@@ -2,7 +2,7 @@
 import type { DeviceMgmtClient } from "../../provider/client";
 import { PIN_CHANGED_OUTSIDE } from "../../provider/resources/experience";
 import type { StrictOptions } from "../../emulator/types";
-import type { PropertyMap } from "../../engine-stand-in/plugin";
+import type { PropertyMap } from "./providerPlugin";
 import { Managed, startStack, type Stack } from "./support";
 
 const SHARED = {

@@ -1,7 +1,7 @@
 // DeviceMigration through the real dynamic-provider plugin against the emulator. The stack's token is Morgan
 // Multi's, who is Admin in both organizations (a migration needs rights in the source and in the target).
 import { DeviceMgmtClient } from "../../provider/client";
-import type { PropertyMap } from "../../engine-stand-in/plugin";
+import type { PropertyMap } from "./providerPlugin";
 import { eventually, failure, Managed, startStack, type Stack } from "./support";
 
 let stack: Stack;

@@ -14,7 +14,7 @@ import {
   type PropertyMap,
   type ProviderPlugin,
   type ReadResult,
-} from "../../engine-stand-in/plugin";
+} from "./providerPlugin";
 
 export const repoRoot = path.resolve(__dirname, "../..");
 

@@ -1,5 +1,5 @@
 // User through the real dynamic-provider plugin against the emulator.
-import { UNKNOWN, type PropertyMap } from "../../engine-stand-in/plugin";
+import { UNKNOWN, type PropertyMap } from "./providerPlugin";
 import { failure, Managed, sortedRoles, startStack, type Stack } from "./support";
 
 let stack: Stack;

@@ -1,5 +1,5 @@
 // User against the emulator's strict readings of undocumented behaviour (emulator/README.md, "Strictness switches").
-import type { PropertyMap } from "../../engine-stand-in/plugin";
+import type { PropertyMap } from "./providerPlugin";
 import { Managed, sortedRoles, startStack, type Stack } from "./support";
 
 describe("strict.rejectRepeatedRoleAttach", () => {
