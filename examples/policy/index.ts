@@ -1,4 +1,4 @@
-// The policy pack: `pulumi preview --policy-pack examples/policy --policy-pack-config policy-config.json`.
+// The policy pack (PulumiPolicy.yaml): `pulumi preview --policy-pack examples/policy --policy-pack-config <file>`.
 import { PolicyPack } from "@pulumi/policy";
 import { policies } from "./policies";
 

@@ -9,6 +9,7 @@ import {
   UNKNOWN,
   type CheckFailure,
   type EngineError,
+  type PolicyViolation,
   type ProviderOperation,
   type RunResult,
   type Step,
@@ -103,6 +104,8 @@ export interface FoldedRun {
   diagnostics: string;
   /** The stack's outputs as the last event reported them (secrets as "[secret]"). */
   stackOutputs?: Record<string, unknown>;
+  policyViolations: PolicyViolation[];
+  policyPacks: Record<string, string>;
 }
 
 /**
@@ -120,6 +123,8 @@ export function foldEvents(
     errors: [],
     warnings: [],
     diagnostics: "",
+    policyViolations: [],
+    policyPacks: {},
   };
   const failedOp = new Map<string, EngineError["op"]>();
   const replacements = new Map<string, Step>();
@@ -148,6 +153,26 @@ export function foldEvents(
         run.operations.push({ op, urn: metadata.urn, id });
       }
       if (!event.resOutputsEvent.planning) recordStep(metadata);
+    }
+    if (event.policyEvent) {
+      const { policyPackName, policyName, enforcementLevel, message, resourceUrn } = event.policyEvent;
+      run.policyViolations.push({
+        policyPack: policyPackName,
+        policy: policyName,
+        enforcementLevel,
+        message: trimmed(message),
+        ...(resourceUrn ? { urn: resourceUrn } : {}),
+      });
+    }
+    if (event.summaryEvent) {
+      // The CLI's JSON names this field "PolicyPacks" (apitype.SummaryEvent), the SDK's type "policyPacks"; a
+      // local pack's name is "<name>|local|<path>".
+      const summary = event.summaryEvent as {
+        PolicyPacks?: Record<string, string>;
+        policyPacks?: Record<string, string>;
+      };
+      for (const [name, version] of Object.entries(summary.PolicyPacks ?? summary.policyPacks ?? {}))
+        run.policyPacks[name.split("|")[0]] = version;
     }
     if (event.resOpFailedEvent) {
       const { metadata } = event.resOpFailedEvent;
@@ -258,5 +283,7 @@ export function runResult(
     ...(withRefresh ? { refreshSteps: folded.refreshSteps } : {}),
     interrupted: ended.interrupted,
     output: ended.output,
+    policyViolations: folded.policyViolations,
+    policyPacks: folded.policyPacks,
   };
 }

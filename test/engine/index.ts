@@ -5,9 +5,9 @@
  * destroy` whose engine events become a RunResult. The CLI-only commands (`state taint`, `stack export` and
  * `import`, `cancel`) run the same binary.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { LocalWorkspace, type ConfigMap, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { offlineEnvironment } from "../../tools/pulumi-cli";
 import { trackedCommand, type TrackedCommand } from "./command";
@@ -31,6 +31,7 @@ function configMap(config: Record<string, string> = {}, secret: Record<string, s
 export class Engine {
   private output = "";
   private busy = false;
+  private launchers = 0;
 
   private constructor(
     readonly stack: Stack,
@@ -226,18 +227,29 @@ export class Engine {
       ...(options.continueOnError ? { continueOnError: true } : {}),
       ...(options.expectNoChanges ? { expectNoChanges: true } : {}),
     };
+    // The CLI runs in the stack's folder: the packs and their config files are given from the program's folder.
+    const policies = {
+      ...(options.policyPacks
+        ? { policyPacks: options.policyPacks.map((p) => this.policyPackLauncher(p)) }
+        : {}),
+      ...(options.policyPackConfigs
+        ? { policyPackConfigs: options.policyPackConfigs.map((p) => resolve(this.options.cwd, p)) }
+        : {}),
+    };
     let ok = true;
     let failure: string | undefined;
     try {
       if (kind === "up") {
         await this.stack.up({
           ...common,
+          ...policies,
           ...(options.replace ? { replace: options.replace.map((r) => this.urnOf(r)) } : {}),
           ...(options.refresh ? { refresh: true } : {}),
         });
       } else if (kind === "preview") {
         await this.stack.preview({
           ...common,
+          ...policies,
           ...(options.replace ? { replace: options.replace.map((r) => this.urnOf(r)) } : {}),
           ...(options.refresh ? { refresh: true } : {}),
         });
@@ -273,6 +285,34 @@ export class Engine {
       plainOutputs(folded.stackOutputs ?? {}),
       Boolean(options.refresh),
     );
+  }
+
+  /**
+   * What `--policy-pack` gets for a Node.js pack folder. The CLI (3.274) starts a folder's pack only through the
+   * nodejs language host's RunPlugin (resource/plugin/plugin.go, execPlugin: "loading runtime"); it no longer
+   * falls back to a `pulumi-analyzer-policy-nodejs` shim, and this build has no language host, so a folder fails
+   * with "no language plugin 'pulumi-language-nodejs' found". A file it starts as a binary analyzer, with the
+   * engine's address as its one argument (analyzer_plugin.go, NewPolicyAnalyzer). So the pack gets a launcher in
+   * the stack's folder that does what the language host does: `node @pulumi/pulumi/cmd/run-policy-pack <engine> .`
+   * in the pack's folder, the SDK resolved from there. The pack's policies, its config file and the engine's
+   * verdicts are the CLI's own; only the stack config (PULUMI_CONFIG) is not in the pack's environment.
+   */
+  private policyPackLauncher(pack: string): string {
+    const folder = resolve(this.options.cwd, pack);
+    const manifest = join(folder, "PulumiPolicy.yaml");
+    if (!existsSync(manifest) || !/^runtime:\s*nodejs\s*$/m.test(readFileSync(manifest, "utf8")))
+      return folder;
+    const launchers = join(this.folder, "policy-packs", String(this.launchers++));
+    mkdirSync(launchers, { recursive: true });
+    const launcher = join(launchers, basename(folder));
+    const quoted = `'${folder.replace(/'/g, `'\\''`)}'`;
+    writeFileSync(
+      launcher,
+      `#!/bin/sh\ncd ${quoted} || exit 1\n` +
+        `run=$(node -p 'require.resolve("@pulumi/pulumi/cmd/run-policy-pack")') && exec node "$run" "$1" .\n`,
+      { mode: 0o755 },
+    );
+    return launcher;
   }
 
   /**

@@ -66,6 +66,22 @@ export interface RunResult {
   interrupted: boolean;
   /** What the CLI printed (stdout and stderr), as a user sees it. */
   output: string;
+  /** The policy packs' violations (RunOptions.policyPacks), in the order the engine reported them. */
+  policyViolations: PolicyViolation[];
+  /** The policy packs that ran, name → version, as the run's summary reports them. */
+  policyPacks: Record<string, string>;
+}
+
+/** A violation a policy pack reported (the engine's policy event). */
+export interface PolicyViolation {
+  policyPack: string;
+  policy: string;
+  /** As the engine reports it: "advisory" or "mandatory" (the SDK's type says "warning" for advisory: stale). */
+  enforcementLevel: string;
+  /** The policy's description, a line break, then the violation's own message. */
+  message: string;
+  /** The resource a resource policy (or a stack policy naming one) was about; none for the stack as a whole. */
+  urn?: string;
 }
 
 /** A resource of the stack's checkpoint as tests see it: `__provider` left out, secret property names listed. */
@@ -144,6 +160,10 @@ export interface RunOptions {
   clearPendingCreates?: boolean;
   /** `--expect-no-changes`. */
   expectNoChanges?: boolean;
+  /** `--policy-pack` (up and preview): folders holding a PulumiPolicy.yaml, relative to EngineOptions.cwd. */
+  policyPacks?: string[];
+  /** `--policy-pack-config`: a JSON file per pack, in the order of policyPacks, relative to EngineOptions.cwd. */
+  policyPackConfigs?: string[];
 }
 
 export type Program = () => unknown;

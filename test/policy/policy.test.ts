@@ -1,100 +1,94 @@
-// The example policy pack (examples/policy) on the resources of a real program: examples/org runs through the
-// engine stand-in's preview, its registrations are shaped the way @pulumi/policy hands them to a policy (type
-// token, props as registered, property dependencies), and every rule is shown passing and failing.
+// The example policy pack (examples/policy) run by the real Pulumi CLI on examples/org: `pulumi up` and
+// `pulumi preview` with `--policy-pack examples/policy --policy-pack-config <file>`, and every rule's verdict
+// read from the engine's policy events. A mandatory violation fails the run; an advisory one is reported as a
+// warning and the run goes on. (This CLI build has no nodejs language host, so test/engine hands the CLI a
+// launcher that starts the pack folder the way the language host would: see Engine.policyPackLauncher.)
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "fs";
+import { tmpdir } from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import type { PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
+import * as dm from "pulumi-devicemgmt";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine, type ResourceView } from "../../engine-stand-in";
+import { createEngine, type Engine, type PolicyViolation, type RunResult } from "../engine";
 import { declareOrganization, type OrganizationSettings } from "../../examples/org/organization";
 import { DEFAULT_SITE_DEVICES } from "../../examples/org/sites";
-import {
-  adminDomains,
-  folderChannel,
-  kioskPin,
-  maxAdmins,
-  migrationTargets,
-  namePattern,
-  productionFromBeta,
-  siteDeviceTags,
-  TYPE,
-  vendorBranding,
-} from "../../examples/policy/policies";
 
 const repoRoot = path.resolve(__dirname, "../..");
+const PACK = "examples/policy";
+const PACK_NAME = "devicemgmt-organization";
 const KIOSK_PIN = "97531";
+const SITE_TAGS = {
+  "Berlin Lab": "site-berlin",
+  "London Warehouse": "site-london",
+  "Austin Lab": "site-austin",
+};
+
 let emulator: RunningEmulator;
 let engine: Engine;
+let folder: string;
 let settings: OrganizationSettings;
-let adminRoleId: string;
-let safetyStableId: string;
-let simulator: { productionId: string; betaId: string; betaVersionId: string; olderVersionId: string };
-let resources: PolicyResource[];
+let ids: {
+  adminRoleId: string;
+  safetyStableId: string;
+  pickerProductionId: string;
+  simulatorAppId: string;
+  productionId: string;
+  betaId: string;
+  betaVersionId: string;
+  olderVersionId: string;
+};
+/** The config every rule passes on examples/org: policy-config.example.json with the organization's ids. */
+let passing: Record<string, Record<string, unknown>>;
 
-/** State entries → PolicyResource, as the analyzer builds them (dependencies resolved to the resources). */
-function asPolicyResources(views: ResourceView[]): PolicyResource[] {
-  const byUrn = new Map<string, PolicyResource>();
-  const custom = views.filter((v) => v.custom);
-  for (const v of custom) {
-    byUrn.set(v.urn, {
-      type: v.type,
-      props: v.inputs,
-      urn: v.urn,
-      name: v.name,
-      opts: {} as PolicyResource["opts"],
-      propertyDependencies: {},
-      isType: () => false,
-      asType: () => undefined,
-    } as unknown as PolicyResource);
-  }
-  for (const v of custom) {
-    const r = byUrn.get(v.urn)!;
-    // The inputs that are another resource's id point at that resource.
-    for (const [key, value] of Object.entries(v.inputs)) {
-      const target = custom.find((o) => o.id !== undefined && o.id === value);
-      if (target) r.propertyDependencies[key] = [byUrn.get(target.urn)!];
-    }
-  }
-  return [...byUrn.values()];
+/** Writes a policy pack config file and returns its path. */
+let files = 0;
+function configFile(config: object): string {
+  const file = path.join(folder, `policy-config-${files++}.json`);
+  writeFileSync(file, JSON.stringify(config, null, 2));
+  return file;
 }
 
-const config =
-  <T>(value: T) =>
-  () =>
-    value as never;
-
-function runResource(policy: ResourceValidationPolicy, cfg: object, list = resources): string[] {
-  const violations: string[] = [];
-  const validate = policy.validateResource as (args: object, report: (m: string) => void) => void;
-  for (const r of list) {
-    validate({ ...r, getConfig: config(cfg), notApplicable: () => {} }, (m) => violations.push(m));
-  }
-  return violations;
+function withConfig(changes: Record<string, Record<string, unknown>>) {
+  const config = structuredClone(passing);
+  for (const [policy, values] of Object.entries(changes)) config[policy] = { ...config[policy], ...values };
+  return config;
 }
 
-function runStack(policy: StackValidationPolicy, cfg: object, list = resources): string[] {
-  const violations: string[] = [];
-  const validate = policy.validateStack as (args: object, report: (m: string) => void) => void;
-  validate({ resources: list, getConfig: config(cfg), notApplicable: () => {} }, (m) => violations.push(m));
-  return violations;
-}
+const organization = () => declareOrganization({ ...settings, kioskPin: pulumi.secret(KIOSK_PIN) });
+
+const preview = (program: () => unknown, config: object) =>
+  engine.preview(program, { policyPacks: [PACK], policyPackConfigs: [configFile(config)] });
+
+/** The violations of one policy, as "level: message" (the engine's message is the description, then the rule's). */
+const verdicts = (result: RunResult, policy: string) =>
+  result.policyViolations
+    .filter((v: PolicyViolation) => v.policy === policy)
+    .map((v) => `${v.enforcementLevel}: ${v.message.slice(v.message.indexOf("\n") + 1)}`);
+const policiesViolated = (result: RunResult) =>
+  [...new Set(result.policyViolations.map((v) => v.policy))].sort();
 
 beforeAll(async () => {
+  folder = mkdtempSync(path.join(tmpdir(), "devicemgmt-policy-"));
   emulator = await startEmulator({ port: 0 });
   const client = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.multiOrgAdmin });
   const loaner = (await client.devices.all()).find((d) => d.name === "Headset 08")!;
-  adminRoleId = (await client.roles.all()).find((r) => r.name === "Admin" && r.type === "organization")!.id;
-  const safety = (await client.apps.all()).find((a) => a.name === "Safety Briefing")!;
-  safetyStableId = (await client.apps.releaseChannels(safety.id).all()).find((c) => c.name === "Stable")!.id;
-  const app = (await client.apps.all()).find((a) => a.name === "Training Simulator")!;
-  const channels = await client.apps.releaseChannels(app.id).all();
-  const beta = channels.find((c) => c.name === "Beta")!;
-  simulator = {
-    productionId: channels.find((c) => c.name === "Production")!.id,
+  const apps = await client.apps.all();
+  const channelsOf = async (name: string) =>
+    client.apps.releaseChannels(apps.find((a) => a.name === name)!.id).all();
+  const simulator = apps.find((a) => a.name === "Training Simulator")!;
+  const simulatorChannels = await channelsOf("Training Simulator");
+  const beta = simulatorChannels.find((c) => c.name === "Beta")!;
+  ids = {
+    adminRoleId: (await client.roles.all()).find((r) => r.name === "Admin" && r.type === "organization")!.id,
+    safetyStableId: (await channelsOf("Safety Briefing")).find((c) => c.name === "Stable")!.id,
+    pickerProductionId: (await channelsOf("Warehouse Picker")).find((c) => c.name === "Production")!.id,
+    simulatorAppId: simulator.id,
+    productionId: simulatorChannels.find((c) => c.name === "Production")!.id,
     betaId: beta.id,
     betaVersionId: beta.version.id,
-    olderVersionId: (await client.releases.versions(app.id).all()).find((v) => v.version === "2.4.0")!.id,
+    olderVersionId: (await client.releases.versions(simulator.id).all()).find((v) => v.version === "2.4.0")!
+      .id,
   };
   settings = {
     loanerDeviceId: loaner.id,
@@ -103,174 +97,193 @@ beforeAll(async () => {
     emailDomain: "acme.example",
     siteDevices: DEFAULT_SITE_DEVICES,
   };
+  // The example config as a person fills it in: each "<...>" placeholder replaced by the id it names.
+  const example = readFileSync(path.join(repoRoot, PACK, "policy-config.example.json"), "utf8");
+  const filled = example
+    .replaceAll("<id of the organization role Admin>", ids.adminRoleId)
+    .replaceAll("<release channel id>", ids.safetyStableId)
+    .replaceAll("<id of Training Simulator / Production>", ids.productionId)
+    .replaceAll("<id of Training Simulator / Beta>", ids.betaId)
+    .replaceAll("<id of the version Beta ships now>", ids.betaVersionId);
+  expect(filled).not.toMatch(/<[^>]*>/);
+  passing = JSON.parse(filled);
   engine = await createEngine({
     cwd: repoRoot,
     config: { "devicemgmt:baseUrl": emulator.baseUrl },
     secretConfig: { "devicemgmt:apiToken": emulator.tokens.multiOrgAdmin },
   });
-  const up = await engine.up(() => declareOrganization({ ...settings, kioskPin: pulumi.secret(KIOSK_PIN) }));
-  expect(up.errors).toEqual([]);
-  resources = asPolicyResources(engine.resources());
 });
 
 afterAll(async () => {
   await engine?.close();
   await emulator?.close();
+  if (folder) rmSync(folder, { recursive: true, force: true });
 });
 
-it("sees the program's resources by their per-kind type tokens", () => {
-  const types = new Set(resources.map((r) => r.type));
-  for (const kind of [
-    "Group",
-    "User",
-    "GroupReleaseChannel",
-    "DeviceReleaseChannel",
-    "DeviceMigration",
-    "HeadsetExperience",
-  ]) {
-    expect(types).toContain(TYPE(kind));
-  }
-});
-
-it("admin domains: passes for the program's domain, fails for another", () => {
-  expect(runResource(adminDomains, { adminRoleId, allowedDomains: ["acme.example"] })).toEqual([]);
-  expect(runResource(adminDomains, { adminRoleId, allowedDomains: ["corp.example"] })).toEqual([
-    expect.stringContaining("olivia.ops@acme.example would be an organization Admin"),
-  ]);
-});
-
-it("max admins: one Admin passes a limit of 1 and fails a limit of 0", () => {
-  expect(runStack(maxAdmins, { adminRoleId, maxAdmins: 1 })).toEqual([]);
-  expect(runStack(maxAdmins, { adminRoleId, maxAdmins: 0 })).toEqual([
-    expect.stringContaining("1 users are organization Admins (olivia.ops@acme.example)"),
-  ]);
-});
-
-it("folder channel: every EMEA site has Safety Stable; not every one has the Picker channel", () => {
-  expect(runStack(folderChannel, { folderName: "EMEA", channelId: safetyStableId })).toEqual([]);
-  const other = resources.find((r) => r.type === TYPE("GroupReleaseChannel") && r.name === "london-picker")!
-    .props.releaseChannelId as string;
-  expect(runStack(folderChannel, { folderName: "EMEA", channelId: other })).toEqual([
-    expect.stringContaining('"Berlin Lab" (berlin) lacks release channel'),
-  ]);
-  // Without the attachment the program registers, the rule fails.
-  const without = resources.filter((r) => r.name !== "london-safety");
-  expect(runStack(folderChannel, { folderName: "EMEA", channelId: safetyStableId }, without)).toEqual([
-    expect.stringContaining('"London Warehouse" (london)'),
-  ]);
-});
-
-it("name pattern: the program's names pass a title-case pattern, fail a lower-case one", () => {
-  expect(runResource(namePattern, { pattern: "^[A-Z][A-Za-z ]+$" })).toEqual([]);
-  expect(runResource(namePattern, { pattern: "^[a-z-]+$" })).toHaveLength(6);
-});
-
-it("migration targets: acme-staging allowed passes, otherwise fails", () => {
-  expect(runResource(migrationTargets, { allowedSlugs: ["acme-staging"] })).toEqual([]);
-  expect(runResource(migrationTargets, { allowedSlugs: ["acme-lab"] })).toEqual([
-    expect.stringContaining('Device migration to "acme-staging" is not allowed'),
-  ]);
-});
-
-/** The resources with one resource's props changed, as a different program would register them. */
-const withProps = (name: string, props: Record<string, unknown>) =>
-  resources.map((r) => (r.name === name ? ({ ...r, props: { ...r.props, ...props } } as PolicyResource) : r));
-
-it("kiosk PIN: the example's kiosk carries one; a kiosk with its menu on and no PIN fails", () => {
-  expect(resources.find((r) => r.name === "london-kiosk")?.props.mode).toBe("arborxr-kiosk");
-  expect(runStack(kioskPin, {})).toEqual([]);
-  expect(runStack(kioskPin, {}, withProps("london-kiosk", { adminPin: null }))).toEqual([
-    expect.stringContaining('The kiosk at "London Warehouse" (london-kiosk) has its menu on but no adminPin'),
-  ]);
-  const noKey = withProps("london-kiosk", {}).map((r) => {
-    if (r.name !== "london-kiosk") return r;
-    const { adminPin: _dropped, ...props } = r.props;
-    return { ...r, props } as PolicyResource;
+it("the example config, filled in, passes every rule on examples/org: `pulumi up` runs the pack and goes on", async () => {
+  const up = await engine.up(organization, {
+    policyPacks: [PACK],
+    policyPackConfigs: [configFile(passing)],
   });
-  expect(runStack(kioskPin, {}, noKey)).toHaveLength(1);
-  // Without the menu there is nothing to guard: no PIN is needed (nor taken).
-  expect(runStack(kioskPin, {}, withProps("london-kiosk", { adminPin: null, isMenuEnabled: false }))).toEqual(
-    [],
+  expect(up.errors).toEqual([]);
+  expect(up.policyPacks).toEqual({ [PACK_NAME]: expect.any(String) });
+  expect(up.policyViolations).toEqual([]);
+  expect(up.ok).toBe(true);
+  // The organization was written: the pack judged the same registrations the provider then created.
+  const snapshot = emulator.snapshot();
+  expect(snapshot.groups.map((g) => g.name)).toEqual(
+    expect.arrayContaining(["EMEA", "Berlin Lab", "Austin Lab"]),
   );
-  // The rule never prints the PIN.
-  expect(runStack(kioskPin, {}, withProps("london-kiosk", { adminPin: null })).join("\n")).not.toContain(
-    KIOSK_PIN,
-  );
+  expect(up.steps.create.length).toBeGreaterThan(20);
+  // The kiosk rule reads whether the PIN is there, and nothing the run printed shows it.
+  expect(engine.stderr()).not.toContain(KIOSK_PIN);
 });
 
-it("vendor branding: kept everywhere passes; removed fails unless the site is allowed", () => {
-  expect(runStack(vendorBranding, {})).toEqual([]);
-  const removed = withProps("austin-home", { removePoweredByArborXrBranding: true });
-  expect(runStack(vendorBranding, {}, removed)).toEqual([
+it("the example config as committed validates against the pack's schemas; a rule left out of it fails the run", async () => {
+  // Placeholders are strings, so the file is well-formed config; only the ids are wrong (the EMEA sites lack
+  // a release channel named "<release channel id>", so that one rule fails).
+  const example = path.join(repoRoot, PACK, "policy-config.example.json");
+  const asCommitted = await engine.preview(organization, {
+    policyPacks: [PACK],
+    policyPackConfigs: [example],
+  });
+  expect(asCommitted.errors.filter((e) => /validating policy config/.test(e.message))).toEqual([]);
+  expect(policiesViolated(asCommitted)).toEqual(["devicemgmt-folder-channel"]);
+
+  // The engine validates every policy's required config before anything runs.
+  const { "devicemgmt-site-device-tags": _left, ...without } = passing;
+  const missing = await preview(organization, without);
+  expect(missing.ok).toBe(false);
+  expect(missing.errors.map((e) => e.message)).toEqual(
+    expect.arrayContaining([expect.stringContaining("devicemgmt-site-device-tags: siteTags is required")]),
+  );
+  expect(missing.policyViolations).toEqual([]);
+});
+
+it("every rule fails when its config says otherwise: mandatory ones fail the preview, the advisory one warns", async () => {
+  const result = await preview(
+    organization,
+    withConfig({
+      "devicemgmt-admin-domains": { allowedDomains: ["corp.example"] },
+      "devicemgmt-max-admins": { maxAdmins: 0 },
+      "devicemgmt-folder-channel": { channelId: ids.pickerProductionId },
+      "devicemgmt-group-names": { pattern: "^[a-z-]+$" },
+      "devicemgmt-migration-targets": { allowedSlugs: ["acme-lab"] },
+      "devicemgmt-site-device-tags": { siteTags: { ...SITE_TAGS, "Berlin Lab": "site-north" } },
+      "devicemgmt-production-from-beta": { betaVersionIds: [ids.olderVersionId] },
+    }),
+  );
+  expect(result.ok).toBe(false);
+  for (const v of result.policyViolations) expect(v.policyPack).toBe(PACK_NAME);
+  expect(verdicts(result, "devicemgmt-admin-domains")).toEqual([
+    expect.stringContaining("mandatory: olivia.ops@acme.example would be an organization Admin"),
+  ]);
+  expect(verdicts(result, "devicemgmt-max-admins")).toEqual([
+    expect.stringContaining("mandatory: 1 users are organization Admins (olivia.ops@acme.example)"),
+  ]);
+  expect(verdicts(result, "devicemgmt-folder-channel")).toEqual([
+    expect.stringContaining('mandatory: Configured group "Berlin Lab" (berlin) lacks release channel'),
+  ]);
+  // Advisory: six groups, six warnings.
+  expect(verdicts(result, "devicemgmt-group-names")).toHaveLength(6);
+  expect(verdicts(result, "devicemgmt-group-names")).toContainEqual(
+    expect.stringContaining('advisory: Group name "Berlin Lab" does not match ^[a-z-]+$'),
+  );
+  expect(verdicts(result, "devicemgmt-migration-targets")).toEqual([
+    expect.stringContaining('mandatory: Device migration to "acme-staging" is not allowed'),
+  ]);
+  expect(verdicts(result, "devicemgmt-site-device-tags").sort()).toEqual([
+    expect.stringMatching(/^mandatory: Device berlin-headset-02 is placed in "Berlin Lab" .*"site-north"/),
+    expect.stringMatching(/^mandatory: Device berlin-headset-03 is placed in "Berlin Lab"/),
+  ]);
+  expect(verdicts(result, "devicemgmt-production-from-beta")).toEqual([
+    expect.stringContaining("mandatory: simulator-production-version moves a Production channel to version"),
+  ]);
+  // The kiosk has its PIN and no experience removes the branding.
+  expect(verdicts(result, "devicemgmt-kiosk-pin")).toEqual([]);
+  expect(verdicts(result, "devicemgmt-vendor-branding")).toEqual([]);
+  // A resource policy's violation names its resource; the folder rule names the group it found.
+  const folderViolation = result.policyViolations.find((v) => v.policy === "devicemgmt-folder-channel")!;
+  expect(folderViolation.urn).toMatch(/::berlin$/);
+});
+
+it("an advisory violation alone does not fail the preview", async () => {
+  const result = await preview(
+    organization,
+    withConfig({ "devicemgmt-group-names": { pattern: "^[a-z-]+$" } }),
+  );
+  expect(policiesViolated(result)).toEqual(["devicemgmt-group-names"]);
+  expect(result.policyViolations.every((v) => v.enforcementLevel === "advisory")).toBe(true);
+  expect(result.errors).toEqual([]);
+  expect(result.ok).toBe(true);
+});
+
+/**
+ * examples/org changed the way a review should catch: the kiosk without its PIN, the Austin home screen without
+ * the vendor's branding, London's headset 04 moved to Austin (keeping London's tag), and Production moved to
+ * 2.4.0, which the program also puts on Beta.
+ */
+function changedOrganization() {
+  let austin: dm.Group | undefined;
+  pulumi.runtime.registerStackTransformation((args) => {
+    if (args.name === "austin") austin = args.resource as dm.Group;
+    if (args.name === "austin-home")
+      return { ...args, props: { ...args.props, removePoweredByArborXrBranding: true } };
+    if (args.name === "london-headset-04") return { ...args, props: { ...args.props, groupId: austin!.id } };
+    if (args.name === "simulator-production-version")
+      return { ...args, props: { ...args.props, versionId: ids.olderVersionId } };
+    return undefined;
+  });
+  const outputs = declareOrganization({ ...settings });
+  new dm.ReleaseChannelVersion("simulator-beta-version", {
+    appId: ids.simulatorAppId,
+    releaseChannelId: ids.betaId,
+    versionId: ids.olderVersionId,
+  });
+  return outputs;
+}
+
+it("kiosk PIN, vendor branding, site tags and Production-from-Beta fail on a changed program", async () => {
+  // The example's config lists the Beta channel; without it, only betaVersionIds count as on Beta.
+  const result = await preview(
+    changedOrganization,
+    withConfig({ "devicemgmt-production-from-beta": { betaChannelIds: [] } }),
+  );
+  expect(result.ok).toBe(false);
+  expect(policiesViolated(result)).toEqual([
+    "devicemgmt-kiosk-pin",
+    "devicemgmt-production-from-beta",
+    "devicemgmt-site-device-tags",
+    "devicemgmt-vendor-branding",
+  ]);
+  expect(verdicts(result, "devicemgmt-kiosk-pin")).toEqual([
     expect.stringContaining(
-      'The headset experience at "Austin Lab" (austin-home) removes the "Powered by ArborXR"',
+      'mandatory: The kiosk at "London Warehouse" (london-kiosk) has its menu on but no adminPin',
     ),
   ]);
-  expect(runStack(vendorBranding, { allowedSites: ["Austin Lab"] }, removed)).toEqual([]);
-  expect(runStack(vendorBranding, { allowedSites: ["London Warehouse"] }, removed)).toHaveLength(1);
-});
-
-it("site device tags: each site's headsets carry its tag; a site expecting another tag fails", () => {
-  const siteTags = {
-    "Berlin Lab": "site-berlin",
-    "London Warehouse": "site-london",
-    "Austin Lab": "site-austin",
-  };
-  expect(ofKindIn(TYPE("Device"))).toHaveLength(4);
-  expect(runStack(siteDeviceTags, { siteTags })).toEqual([]);
-  expect(runStack(siteDeviceTags, { siteTags: { ...siteTags, "Berlin Lab": "site-north" } })).toEqual([
-    expect.stringMatching(
-      /Device berlin-headset-02 is placed in "Berlin Lab" but does not carry .*"site-north"/,
-    ),
-    expect.stringMatching(/Device berlin-headset-03 is placed in "Berlin Lab"/),
-  ]);
-  // A device moved to Austin without Austin's tag (a changed registration) fails.
-  const moved = resources.map((r) =>
-    r.name === "london-headset-04"
-      ? ({
-          ...r,
-          propertyDependencies: { ...r.propertyDependencies, groupId: groupNamed("Austin Lab") },
-        } as PolicyResource)
-      : r,
-  );
-  expect(runStack(siteDeviceTags, { siteTags }, moved)).toEqual([
+  expect(verdicts(result, "devicemgmt-vendor-branding")).toEqual([
     expect.stringContaining(
-      'Device london-headset-04 is placed in "Austin Lab" but does not carry the site\'s tag "site-austin"',
+      'mandatory: The headset experience at "Austin Lab" (austin-home) removes the "Powered by ArborXR"',
     ),
   ]);
-});
-
-it("production from beta: the example promotes Beta's build; a version Beta never had fails", () => {
-  const cfg = { productionChannelIds: [simulator.productionId], betaVersionIds: [simulator.betaVersionId] };
-  expect(runStack(productionFromBeta, cfg)).toEqual([]);
-  expect(runStack(productionFromBeta, { ...cfg, betaVersionIds: [simulator.olderVersionId] })).toEqual([
+  expect(verdicts(result, "devicemgmt-site-device-tags")).toEqual([
+    expect.stringContaining(
+      'mandatory: Device london-headset-04 is placed in "Austin Lab" but does not carry the site\'s tag "site-austin"',
+    ),
+  ]);
+  expect(verdicts(result, "devicemgmt-production-from-beta")).toEqual([
     expect.stringContaining("simulator-production-version moves a Production channel to version"),
   ]);
-  // A Beta channel the program itself moves to the version counts as on Beta.
-  const withBeta = [
-    ...resources,
-    {
-      ...resources.find((r) => r.name === "simulator-production-version")!,
-      name: "simulator-beta-version",
-      props: { releaseChannelId: simulator.betaId, versionId: simulator.olderVersionId },
-    } as PolicyResource,
-  ].map((r) =>
-    r.name === "simulator-production-version"
-      ? ({ ...r, props: { ...r.props, versionId: simulator.olderVersionId } } as PolicyResource)
-      : r,
-  );
-  expect(runStack(productionFromBeta, { productionChannelIds: [simulator.productionId] }, withBeta)).toEqual([
-    expect.stringContaining("not on Beta"),
-  ]);
-  expect(
-    runStack(
-      productionFromBeta,
-      { productionChannelIds: [simulator.productionId], betaChannelIds: [simulator.betaId] },
-      withBeta,
-    ),
-  ).toEqual([]);
 });
 
-const ofKindIn = (type: string) => resources.filter((r) => r.type === type);
-const groupNamed = (name: string) =>
-  resources.filter((r) => r.type === TYPE("Group") && r.props.name === name);
+it("an allowed site may drop the branding, and a version the program puts on Beta may go to Production", async () => {
+  const result = await preview(
+    changedOrganization,
+    withConfig({
+      "devicemgmt-vendor-branding": { allowedSites: ["Austin Lab"] },
+      "devicemgmt-production-from-beta": { betaChannelIds: [ids.betaId] },
+    }),
+  );
+  expect(policiesViolated(result)).toEqual(["devicemgmt-kiosk-pin", "devicemgmt-site-device-tags"]);
+  expect(result.ok).toBe(false);
+});
