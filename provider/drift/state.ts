@@ -1,7 +1,7 @@
 /**
- * Reads `pulumi stack export` files (checkpoint version 3) into the resources this provider manages, with every
- * secret replaced by a placeholder before anything else sees the values: what the report prints can never hold
- * a secret of the state, whatever it prints.
+ * Reads `pulumi stack export` files (checkpoint version 3, or 4 when the state uses a feature such as a taint)
+ * into the resources this provider manages, with every secret replaced by a placeholder before anything else
+ * sees the values: what the report prints can never hold a secret of the state, whatever it prints.
  */
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
@@ -106,6 +106,13 @@ function urnParts(urn: string): { stack: string; project: string; name: string }
   return { stack: parts[0].slice("urn:pulumi:".length), project: parts[1], name: parts[parts.length - 1] };
 }
 
+/**
+ * The checkpoint versions Pulumi 3 writes: 3, and 4 when the state uses a feature older CLIs cannot read (it
+ * then lists them in `features`: a taint, a byte string, hooks, ...). The resources have the same shape in both;
+ * the fields read here are in every one.
+ */
+const READABLE_VERSIONS = [3, 4];
+
 /** Parses one stack export's text; `file` names it in errors and in the report. */
 export function parseStackExport(text: string, file: string): StackState {
   let checkpoint: { version?: unknown; deployment?: { resources?: unknown } };
@@ -116,9 +123,13 @@ export function parseStackExport(text: string, file: string): StackState {
       `${file} is not JSON: give the output of \`pulumi stack export --file <file>\`.`,
     );
   }
-  if (checkpoint?.version !== 3 || !checkpoint.deployment || typeof checkpoint.deployment !== "object") {
+  if (
+    !READABLE_VERSIONS.includes(checkpoint?.version as number) ||
+    !checkpoint.deployment ||
+    typeof checkpoint.deployment !== "object"
+  ) {
     throw new StateFileError(
-      `${file} is not a stack export of version 3 (its "version" is ${JSON.stringify(checkpoint?.version)}): ` +
+      `${file} is not a stack export of version 3 or 4 (its "version" is ${JSON.stringify(checkpoint?.version)}): ` +
         "give the output of `pulumi stack export --file <file>` from Pulumi 3.",
     );
   }

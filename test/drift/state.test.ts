@@ -5,7 +5,7 @@ import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { createEngine, type Engine } from "../../engine-stand-in";
+import { createEngine, type Engine } from "../engine";
 import { DeviceMgmtClient } from "../../provider/client";
 import { LEGACY_TYPE, thinProvider, type ResourceKind } from "../../provider/dynamic";
 import {
@@ -79,6 +79,34 @@ describe("a stack written by the 0.1 release (every kind as pulumi-nodejs:dynami
       expect(state.resources.find((r) => r.urn === entry.urn)?.kind).toBe(kind);
     }
   });
+
+  it("reads the export of a stack with a tainted resource, which the CLI writes as version 4", async () => {
+    // `pulumi stack export` writes version 3 unless the state uses a feature older CLIs cannot read: a taint
+    // (`pulumi state taint`) is one, and makes it version 4 with `features: ["taint"]`.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-taint-"));
+    const plain = path.join(dir, "plain.json");
+    await engine.saveState(plain);
+    const before = JSON.parse(fs.readFileSync(plain, "utf8")) as { version: number; features?: string[] };
+    expect(before.version).toBe(3);
+    expect(before.features).toBeUndefined();
+    await engine.taint("site");
+    try {
+      const tainted = path.join(dir, "tainted.json");
+      await engine.saveState(tainted);
+      const text = fs.readFileSync(tainted, "utf8");
+      const exported = JSON.parse(text) as { version: number; features?: string[] };
+      expect(exported).toMatchObject({ version: 4, features: ["taint"] });
+      const state = parseStackExport(text, tainted);
+      expect(state.resources.map((r) => [r.name, r.kind]).sort()).toEqual(
+        parseStackExport(fs.readFileSync(plain, "utf8"), plain)
+          .resources.map((r) => [r.name, r.kind])
+          .sort(),
+      );
+      expect(state.resources.map((r) => r.name)).toContain("site");
+    } finally {
+      await engine.untaint("all");
+    }
+  });
 });
 
 const checkpoint = (resources: object[]) => JSON.stringify({ version: 3, deployment: { resources } });
@@ -147,10 +175,17 @@ describe("parseStackExport", () => {
     expect(legacyOf({ something: 1 })).toBeUndefined();
   });
 
-  it("refuses what is not a version 3 stack export, saying what to give", () => {
+  it("refuses what is not a version 3 or 4 stack export, saying what to give", () => {
     expect(() => parseStackExport("not json", "s.json")).toThrow(StateFileError);
     expect(() => parseStackExport(JSON.stringify({ version: 2, deployment: {} }), "s.json")).toThrow(
-      /not a stack export of version 3.*pulumi stack export/,
+      /not a stack export of version 3 or 4 \(its "version" is 2\).*pulumi stack export/,
     );
+    expect(() => parseStackExport(JSON.stringify({ version: 5, deployment: {} }), "s.json")).toThrow(
+      /its "version" is 5/,
+    );
+    expect(
+      parseStackExport(JSON.stringify({ version: 4, features: ["taint"], deployment: {} }), "s.json")
+        .resources,
+    ).toEqual([]);
   });
 });

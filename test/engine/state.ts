@@ -20,6 +20,7 @@ interface CheckpointResource {
   outputs?: Record<string, unknown>;
   dependencies?: string[];
   protect?: boolean;
+  retainOnDelete?: boolean;
   deletedWith?: string;
   initErrors?: string[];
   delete?: boolean;
@@ -73,6 +74,7 @@ export function viewOf(resource: CheckpointResource): ResourceView {
     secretOutputs: secretKeys(resource.outputs),
     dependencies: resource.dependencies ?? [],
     protect: resource.protect ?? false,
+    ...(resource.retainOnDelete ? { retainOnDelete: true } : {}),
     ...(resource.deletedWith ? { deletedWith: resource.deletedWith } : {}),
     ...(resource.initErrors?.length ? { initErrors: resource.initErrors } : {}),
     ...(resource.delete ? { pendingDelete: true } : {}),

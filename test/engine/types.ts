@@ -99,6 +99,8 @@ export interface ResourceView {
   secretOutputs: string[];
   dependencies: string[];
   protect: boolean;
+  /** `retainOnDelete`: a delete forgets the object and leaves it in the organization. */
+  retainOnDelete?: boolean;
   deletedWith?: string;
   initErrors?: string[];
   pendingDelete?: boolean;

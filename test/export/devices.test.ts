@@ -9,7 +9,7 @@ import * as os from "os";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine, type RunResult } from "../../engine-stand-in";
+import { createEngine, type Engine, type RunResult } from "../engine";
 import { generatedProgram, runExport, stackConfig, type Exported } from "./support";
 
 const repoRoot = path.resolve(__dirname, "../..");

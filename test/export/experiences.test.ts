@@ -8,7 +8,7 @@ import * as os from "os";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient, type HeadsetExperience } from "../../provider/client";
-import { createEngine, type Engine, type RunResult } from "../../engine-stand-in";
+import { createEngine, type Engine, type RunResult } from "../engine";
 import { generatedProgram, runExport, stackConfig, type Exported, WITHOUT_DEVICE_KINDS } from "./support";
 
 const repoRoot = path.resolve(__dirname, "../..");

@@ -24,7 +24,7 @@ interface Declared {
 }
 
 /**
- * Runs a generated program against a stand-in of the package that records what it declares and looks up.
+ * Runs a generated program against a fake of the package that records what it declares and looks up.
  * References come back as `{ ref: "<resource name or lookup>" }`, so the test can see what points at what.
  */
 function declarations(source: string, adopt: Record<string, string> = {}): Declared[] {

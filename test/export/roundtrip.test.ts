@@ -1,12 +1,12 @@
 // Round trip on the emulator: build organization A, export it, then run the generated program through the
-// engine stand-in — with A's stack config against A (production: adopts, changes nothing), and without it
+// real Pulumi CLI (as an Automation API inline program) — with A's stack config against A (production: adopts, changes nothing), and without it
 // against the empty staging organization B (creates the same structure).
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine, type RunResult } from "../../engine-stand-in";
+import { createEngine, type Engine, type RunResult } from "../engine";
 import { generatedProgram, runExport, stackConfig, type Exported, WITHOUT_DEVICE_KINDS } from "./support";
 
 const repoRoot = path.resolve(__dirname, "../..");

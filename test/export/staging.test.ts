@@ -1,6 +1,6 @@
 // Staging from production when the staging organization already holds some of the objects: export production
 // with --match-base-url reading the staging organization, then follow the generated README's staging commands
-// literally (each `pulumi …` line becomes the engine stand-in's operation), and check that the stack adopted
+// literally (each `pulumi …` line becomes that operation of the real Pulumi CLI, on an inline program), and check that the stack adopted
 // what existed, created the rest, changes nothing on a second `up`, and that `destroy` leaves what was there.
 import * as fs from "fs";
 import * as os from "os";
@@ -8,7 +8,7 @@ import * as path from "path";
 import { spawnSync } from "child_process";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine, type RunResult } from "../../engine-stand-in";
+import { createEngine, type Engine, type RunResult } from "../engine";
 import { generatedProgram, runExport, stackConfig, WITHOUT_DEVICE_KINDS } from "./support";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -260,9 +260,9 @@ describe("the README's staging commands, run literally", () => {
       "Read Only@organization",
     ]);
     for (const name of ["acme-training", "emea", "emea-spare", "morgan-multi", "acme-brand-theme"]) {
-      expect(engine!.resource(name).options.retainOnDelete).toBe(true);
+      expect(engine!.resource(name).retainOnDelete).toBe(true);
     }
-    expect(engine!.resource("berlin-lab").options.retainOnDelete).toBe(false);
+    expect(engine!.resource("berlin-lab").retainOnDelete ?? false).toBe(false);
 
     // A second `up`: nothing to do.
     await run("pulumi up");

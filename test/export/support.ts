@@ -5,7 +5,7 @@ import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as ts from "typescript";
 import { parse as parseYaml } from "yaml";
-import type { Program } from "../../engine-stand-in";
+import type { Program } from "../engine";
 import { main } from "../../provider/export/cli";
 import type { ExportKind, ModelGroup, ModelUser, OrgModel, RoleRef } from "../../provider/export/model";
 import type { RenderOptions } from "../../provider/export/render";
@@ -112,10 +112,11 @@ export function runModule(source: string, modules: Record<string, unknown>): Rec
 }
 
 /**
- * The generated index.ts as an engine program, evaluated afresh on every run like a new `pulumi up`. As a
- * user's program would: `pulumi-devicemgmt` is this repository (node_modules/pulumi-devicemgmt links to it,
- * required here and not at load, so the unit tests of this folder need no build), and `@pulumi/pulumi` is the
- * SDK instance the engine stand-in drives.
+ * The generated index.ts as an inline program of the Automation API (test/engine), evaluated afresh on every
+ * run like a new `pulumi up`: the CLI here has no Node.js language host, so the exported project folder cannot
+ * be run with `pulumi up` in it. As a user's program would: `pulumi-devicemgmt` is this repository
+ * (node_modules/pulumi-devicemgmt links to it, required here and not at load, so the unit tests of this folder
+ * need no build), and `@pulumi/pulumi` is the SDK instance the Automation API runs the inline program with.
  */
 export function generatedProgram(dir: string): Program {
   const source = fs.readFileSync(path.join(dir, "index.ts"), "utf8");

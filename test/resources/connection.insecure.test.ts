@@ -1,9 +1,9 @@
-// Plain http to another machine, through the engine stand-in and the real plugin, for each source of the base
+// Plain http to another machine, through the real Pulumi CLI and the real plugin, for each source of the base
 // URL: stack config, environment, a resource's connection. Refused with the property and the opt-in named (and
 // never the token); allowed with the opt-in; loopback (the emulator) always allowed.
 import * as os from "os";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { createEngine } from "../../engine-stand-in";
+import { createEngine } from "../engine";
 import { Group } from "../../provider";
 import { repoRoot } from "./support";
 

@@ -1,9 +1,9 @@
 // Users created by invitation (issue #14), under both readings of POST /user-invites that the API documentation
 // allows: the account exists at once (the emulator's default), or only once the invitee accepts (strict
-// pendingInvitations). Whole programs through the engine stand-in and the real dynamic-provider plugin; the
+// pendingInvitations). Whole programs through the real Pulumi CLI and the real dynamic-provider plugin; the
 // emulator's snapshot is what the organization holds afterwards.
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { createEngine, type Engine } from "../../engine-stand-in";
+import { createEngine, type Engine } from "../engine";
 import { DeviceMgmtClient } from "../../provider/client";
 import { User } from "../../provider";
 import { repoRoot, sortedRoles } from "./support";

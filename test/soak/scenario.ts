@@ -1,7 +1,7 @@
 /**
  * The fault soak: the example organization plus generated groups, users and attachments, applied through the
- * engine stand-in and the real plugin while the emulator answers 5xx, bursts of 429 and drops connections
- * after applying writes. Each stage re-runs `up` (as a user would) until it succeeds, then checks that the
+ * real Pulumi CLI (test/engine) and the real plugin while the emulator answers 5xx, bursts of 429 and drops
+ * connections after applying writes. Each stage re-runs `up` (as a user would) until it succeeds, then checks that the
  * organization is exactly what the program declares, that nothing is duplicated, that another `up` writes
  * nothing, and that the token is in no state file or log line.
  *
@@ -13,7 +13,7 @@ import * as path from "node:path";
 import * as dm from "../../provider";
 import { startEmulator, type EmulatorStats, type FaultConfig, type OrgSnapshot } from "../../emulator";
 import { closeDispatchers, DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine, type RunResult } from "../../engine-stand-in";
+import { createEngine, type Engine, type RunResult } from "../engine";
 import { declareOrganization, type OrganizationSettings } from "../../examples/org/organization";
 
 const repoRoot = path.resolve(__dirname, "../..");
