@@ -70,11 +70,18 @@ function stepOf(kind: StepKind, metadata: StepEventMetadata): Step {
   return step;
 }
 
-/** What a refresh step found: drift read into the state (update), gone (delete) or nothing (same). */
+/**
+ * What a refresh step found: drift read into the state (update), gone (delete) or nothing (same). Only
+ * `pulumi refresh` names the step's result in its events (the op becomes update / delete / same); under `up
+ * --refresh` and `preview --refresh` the op stays "refresh", and the dynamic provider's Diff reports no changed
+ * keys (diffs and detailedDiff are empty even when it answers DIFF_SOME), so drift shows as inputs the read
+ * changed, which is what the engine's refresh diff compares.
+ */
 function refreshKind(metadata: StepEventMetadata): StepKind {
   if (!metadata.new || !metadata.new.id) return "delete";
   if ((metadata.diffs ?? []).length > 0) return "update";
   if (metadata.detailedDiff && Object.keys(metadata.detailedDiff).length > 0) return "update";
+  if (changed(metadata.old?.inputs, metadata.new.inputs).keys.length > 0) return "update";
   return "same";
 }
 
@@ -130,6 +137,7 @@ export function foldEvents(
   const replacements = new Map<string, Step>();
   const deletedFirst = new Set<string>();
   const checkFailures = new Map<string, EngineError>();
+  const refreshingNow = new Set<string>();
 
   for (const event of events) {
     if (event.resourcePreEvent) {
@@ -138,7 +146,9 @@ export function foldEvents(
       if (metadata.op === "delete-replaced" && !replacements.has(metadata.urn))
         deletedFirst.add(metadata.urn);
       if (metadata.op === "create-replacement") replacements.set(metadata.urn, stepOf("replace", metadata));
-      if (event.resourcePreEvent.planning) recordStep(metadata);
+      // A refresh step is recorded from its outputs event (what the read found), in a preview too.
+      if (metadata.op === "refresh") refreshingNow.add(metadata.urn);
+      else if (event.resourcePreEvent.planning) recordStep(metadata);
     }
     if (event.resOutputsEvent) {
       const { metadata } = event.resOutputsEvent;
@@ -147,12 +157,16 @@ export function foldEvents(
           run.stackOutputs = metadata.new.outputs as Record<string, unknown>;
         continue;
       }
-      const op = OPERATION[metadata.op];
+      // `pulumi refresh` reports a refresh step's outputs under the op of its result (same, update, delete):
+      // it is still a read, never a write.
+      const wasRefresh = refreshingNow.delete(metadata.urn);
+      const op = wasRefresh ? "read" : OPERATION[metadata.op];
       if (op && !event.resOutputsEvent.planning) {
         const id = (op === "delete" ? metadata.old?.id : metadata.new?.id) ?? metadata.old?.id ?? "";
         run.operations.push({ op, urn: metadata.urn, id });
       }
-      if (!event.resOutputsEvent.planning) recordStep(metadata);
+      if (wasRefresh) recordRefresh(metadata);
+      else if (!event.resOutputsEvent.planning) recordStep(metadata);
     }
     if (event.policyEvent) {
       const { policyPackName, policyName, enforcementLevel, message, resourceUrn } = event.policyEvent;
@@ -218,12 +232,14 @@ export function foldEvents(
     if (deletedFirst.has(step.urn)) step.deleteBeforeReplace = true;
   return run;
 
+  function recordRefresh(metadata: StepEventMetadata): void {
+    const into = refreshing === "refresh" ? run.steps : run.refreshSteps;
+    const result = metadata.op as StepKind;
+    const kind = STEP_KINDS.includes(result) ? result : refreshKind(metadata);
+    into[kind].push(stepOf(kind, metadata));
+  }
+
   function recordStep(metadata: StepEventMetadata): void {
-    if (metadata.op === "refresh") {
-      const into = refreshing === "refresh" ? run.steps : run.refreshSteps;
-      into[refreshKind(metadata)].push(stepOf(refreshKind(metadata), metadata));
-      return;
-    }
     if (metadata.op === "replace") {
       const step = stepOf("replace", metadata);
       const created = replacements.get(metadata.urn);

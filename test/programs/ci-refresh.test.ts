@@ -1,10 +1,10 @@
-// The example CI workflows' commands (examples/ci) through the engine stand-in and the real plugin against the
+// The example CI workflows' commands (examples/ci) run by the Pulumi CLI and the real plugin against the
 // emulator: the drift job's `pulumi preview --refresh --expect-no-changes` (read-only token) and the deploy
 // job's `pulumi up --refresh` (write token), both with the token in DEVICEMGMT_API_TOKEN as the workflows set
 // it. Each asserts what the job reports and the organization afterwards.
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { createEngine, type Engine, type RunResult } from "../../engine-stand-in";
+import { createEngine, type Engine, type RunResult } from "../engine";
 import { DeviceMgmtClient } from "../../provider/client";
 import { Group, User } from "../../provider";
 
@@ -17,7 +17,10 @@ let adminRole: string;
 /** The job step's environment: the token only in the environment, as the workflows pass it. */
 const job = (token: string) => ({ env: { DEVICEMGMT_API_TOKEN: token } });
 
-/** `--expect-no-changes`: the preview fails when it plans any create, update, replace or delete. */
+/** The drift job's command: `pulumi preview --refresh --expect-no-changes`, with the read-only token. */
+const driftJob = () => ({ refresh: true, expectNoChanges: true, ...job(emulator.tokens.readOnly) });
+
+/** What the preview plans: `--expect-no-changes` fails the job when it plans any create, update, replace or delete. */
 const plannedChanges = (result: RunResult) =>
   [...result.steps.create, ...result.steps.update, ...result.steps.replace, ...result.steps.delete].map(
     (s) => `${s.kind} ${s.name}`,
@@ -55,7 +58,7 @@ const portalRename = async () => {
 
 describe("drift job: pulumi preview --refresh --expect-no-changes (read-only token)", () => {
   test("no drift: the refresh reads everything, finds nothing, and the preview plans no change", async () => {
-    const result = await engine.preview(program(), { refresh: true, ...job(emulator.tokens.readOnly) });
+    const result = await engine.preview(program(), driftJob());
     expect(result.errors).toEqual([]);
     expect(result.refreshSteps!.same.map((s) => s.name).sort()).toEqual(["emil", "lab"]);
     expect(result.refreshSteps!.update).toEqual([]);
@@ -65,8 +68,13 @@ describe("drift job: pulumi preview --refresh --expect-no-changes (read-only tok
   test("a portal rename: the job fails naming the group, and the preview saves nothing", async () => {
     await portalRename();
     const before = engine.resource("lab").outputs;
-    const result = await engine.preview(program(), { refresh: true, ...job(emulator.tokens.readOnly) });
-    expect(result.errors).toEqual([]);
+    const result = await engine.preview(program(), driftJob());
+    // `--expect-no-changes` fails the job once the preview plans a change (the CLI exits non-zero).
+    expect(result.ok).toBe(false);
+    expect(result.errors.map((e) => e.message)).toEqual([
+      expect.stringContaining("no changes were expected"),
+    ]);
+    expect(result.output).toMatch(/~ .*lab.* update/);
     expect(result.refreshSteps!.update.map((s) => s.name)).toEqual(["lab"]);
     expect(plannedChanges(result)).toEqual(["update lab"]);
     expect(result.steps.update[0].changedValues).toEqual({
@@ -98,7 +106,7 @@ describe("deploy job: pulumi up --refresh (write token)", () => {
     ).toEqual(["Berlin Lab"]);
     expect(emulator.snapshot().users.filter((u) => u.email === "emil@acme.example")).toHaveLength(1);
 
-    const drift = await engine.preview(program(), { refresh: true, ...job(emulator.tokens.readOnly) });
+    const drift = await engine.preview(program(), driftJob());
     expect(drift.errors).toEqual([]);
     expect(plannedChanges(drift)).toEqual([]);
   });

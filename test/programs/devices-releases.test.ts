@@ -4,7 +4,7 @@
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine } from "../../engine-stand-in";
+import { createEngine, type Engine } from "../engine";
 import * as dm from "../../provider";
 
 const repoRoot = path.resolve(__dirname, "../..");

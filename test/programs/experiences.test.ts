@@ -6,7 +6,7 @@ import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine } from "../../engine-stand-in";
+import { createEngine, type Engine } from "../engine";
 import * as dm from "../../provider";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -149,6 +149,8 @@ describe("a kiosk site and a locked headset", () => {
     });
     const debug = await engine.refresh({ env: { DEVICEMGMT_LOG: "debug" } });
     expect(debug.errors).toEqual([]);
+    // The plugin's request log (its stderr) reaches the CLI's output as diagnostics of this very run.
+    expect(debug.output).toMatch(/devicemgmt: GET \S*headset-experience/);
     expect(engine.stderr()).toMatch(/headset-experience/);
     expect(engine.stderr()).not.toContain(PIN);
   });

@@ -6,7 +6,7 @@ import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine } from "../../engine-stand-in";
+import { createEngine, type Engine } from "../engine";
 import { declareOrganization, type OrganizationSettings } from "../../examples/org/organization";
 import { DEFAULT_SITE_DEVICES } from "../../examples/org/sites";
 
@@ -174,6 +174,8 @@ describe("the example organization", () => {
     expect(state).not.toContain(KIOSK_PIN);
     const debug = await engine.refresh({ env: { DEVICEMGMT_LOG: "debug" } });
     expect(debug.errors).toEqual([]);
+    // The plugin's request log (its stderr) reaches the CLI's output as diagnostics of this very run.
+    expect(debug.output).toMatch(/devicemgmt: GET \/api\/v3\/groups/);
     expect(engine.stderr()).toMatch(/GET \/api\/v3\/groups/);
     expect(engine.stderr()).not.toContain(secretPart);
     expect(engine.stderr()).not.toContain(KIOSK_PIN);

@@ -1,11 +1,12 @@
 // Ordinary Pulumi operations that must never delete, detach, duplicate or orphan an object the program still
-// declares: each runs through the engine stand-in (which follows the real engine: create-before-delete, deletes
-// after the program, --replace without Diff, stored config) and the real plugin against the emulator, and each
-// asserts the organization afterwards.
+// declares: each runs through the Pulumi CLI (create-before-delete, deletes after the program, --replace without
+// Diff, stored config) and the real plugin against the emulator, and each asserts the organization afterwards.
+import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { createEngine, type Engine, type EngineOptions } from "../../engine-stand-in";
+import { createEngine, type Engine, type EngineOptions } from "../engine";
 import { DeviceMgmtClient } from "../../provider/client";
 import { Group, GroupReleaseChannel, User, DeviceReleaseChannel } from "../../provider";
 
@@ -98,6 +99,22 @@ function expectDeclaredOrganization() {
     defaultRoleId: ids.adminRole,
     groupRoles: [{ roleId: ids.groupAdmin, groupId: sites[0].id }],
   });
+}
+
+/**
+ * The token the state holds for refresh and destroy: the default provider's config, decrypted by the CLI
+ * (`pulumi stack export --show-secrets` into a file, so that the plain text never reaches the CLI's output).
+ */
+async function storedToken(): Promise<unknown> {
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "safety-state-")), "state.json");
+  await engine.saveState(file, { showSecrets: true });
+  const exported = JSON.parse(fs.readFileSync(file, "utf8")) as {
+    deployment: { resources: Array<{ type: string; inputs?: Record<string, unknown> }> };
+  };
+  fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  const provider = exported.deployment.resources.find((r) => r.type === "pulumi:providers:pulumi-nodejs");
+  const token = provider?.inputs?.["devicemgmt:apiToken"] as { plaintext?: string } | undefined;
+  return token?.plaintext === undefined ? token : JSON.parse(token.plaintext);
 }
 
 async function expectQuietUp(p: () => void) {
@@ -285,8 +302,11 @@ describe("connections and tokens", () => {
 
   test("token rotation: up with the new token, then refresh and destroy use it (the old one may be revoked)", async () => {
     await engine.up(program(), { secretConfig: { "devicemgmt:apiToken": emulator.tokens.multiOrgAdmin } });
-    await engine.up(program()); // rotated to the admin token: stored by this up
-    expect(engine.storedConfig()).toMatchObject({ "devicemgmt:apiToken": emulator.tokens.admin });
+    expect(await storedToken()).toBe(emulator.tokens.multiOrgAdmin);
+    // Rotated to the admin token (`pulumi config set --secret`, then `pulumi up`): the up stores it in the state,
+    // as the default provider's config, which is what refresh and destroy configure the provider from.
+    await engine.up(program(), { secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin } });
+    expect(await storedToken()).toBe(emulator.tokens.admin);
     // Morgan's token is revoked by deleting the user it belongs to... not the test's point: refresh uses admin.
     const refreshed = await engine.refresh();
     expect(refreshed.errors).toEqual([]);

@@ -1,17 +1,18 @@
 // A stack that release 0.1.0 really wrote (test/fixtures/checkpoint-0.1.0: packed at aa5fe6c and run through
-// that commit's engine stand-in and emulator) continues under today's package: refresh, `up` with the same
-// program, an update and a destroy, with the organization read from the emulator after each step. The state's
-// `__provider` text is 0.1.0's own, so `require("pulumi-devicemgmt/runtime")` (today's, resolved from the
-// plugin's working directory, the repository) must keep serving what that text calls.
+// that commit's test engine and emulator) continues under today's package and the Pulumi CLI: imported with
+// `pulumi stack import`, then refresh, `up` with the same program, an update and a destroy, with the organization
+// read from the emulator after each step. The state's `__provider` text is 0.1.0's own, so
+// `require("pulumi-devicemgmt/runtime")` (today's, resolved from the plugin's working directory, the repository)
+// must keep serving what that text calls.
+import * as crypto from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emulator";
-import { createEngine, type Engine, type RunResult } from "../../engine-stand-in";
+import { createEngine, type Engine, type RunResult } from "../engine";
 import { DeviceMgmtClient } from "../../provider/client";
-import { LEGACY_TYPE } from "../../provider/dynamic";
+import { LEGACY_TYPE, thinProvider, type ResourceKind } from "../../provider/dynamic";
 import * as dm from "../../provider";
-import { serializedProvider } from "../resources/support";
 
 const repoRoot = path.resolve(__dirname, "../..");
 const fixtures = path.join(__dirname, "../fixtures/checkpoint-0.1.0");
@@ -30,6 +31,7 @@ const secretsKey = Buffer.from(
   fs.readFileSync(path.join(fixtures, "secrets-key.txt"), "utf8").trim(),
   "base64",
 );
+const SECRET_SIG_KEY = "4dabf18193072939515e22adb298388d";
 const writtenResource = (name: string) => written.find((r) => r.urn.endsWith(`::${name}`))!;
 const idOf = (name: string) => writtenResource(name).id!;
 /** The `__provider` text 0.1.0 serialized, by resource name. */
@@ -44,6 +46,61 @@ async function restoredEmulator(): Promise<RunningEmulator> {
   return startEmulator({ port: 0, statePath });
 }
 
+/**
+ * One secret of the fixture in plain text. The checkpoint was written with a key held in memory: `v1:<iv>:<sealed>`
+ * (base64), AES-256-GCM with the 16-byte tag after the ciphertext, over the value's JSON text.
+ */
+function decrypted(ciphertext: string): string {
+  const [version, iv, sealed] = ciphertext.split(":");
+  if (version !== "v1" || !iv || !sealed) throw new Error(`not a ciphertext of the fixture: ${ciphertext}`);
+  const bytes = Buffer.from(sealed, "base64");
+  const decipher = crypto.createDecipheriv("aes-256-gcm", secretsKey, Buffer.from(iv, "base64"));
+  decipher.setAuthTag(bytes.subarray(bytes.length - 16));
+  return Buffer.concat([decipher.update(bytes.subarray(0, bytes.length - 16)), decipher.final()]).toString(
+    "utf8",
+  );
+}
+
+/** Every `{sig, ciphertext}` secret as `{sig, plaintext}`, which `pulumi stack import` encrypts with the stack's key. */
+function withPlainSecrets(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withPlainSecrets);
+  if (typeof value !== "object" || value === null) return value;
+  const map = value as Record<string, unknown>;
+  if (SECRET_SIG_KEY in map && typeof map.ciphertext === "string")
+    return { [SECRET_SIG_KEY]: map[SECRET_SIG_KEY], plaintext: decrypted(map.ciphertext) };
+  return Object.fromEntries(Object.entries(map).map(([key, v]) => [key, withPlainSecrets(v)]));
+}
+
+/**
+ * The fixture as a deployment `pulumi stack import` takes, its resources as 0.1.0 wrote them. What the CLI needs
+ * beyond plain-text secrets: a secrets provider it knows (the fixture names the old engine's in-memory one, which
+ * the CLI refuses: `no known secrets provider for type "harness"`; without one it panics, "attempt to encrypt
+ * value"), so it is this stack's passphrase provider with the stack's salt; and a manifest whose magic is the
+ * SHA-256 of its version, as the CLI writes it (else "magic cookie mismatch; possible tampering/corruption
+ * detected"). The checkpoint has no default provider resource and no `provider` reference on its resources: the
+ * CLI adds both itself, from the stack's config, on the first operation, as it does for any checkpoint written
+ * before providers were recorded.
+ */
+async function importable(engine: Engine, checkpointText: string): Promise<unknown> {
+  const { version, deployment } = JSON.parse(checkpointText) as {
+    version: number;
+    deployment: { manifest: { time: string; version: string; magic?: string } };
+  };
+  const { encryptionSalt } = await engine.stack.workspace.stackSettings(STACK);
+  const manifest = {
+    ...deployment.manifest,
+    magic: crypto.createHash("sha256").update(deployment.manifest.version).digest("hex"),
+  };
+  return {
+    version,
+    deployment: {
+      ...(withPlainSecrets(deployment) as object),
+      manifest,
+      secrets_providers: { type: "passphrase", state: { salt: encryptionSalt } },
+    },
+  };
+}
+
 async function restoredEngine(
   emulator: RunningEmulator,
   checkpoint = path.join(fixtures, "checkpoint.json"),
@@ -55,8 +112,28 @@ async function restoredEngine(
     config: { "devicemgmt:baseUrl": emulator.baseUrl },
     secretConfig: { "devicemgmt:apiToken": emulator.tokens.multiOrgAdmin },
   });
-  await engine.loadState(checkpoint, secretsKey);
+  await engine.importDeployment(await importable(engine, await fs.promises.readFile(checkpoint, "utf8")));
   return engine;
+}
+
+/** The `__provider` text today's package serializes for a kind, as `dynamic.Resource` does. */
+async function serializedProvider(kind: ResourceKind): Promise<string> {
+  const { serializeFunction } = require("@pulumi/pulumi/runtime/closure/serializeClosure");
+  const provider = thinProvider(kind);
+  return (await serializeFunction(() => provider, { allowSecrets: true })).text;
+}
+
+/** The stack's state with its secrets in plain text (`pulumi stack export --show-secrets`, into a file). */
+async function stateWithSecretsShown(
+  engine: Engine,
+): Promise<{ deployment: { resources: FixtureResource[] } }> {
+  const dir = await fs.promises.mkdtemp(path.join(os.tmpdir(), "upgrade-0.1.0-"));
+  try {
+    await engine.saveState(path.join(dir, "state.json"), { showSecrets: true });
+    return JSON.parse(await fs.promises.readFile(path.join(dir, "state.json"), "utf8"));
+  } finally {
+    await fs.promises.rm(dir, { recursive: true, force: true });
+  }
 }
 
 /** The `__provider` text in the engine's state now, by resource name (as the plugin will be given it). */
@@ -188,9 +265,17 @@ describe("a stack written by 0.1.0 (test/fixtures/checkpoint-0.1.0)", () => {
       expect(texts[name]).toBe(providerTextOf(name));
       expect(texts[name]).toContain('require("pulumi-devicemgmt/runtime")');
     }
-    // The per-resource connection was a secret, encrypted in the checkpoint, and decrypts to the token used.
+    // The per-resource connection was a secret, encrypted in the checkpoint, and decrypts to the token used; the
+    // import encrypted it again with the stack's key, so the state holds no plain text of it.
     expect(engine.resource("ula").secretInputs).toEqual(["connection"]);
-    expect(engine.resource("ula").inputs.connection).toEqual({ apiToken: emulator.tokens.admin });
+    expect(engine.resource("ula").secretOutputs).toContain("connection");
+    expect(engine.resource("ula").inputs.connection).toMatchObject({ ciphertext: expect.any(String) });
+    expect(JSON.stringify(engine.checkpoint())).not.toContain(emulator.tokens.admin.split("|")[1]);
+    const ula = (await stateWithSecretsShown(engine)).deployment.resources.find((r) =>
+      r.urn.endsWith("::ula"),
+    )!;
+    const connection = ula.inputs.connection as { plaintext: string };
+    expect(JSON.parse(connection.plaintext)).toEqual({ apiToken: emulator.tokens.admin });
   });
 
   it("refresh, run by 0.1.0's __provider text against today's runtime, finds nothing changed", async () => {
@@ -269,6 +354,9 @@ describe("a stack written by 0.1.0 (test/fixtures/checkpoint-0.1.0)", () => {
       headset01Channels: [],
       headset08In: ["acme-staging"],
     });
+    // No run printed the per-resource connection's token, nor the stack's.
+    expect(engine.stderr()).not.toContain(emulator.tokens.admin.split("|")[1]);
+    expect(engine.stderr()).not.toContain(emulator.tokens.multiOrgAdmin.split("|")[1]);
   });
 });
 

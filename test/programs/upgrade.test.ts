@@ -3,7 +3,7 @@
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { createEngine, type Engine } from "../../engine-stand-in";
+import { createEngine, type Engine } from "../engine";
 import { DeviceMgmtClient } from "../../provider/client";
 import { thinProvider, LEGACY_TYPE, type ResourceKind } from "../../provider/dynamic";
 import { Group, GroupReleaseChannel, User } from "../../provider";
