@@ -114,7 +114,8 @@ export class Engine {
         ): Promise<{ stdout: string; stderr: string }>;
       }
     ).run([...args, "--stack", this.stackName], this.folder, this.env)) as { stdout: string; stderr: string };
-    this.output += result.stdout + result.stderr;
+    // Only what the CLI says on stderr is kept: stdout may be an export with `--show-secrets`.
+    this.output += result.stderr;
     return result.stdout;
   }
 
@@ -239,20 +240,14 @@ export class Engine {
     let ok = true;
     let failure: string | undefined;
     try {
-      if (kind === "up") {
-        await this.stack.up({
+      if (kind === "up" || kind === "preview") {
+        const withProgram = {
           ...common,
           ...policies,
           ...(options.replace ? { replace: options.replace.map((r) => this.urnOf(r)) } : {}),
           ...(options.refresh ? { refresh: true } : {}),
-        });
-      } else if (kind === "preview") {
-        await this.stack.preview({
-          ...common,
-          ...policies,
-          ...(options.replace ? { replace: options.replace.map((r) => this.urnOf(r)) } : {}),
-          ...(options.refresh ? { refresh: true } : {}),
-        });
+        };
+        await (kind === "up" ? this.stack.up(withProgram) : this.stack.preview(withProgram));
       } else if (kind === "refresh") {
         await this.stack.refresh({
           ...common,
