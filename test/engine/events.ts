@@ -109,7 +109,10 @@ export interface FoldedRun {
  * Folds one run's events. `refreshing` says whether refresh steps belong to `steps` (`pulumi refresh`) or to
  * `refreshSteps` (`up --refresh`, `preview --refresh`).
  */
-export function foldEvents(events: EngineEvent[], refreshing: "refresh" | "before-program" | "none"): FoldedRun {
+export function foldEvents(
+  events: EngineEvent[],
+  refreshing: "refresh" | "before-program" | "none",
+): FoldedRun {
   const run: FoldedRun = {
     steps: emptySteps(),
     refreshSteps: emptySteps(),
@@ -127,7 +130,8 @@ export function foldEvents(events: EngineEvent[], refreshing: "refresh" | "befor
     if (event.resourcePreEvent) {
       const { metadata } = event.resourcePreEvent;
       if (isEngineResource(metadata.type)) continue;
-      if (metadata.op === "delete-replaced" && !replacements.has(metadata.urn)) deletedFirst.add(metadata.urn);
+      if (metadata.op === "delete-replaced" && !replacements.has(metadata.urn))
+        deletedFirst.add(metadata.urn);
       if (metadata.op === "create-replacement") replacements.set(metadata.urn, stepOf("replace", metadata));
       if (event.resourcePreEvent.planning) recordStep(metadata);
     }
@@ -182,9 +186,16 @@ export function foldEvents(events: EngineEvent[], refreshing: "refresh" | "befor
   if (run.errors.some((e) => !summary.test(e.message)))
     run.errors = run.errors.filter((e) => e.urn || !summary.test(e.message));
   // An error diagnostic comes before its resOpFailedEvent: name the operation now that all are known.
-  for (const error of run.errors) if (error.urn && failedOp.has(error.urn)) error.op = failedOp.get(error.urn)!;
+  for (const error of run.errors)
+    if (error.urn && failedOp.has(error.urn)) error.op = failedOp.get(error.urn)!;
   for (const step of run.steps.replace) if (deletedFirst.has(step.urn)) step.deleteBeforeReplace = true;
-  for (const step of run.refreshSteps.replace) if (deletedFirst.has(step.urn)) step.deleteBeforeReplace = true;
+  // A dependent replaced with a delete-first replacement has its keys on its create-replacement step only, which
+  // comes after its replace step (step_generator.go: NewReplaceStep with no keys, NewCreateReplacementStep with
+  // dependentReplaceKeys).
+  for (const step of run.steps.replace)
+    if (step.replaceKeys.length === 0) step.replaceKeys = replacements.get(step.urn)?.replaceKeys ?? [];
+  for (const step of run.refreshSteps.replace)
+    if (deletedFirst.has(step.urn)) step.deleteBeforeReplace = true;
   return run;
 
   function recordStep(metadata: StepEventMetadata): void {
