@@ -124,7 +124,8 @@ export function pinnedToOrganization({ kind, type, handler }: KindDefinition): R
       const organizationId = await sameOrganization(type, id, props, props);
       const object = key(kind, organizationId, id);
       if (adoptedHere.has(object)) return; // another resource of this run took it over: keep it
-      runLedger.assertDeletable(type, id); // a refused create of this run met it: the program still declares it
+      // A refused create of this run met it, or an object it refers to: the program still declares it.
+      runLedger.assertDeletable(type, id, props);
       await handler.delete(id, props);
       deletedHere.add(object);
     },

@@ -9,6 +9,13 @@
  * resource was renamed in code without `aliases`, the "no longer declared" old name is the very object the
  * refused create met: the live object the program still declares. The engine leaves that choice to the
  * provider, and the provider refuses the delete.
+ *
+ * The same holds for what refers to that object. A resource whose input is the refused resource's output (an
+ * attachment's `groupId`, a user's `groupRoles`) is never registered: the SDK rejects its inputs. Its old state
+ * is then "no longer declared" too, and the engine deletes it in the same run, after the program: the real
+ * engine does so even when the program fails, since the Node.js SDK reports the rejections only after it has
+ * signalled the end of the program (pulumi/pulumi pkg/resource/deploy/source_eval.go, SignalAndWaitForShutdown).
+ * Such a delete would detach or remove what the program still declares, so it is refused as well.
  */
 import { DeviceMgmtProblem } from "../errors";
 
@@ -29,6 +36,37 @@ export class ClaimedObjectDeleteError extends DeviceMgmtProblem {
   }
 }
 
+/**
+ * A delete refused because the object refers to one for which, in this run, a create of a declared resource was
+ * refused: the program most likely still declares this object too, with an input from that resource.
+ */
+export class ClaimedDependentDeleteError extends DeviceMgmtProblem {
+  constructor(
+    readonly what: string,
+    readonly objectId: string,
+    readonly claimedId: string,
+  ) {
+    super(
+      `${what} ${objectId} was not deleted: it refers to ${claimedId}, which in this run a resource of the ` +
+        `program tried to create and was refused because ${claimedId} already exists, so the program still ` +
+        `declares it; a resource whose inputs come from that resource could not be registered, and is most ` +
+        `likely this one. Fix the refused resource first (the resource option aliases: [{ name: "<old name>" }] ` +
+        `if you renamed it in code, or adoptId: "${claimedId}"), then run again. To remove this object, remove ` +
+        `its declaration.`,
+      { property: "aliases", fix: `aliases on the refused resource, or adoptId: "${claimedId}"` },
+    );
+  }
+}
+
+/** Every string in `value` (nested objects and arrays included). */
+function stringsIn(value: unknown, found: string[] = []): string[] {
+  if (typeof value === "string") found.push(value);
+  else if (Array.isArray(value)) for (const item of value) stringsIn(item, found);
+  else if (value !== null && typeof value === "object")
+    for (const item of Object.values(value)) stringsIn(item, found);
+  return found;
+}
+
 /** The objects of one run for which a create was refused because they already exist (by object id). */
 export class RunLedger {
   private readonly refusedFor = new Set<string>();
@@ -43,9 +81,17 @@ export class RunLedger {
     return this.refusedFor.has(objectId);
   }
 
-  /** Throws ClaimedObjectDeleteError when deleting `objectId` would undo what a refused create protected. */
-  assertDeletable(what: string, objectId: string): void {
+  /**
+   * Throws ClaimedObjectDeleteError when deleting `objectId` would undo what a refused create protected, and
+   * ClaimedDependentDeleteError when its recorded properties (`props`, the connection left out) refer to such an
+   * object.
+   */
+  assertDeletable(what: string, objectId: string, props: Record<string, unknown> = {}): void {
     if (this.createWasRefusedFor(objectId)) throw new ClaimedObjectDeleteError(what, objectId);
+    if (this.refusedFor.size === 0) return;
+    const { connection: _connection, ...recorded } = props;
+    const claimed = stringsIn(recorded).find((value) => this.createWasRefusedFor(value));
+    if (claimed !== undefined) throw new ClaimedDependentDeleteError(what, objectId, claimed);
   }
 }
 

@@ -228,6 +228,11 @@ export function foldEvents(
   for (const error of run.errors)
     if (error.urn && failedOp.has(error.urn)) error.op = failedOp.get(error.urn)!;
   for (const step of run.steps.replace) if (deletedFirst.has(step.urn)) step.deleteBeforeReplace = true;
+  // A dependent replaced with a delete-first replacement has its keys on its create-replacement step only, which
+  // comes after its replace step (step_generator.go: NewReplaceStep with no keys, NewCreateReplacementStep with
+  // dependentReplaceKeys).
+  for (const step of run.steps.replace)
+    if (step.replaceKeys.length === 0) step.replaceKeys = replacements.get(step.urn)?.replaceKeys ?? [];
   for (const step of run.refreshSteps.replace)
     if (deletedFirst.has(step.urn)) step.deleteBeforeReplace = true;
   return run;

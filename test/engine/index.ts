@@ -239,6 +239,7 @@ export class Engine {
     };
     let ok = true;
     let failure: string | undefined;
+    const restoreHostErrors = hostProgramErrors();
     try {
       if (kind === "up" || kind === "preview") {
         const withProgram = {
@@ -260,6 +261,7 @@ export class Engine {
       ok = false;
       failure = (error as Error).message;
     } finally {
+      restoreHostErrors();
       for (const key of Object.keys(options.env ?? {})) {
         if (key in this.env) workspace.envVars[key] = this.env[key];
         else delete workspace.envVars[key];
@@ -326,6 +328,38 @@ export class Engine {
     this.cli.killAll();
     rmSync(this.folder, { recursive: true, force: true });
   }
+}
+
+/** The process itself: jest gives each test module a copy of `process`; the module loader's "process" is the real one. */
+const hostProcess: NodeJS.Process = require("module")._load("process");
+const HOST_EVENTS = ["unhandledRejection", "uncaughtException"] as const;
+
+/**
+ * While an inline program runs, this process is its language host: the Automation API's server
+ * (automation/server.js, run) listens on `process` for the program's unhandled rejections and uncaught exceptions,
+ * logs each as an error of the program and lets the program go on (the run then fails with "One or more errors
+ * occurred"). Under jest, `process` is a copy whose listeners Node never calls, and jest's listener on the real
+ * process would fail the test instead. So during a run the real process's events go to the copy's listeners (the
+ * server's), and to the ones set aside when the copy has none. Returns the function that restores them.
+ */
+function hostProgramErrors(): () => void {
+  if (hostProcess === process) return () => undefined;
+  type Listener = (...args: unknown[]) => void;
+  const host = hostProcess as unknown as NodeJS.EventEmitter;
+  const setAside = HOST_EVENTS.map((event) => host.listeners(event) as Listener[]);
+  const forwarders = HOST_EVENTS.map((event, i): Listener => (...args) => {
+    if ((process as unknown as NodeJS.EventEmitter).emit(event, ...args)) return;
+    for (const listener of setAside[i]) listener(...args);
+  });
+  HOST_EVENTS.forEach((event, i) => {
+    host.removeAllListeners(event);
+    host.on(event, forwarders[i]);
+  });
+  return () =>
+    HOST_EVENTS.forEach((event, i) => {
+      host.removeListener(event, forwarders[i]);
+      for (const listener of setAside[i]) host.on(event, listener);
+    });
 }
 
 export function createEngine(options: EngineOptions): Promise<Engine> {

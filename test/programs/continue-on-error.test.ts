@@ -1,12 +1,19 @@
 // `pulumi up --continue-on-error` with a resource renamed in code without `aliases` (issue 22): the renamed
 // resource's create is refused (the object exists and this resource did not make it), the engine goes on, and
 // the old name is "no longer declared". Whatever the engine then does, the live object the program still
-// declares must survive: the engine stand-in follows the engine and the Node.js SDK 3.270 (the refused
-// resource's outputs reject, the program fails, the engine bails before its deletes), and the provider itself
-// refuses, in the same run, to delete an object a create was refused for (provider/resources/runLedger.ts).
-// Each test asserts the organization afterwards.
+// declares must survive. The real engine (the Pulumi CLI with the Node.js SDK 3.270) does run its deletes in
+// that run: the refused resource's outputs reject and the program fails, but the SDK reports those rejections
+// only after it has signalled the end of the program (pulumi/pulumi pkg/resource/deploy/source_eval.go,
+// SignalAndWaitForShutdown), by when the engine has generated its deletes. It deletes the old name and, when the
+// group was renamed, its attachment too (the new attachment's input is the refused group's id, so the SDK never
+// registers it). The provider refuses, in the same run, to delete an object a create was refused for, or one
+// that refers to such an object (provider/resources/runLedger.ts). Each test asserts the organization afterwards.
 import { Group, GroupReleaseChannel, User } from "../../provider";
-import { ClaimedObjectDeleteError, RunLedger } from "../../provider/resources/runLedger";
+import {
+  ClaimedDependentDeleteError,
+  ClaimedObjectDeleteError,
+  RunLedger,
+} from "../../provider/resources/runLedger";
 import { Managed, startStack, type Stack } from "../resources/support";
 import { useFlagStack } from "./flagStack";
 
@@ -21,6 +28,25 @@ describe("the run ledger (provider/resources/runLedger.ts)", () => {
     expect(() => ledger.assertDeletable("Group", "g-1")).toThrow(/aliases: \[\{ name: "<old name>" \}\]/);
     expect(() => ledger.assertDeletable("Group", "g-1")).toThrow(/adoptId: "g-1"/);
     expect(() => ledger.assertDeletable("Group", "g-2")).not.toThrow();
+  });
+
+  test("refuses to delete what refers to such an object (an attachment, a role on it), naming the refused id", () => {
+    const ledger = new RunLedger();
+    ledger.recordRefusedCreate("g-1");
+    const attachment = { groupId: "g-1", releaseChannelId: "rc-1", connection: { baseUrl: "g-1" } };
+    expect(() => ledger.assertDeletable("GroupReleaseChannel", "g-1/rc-1", attachment)).toThrow(
+      ClaimedDependentDeleteError,
+    );
+    expect(() => ledger.assertDeletable("GroupReleaseChannel", "g-1/rc-1", attachment)).toThrow(
+      /refers to g-1, .*adoptId: "g-1"/,
+    );
+    const user = { email: "a@b.example", groupRoles: [{ roleId: "r-1", groupId: "g-1" }] };
+    expect(() => ledger.assertDeletable("User", "u-1", user)).toThrow(ClaimedDependentDeleteError);
+    // Other objects, and the connection (never an object id), do not count.
+    expect(() => ledger.assertDeletable("GroupReleaseChannel", "g-2/rc-1", { groupId: "g-2" })).not.toThrow();
+    expect(() =>
+      ledger.assertDeletable("User", "u-2", { email: "c@d.example", connection: { apiToken: "g-1" } }),
+    ).not.toThrow();
   });
 });
 
@@ -56,6 +82,14 @@ describe("--continue-on-error after a rename without aliases", () => {
 
     expect(result.ok).toBe(false);
     expect(result.errors[0]).toMatchObject({ op: "create", message: expect.stringContaining("aliases") });
+    // The engine asks for the old name's delete, and the provider refuses it. For a renamed group it first asks
+    // for its attachment's (the new attachment was never registered), which the provider refuses too; the group's
+    // delete is then not even asked for: a failed delete keeps what it depends on (pulumi/pulumi
+    // pkg/resource/deploy/deployment_executor.go, performPostSteps, erroredDeps).
+    const refusedDeletes = result.errors
+      .filter((e) => e.op === "delete")
+      .map((e) => e.urn!.split("::").pop());
+    expect(refusedDeletes).toEqual([renamed === "site" ? "site-production" : renamed]);
     expect(result.steps.delete).toEqual([]);
     const after = org();
     expect(after.groups.filter((g) => g.name === "Berlin Lab").map((g) => g.id)).toEqual([site.id]);

@@ -1,9 +1,9 @@
 // What the flag safety tests share (continue-on-error, target, deleted-with, ignore-changes, refresh-target): a
-// fresh emulator and engine stand-in per test, configured with the admin token, the ids their programs refer to,
-// and the site program most of them run with its checks.
+// fresh emulator and engine (the real Pulumi CLI, test/engine) per test, configured with the admin token, the
+// ids their programs refer to, and the site program most of them run with its checks.
 import * as path from "path";
 import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emulator";
-import { createEngine, type Engine } from "../../engine-stand-in";
+import { createEngine, type Engine } from "../engine";
 import { Group, GroupReleaseChannel, User } from "../../provider";
 import { DeviceMgmtClient } from "../../provider/client";
 

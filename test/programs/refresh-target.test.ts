@@ -1,5 +1,5 @@
 // `pulumi refresh` after a delete outside Pulumi, `refresh --target`, and `up --target` with a URN glob, with the
-// real provider against the emulator (issue 22). The engine stand-in follows the engine: a refresh removes what it
+// real provider against the emulator (issue 22). The engine (pulumi/pulumi): a refresh removes what it
 // finds gone and repairs what pointed at it (deployment_executor.go, rebuildBaseState), reads only its targets
 // (refresh), and targets may be globs (deployment.go, UrnTargets). No such run may delete, detach or duplicate a
 // live object the program still declares. Each test asserts the organization afterwards, read from the emulator.

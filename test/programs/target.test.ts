@@ -1,8 +1,8 @@
 // `pulumi up --target` / `--exclude` with the real provider against the emulator (issue 22): a rename without
 // aliases or a --replace under --target must not delete, detach or duplicate a live object the program still
-// declares. The engine stand-in follows the engine (step_generator.go, isIncludedInOperation, GenerateDeletes):
-// an untargeted resource is neither checked nor changed, an untargeted dropped one is not deleted, an untargeted
-// new one is not created. Each test asserts the organization afterwards.
+// declares. The engine (pulumi/pulumi step_generator.go, isIncludedInOperation, GenerateDeletes): an untargeted
+// resource is neither checked nor changed, an untargeted dropped one is not deleted, an untargeted new one is
+// not created. Each test asserts the organization afterwards.
 import {
   expectNoChanges,
   expectSiteUnchanged,
@@ -112,11 +112,22 @@ describe("--target with --replace", () => {
   });
 });
 
-test("targeting the old name of a renamed group: the preview shows its delete and no create", async () => {
-  // The engine sends the provider nothing about the new name (an untargeted new resource is not even checked),
-  // so the provider cannot tell this delete from a wanted one; the preview is where the user sees it.
-  await firstUp();
-  const preview = await stack.engine.preview(program({ site: "site-renamed" }), { target: ["site"] });
-  expect(preview.steps.delete.map((s) => s.name)).toEqual(["site"]);
+test("targeting the old name of a renamed group: nothing is deleted, in preview as in up", async () => {
+  // The engine sends the provider nothing about the new name (an untargeted new resource is not even checked).
+  // The old name is targeted, but the attachment, untargeted, keeps its old state, and the engine keeps what
+  // that state depends on (pkg/resource/deploy/step_generator.go: a SameStep for an untargeted resource first
+  // emits SameSteps for its old dependencies, "invalid" otherwise), so the targeted old name is "same" and
+  // GenerateDeletes skips it (isOperatedOn). Every resource is same; the group stays.
+  const ids = await firstUp();
+  const renamed = program({ site: "site-renamed" });
+  const preview = await stack.engine.preview(renamed, { target: ["site"] });
+  expect(preview.errors).toEqual([]);
+  expect(preview.steps.delete).toEqual([]);
   expect(preview.steps.create).toEqual([]);
+  expect(preview.steps.same.map((s) => s.name)).toEqual(expect.arrayContaining(["site", "site-production"]));
+  const result = await stack.engine.up(renamed, { target: ["site"] });
+  expect(result.errors).toEqual([]);
+  expect(result.operations).toEqual([]);
+  expectUnchanged(ids);
+  expect(stack.engine.resource("site").id).toBe(ids.site);
 });
