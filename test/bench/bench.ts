@@ -134,7 +134,12 @@ function options() {
       (values.experiences ? "-experiences" : "") +
       (noopLatencyMs > 0 ? `-noop-latency-${noopLatencyMs}` : "") +
       (noopHttp ? "-noop-http" : "") +
-      (variants.length > 1 ? `-${variants.map((v) => v.name).join("-")}` : "") +
+      (variants.length > 1
+        ? `-vs-${variants
+            .slice(1)
+            .map((v) => v.name)
+            .join("-")}`
+        : "") +
       (noop ? "" : "-no-noop"),
     size,
     latencyMs: whole("latency-ms", values["latency-ms"], 40),

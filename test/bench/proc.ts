@@ -52,6 +52,8 @@ export interface ProcessUsage {
   childrenCpu: number;
   /** Peak resident set (VmHWM), MiB. */
   peakMiB: number;
+  /** Its command line when first seen, shortened (descendants only). */
+  command?: string;
 }
 
 /** One CLI command: the CLI process and the processes it started. */
@@ -66,6 +68,9 @@ export interface CliRun {
   plugins: ProcessUsage[];
   /** Its other descendants that lived long enough to be seen (the plugin's shell wrapper, ...). */
   others: ProcessUsage[];
+  /** How many times its process was read, and its descendants looked for. */
+  readings: number;
+  discoveries: number;
 }
 
 const sample = (pid: number): ProcessUsage | undefined => {
@@ -75,16 +80,26 @@ const sample = (pid: number): ProcessUsage | undefined => {
   return { pid, cpu: cpu.own, childrenCpu: cpu.children, peakMiB: memory.peak };
 };
 
-function isPlugin(pid: number): boolean {
+function commandLine(pid: number): string[] {
   try {
-    const argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
-    // `node <...>/cmd/dynamic-provider/index.js <engine address>`; the wrapper's `node -e "require.resolve(...)"`
-    // names it too, but as an argument of -e.
-    return argv[1] !== "-e" && argv.some((arg) => /dynamic-provider(\/index\.js)?$/.test(arg));
+    return fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter(Boolean);
   } catch {
-    return false;
+    return [];
   }
 }
+
+/**
+ * `node <...>/cmd/dynamic-provider/index.js <engine address>`; the wrapper's `node -e "require.resolve(...)"`
+ * names it too, but as an argument of -e.
+ */
+const isPlugin = (argv: string[]) =>
+  argv[1] !== "-e" && argv.some((arg) => /dynamic-provider(\/index\.js)?$/.test(arg));
+
+const shortened = (argv: string[]) =>
+  argv
+    .slice(0, 3)
+    .map((arg) => (arg.length > 60 ? `…${arg.slice(-59)}` : arg))
+    .join(" ");
 
 export interface CliMeter {
   /** The CLI commands started since the last take() (finished or not), and forgets them. */
@@ -106,19 +121,24 @@ export function cliMeter(cli: TrackedCommand, intervalMs = 50, discoverMs = 200)
     if (discover) lastDiscovery = performance.now();
     for (const [pid, entry] of live) {
       const own = sample(pid);
-      if (own) entry.run.cli = own;
+      if (own) {
+        entry.run.cli = own;
+        entry.run.readings += 1;
+      }
       if (discover && own) {
+        entry.run.discoveries += 1;
         for (const child of descendantsOf(pid)) {
           if (entry.known.has(child)) continue;
           const first = sample(child);
           if (!first) continue;
-          entry.known.set(child, first);
-          if (isPlugin(child)) entry.plugins.add(child);
+          const argv = commandLine(child);
+          entry.known.set(child, { ...first, command: shortened(argv) });
+          if (isPlugin(argv)) entry.plugins.add(child);
         }
       }
-      for (const child of entry.known.keys()) {
+      for (const [child, last] of entry.known) {
         const next = sample(child);
-        if (next) entry.known.set(child, next);
+        if (next) entry.known.set(child, { ...next, command: last.command });
       }
       entry.run.plugins = [...entry.plugins].map((p) => entry.known.get(p)!);
       entry.run.others = [...entry.known.entries()].filter(([p]) => !entry.plugins.has(p)).map(([, u]) => u);
@@ -134,6 +154,8 @@ export function cliMeter(cli: TrackedCommand, intervalMs = 50, discoverMs = 200)
       cli: sample(pid) ?? { pid, cpu: 0, childrenCpu: 0, peakMiB: 0 },
       plugins: [],
       others: [],
+      readings: 0,
+      discoveries: 0,
     };
     runs.push(run);
     live.set(pid, { run, known: new Map(), plugins: new Set() });
@@ -167,6 +189,8 @@ export interface PhaseUsage {
   plugin: { processes: number; cpu: number; peakMiB: number };
   /** CPU of the operation's CLI's children it had waited for when last sampled (the plugins with their wrapper). */
   cliReapedChildrenCpu: number;
+  /** Every process of the operation seen, and how often the CLI process was read and its children looked for. */
+  seen: { processes: ProcessUsage[]; readings: number; discoveries: number };
 }
 
 const OPERATIONS = new Set(["up", "preview", "refresh", "destroy"]);
@@ -189,11 +213,17 @@ export function phaseUsage(runs: CliRun[]): PhaseUsage {
       wallMs: sum(others.map(wall)),
       cpu: sum(others.map((r) => r.cli.cpu)),
     },
+    // NaN, not 0, when no plugin process was seen (printed as such rather than as a plugin that cost nothing).
     plugin: {
       processes: plugins.length,
-      cpu: sum(plugins.map((p) => p.cpu)),
-      peakMiB: Math.max(0, ...plugins.map((p) => p.peakMiB)),
+      cpu: plugins.length ? sum(plugins.map((p) => p.cpu)) : NaN,
+      peakMiB: plugins.length ? Math.max(...plugins.map((p) => p.peakMiB)) : NaN,
     },
     cliReapedChildrenCpu: sum(operations.map((r) => r.cli.childrenCpu)),
+    seen: {
+      processes: operations.flatMap((r) => [...r.plugins, ...r.others]),
+      readings: sum(operations.map((r) => r.readings)),
+      discoveries: sum(operations.map((r) => r.discoveries)),
+    },
   };
 }
