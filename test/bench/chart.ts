@@ -1,6 +1,6 @@
 /**
- * A small hand-written SVG of a benchmark run: per phase, wall time against the floor and the engine process's CPU
- * time, requests against naive.
+ * A small hand-written SVG of a benchmark run: per phase, wall time against the floor and the CPU time of the
+ * CLI's operation process, requests against naive.
  */
 
 export interface ChartRow {
@@ -9,7 +9,8 @@ export interface ChartRow {
   floorMs: number;
   requests: number;
   naive: number;
-  cpu: { engine: number };
+  /** CPU seconds of the phase's `pulumi` process. */
+  cliCpu: number;
 }
 
 const esc = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");
@@ -30,11 +31,11 @@ interface Panel {
 export function chartSvg(title: string, rows: ChartRow[]): string {
   const panels: Panel[] = [
     {
-      title: "Wall time against the floor and the engine's CPU",
+      title: "Wall time against the floor and the CLI's CPU",
       bars: [
         { label: "wall", color: "#3366cc", value: (r) => r.wallMs, text: seconds },
         { label: "floor", color: "#99aabb", value: (r) => r.floorMs, text: seconds },
-        { label: "engine CPU", color: "#66aa66", value: (r) => r.cpu.engine * 1000, text: seconds },
+        { label: "CLI CPU", color: "#66aa66", value: (r) => r.cliCpu * 1000, text: seconds },
       ],
     },
     {

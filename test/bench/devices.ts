@@ -2,17 +2,17 @@
  * `npx ts-node --transpile-only test/bench/devices.ts [--devices 1000] [--latency-ms 40]`
  *
  * The issue-20 preset: an organization with N enrolled headsets (emulator seed), a program that declares a
- * `Device` for every one of them (name and tags as they are, so nothing changes), run through the engine
- * stand-in and the real plugin against the emulator in its own process (2000 requests per minute, added
- * latency). Prints per phase (adopting up, up again, refresh) the requests sent, requests per resource, 429s
- * and wall time; the target is a refresh under 1/20 of one request per resource with no 429, since refresh
- * reads devices in pages (`GET /devices`), not one request each.
+ * `Device` for every one of them (name and tags as they are, so nothing changes), run through the real
+ * Pulumi CLI (test/engine) and the real plugin against the emulator in its own process (2000 requests per
+ * minute, added latency). Prints per phase (adopting up, up again, refresh) the requests sent, requests per
+ * resource, 429s and wall time (the Engine's call: the `pulumi` command and the Automation API's commands around
+ * it). A refresh reads devices in pages (`GET /devices`), not one request each.
  */
 import * as os from "node:os";
 import { parseArgs } from "node:util";
 import * as dm from "../../provider";
 import { closeDispatchers, DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type RunResult } from "../../engine-stand-in";
+import { createEngine, type RunResult } from "../engine";
 import { startEmulatorProcess } from "./emulatorProcess";
 import { findRepoRoot } from "./repoRoot";
 
@@ -91,9 +91,8 @@ async function main(): Promise<void> {
       for (const row of rows) console.log(row);
       const perResource = refresh.requests / devices.length;
       console.log(
-        `refresh: ${refresh.requests} requests for ${devices.length} devices = ${perResource.toFixed(4)} per resource ` +
-          `(target < ${(1 / 20).toFixed(2)}): ${perResource < 1 / 20 && refresh.limited === 0 ? "met" : "NOT met"}; ` +
-          `${refresh.limited} 429s`,
+        `refresh: ${refresh.requests} requests for ${devices.length} devices = ${perResource.toFixed(4)} per ` +
+          `resource; ${refresh.limited} 429s`,
       );
     } finally {
       await engine.close();

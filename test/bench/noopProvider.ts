@@ -1,7 +1,7 @@
 /**
  * The protocol's own floor: a dynamic provider that does nothing, declared in the shape of the bench organization
  * (./benchOrg.ts) — the same names, the same dependencies (a site's parent, a user's site, an attachment's site)
- * and inputs of about the same size, under types of their own. Driven through the same engine stand-in and the
+ * and inputs of about the same size, under types of their own. Driven through the same Pulumi CLI and the
  * same plugin binary, its plugin CPU is what the gRPC protocol, the SDK's dynamic-provider plugin and the
  * serialized provider cost by themselves, whatever the provider does.
  *

@@ -1,4 +1,7 @@
-/** The bench's printed tables: requests and time per phase, and the plugin's CPU against the do-nothing floor. */
+/**
+ * The bench's printed tables: requests and time per phase, the CPU and memory of the CLI and of the plugin
+ * against the do-nothing provider's, and the wall time of the checkpoint variants.
+ */
 import type { CpuMeasure, PhaseResult } from "./phases";
 
 const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : String(n));
@@ -15,21 +18,28 @@ function table(header: string[], rows: string[][]): string {
  * adds, spread over the requests it sends; NaN for a phase that sends none.
  */
 export function perRequestAboveNoopMs(row: PhaseResult, floor: CpuMeasure): number {
-  return row.requests > 0 ? ((row.plugin.cpu - floor.plugin.cpu) * 1000) / row.requests : NaN;
+  return row.requests > 0 ? ((row.usage.plugin.cpu - floor.usage.plugin.cpu) * 1000) / row.requests : NaN;
 }
 
 /** A one-line summary of a phase as it ends. */
-export function phaseLine(row: PhaseResult, floor: CpuMeasure): string {
+export function phaseLine(row: PhaseResult, floor?: CpuMeasure, label = ""): string {
+  const { operation, plugin, otherCommands } = row.usage;
   return (
-    `  ${row.phase.padEnd(9)} ${fixed(row.wallMs / 1000)} s (floor ${fixed(row.floorMs / 1000)} s), ` +
-    `${row.requests} requests (naive ${row.naive}), ${row.rateLimited} 429s, ${row.retries} retries ` +
-    `(${row.lookupRetries} of lookups); CPU s: engine ${fixed(row.cpu.engine, 1)}, plugin ` +
-    `${fixed(row.cpu.plugin, 1)} (do-nothing provider ${fixed(floor.plugin.cpu, 1)}, ` +
-    `${fixed(perRequestAboveNoopMs(row, floor))} ms per request above it), emulator ${fixed(row.cpu.emulator, 1)}`
+    `  ${(row.phase + label).padEnd(9)} ${fixed(row.wallMs / 1000)} s (floor ${fixed(row.floorMs / 1000)} s; ` +
+    `\`pulumi ${operation.command}\` ${fixed(operation.wallMs / 1000)} s, ${otherCommands.count} other commands ` +
+    `${fixed(otherCommands.wallMs / 1000)} s), ${row.requests} requests (naive ${row.naive}), ` +
+    `${row.rateLimited} 429s, ${row.retries} retries (${row.lookupRetries} of lookups); CPU s: CLI ` +
+    `${fixed(operation.cpu, 1)}, plugin ${fixed(plugin.cpu, 1)}` +
+    (floor
+      ? ` (do-nothing provider ${fixed(floor.usage.plugin.cpu, 1)}, ` +
+        `${fixed(perRequestAboveNoopMs(row, floor))} ms per request above it)`
+      : "") +
+    `, bench ${fixed(row.benchCpu, 1)}, emulator ${fixed(row.emulatorCpu, 1)}; peak MiB: CLI ` +
+    `${fixed(operation.peakMiB, 0)}, plugin ${fixed(plugin.peakMiB, 0)}`
   );
 }
 
-/** Requests, 429s, retries, wall time against the floor and the bound: the real provider's phases. */
+/** Requests, 429s, retries, wall time against the floor; CPU and peak memory of the CLI and of the plugin. */
 export function requestsTable(phases: PhaseResult[]): string {
   return table(
     [
@@ -42,8 +52,12 @@ export function requestsTable(phases: PhaseResult[]): string {
       "wall s",
       "floor s",
       "wall/floor",
-      "engine CPU s",
-      "wall/bound",
+      "pulumi cmd s",
+      "CLI CPU s",
+      "plugin CPU s",
+      "bench CPU s",
+      "CLI peak MiB",
+      "plugin peak MiB",
     ],
     phases.map((p) => [
       p.phase,
@@ -55,18 +69,22 @@ export function requestsTable(phases: PhaseResult[]): string {
       fixed(p.wallMs / 1000),
       fixed(p.floorMs / 1000),
       fixed(p.wallOverFloor),
-      fixed(p.cpu.engine, 1),
-      fixed(p.wallOverBound),
+      fixed(p.usage.operation.wallMs / 1000),
+      fixed(p.usage.operation.cpu),
+      fixed(p.usage.plugin.cpu),
+      fixed(p.benchCpu),
+      fixed(p.usage.operation.peakMiB, 0),
+      fixed(p.usage.plugin.peakMiB, 0),
     ]),
   );
 }
 
-const perResourceMs = (m: CpuMeasure) => (m.plugin.cpu * 1000) / m.resources;
+const perResourceMs = (m: CpuMeasure) => (m.usage.plugin.cpu * 1000) / m.resources;
 
 /**
  * The plugin's CPU per resource, real provider against the do-nothing one in the same run, and their ratio;
- * the real plugin's CPU above the do-nothing one per API request; plus the provider calls (the same in both
- * when the floor mirrors the real phase) and the plugin's peak RSS.
+ * the real plugin's CPU above the do-nothing one per API request; the provider calls (the same in both when the
+ * do-nothing phase mirrors the real one); the peak RSS of the plugin and of the CLI, and the CLI's CPU.
  */
 export function pluginTable(real: PhaseResult[], floor: CpuMeasure[]): string {
   return table(
@@ -81,11 +99,13 @@ export function pluginTable(real: PhaseResult[], floor: CpuMeasure[]): string {
       "real/noop",
       "requests",
       "ms/request above noop",
-      "start CPU s real",
+      "plugin peak MiB real",
       "noop",
-      "peak RSS MiB real",
+      "CLI CPU s real",
       "noop",
-      "engine CPU s real",
+      "CLI peak MiB real",
+      "noop",
+      "wall s real",
       "noop",
     ],
     real.map((r, i) => {
@@ -94,19 +114,62 @@ export function pluginTable(real: PhaseResult[], floor: CpuMeasure[]): string {
         r.phase,
         f.resources === r.resources ? String(r.resources) : `${r.resources}/${f.resources}`,
         `${r.providerCalls}/${f.providerCalls}`,
-        fixed(r.plugin.cpu),
-        fixed(f.plugin.cpu),
+        fixed(r.usage.plugin.cpu),
+        fixed(f.usage.plugin.cpu),
         fixed(perResourceMs(r)),
         fixed(perResourceMs(f)),
         fixed(perResourceMs(r) / perResourceMs(f)),
         String(r.requests),
         fixed(perRequestAboveNoopMs(r, f)),
-        fixed(r.plugin.startCpu),
-        fixed(f.plugin.startCpu),
-        fixed(r.plugin.peakMiB, 0),
-        fixed(f.plugin.peakMiB, 0),
-        fixed(r.engineCpu, 1),
-        fixed(f.engineCpu, 1),
+        fixed(r.usage.plugin.peakMiB, 0),
+        fixed(f.usage.plugin.peakMiB, 0),
+        fixed(r.usage.operation.cpu),
+        fixed(f.usage.operation.cpu),
+        fixed(r.usage.operation.peakMiB, 0),
+        fixed(f.usage.operation.peakMiB, 0),
+        fixed(r.wallMs / 1000),
+        fixed(f.wallMs / 1000),
+      ];
+    }),
+  );
+}
+
+/** A checkpoint variant's phases: the same organization in its own emulator, its CLI with other settings. */
+export interface VariantPhases {
+  name: string;
+  phases: PhaseResult[];
+}
+
+/**
+ * Per phase, the wall time of each checkpoint variant, what the default spends above the others (the
+ * checkpoint writes, the backups), and each variant's CLI CPU; the phases ran interleaved, variant by variant.
+ */
+export function checkpointTable(variants: VariantPhases[]): string {
+  const [base, ...others] = variants;
+  const same = (values: string[]) => (values.every((v) => v === values[0]) ? values[0] : values.join("/"));
+  return table(
+    [
+      "phase",
+      "state MiB",
+      "requests",
+      "floor s",
+      ...variants.map((v) => `wall s ${v.name}`),
+      ...others.map((v) => `${base.name} - ${v.name} s (% of wall)`),
+      ...variants.map((v) => `CLI CPU s ${v.name}`),
+    ],
+    base.phases.map((p, i) => {
+      const at = (v: VariantPhases) => v.phases[i];
+      return [
+        p.phase,
+        fixed(Math.max(p.checkpointBytes.before, p.checkpointBytes.after) / 2 ** 20),
+        same(variants.map((v) => String(at(v).requests))),
+        same(variants.map((v) => fixed(at(v).floorMs / 1000))),
+        ...variants.map((v) => fixed(at(v).wallMs / 1000)),
+        ...others.map((v) => {
+          const saved = p.wallMs - at(v).wallMs;
+          return `${fixed(saved / 1000)} (${fixed((100 * saved) / p.wallMs, 0)}%)`;
+        }),
+        ...variants.map((v) => fixed(at(v).usage.operation.cpu)),
       ];
     }),
   );
