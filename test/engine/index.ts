@@ -11,7 +11,7 @@ import { basename, join, resolve } from "node:path";
 import { LocalWorkspace, type ConfigMap, type EngineEvent, type Stack } from "@pulumi/pulumi/automation";
 import { offlineEnvironment } from "../../tools/pulumi-cli";
 import { trackedCommand, type TrackedCommand } from "./command";
-import { foldEvents, isEngineResource, nameOf, plainOutputs, runResult } from "./events";
+import { foldEvents, isEngineResource, plainOutputs, runResult } from "./events";
 import { checkpointFile, pendingOperations, readCheckpoint, resourceViews } from "./state";
 import type { EngineOptions, PendingOperation, Program, ResourceView, RunOptions, RunResult } from "./types";
 
@@ -365,5 +365,3 @@ function hostProgramErrors(): () => void {
 export function createEngine(options: EngineOptions): Promise<Engine> {
   return Engine.create(options);
 }
-
-export { nameOf as resourceName, isEngineResource };
