@@ -183,7 +183,7 @@ export function cliMeter(cli: TrackedCommand, intervalMs = 50, discoverMs = 200)
 export interface PhaseUsage {
   /** The operation's own CLI command (`up`, `refresh`, `destroy`): its process's wall time, CPU and peak. */
   operation: { command: string; wallMs: number; cpu: number; peakMiB: number };
-  /** The other CLI commands the Automation API ran for it (`stack output`, `stack history`...). */
+  /** Any other CLI command of the phase (the harness starts none since it stopped the Automation API's follow-ups). */
   otherCommands: { count: number; wallMs: number; cpu: number };
   /** The dynamic-provider plugin process(es) of the operation: CPU summed, the largest peak. */
   plugin: { processes: number; cpu: number; peakMiB: number; source: string };
