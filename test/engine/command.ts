@@ -32,6 +32,8 @@ export interface TrackedCommand {
   killAll(): void;
   /** Called with each CLI process's pid right after it starts. */
   onStart?: (pid: number, args: string[]) => void;
+  /** Runs `pulumi <args>` (a command the Automation API has no method for); rejects as the API does. */
+  run(args: string[], cwd: string, env: Record<string, string>): Promise<{ stdout: string; stderr: string }>;
 }
 
 /** The pids of `pid`'s descendants, read from /proc (children first found, then theirs). */
@@ -71,6 +73,7 @@ export async function trackedCommand(): Promise<TrackedCommand> {
   const processes = new Set<ChildProcess>();
   const tracked: TrackedCommand = {
     command,
+    run: (args, cwd, env) => run(args, cwd, env) as Promise<{ stdout: string; stderr: string }>,
     running: () => [...processes],
     killAll() {
       for (const child of processes) {

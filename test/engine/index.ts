@@ -105,15 +105,7 @@ export class Engine {
 
   /** Runs a CLI command of this stack (`pulumi <args> --stack <stack>`) and returns its stdout. */
   async cliCommand(args: string[]): Promise<string> {
-    const result = (await (
-      this.cli.command as unknown as {
-        run(
-          args: string[],
-          cwd: string,
-          env: Record<string, string>,
-        ): Promise<{ stdout: string; stderr: string }>;
-      }
-    ).run([...args, "--stack", this.stackName], this.folder, this.env)) as { stdout: string; stderr: string };
+    const result = await this.cli.run([...args, "--stack", this.stackName], this.folder, this.env);
     // Only what the CLI says on stderr is kept: stdout may be an export with `--show-secrets`.
     this.output += result.stderr;
     return result.stdout;
