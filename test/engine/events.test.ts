@@ -1,7 +1,8 @@
 // The fold of the CLI's engine events into a RunResult, on events shaped as the CLI v3.274.1 sends them (recorded
 // from real runs of this provider and trimmed): no CLI runs here.
 import type { EngineEvent } from "@pulumi/pulumi/automation";
-import { foldEvents, plainOutputs, runResult, UNKNOWN } from "./events";
+import { foldEvents, plainOutputs, runResult } from "./events";
+import { UNKNOWN } from "./types";
 
 const STACK = "urn:pulumi:test::p::pulumi:pulumi:Stack::p-test";
 const GROUP = "pulumi-nodejs:dynamic/devicemgmt:Group";

@@ -6,7 +6,6 @@
 import type { EngineEvent, StepEventMetadata } from "@pulumi/pulumi/automation";
 import {
   STEP_KINDS,
-  UNKNOWN,
   type CheckFailure,
   type EngineError,
   type PolicyViolation,
@@ -28,7 +27,7 @@ export function nameOf(urn: string): string {
   return urn.split("::").slice(3).join("::");
 }
 
-export const emptySteps = (): Record<StepKind, Step[]> =>
+const emptySteps = (): Record<StepKind, Step[]> =>
   Object.fromEntries(STEP_KINDS.map((kind) => [kind, []])) as unknown as Record<StepKind, Step[]>;
 
 const isSecretValue = (value: unknown): boolean =>
@@ -280,8 +279,6 @@ export function plainOutputs(outputs: Record<string, unknown>): {
       .sort(),
   };
 }
-
-export { UNKNOWN };
 
 /** Builds the RunResult of a run from its folded events, its CLI output and how it ended. */
 export function runResult(
