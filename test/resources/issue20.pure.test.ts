@@ -3,7 +3,12 @@
 import { deviceKind, tagDifference } from "../../provider/resources/device";
 import { tagSetKind } from "../../provider/resources/tag";
 import { releaseChannelVersionKind } from "../../provider/resources/releaseChannelVersion";
-import { countRollout, describeRollout, judgeRollout } from "../../provider/resources/rolloutGate";
+import {
+  countRollout,
+  describeRollout,
+  judgeRollout,
+  pollIntervalOf,
+} from "../../provider/resources/rolloutGate";
 import { diffKind } from "../../provider/resources/kind";
 import type { ReleaseChannelDeviceStatus } from "../../provider/client";
 
@@ -77,7 +82,34 @@ describe("TagSet and ReleaseChannelVersion check", () => {
       },
     );
     expect((gate.failures ?? []).map((f) => f.property)).toEqual(["rollout"]);
-    expect((gate.failures ?? [])[0].reason).toMatch(/timeoutSeconds must be a number of seconds above 0/);
+    expect((gate.failures ?? [])[0].reason).toMatch(
+      /timeoutSeconds must be a number of seconds from 1 to 21600/,
+    );
+  });
+
+  it("bounds a gate's polling at check: an interval of a second or more, within the timeout, at most 6 hours", async () => {
+    const handler = releaseChannelVersionKind.handler;
+    const reasons = async (rollout: object) =>
+      (
+        (await handler.check({}, { appId: ID, releaseChannelId: ID, versionId: ID, rollout })).failures ?? []
+      ).map((f) => `${f.property}: ${f.reason}`);
+    expect(await reasons({ share: 1, timeoutSeconds: 5, pollIntervalSeconds: 0.000001 })).toEqual([
+      expect.stringMatching(
+        /^rollout: rollout.pollIntervalSeconds: .*at least 1 and at most rollout.timeoutSeconds/,
+      ),
+    ]);
+    expect(await reasons({ share: 1, timeoutSeconds: 5, pollIntervalSeconds: 10 })).toEqual([
+      expect.stringMatching(/^rollout: rollout.pollIntervalSeconds: .*at most rollout.timeoutSeconds/),
+    ]);
+    expect(await reasons({ share: 1, timeoutSeconds: 86_400 })).toEqual([
+      expect.stringMatching(/^rollout: rollout.timeoutSeconds: .*from 1 to 21600 \(6 hours\)/),
+    ]);
+    expect(await reasons({ share: 1, timeoutSeconds: 0.5 })).toHaveLength(1);
+    expect(await reasons({ share: 1, timeoutSeconds: 21_600, pollIntervalSeconds: 1 })).toEqual([]);
+    // Left out, the interval is a tenth of the timeout, within 1 to 10 s.
+    expect(pollIntervalOf({ share: 1, timeoutSeconds: 5 })).toBe(1);
+    expect(pollIntervalOf({ share: 1, timeoutSeconds: 60 })).toBe(6);
+    expect(pollIntervalOf({ share: 1, timeoutSeconds: 1800 })).toBe(10);
   });
 
   it("a gate that did not pass makes the next up wait again; a passed one does not", async () => {
@@ -118,7 +150,7 @@ describe("the rollout gate's numbers", () => {
     expect(countRollout([status("a", "succeeded-update", "2.3.0")], "2.4.0", () => "x").pending).toBe(1);
   });
 
-  it("fails on any failed device, waits below the share, passes at it (and with no device)", () => {
+  it("fails on any failed device, waits below the share, passes at it; no device counted is no pass", () => {
     expect(
       judgeRollout(
         countRollout(statuses, "2.4.0", (id) => groups[id]),
@@ -133,6 +165,13 @@ describe("the rollout gate's numbers", () => {
         countRollout([], "2.4.0", () => "x"),
         1,
       ),
-    ).toBe("passed");
+    ).toBe("empty");
+    // Statuses of devices outside the counted groups leave the set empty too.
+    expect(
+      judgeRollout(
+        countRollout(statuses, "2.4.0", () => undefined),
+        0.1,
+      ),
+    ).toBe("empty");
   });
 });
