@@ -112,6 +112,18 @@ describe("TagSet and ReleaseChannelVersion check", () => {
     expect(pollIntervalOf({ share: 1, timeoutSeconds: 1800 })).toBe(10);
   });
 
+  it("a gate that has not passed for the recorded version makes the next up judge it again", async () => {
+    const handler = releaseChannelVersionKind.handler;
+    const news = { appId: ID, releaseChannelId: ID, versionId: ID, rollout: { share: 1, timeoutSeconds: 5 } };
+    // 0.1.0 recorded "unchanged" for a gate it skipped: never judged, so not passed.
+    expect((await handler.diff("x", { ...news, rolloutStatus: "unchanged" }, news)).changes).toBe(true);
+    // A pass recorded for another version (the channel moved without the state knowing) does not count.
+    const elsewhere = { ...news, rolloutStatus: "passed", rolloutVersionId: OTHER };
+    expect((await handler.diff("x", elsewhere, news)).changes).toBe(true);
+    const here = { ...news, rolloutStatus: "passed", rolloutVersionId: ID };
+    expect((await handler.diff("x", here, news)).changes).toBe(false);
+  });
+
   it("a gate that did not pass makes the next up wait again; a passed one does not", async () => {
     const handler = releaseChannelVersionKind.handler;
     const news = { appId: ID, releaseChannelId: ID, versionId: ID, rollout: { share: 1, timeoutSeconds: 5 } };
