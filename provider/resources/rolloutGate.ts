@@ -126,7 +126,10 @@ export function describeRollout(count: RolloutCount): string {
 
 const NOTHING_COUNTED: RolloutCount = { installed: 0, pending: 0, failed: 0, byGroup: {} };
 
-/** The rollout did not reach its share in time, or a device failed: the channel stays on the new version. */
+/**
+ * The rollout did not reach its share in time, a device failed, or no device counted: the channel stays on the
+ * new version, and the next `up` judges the gate again.
+ */
 export class RolloutGateError extends DeviceMgmtProblem {
   constructor(
     message: string,

@@ -1,6 +1,7 @@
 // The rollout gate through the real plugin: judged until it passes (a create over a channel that already ships
 // the version, a refresh in between), no device counted is no pass, and the deadline holds when the
 // organization's request budget is spent. The organization is read from the emulator afterwards.
+import { awaitRollout, RolloutGateError } from "../../provider/resources/rolloutGate";
 import { failure, Managed, startStack, type Stack } from "./support";
 
 const STATUSES_ROUTE = "GET /apps/{appId}/release-channels/{releaseChannelId}/device-statuses";
@@ -122,6 +123,21 @@ describe("a gate judged until it passes", () => {
       rolloutSummary: "0 installed, 0 pending, 0 failed",
     });
     expect((await managed.diff(gated)).changes).toBe("some");
+
+    // In process, the same verdict is a RolloutGateError naming the property and the fix.
+    const inProcess = await awaitRollout(
+      stack.admin,
+      { appId: org.appId, releaseChannelId: org.productionId, label: "Production" },
+      "2.4.1",
+      { share: 1, timeoutSeconds: 3, groupIds: [empty.id] },
+    ).catch((e: unknown) => e);
+    expect(inProcess).toBeInstanceOf(RolloutGateError);
+    expect(inProcess).toMatchObject({
+      kind: "ReleaseChannelVersion",
+      property: "rollout",
+      fix: expect.stringMatching(/^name in rollout.groupIds configured groups the channel is attached to/),
+      count: { installed: 0, pending: 0, failed: 0, byGroup: {} },
+    });
   }, 30_000);
 });
 
