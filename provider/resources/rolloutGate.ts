@@ -142,7 +142,11 @@ export class RolloutGateError extends DeviceMgmtProblem {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** The poll's count, or undefined when `ms` passed first (the poll's late answer is then dropped). */
+/**
+ * The poll's count, or undefined when `ms` passed first. The abandoned poll is dropped, not cancelled: the client
+ * cannot withdraw a request queued in the throttle, so the poll's remaining requests (a page of devices or of
+ * statuses at a time) may still go out once the budget allows, while the plugin lives.
+ */
 async function within<T>(work: Promise<T>, ms: number): Promise<T | undefined> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<undefined>((resolve) => {

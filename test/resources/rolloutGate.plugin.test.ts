@@ -106,7 +106,7 @@ describe("a gate judged until it passes", () => {
     await stack.admin.groups.configure(empty.id);
     await stack.admin.groups.addReleaseChannel(empty.id, org.productionId);
     const managed = await Managed.of(stack.plugin, "releaseChannelVersion", "empty");
-    const gated = declared("2.4.1", { groupIds: [empty.id] });
+    const gated = declared("2.4.1", { groupIds: [empty.id], timeoutSeconds: 60 });
     const started = Date.now();
     const error = await failure(managed.create(gated));
     expect(error.message).toMatch(
@@ -115,7 +115,7 @@ describe("a gate judged until it passes", () => {
           `reaches, and it reaches none\\. A gate that watches no device cannot pass`,
       ),
     );
-    expect(Date.now() - started).toBeLessThan(2_500); // at once, not at the timeout
+    expect(Date.now() - started).toBeLessThan(20_000); // at once, not at the timeout (60 s)
     expect(channel()?.version).toBe("2.4.1");
     await managed.recordPartialFailure(error, gated);
     expect(managed.outputs).toMatchObject({
@@ -129,7 +129,7 @@ describe("a gate judged until it passes", () => {
       stack.admin,
       { appId: org.appId, releaseChannelId: org.productionId, label: "Production" },
       "2.4.1",
-      { share: 1, timeoutSeconds: 3, groupIds: [empty.id] },
+      { share: 1, timeoutSeconds: 60, groupIds: [empty.id] },
     ).catch((e: unknown) => e);
     expect(inProcess).toBeInstanceOf(RolloutGateError);
     expect(inProcess).toMatchObject({
@@ -141,7 +141,11 @@ describe("a gate judged until it passes", () => {
   }, 30_000);
 });
 
-describe("the gate's polls and the organization's request budget", () => {
+// The documents do not say what a refusal for the rate limit carries: tested with Retry-After and without.
+describe.each([
+  { reading: "429 with Retry-After", noRetryAfter: false },
+  { reading: "429 without Retry-After (strict)", noRetryAfter: true },
+])("the gate's polls and the organization's request budget ($reading)", ({ noRetryAfter }) => {
   const LIMIT = 30;
   let stack: Stack;
   let org: Org;
@@ -151,6 +155,7 @@ describe("the gate's polls and the organization's request budget", () => {
         seed: { devices: 4 },
         rollouts: { durationMs: 300 },
         rateLimit: { limit: LIMIT, windowMs: 60_000 },
+        strict: { noRetryAfter },
       },
     });
     org = await organization(stack);
@@ -186,10 +191,10 @@ describe("the gate's polls and the organization's request budget", () => {
     expect(error.message).toMatch(
       /did not reach 100 % installed of groups .* within 3 s: .*got no answer in time/,
     );
-    // The deadline (3 s) plus at most one interval (1 s), and some slack for a loaded machine; the window
-    // resets about a minute after it opened.
+    // The deadline (3 s) plus at most one interval (1 s), and slack for a loaded machine; the window resets
+    // about a minute after it opened (on main the gate ran 60.8 s).
     expect(elapsed).toBeGreaterThanOrEqual(3_000);
-    expect(elapsed).toBeLessThan(8_000);
+    expect(elapsed).toBeLessThan(20_000);
     const stats = stack.emulator.stats();
     expect(stats.byRoute[STATUSES_ROUTE] ?? 0).toBeLessThanOrEqual(4);
     // The throttle counted the polls against the budget: at most its one probe of a window others spent.
