@@ -9,9 +9,9 @@ import {
 import { DeviceMgmtResource, type ConnectionArg } from "./common";
 import { clientForProps } from "./context";
 import {
+  asError,
   containsUnknown,
   deepEqual,
-  asError,
   jsonClean,
   partialFailure,
   unlessGone,
@@ -104,11 +104,7 @@ interface RecordedGate {
  * device or was never judged ("unchanged" in state of 0.1.0, whose runs skipped the gate when nothing moved) has
  * not passed. State of 0.1.0 has no `rolloutVersionId`: its status is about the version it recorded.
  */
-export function gatePending(
-  recorded: RecordedGate | undefined,
-  declared: unknown,
-  versionId: unknown,
-): boolean {
+function gatePending(recorded: RecordedGate | undefined, declared: unknown, versionId: unknown): boolean {
   if (declared === undefined) return false;
   const judged = recorded?.rolloutVersionId ?? recorded?.versionId;
   return !(
@@ -312,11 +308,12 @@ export interface ReleaseChannelVersionArgs extends ConnectionArg {
   /** One bundle of the app the channel delivers; or give `versionId`. */
   bundleId?: pulumi.Input<string>;
   /**
-   * A gate: after the channel moves, wait until `share` of its devices (only those of `groupIds`, if given) report
-   * the version installed, for at most `timeoutSeconds` (1 to 21600), asking every `pollIntervalSeconds` (at least
-   * 1 and at most the timeout; default a tenth of the timeout, 1 to 10). A failed install, the timeout, or no
-   * device to count fails the update with the numbers (installed, pending, failed, by group); the channel stays
-   * on the new version and every later `up` judges the gate again until it passes.
+   * A gate: once the channel delivers the version, wait until `share` of its devices (only those of `groupIds`, if
+   * given) report it installed, for at most `timeoutSeconds` (1 to 21600), asking every `pollIntervalSeconds` (at
+   * least 1 and at most the timeout; default a tenth of the timeout, 1 to 10). A failed install, the timeout, or
+   * no device to count fails the run with the numbers (installed, pending, failed, by group); the channel stays
+   * on the new version and every later `up` judges the gate again until it passes. A passed gate is not judged
+   * again until the channel moves or the gate changes.
    */
   rollout?: pulumi.Input<{
     share: pulumi.Input<number>;
