@@ -94,6 +94,11 @@ describe("a rollout gate across runs", () => {
     expect(await statusesOfSite()).toEqual(["failed", "succeeded", "succeeded"]);
     expect(recorded()).toMatchObject({ version: "2.4.0", rolloutStatus: "failed" });
 
+    // A preview shows the gate's update to come, so a drift job with --expect-no-changes fails too.
+    const preview = await engine.preview(program("2.4.0"), { expectNoChanges: true });
+    expect(preview.ok).toBe(false);
+    expect(preview.steps.update.map((s) => s.name)).toEqual(["production-version"]);
+
     const second = await engine.up(program("2.4.0"));
     expect(gateError(second)).toMatch(
       /^update: .*failed on 1 device\(s\).*the next up judges the gate again/s,
@@ -133,6 +138,8 @@ describe("a rollout gate across runs", () => {
     expect(emulator.stats().writes).toBe(0);
     expect(emulator.stats().byRoute[STATUSES_ROUTE]).toBeUndefined(); // a passed gate is not judged again
     expect(recorded().rolloutStatus).toBe("passed");
+    const quiet = await engine.preview(program("2.4.0"), { refresh: true, expectNoChanges: true });
+    expect(quiet.ok).toBe(true);
   }, 120_000);
 
   it("a poll that fails after the move still records it: the next up judges the gate, not 'unchanged'", async () => {
