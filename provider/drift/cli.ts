@@ -194,6 +194,12 @@ export async function main(
     if (options.json) await writeFile(options.json, json);
     if (options.format === "markdown") io.stdout(markdown);
     if (options.format === "json") io.stdout(json);
+    for (const rule of report.unusedIgnoreRules) {
+      io.stderr(
+        `devicemgmt-drift: warning: ${rule.source}: "${rule.kind} ${rule.pattern}" matched nothing the report ` +
+          `would list as unmanaged; correct or remove it${rule.kind === "user" || rule.kind === "*" ? " (a pending invitation is not yet a user)" : ""}.\n`,
+      );
+    }
     const stats = client.stats();
     io.stderr(`devicemgmt-drift: ${report.findings.length} found; ${stats.requests} requests\n`);
     return exitCodeOf(report);
