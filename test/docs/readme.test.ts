@@ -1,12 +1,14 @@
 // The README against the package, so that it cannot go stale again: every TypeScript snippet compiles on its own
 // (it defines or imports what it uses) against the sources, the lookups table lists every lookup the package
 // exports with its arguments and result fields, the resource table and the adoption table list every resource
-// kind, the adoption table gives each kind's adoptId form as its check takes it, and the tests the README points
-// at exist and hold the tests it names.
+// kind, the adoption table gives each kind's adoptId form as its check takes it, a Theme the README declares
+// can be created in the sandbox, and the tests the README points at exist and hold the tests it names.
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as ts from "typescript";
+import { startEmulator } from "../../emulator";
+import { DeviceMgmtClient } from "../../provider/client";
 import { KINDS } from "../../provider/kinds";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -173,6 +175,22 @@ describe("the README's resource and adoption tables", () => {
       return ok ? [] : [`${kind.type}: adoptId is the object's id, the table says ${form}`];
     });
     expect(wrong).toEqual([]);
+  });
+});
+
+describe("the README's Theme examples", () => {
+  it("declare names the sandbox organization has no custom theme of (a create there would be refused)", async () => {
+    const declared = [...readme.matchAll(/new dm\.Theme\([^{]*\{\s*name: "([^"]+)"/g)].map((m) => m[1]);
+    expect(declared.length).toBeGreaterThan(0);
+    const emulator = await startEmulator({ port: 0 });
+    try {
+      const client = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
+      const custom = (await client.themes.all()).filter((t) => !t.isSystemOwned).map((t) => t.name);
+      expect(custom.length).toBeGreaterThan(0);
+      expect(declared.filter((name) => custom.includes(name))).toEqual([]);
+    } finally {
+      await emulator.close();
+    }
   });
 });
 
