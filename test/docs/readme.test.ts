@@ -10,8 +10,8 @@ import * as ts from "typescript";
 import { startEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { KINDS } from "../../provider/kinds";
+import { errorsOf, repoRoot, snippetProgram } from "./snippets";
 
-const repoRoot = path.resolve(__dirname, "../..");
 const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
 const REPOSITORY = "https://github.com/pulumi-devicemgmt/pulumi-devicemgmt/blob/main/";
 
@@ -52,23 +52,7 @@ const snippets = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m, i) =>
   return { file, line };
 });
 const entry = path.join(repoRoot, "provider/index.ts");
-const program = ts.createProgram([entry, ...snippets.map((s) => s.file)], {
-  // What `pulumi new typescript` sets that matters here (strict), on the repository's module settings.
-  strict: true,
-  noEmit: true,
-  skipLibCheck: true,
-  target: ts.ScriptTarget.ES2022,
-  module: ts.ModuleKind.Node16,
-  moduleResolution: ts.ModuleResolutionKind.Node16,
-  esModuleInterop: true,
-  types: ["node"],
-  typeRoots: [path.join(repoRoot, "node_modules/@types")],
-  baseUrl: repoRoot,
-  paths: {
-    "pulumi-devicemgmt": ["provider/index.ts"],
-    "@pulumi/pulumi": ["node_modules/@pulumi/pulumi"],
-  },
-});
+const program = snippetProgram([entry, ...snippets.map((s) => s.file)]);
 const checker = program.getTypeChecker();
 
 afterAll(() => fs.rmSync(snippetDir, { recursive: true, force: true }));
@@ -79,12 +63,7 @@ describe("README snippets", () => {
   });
 
   it("each compile on their own against the package (strict), defining or importing what they use", () => {
-    const errors = snippets.flatMap(({ file, line }) =>
-      ts.getPreEmitDiagnostics(program, program.getSourceFile(file)).map((d) => {
-        const at = d.start === undefined ? 0 : d.file!.getLineAndCharacterOfPosition(d.start).line;
-        return `README.md:${line + 1 + at}: ${ts.flattenDiagnosticMessageText(d.messageText, "\n")}`;
-      }),
-    );
+    const errors = snippets.flatMap(({ file, line }) => errorsOf(program, file, "README.md", line + 1));
     expect(errors).toEqual([]);
   });
 });
