@@ -46,7 +46,8 @@ each with the audit records about it (who, what, when), newest first. Secrets of
 
 Options:
   --ignore FILE       objects managed elsewhere on purpose, one "<kind> <pattern>" a line (see the README);
-                      the API token's own user is always left out
+                      a rule only keeps an object out of "not managed", and one that matches nothing is
+                      warned about; the API token's own user is always left out
   --kinds KINDS       comma-separated: ${KIND_NAMES.join(",")} (default: all)
   --audit-days N      audit records of the last N days (default 7)
   --markdown FILE     also write the Markdown report to FILE (e.g. "$GITHUB_STEP_SUMMARY"; appended to)
