@@ -332,6 +332,7 @@ export interface DeviceArgs extends ConnectionArg {
  * as it is.
  *
  * @example
+ * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * new dm.Device("lobby-01", { serialNumber: "ACM0001", name: "Lobby 01", groupId: berlin.id, tags: ["lobby"] });
  */
 export class Device extends DeviceMgmtResource {

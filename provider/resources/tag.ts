@@ -315,6 +315,7 @@ export interface TagSetArgs extends ConnectionArg {
  * can), and a create attaches the declared tags without removing others.
  *
  * @example
+ * const simulator = dm.getAppOutput({ name: "Training Simulator" });
  * new dm.TagSet("simulator-tags", { ownerType: "app", ownerId: simulator.id, tags: ["training", "safety"] });
  */
 export class TagSet extends DeviceMgmtResource {
