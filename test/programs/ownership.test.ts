@@ -1,0 +1,135 @@
+// No ordinary operation changes live state the stack no longer owns (issue #32): a resource renamed in code does
+// not reset what its new name configured, a connection move to another organization does not detach first.
+// Each on the real Pulumi CLI, the organization read afterwards through the emulator's API.
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { DeviceMgmtClient } from "../../provider/client";
+import { createEngine, type Engine } from "../engine";
+import * as dm from "../../provider";
+
+const repoRoot = path.resolve(__dirname, "../..");
+
+let emulator: RunningEmulator;
+let admin: DeviceMgmtClient;
+const engines: Engine[] = [];
+
+async function newStack(project: string): Promise<Engine> {
+  const engine = await createEngine({
+    cwd: repoRoot,
+    project,
+    config: { "devicemgmt:baseUrl": emulator.baseUrl },
+    secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
+  });
+  engines.push(engine);
+  return engine;
+}
+
+async function configuredGroup(name: string): Promise<string> {
+  const group = await admin.groups.create({ name, parentId: null });
+  return (await admin.groups.configure(group.id)).id;
+}
+
+beforeAll(async () => {
+  emulator = await startEmulator({ port: 0 });
+  admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
+});
+
+afterAll(async () => {
+  for (const engine of engines) await engine.close();
+  await emulator?.close();
+});
+
+const SHARED = {
+  enableOfflineMode: false,
+  requireManagedMetaLogin: false,
+  enableControllerFree: false,
+  wakeControllers: true,
+  adjustDeviceFit: false,
+  defaultToStationaryBoundary: true,
+};
+
+describe("a resource renamed in code without aliases", () => {
+  test("a HeadsetExperience with resetOnDelete keeps the kiosk its new name configured", async () => {
+    const engine = await newStack("devicemgmt-ownership-experience");
+    const siteId = await configuredGroup("Kiosk Site");
+    const kiosk = (name: string) => () => {
+      const simulator = dm.getAppOutput({ name: "Training Simulator" });
+      new dm.HeadsetExperience(name, {
+        groupId: siteId,
+        mode: "arborxr-kiosk",
+        isMenuEnabled: false,
+        kioskContent: { type: "app", id: simulator.id },
+        sharedModeSettings: SHARED,
+        resetOnDelete: true,
+      });
+    };
+    const first = await engine.up(kiosk("lobby-kiosk"));
+    expect(first.errors).toEqual([]);
+    const configured = async () => (await admin.headsetExperiences.get({ groupId: siteId })).mode;
+    expect(await configured()).toBe("arborxr-kiosk");
+
+    const renamed = await engine.up(kiosk("site-kiosk"));
+    expect(renamed.errors).toEqual([]);
+    expect(renamed.steps.create.map((s) => s.name)).toEqual(["site-kiosk"]);
+    expect(renamed.steps.delete.map((s) => s.name)).toEqual(["lobby-kiosk"]);
+    // The old name's delete did not reset the site to the default home: the kiosk the new name holds stays.
+    expect(await configured()).toBe("arborxr-kiosk");
+    const quiet = await engine.up(kiosk("site-kiosk"));
+    expect(quiet.steps.update.concat(quiet.steps.create, quiet.steps.delete)).toEqual([]);
+
+    // The new name's own destroy still resets, as declared.
+    const destroyed = await engine.destroy();
+    expect(destroyed.errors).toEqual([]);
+    expect(await configured()).toBe("device-default");
+  });
+});
+
+describe("a connection moved to another organization", () => {
+  test("a GroupFile and a DeviceVideo are refused at preview; the content stays attached in the first", async () => {
+    const engine = await newStack("devicemgmt-ownership-connection");
+    const siteId = await configuredGroup("Content Site");
+    const device = (await admin.devices.all()).find((d) => !d.group)!;
+    type Connection = dm.ConnectionArg["connection"];
+    const program = (fileConnection?: Connection, videoConnection?: Connection) => () => {
+      const manual = dm.getFileOutput({ filename: "safety-manual.pdf" });
+      const tour = dm.getVideoOutput({ name: "Welcome Tour" });
+      new dm.GroupFile("site-manual", { groupId: siteId, fileId: manual.id, connection: fileConnection });
+      new dm.DeviceVideo("headset-tour", {
+        deviceId: device.id,
+        videoId: tour.id,
+        connection: videoConnection,
+      });
+    };
+    const first = await engine.up(program());
+    expect(first.errors).toEqual([]);
+    const attached = async () => ({
+      file: emulator.snapshot().groups.find((g) => g.id === siteId)?.fileIds.length,
+      videos: (await admin.deviceContent.videos(device.id).all()).length,
+    });
+    expect(await attached()).toEqual({ file: 1, videos: 1 });
+
+    const staging = { baseUrl: emulator.baseUrl, apiToken: emulator.tokens.multiOrgAdminSecondary };
+    const moves = [
+      { kind: "GroupFile", program: program(staging) },
+      { kind: "DeviceVideo", program: program(undefined, staging) },
+    ];
+    for (const move of moves) {
+      for (const run of [engine.preview, engine.up]) {
+        const refused = await run.call(engine, move.program);
+        expect(refused.ok).toBe(false);
+        expect(refused.errors.map((e) => e.message)).toEqual([
+          expect.stringMatching(
+            new RegExp(`^${move.kind}: connection now reaches another organization.*new resource name`, "s"),
+          ),
+        ]);
+        expect(refused.steps.replace).toEqual([]);
+        expect(refused.steps.delete).toEqual([]);
+      }
+    }
+    // Nothing was detached in the first organization, and state still holds both.
+    expect(await attached()).toEqual({ file: 1, videos: 1 });
+    expect(engine.resources().map((r) => r.name)).toEqual(
+      expect.arrayContaining(["site-manual", "headset-tour"]),
+    );
+  });
+});
