@@ -1,5 +1,6 @@
 // No ordinary operation changes live state the stack no longer owns (issue #32): a resource renamed in code does
-// not reset what its new name configured, a connection move to another organization does not detach first.
+// not reset what its new name configured, a connection move to another organization does not detach first, a
+// tag renamed in the run a TagSet changes owner is followed, and a TagSet's destroy keeps the owner's own tags.
 // Each on the real Pulumi CLI, the organization read afterwards through the emulator's API.
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
@@ -22,6 +23,18 @@ async function newStack(project: string): Promise<Engine> {
   });
   engines.push(engine);
   return engine;
+}
+
+const appId = async (name: string) => (await admin.apps.all()).find((a) => a.name === name)!.id;
+const appTags = async (name: string) =>
+  ((await admin.apps.get(await appId(name))).tags ?? []).map((t) => t.toLowerCase()).sort();
+
+/** The app carries exactly `tags` (set through the API, as someone in the portal would). */
+async function setAppTags(name: string, tags: string[]) {
+  const id = await appId(name);
+  const current = (await admin.apps.get(id)).tags ?? [];
+  if (current.length) await admin.tags.detach("apps", id, current);
+  if (tags.length) await admin.tags.attach("apps", id, tags);
 }
 
 async function configuredGroup(name: string): Promise<string> {
@@ -130,6 +143,60 @@ describe("a connection moved to another organization", () => {
     expect(await attached()).toEqual({ file: 1, videos: 1 });
     expect(engine.resources().map((r) => r.name)).toEqual(
       expect.arrayContaining(["site-manual", "headset-tour"]),
+    );
+  });
+});
+
+describe("TagSet", () => {
+  test("a tag renamed in the run its set changes owner is removed from the old owner, in that run", async () => {
+    const engine = await newStack("devicemgmt-ownership-tag-rename");
+    await setAppTags("Training Simulator", []);
+    await setAppTags("Warehouse Picker", []);
+    const program = (tagName: string, app: string) => () => {
+      const tag = new dm.Tag("cohort", { name: tagName });
+      new dm.TagSet("cohort-app", {
+        ownerType: "app",
+        ownerId: dm.getAppOutput({ name: app }).id,
+        tags: [tag.name],
+      });
+    };
+    const first = await engine.up(program("cohort-alpha", "Training Simulator"));
+    expect(first.errors).toEqual([]);
+    expect(await appTags("Training Simulator")).toEqual(["cohort-alpha"]);
+
+    const moved = await engine.up(program("cohort-beta", "Warehouse Picker"));
+    expect(moved.errors).toEqual([]);
+    // The old owner does not keep the renamed tag, unmanaged; the new owner carries it.
+    expect(await appTags("Training Simulator")).toEqual([]);
+    expect(await appTags("Warehouse Picker")).toEqual(["cohort-beta"]);
+    const quiet = await engine.up(program("cohort-beta", "Warehouse Picker"));
+    expect(quiet.steps.update.concat(quiet.steps.create, quiet.steps.replace, quiet.steps.delete)).toEqual(
+      [],
+    );
+    expect(await appTags("Training Simulator")).toEqual([]);
+  });
+
+  test("destroy removes the tags the set attached; tags the owner had before stay", async () => {
+    const engine = await newStack("devicemgmt-ownership-tag-destroy");
+    await setAppTags("Safety Briefing", ["site-south"]);
+    const program = () => {
+      const briefing = dm.getAppOutput({ name: "Safety Briefing" });
+      new dm.TagSet("briefing-tags", {
+        ownerType: "app",
+        ownerId: briefing.id,
+        tags: ["site-south", "site-north"],
+      });
+    };
+    const up = await engine.up(program);
+    expect(up.errors).toEqual([]);
+    expect(await appTags("Safety Briefing")).toEqual(["site-north", "site-south"]);
+
+    const destroyed = await engine.destroy();
+    expect(destroyed.errors).toEqual([]);
+    expect(await appTags("Safety Briefing")).toEqual(["site-south"]);
+    // The tags themselves stay in the catalogue.
+    expect((await admin.tags.all()).map((t) => t.name)).toEqual(
+      expect.arrayContaining(["site-north", "site-south"]),
     );
   });
 });
