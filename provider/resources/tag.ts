@@ -234,6 +234,18 @@ const tagSetOutputs = (props: Props, tags: string[]): Props =>
     addedTagIds: props.addedTagIds,
   });
 
+/**
+ * A group's tags as this set left them, under their names now: for a group every declared tag is one the set
+ * attached (recorded by id), and a tag renamed since (a Tag's update earlier in the same run) is found under its
+ * new name, so the update neither detaches an old name nor attaches one the group already carries. Undefined
+ * for state that recorded no ids.
+ */
+async function groupTagsNow(client: DeviceMgmtClient, olds: Props): Promise<string[] | undefined> {
+  const added = addedOf(olds);
+  if (added === undefined) return undefined;
+  return (await client.tags.all()).filter((t) => added.includes(t.id)).map((t) => t.name);
+}
+
 /** The run ledger's key of a set: another set of this run that wrote the same owner holds its tags. */
 const writeKey = (resourceId: string) => `TagSet:${resourceId}`;
 
@@ -287,7 +299,10 @@ export const tagSetHandler: ResourceHandler = {
     await client.assertV3Token();
     const owner = news.ownerType as OwnerType;
     const ownerId = news.ownerId as string;
-    const current = (await liveTags(client, owner, ownerId)) ?? (olds.tags as string[]);
+    const current =
+      (await liveTags(client, owner, ownerId)) ??
+      (await groupTagsNow(client, olds)) ??
+      (olds.tags as string[]);
     const recorded = { createdInRun: olds.createdInRun, addedTagIds: olds.addedTagIds };
     let addedTagIds: string[] | undefined;
     try {

@@ -199,4 +199,47 @@ describe("TagSet", () => {
       expect.arrayContaining(["site-north", "site-south"]),
     );
   });
+
+  // The documents do not say whether attaching a present tag or detaching an absent one is refused: both readings.
+  test.each([false, true])(
+    "a group's set and a tag renamed in the same run converge in that run (repeats and unknown tags refused: %s)",
+    async (strict) => {
+      const org = await startEmulator({
+        port: 0,
+        strict: { rejectRepeatedTagAttach: strict, rejectUnknownTags: strict },
+      });
+      const orgAdmin = new DeviceMgmtClient({ baseUrl: org.baseUrl, apiToken: org.tokens.admin });
+      try {
+        const site = await orgAdmin.groups.create({ name: "Drill Site", parentId: null });
+        await orgAdmin.groups.configure(site.id);
+        const engine = await createEngine({
+          cwd: repoRoot,
+          project: "devicemgmt-ownership-group-tag",
+          config: { "devicemgmt:baseUrl": org.baseUrl },
+          secretConfig: { "devicemgmt:apiToken": org.tokens.admin },
+        });
+        engines.push(engine);
+        const program = (tagName: string) => () => {
+          const tag = new dm.Tag("drill", { name: tagName });
+          new dm.TagSet("site-tags", { ownerType: "group", ownerId: site.id, tags: [tag.name] });
+        };
+        const groupTags = () => org.snapshot().groups.find((g) => g.id === site.id)?.tags;
+        expect((await engine.up(program("drill-a"))).errors).toEqual([]);
+        expect(groupTags()).toEqual(["drill-a"]);
+
+        const renamed = await engine.up(program("drill-b"));
+        expect(renamed.errors).toEqual([]);
+        expect(groupTags()).toEqual(["drill-b"]);
+        const quiet = await engine.up(program("drill-b"));
+        expect(
+          quiet.steps.update.concat(quiet.steps.create, quiet.steps.replace, quiet.steps.delete),
+        ).toEqual([]);
+
+        expect((await engine.destroy()).errors).toEqual([]);
+        expect(groupTags()).toEqual([]);
+      } finally {
+        await org.close();
+      }
+    },
+  );
 });
