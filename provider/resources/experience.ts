@@ -122,6 +122,7 @@ export function experienceOutputs(spec: ExperienceSpec, live: Props, props: Prop
     ...declaredFormOf(spec.table, live),
     resetOnDelete: props.resetOnDelete === true,
     connection: props.connection,
+    configuredInRun: props.configuredInRun,
   };
   if (spec.fields.includes("adminPin")) outputs.adminPin = pinOutput(live, props);
   return jsonClean(outputs);
@@ -196,7 +197,7 @@ export function experienceHandler(
     },
 
     async create(inputs) {
-      const outs = await configure(inputs);
+      const outs = await configure({ ...inputs, configuredInRun: runLedger.runId });
       runLedger.recordWrite(writeKey(spec, inputs));
       return { id: (inputs.groupId ?? inputs.deviceId) as string, outs };
     },
@@ -246,14 +247,14 @@ export function experienceHandler(
           }),
         };
       }
-      return { outs: await configure(news, olds) };
+      return { outs: await configure({ ...news, configuredInRun: olds.configuredInRun }, olds) };
     },
 
     async delete(_id, props) {
       if (props.resetOnDelete !== true) return; // the stack stops managing it; the experience stays as it is
       // Another resource of this run configured the same holder (this one was renamed in code without aliases:
       // the new name is created before the old is deleted): what is live is the new name's, not to be reset.
-      if (runLedger.wasWritten(writeKey(spec, props))) return;
+      if (runLedger.wasWritten(writeKey(spec, props)) && props.configuredInRun !== runLedger.runId) return;
       const client = clientForProps(props);
       await client.assertV3Token();
       try {

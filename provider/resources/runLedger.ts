@@ -22,6 +22,7 @@
  * (after the creates) would reset or detach what the new name now holds. Such writes are recorded by object
  * (`recordWrite`), and the delete of another resource that records the same object leaves it alone.
  */
+import { randomUUID } from "node:crypto";
 import { DeviceMgmtProblem } from "../errors";
 
 /** A delete refused because, in this run, a create of a declared resource was refused for the same object. */
@@ -76,6 +77,12 @@ function stringsIn(value: unknown, found: string[] = []): string[] {
 export class RunLedger {
   private readonly refusedFor = new Set<string>();
   private readonly written = new Set<string>();
+  /**
+   * This run's id. A resource whose write is recorded keeps it in its outputs, so its own delete later in the same
+   * process (a test harness drives one plugin through a whole lifecycle) tells itself apart from the old name of
+   * a renamed resource, whose state an earlier run wrote.
+   */
+  readonly runId = randomUUID();
 
   /** A create met `objectId`, an object it did not make, and was refused. */
   recordRefusedCreate(objectId: string): void {
