@@ -98,7 +98,7 @@ describe("a resource renamed in code without aliases", () => {
 });
 
 describe("a connection moved to another organization", () => {
-  test("a GroupFile and a DeviceVideo are refused at preview; the content stays attached in the first", async () => {
+  test("a GroupFile and a DeviceVideo are refused at preview (content stays in the first); a new name moves create-first", async () => {
     const engine = await newStack("devicemgmt-ownership-connection");
     const siteId = await configuredGroup("Content Site");
     const device = (await admin.devices.all()).find((d) => !d.group)!;
@@ -144,6 +144,33 @@ describe("a connection moved to another organization", () => {
     expect(engine.resources().map((r) => r.name)).toEqual(
       expect.arrayContaining(["site-manual", "headset-tour"]),
     );
+
+    // The fix the message names: a new resource name with the new connection (and that organization's ids). The
+    // engine creates it there first, then deletes the name no longer declared here.
+    const stagingAdmin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: staging.apiToken });
+    const stagingSite = (await stagingAdmin.groups.create({ name: "Content Site", parentId: null })).id;
+    await stagingAdmin.groups.configure(stagingSite);
+    const stagingManual = (await stagingAdmin.files.all()).find(
+      (f) => f.filename === "safety-manual.pdf",
+    )!.id;
+    const moved = await engine.up(() => {
+      const tour = dm.getVideoOutput({ name: "Welcome Tour" });
+      new dm.GroupFile("staging-manual", {
+        groupId: stagingSite,
+        fileId: stagingManual,
+        connection: staging,
+      });
+      new dm.DeviceVideo("headset-tour", { deviceId: device.id, videoId: tour.id });
+    });
+    expect(moved.errors).toEqual([]);
+    expect(moved.operations.map((o) => `${o.op} ${o.urn.split("::").pop()}`)).toEqual([
+      "create staging-manual",
+      "delete site-manual",
+    ]);
+    expect(emulator.snapshot("acme-staging").groups.find((g) => g.id === stagingSite)?.fileIds).toEqual([
+      stagingManual,
+    ]);
+    expect(await attached()).toEqual({ file: 0, videos: 1 });
   });
 });
 
