@@ -4,7 +4,6 @@
  * `Device`'s `tags`.)
  */
 import * as pulumi from "@pulumi/pulumi";
-import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { MalformedIdError, ObjectGoneError } from "../errors";
 import type { DeviceMgmtClient, Tag as ApiTag, TagOwnerType } from "../client";
@@ -221,16 +220,14 @@ async function applyTags(
   return [...new Set([...added.filter((t) => !detached.has(t)), ...idsOf(attach)])].sort();
 }
 
-/** This process's id: one engine run. A set records the run that created it. */
-const THIS_RUN = randomUUID();
-
+/** A set records the run that created it (`runLedger.runId`: this process, one engine run). */
 const tagSetOutputs = (props: Props, tags: string[]): Props =>
   jsonClean({
     ownerType: props.ownerType,
     ownerId: props.ownerId,
     tags,
     connection: props.connection,
-    createdInRun: props.createdInRun ?? THIS_RUN,
+    createdInRun: props.createdInRun ?? runLedger.runId,
     addedTagIds: props.addedTagIds,
   });
 
@@ -316,7 +313,7 @@ export const tagSetHandler: ResourceHandler = {
   async delete(id, props) {
     // A set of the same owner made in this run is the same declaration under a new name (renamed in code
     // without aliases: the engine creates the new name before deleting the old): its tags stay.
-    if (runLedger.wasWritten(writeKey(id)) && props.createdInRun !== THIS_RUN) return;
+    if (runLedger.wasWritten(writeKey(id)) && props.createdInRun !== runLedger.runId) return;
     // Removes the tags this set added (by id, under their names now: a tag renamed since is still found), so
     // tags the owner had before the set stay; state written before sets recorded that: the declared tags. The
     // tags themselves stay in the catalogue.
