@@ -95,8 +95,8 @@ export class RunLedger {
   }
 
   /**
-   * A create of this run wrote `object` (a key naming the kind and the object, e.g. `headsetExperience:<group
-   * id>`): it now holds what it wrote, so a delete of another resource for the same object must not undo it.
+   * A create of this run wrote `object` (a key naming the kind and the object, e.g. `HeadsetExperience:group
+   * <id>`): it now holds what it wrote, so a delete of another resource for the same object must not undo it.
    */
   recordWrite(object: string): void {
     this.written.add(object);
