@@ -15,6 +15,7 @@ import {
   deepEqual,
   jsonClean,
   partialFailure,
+  retiredOutputs,
   unlessGone,
   uuid,
   type Props,
@@ -125,7 +126,6 @@ function toOutputs(live: ApiDevice, props: Props): Props {
     customFields: customFieldsOf(live),
     connection: props.connection,
     deviceModel: live.deviceModel.name,
-    groupName: live.group?.name ?? null,
   });
 }
 
@@ -275,7 +275,7 @@ export const deviceHandler: ResourceHandler = {
   async read(id, props) {
     const live = await unlessGone(readDevice(clientForProps(props), id));
     if (!live) return {};
-    const outputs = toOutputs(live, props);
+    const outputs = { ...toOutputs(live, props), ...retiredOutputs(props, ["groupName"]) };
     return { id, props: outputs, inputs: liveInputs(deviceKind, outputs) };
   },
 
@@ -344,8 +344,6 @@ export class Device extends DeviceMgmtResource {
   declare readonly customFields: pulumi.Output<Record<string, string>>;
   /** The device model's name, as last read. */
   declare readonly deviceModel: pulumi.Output<string>;
-  /** The group's name, as last read; null when ungrouped. */
-  declare readonly groupName: pulumi.Output<string | null>;
 
   constructor(name: string, args: DeviceArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(deviceKind, name, args, opts));
@@ -357,6 +355,6 @@ export const deviceKind = defineKind({
   type: "Device",
   naturalKey: false,
   properties: deviceProperties,
-  outputs: ["deviceModel", "groupName"],
+  outputs: ["deviceModel"],
   handler: deviceHandler,
 });

@@ -60,6 +60,6 @@ export const deviceExperienceKind = defineKind({
   type: "DeviceExperience",
   naturalKey: false,
   properties: deviceExperienceProperties,
-  outputs: [],
+  outputs: ["configuredInRun"],
   handler: deviceExperienceHandler,
 });

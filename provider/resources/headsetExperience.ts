@@ -93,6 +93,6 @@ export const headsetExperienceKind = defineKind({
   type: "HeadsetExperience",
   naturalKey: false,
   properties: headsetExperienceProperties,
-  outputs: [],
+  outputs: ["configuredInRun"],
   handler: headsetExperienceHandler,
 });
