@@ -4,11 +4,19 @@
  * stack manages, what changed outside Pulumi and what is gone, with the audit records that explain each (see the
  * README's "Drift report").
  */
-import { apiTokenFromEnv, processIo, refuseTokenArguments, UsageError, type CliIo } from "../cliSupport";
+import {
+  apiTokenFromEnv,
+  printableIo,
+  processIo,
+  refuseTokenArguments,
+  UsageError,
+  type CliIo,
+} from "../cliSupport";
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { closeDispatchers, DeviceMgmtClient, resolveEndpoints } from "../client";
 import { baseUrlProblem, envFlag, ENV_KEYS } from "../connection";
+import { terminalText } from "../printable";
 import type { ResourceKind } from "../dynamic";
 import { readIgnoreFile, type IgnoreRule } from "./ignore";
 import { DRIFT_KINDS } from "./kinds";
@@ -159,9 +167,10 @@ export function exitCodeOf(report: DriftReport): number {
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-  io: CliIo = processIo,
+  given: CliIo = processIo,
   now: () => Date = () => new Date(),
 ): Promise<number> {
+  const io = printableIo(given);
   let options: CliOptions | "help";
   try {
     options = parseOptions(argv, env);
@@ -191,7 +200,8 @@ export async function main(
     const markdown = renderMarkdown(report);
     const json = `${JSON.stringify(report, null, 2)}\n`;
     if (options.markdown) await writeFile(options.markdown, markdown, { flag: "a" });
-    if (options.json) await writeFile(options.json, json);
+    // The same JSON with hidden code points as \u escapes: a file someone may `cat` is printed text too.
+    if (options.json) await writeFile(options.json, terminalText(json));
     if (options.format === "markdown") io.stdout(markdown);
     if (options.format === "json") io.stdout(json);
     const stats = client.stats();
@@ -210,7 +220,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`devicemgmt-drift: ${(error as Error).message}\n`);
+      printableIo(processIo).stderr(`devicemgmt-drift: ${(error as Error).message}\n`);
       process.exitCode = EXIT.failed;
     },
   );

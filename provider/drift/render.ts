@@ -1,12 +1,10 @@
 /** The drift report as Markdown, for a CI job summary (`$GITHUB_STEP_SUMMARY`) or a pull-request comment. */
+import { markdownCode, markdownText } from "../printable";
 import type { DriftReport, Finding, FindingCategory } from "./report";
 
-/** Text in a table cell or list item: no line breaks, no table pipes, no HTML. */
-const cell = (text: string) =>
-  text
-    .replace(/[\r\n]+/g, " ")
-    .replace(/[|<>]/g, (c) => `\\${c}`)
-    .trim();
+/** A name or other text of the organization or a state, shown as itself (see printable.ts). */
+const cell = markdownText;
+const code = markdownCode;
 
 const HEADINGS: Record<FindingCategory, string> = {
   unmanaged: "Not managed by any stack",
@@ -39,8 +37,8 @@ export function renderMarkdown(report: DriftReport): string {
   }
   lines.push(
     "",
-    `Stacks: ${report.stacks.map((s) => `\`${cell(s.stack)}\` (${s.resources} resources)`).join(", ") || "none"}. ` +
-      `Kinds: ${report.kinds.join(", ")}. Audit records since ${report.auditSince}; report made ${report.generatedAt}.`,
+    `Stacks: ${report.stacks.map((s) => `${code(s.stack)} (${s.resources} resources)`).join(", ") || "none"}. ` +
+      `Kinds: ${report.kinds.join(", ")}. Audit records since ${cell(report.auditSince)}; report made ${report.generatedAt}.`,
   );
   for (const category of ["unmanaged", "changed", "gone"] as const) {
     const found = report.findings.filter((f) => f.category === category);
@@ -59,7 +57,7 @@ export function renderMarkdown(report: DriftReport): string {
   }
   if (report.unknownResources.length) {
     lines.push("", "Resources of this provider whose kind could not be told (not compared):", "");
-    for (const urn of report.unknownResources) lines.push(`- \`${cell(urn)}\``);
+    for (const urn of report.unknownResources) lines.push(`- ${code(urn)}`);
   }
   return `${lines.join("\n")}\n`;
 }
@@ -67,13 +65,14 @@ export function renderMarkdown(report: DriftReport): string {
 function renderFinding(f: Finding): string[] {
   const lines = [
     `- **${f.kind}** ${cell(f.label)}${f.admin ? " — **organization Admin**" : ""}` +
-      (f.managedBy.length ? ` (managed by ${f.managedBy.map((m) => `\`${cell(m)}\``).join(", ")})` : ""),
+      (f.managedBy.length ? ` (managed by ${f.managedBy.map(code).join(", ")})` : ""),
   ];
   for (const d of f.differences) {
-    lines.push(`  - \`${d.field}\`: state ${cell(d.state)} → live ${cell(d.live)}`);
+    lines.push(`  - ${code(d.field)}: state ${cell(d.state)} → live ${cell(d.live)}`);
   }
   if (f.audit.length) {
-    for (const a of f.audit) lines.push(`  - ${a.at} **${cell(a.who)}** ${cell(a.action)}: ${cell(a.what)}`);
+    for (const a of f.audit)
+      lines.push(`  - ${cell(a.at)} **${cell(a.who)}** ${cell(a.action)}: ${cell(a.what)}`);
   } else {
     lines.push("  - no audit record about it in the window");
   }
