@@ -184,6 +184,11 @@ export async function main(
   }
   try {
     const states = await Promise.all(options.files.map((file) => readStackExport(file)));
+    for (const state of states) {
+      for (const { urn, reason } of state.unreadable) {
+        io.stderr(`devicemgmt-drift: ${state.file}: ${urn} is not compared: ${reason}.\n`);
+      }
+    }
     const ignore: IgnoreRule[] = options.ignore ? await readIgnoreFile(options.ignore, KIND_NAMES) : [];
     const client = new DeviceMgmtClient({
       baseUrl: options.baseUrl,

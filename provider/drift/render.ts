@@ -59,6 +59,11 @@ export function renderMarkdown(report: DriftReport): string {
     lines.push("", "Resources of this provider whose kind could not be told (not compared):", "");
     for (const urn of report.unknownResources) lines.push(`- ${code(urn)}`);
   }
+  if (report.unreadableResources.length) {
+    lines.push("", "Resources of this provider whose values could not be read (not compared):", "");
+    for (const u of report.unreadableResources)
+      lines.push(`- ${code(u.urn)} in ${code(u.file)}: ${cell(u.reason)}`);
+  }
   return `${lines.join("\n")}\n`;
 }
 

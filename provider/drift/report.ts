@@ -52,6 +52,8 @@ export interface DriftReport {
   ignored: Array<{ kind: string; label: string; reason: string }>;
   /** Resources of this provider whose kind the report could not tell (never guessed). */
   unknownResources: string[];
+  /** Resources of this provider whose values could not be read (not compared), by file and URN, with why. */
+  unreadableResources: Array<{ file: string; urn: string; reason: string }>;
   /** Kinds the states hold that the report does not compare, with how many resources and why. */
   notCompared: Array<{ kind: string; resources: number; reason: string }>;
 }
@@ -205,6 +207,7 @@ export async function driftReport(
       ),
     ignored,
     unknownResources: states.flatMap((s) => s.unknown),
+    unreadableResources: states.flatMap((s) => s.unreadable.map((u) => ({ file: s.file, ...u }))),
     notCompared: notComparedOf(all),
   };
 
