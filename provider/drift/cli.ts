@@ -32,7 +32,7 @@ export const EXIT = {
   /** The report could not be made (a state file, the ignore file or the organization could not be read). */
   failed: 1,
   usage: 2,
-  /** Something found (unmanaged, changed or gone), but no unmanaged organization Admin. */
+  /** Something found (unmanaged, declared twice, changed or gone), but no unmanaged organization Admin. */
   found: 3,
   /** An organization Admin that no stack manages (and no ignore rule names). */
   unmanagedAdmin: 4,
@@ -48,6 +48,7 @@ Compares the organization with the given stacks' states (\`pulumi stack export -
 file per stack that manages part of the organization) and reports:
   - objects of the organization that no stack manages (users with their roles, groups, release-channel
     attachments, themes, tags, files and videos of ungrouped devices), organization Admins first;
+  - objects that more than one resource declares (of two stacks, or two of one stack);
   - managed objects whose live fields differ from the state, field by field;
   - objects a state names that are gone;
 each with the audit records about it (who, what, when), newest first. Secrets of the states are never shown.

@@ -8,6 +8,7 @@ const code = markdownCode;
 
 const HEADINGS: Record<FindingCategory, string> = {
   unmanaged: "Not managed by any stack",
+  claimed: "Declared by more than one resource",
   changed: "Changed outside Pulumi",
   gone: "Gone from the organization",
 };
@@ -15,6 +16,8 @@ const HEADINGS: Record<FindingCategory, string> = {
 const EXPLANATIONS: Record<FindingCategory, string> = {
   unmanaged:
     "In the organization, but no given stack declares it. Declare it (or adopt it), remove it, or add it to the ignore file if it is managed elsewhere on purpose.",
+  claimed:
+    "Resources of two stacks, or two resources of one stack, declare the same object, and the API records no owner: each `up` puts its own values back, and a `destroy` of either deletes it from under the other. Keep one declaration; elsewhere, look it up (`get…Output`).",
   changed:
     "A stack manages it, and the organization differs from the stack's state. `pulumi up` puts the declared values back; `pulumi refresh` accepts the change into the state.",
   gone: "A stack's state names it, and the organization no longer has it. `pulumi up` makes it again; `pulumi refresh` drops it from the state.",
@@ -32,6 +35,7 @@ export function renderMarkdown(report: DriftReport): string {
     const count = (c: FindingCategory) => report.findings.filter((f) => f.category === c).length;
     lines.push(
       `**${count("unmanaged")} unmanaged** (${admins} organization Admin${admins === 1 ? "" : "s"}), ` +
+        (count("claimed") ? `**${count("claimed")} declared more than once**, ` : "") +
         `**${count("changed")} changed**, **${count("gone")} gone**.`,
     );
   }
@@ -40,7 +44,7 @@ export function renderMarkdown(report: DriftReport): string {
     `Stacks: ${report.stacks.map((s) => `${code(s.stack)} (${s.resources} resources)`).join(", ") || "none"}. ` +
       `Kinds: ${report.kinds.join(", ")}. Audit records since ${cell(report.auditSince)}; report made ${report.generatedAt}.`,
   );
-  for (const category of ["unmanaged", "changed", "gone"] as const) {
+  for (const category of ["unmanaged", "claimed", "changed", "gone"] as const) {
     const found = report.findings.filter((f) => f.category === category);
     if (!found.length) continue;
     lines.push("", `### ${HEADINGS[category]} (${found.length})`, "", EXPLANATIONS[category], "");

@@ -1,6 +1,8 @@
 /**
  * The drift report: the organization against the union of the given stacks' states, kind by kind.
  * - unmanaged: an object of the organization that no stack manages (and no ignore rule names);
+ * - claimed: an object that more than one resource declares (of two stacks, or two of one stack): the API
+ *   keeps no owner, so each `up` makes it its own and a `destroy` of either deletes it from under the other;
  * - changed: a managed object whose live fields differ from the state's outputs, field by field;
  * - gone: an object a state names that the organization no longer has;
  * each with the audit records about it within the window, newest first.
@@ -12,7 +14,7 @@ import { DRIFT_KINDS, groupPaths, shown, type AttachedItem, type DriftKind, type
 import type { LiveOrganization } from "./live";
 import type { ManagedResource, StackState } from "./state";
 
-export type FindingCategory = "unmanaged" | "changed" | "gone";
+export type FindingCategory = "unmanaged" | "claimed" | "changed" | "gone";
 
 export interface AuditView {
   at: string;
@@ -108,6 +110,11 @@ export async function driftReport(
     for (const object of live) {
       const resources = managedByKey.get(object.key);
       if (resources) {
+        // Several exports of one stack name the same resource (the same URN): that is one claim.
+        const claimants = [...new Map(resources.map((r) => [r.urn, r])).values()];
+        if (claimants.length > 1) {
+          findings.push(finding("claimed", definition.noun, object, claimants, [], concerns));
+        }
         const differences = resources.flatMap((resource) => differencesOf(kind, resource, object));
         if (differences.length) {
           findings.push(finding("changed", definition.noun, object, resources, differences, concerns));
@@ -180,7 +187,7 @@ export async function driftReport(
   const channelsGone = goneItems.some((f) => /ReleaseChannel$/.test(f.kind));
   // The organization's fuller names (a channel with its app's) win over an item's own.
   const names = new Map([...itemNames, ...(await idNames(org, options.kinds, channelsGone))]);
-  const order: FindingCategory[] = ["unmanaged", "changed", "gone"];
+  const order: FindingCategory[] = ["unmanaged", "claimed", "changed", "gone"];
   return {
     organization: { id: organization.id, name: organization.name, slug: organization.slug },
     generatedAt: (options.now?.() ?? new Date()).toISOString(),
