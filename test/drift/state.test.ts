@@ -185,6 +185,12 @@ describe("a stack written by the 0.1 release (every kind as pulumi-nodejs:dynami
           .sort(),
       );
       expect(state.resources.map((r) => r.name)).toContain("site");
+      // The command reads it too, and compares its resources (the group, tainted, is still the live one).
+      const env = { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly };
+      const run = await runDrift(dir, ["--kinds", "group,groupReleaseChannel", tainted], env);
+      expect(run.stderr).not.toMatch(/not a stack export|error/i);
+      expect(run.report.stacks.map((s) => s.resources)).toEqual([3]);
+      expect(run.report.findings.filter((f) => f.managedBy.length)).toEqual([]);
     } finally {
       await engine.untaint("all");
     }
