@@ -81,7 +81,7 @@ function valueExpr(value: unknown, refVariables: Record<string, string>): Expr {
   return String(value);
 }
 
-function experienceStatement(x: PlannedExperience, type: string, config: () => string): string {
+function experienceStatement(x: PlannedExperience, type: string, declaring: Declaring): string {
   const { mode, ...fields } = x.experience.fields;
   const props: [string, Expr][] = [
     [x.ownerProperty, `${x.ownerVariable}.id`],
@@ -93,8 +93,8 @@ function experienceStatement(x: PlannedExperience, type: string, config: () => s
     props.push([
       "adminPin",
       x.experience.pin === "shown"
-        ? `${config()}.requireSecret(${tsString(x.pinKey)})`
-        : `${config()}.getSecret(${tsString(x.pinKey)}) ?? null`,
+        ? `${declaring.config}.requireSecret(${tsString(x.pinKey)})`
+        : `${declaring.config}.getSecret(${tsString(x.pinKey)}) ?? null`,
     ]);
   }
   return statement(undefined, `new dm.${type}`, [tsString(x.resourceName)], props);
@@ -112,7 +112,5 @@ export function experienceSection(
       ? "// What the headsets show on each configured group and ungrouped device. Destroy leaves it as it is."
       : "// What the devices run outside the headset experience (lock task, launcher). Destroy leaves it as it is.";
   const type = kind === "headset" ? "HeadsetExperience" : "DeviceExperience";
-  return [comment, ...experiences.map((x) => experienceStatement(x, type, () => declaring.config))].join(
-    "\n",
-  );
+  return [comment, ...experiences.map((x) => experienceStatement(x, type, declaring))].join("\n");
 }
