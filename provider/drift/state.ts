@@ -47,11 +47,20 @@ export interface StackState {
 
 export class StateFileError extends Error {}
 
-/** Deeper than any value this provider writes (a few levels): a value beyond it is not read. */
+/** Deeper than any value this provider writes (a few levels): a resource with a value beyond it is not read. */
 export const MAX_VALUE_DEPTH = 100;
 
-/** Why one resource's values cannot be read; the resource is listed as unreadable, the rest of the file is read. */
-class UnreadableValue extends Error {}
+/** Whether a value nests deeper than `limit` (walked without recursion: the value may nest 200,000 deep). */
+function nestsDeeper(value: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [v, depth] = next;
+    if (v === null || typeof v !== "object") continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(v)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
 
 const TYPE_PREFIX = `pulumi-nodejs:dynamic/${TYPE_MODULE}:`;
 
@@ -60,14 +69,12 @@ const KIND_OF_TYPE = new Map<string, ResourceKind>(
   (Object.keys(KINDS) as ResourceKind[]).map((kind) => [KINDS[kind].type, kind]),
 );
 
-function masked(value: unknown, depth = 0): StateValue {
-  if (depth > MAX_VALUE_DEPTH) {
-    throw new UnreadableValue(`a value is nested more than ${MAX_VALUE_DEPTH} levels deep`);
-  }
-  if (Array.isArray(value)) return value.map((v) => masked(v, depth + 1));
+/** A value with its secrets replaced (recursive: for values no deeper than MAX_VALUE_DEPTH). */
+function masked(value: unknown): StateValue {
+  if (Array.isArray(value)) return value.map(masked);
   if (value !== null && typeof value === "object") {
     if (Object.hasOwn(value, SECRET_SIGNATURE_KEY)) return SECRET;
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v, depth + 1)]));
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v)]));
   }
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
   return null;
@@ -182,12 +189,11 @@ export function parseStackExport(text: string, file: string): StackState {
     }
     const { __provider: _provider, ...rest } = outputs;
     void _provider;
-    let maskedOutputs: StateProps;
-    try {
-      maskedOutputs = masked(rest) as StateProps;
-    } catch (error) {
-      if (!(error instanceof UnreadableValue)) throw error;
-      unreadable.push({ urn: entry.urn, reason: error.message });
+    if (nestsDeeper(rest, MAX_VALUE_DEPTH)) {
+      unreadable.push({
+        urn: entry.urn,
+        reason: `a value is nested more than ${MAX_VALUE_DEPTH} levels deep`,
+      });
       continue;
     }
     resources.push({
@@ -196,7 +202,7 @@ export function parseStackExport(text: string, file: string): StackState {
       urn: entry.urn,
       name: parts.name,
       id: entry.id,
-      outputs: maskedOutputs,
+      outputs: masked(rest) as StateProps,
       declared: Object.keys(entry.inputs ?? {}).filter((key) => key !== "__provider"),
     });
   }
