@@ -83,7 +83,53 @@ describe("a stack written by the 0.1 release (every kind as pulumi-nodejs:dynami
     }
   });
 
-  it("survives a stack export no program writes, naming the file and each resource it cannot read", async () => {
+  it("reads the export of a stack with a tainted resource, which the CLI writes as version 4", async () => {
+    // `pulumi stack export` writes version 3 unless the state uses a feature older CLIs cannot read: a taint
+    // (`pulumi state taint`) is one, and makes it version 4 with `features: ["taint"]`.
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-taint-"));
+    const plain = path.join(dir, "plain.json");
+    await engine.saveState(plain);
+    const before = JSON.parse(fs.readFileSync(plain, "utf8")) as { version: number; features?: string[] };
+    expect(before.version).toBe(3);
+    expect(before.features).toBeUndefined();
+    await engine.taint("site");
+    try {
+      const tainted = path.join(dir, "tainted.json");
+      await engine.saveState(tainted);
+      const text = fs.readFileSync(tainted, "utf8");
+      const exported = JSON.parse(text) as { version: number; features?: string[] };
+      expect(exported).toMatchObject({ version: 4, features: ["taint"] });
+      const state = parseStackExport(text, tainted);
+      expect(state.resources.map((r) => [r.name, r.kind]).sort()).toEqual(
+        parseStackExport(fs.readFileSync(plain, "utf8"), plain)
+          .resources.map((r) => [r.name, r.kind])
+          .sort(),
+      );
+      expect(state.resources.map((r) => r.name)).toContain("site");
+      // The command reads it too, and compares its resources (the group, tainted, is still the live one).
+      const env = { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly };
+      const run = await runDrift(dir, ["--kinds", "group,groupReleaseChannel", tainted], env);
+      expect(run.stderr).not.toMatch(/not a stack export|error/i);
+      expect(run.report.stacks.map((s) => s.resources)).toEqual([3]);
+      expect(run.report.findings.filter((f) => f.managedBy.length)).toEqual([]);
+    } finally {
+      await engine.untaint("all");
+    }
+  });
+});
+
+describe("a stack export no program writes", () => {
+  let emulator: RunningEmulator;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it("is reported, naming the file and each resource it cannot read", async () => {
     // Issue 32: a value with its own toString key (String() of it throws), a value nested 200,000 levels deep, and
     // legacy resources whose serialized provider names "constructor" or "__proto__" (`in` every object).
     const group = "pulumi-nodejs:dynamic/devicemgmt:Group";
@@ -160,40 +206,6 @@ describe("a stack written by the 0.1 release (every kind as pulumi-nodejs:dynami
       ["groupRoles", '[{"roleId":{"toString":"r"},"groupId":"g"}]'],
     ]);
     expect(run.markdown).toContain("whose values could not be read");
-  });
-
-  it("reads the export of a stack with a tainted resource, which the CLI writes as version 4", async () => {
-    // `pulumi stack export` writes version 3 unless the state uses a feature older CLIs cannot read: a taint
-    // (`pulumi state taint`) is one, and makes it version 4 with `features: ["taint"]`.
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-taint-"));
-    const plain = path.join(dir, "plain.json");
-    await engine.saveState(plain);
-    const before = JSON.parse(fs.readFileSync(plain, "utf8")) as { version: number; features?: string[] };
-    expect(before.version).toBe(3);
-    expect(before.features).toBeUndefined();
-    await engine.taint("site");
-    try {
-      const tainted = path.join(dir, "tainted.json");
-      await engine.saveState(tainted);
-      const text = fs.readFileSync(tainted, "utf8");
-      const exported = JSON.parse(text) as { version: number; features?: string[] };
-      expect(exported).toMatchObject({ version: 4, features: ["taint"] });
-      const state = parseStackExport(text, tainted);
-      expect(state.resources.map((r) => [r.name, r.kind]).sort()).toEqual(
-        parseStackExport(fs.readFileSync(plain, "utf8"), plain)
-          .resources.map((r) => [r.name, r.kind])
-          .sort(),
-      );
-      expect(state.resources.map((r) => r.name)).toContain("site");
-      // The command reads it too, and compares its resources (the group, tainted, is still the live one).
-      const env = { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly };
-      const run = await runDrift(dir, ["--kinds", "group,groupReleaseChannel", tainted], env);
-      expect(run.stderr).not.toMatch(/not a stack export|error/i);
-      expect(run.report.stacks.map((s) => s.resources)).toEqual([3]);
-      expect(run.report.findings.filter((f) => f.managedBy.length)).toEqual([]);
-    } finally {
-      await engine.untaint("all");
-    }
   });
 });
 
