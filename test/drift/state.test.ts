@@ -1,5 +1,6 @@
 // Reading stack exports: per-kind type tokens, the 0.1 release's legacy type (kind from the serialized provider,
-// or failing that from the outputs), other providers' resources left alone, secrets masked before use.
+// or failing that from the outputs), other providers' resources left alone, secrets masked before use; an export no
+// program writes (values with their own toString key, nesting 200,000 deep, kinds named "constructor") reported.
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
