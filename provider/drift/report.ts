@@ -110,8 +110,11 @@ export async function driftReport(
     for (const object of live) {
       const resources = managedByKey.get(object.key);
       if (resources) {
-        // Several exports of one stack name the same resource (the same URN): that is one claim.
-        const claimants = [...new Map(resources.map((r) => [r.urn, r])).values()];
+        // Several exports of one stack name the same resource (the same URN): that is one claim. Listed by
+        // stack and name, not in the order a state happens to hold them.
+        const claimants = [...new Map(resources.map((r) => [r.urn, r])).values()].sort((a, b) =>
+          resourceLabel(a).localeCompare(resourceLabel(b)),
+        );
         if (claimants.length > 1) {
           findings.push(finding("claimed", definition.noun, object, claimants, [], concerns));
         }
