@@ -21,6 +21,7 @@ import {
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, type PropertySpecs } from "./properties";
 import { parseAttachmentId } from "./attachment";
+import { appChannelFailures } from "./catalogueChecks";
 import {
   awaitRollout,
   describeRollout,
@@ -193,6 +194,8 @@ export const releaseChannelVersionHandler: ResourceHandler = {
           "exactly one of versionId and bundleId is required: the version the channel delivers (see getAppVersion) " +
           "or one bundle of the app.",
       });
+    if (checked.failures.length === 0)
+      checked.failures.push(...(await appChannelFailures(checked.inputs, olds)));
     if (checked.failures.length === 0) {
       const named = await versionNameOf(olds, checked.inputs);
       if (named.failure) checked.failures.push(named.failure);

@@ -24,6 +24,7 @@ import {
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, stateFrom, type PropertySpecs } from "./properties";
 import { attachTags, tagDifference } from "./device";
+import { noteDeclaredTag, tagOwnerFailures, unknownTagFailures } from "./catalogueChecks";
 
 const tagName = (what: string) =>
   z
@@ -58,7 +59,9 @@ async function tagNamed(client: DeviceMgmtClient, name: string): Promise<ApiTag 
 
 export const tagHandler: ResourceHandler = {
   async check(_olds, news) {
-    return checkKind(tagKind, news);
+    const checked = checkKind(tagKind, news);
+    if (checked.failures.length === 0) noteDeclaredTag(checked.inputs);
+    return checked;
   },
   async diff(_id, olds, news) {
     return diffKindAsked(tagKind, olds, news);
@@ -224,8 +227,15 @@ const tagSetOutputs = (props: Props, tags: string[]): Props =>
 const tagSetsCreatedThisRun = new Set<string>();
 
 export const tagSetHandler: ResourceHandler = {
-  async check(_olds, news) {
-    return checkKind(tagSetKind, news);
+  async check(olds, news) {
+    const checked = checkKind(tagSetKind, news);
+    if (checked.failures.length > 0) return checked;
+    const [owner, tags] = await Promise.all([
+      tagOwnerFailures(checked.inputs, olds),
+      unknownTagFailures("tags", checked.inputs, olds),
+    ]);
+    checked.failures.push(...owner, ...tags);
+    return checked;
   },
   async diff(_id, olds, news) {
     return diffKindAsked(tagSetKind, olds, news);
