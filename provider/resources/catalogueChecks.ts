@@ -11,10 +11,31 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError, type DeviceMgmtClient, type Tag as ApiTag } from "../client";
+import { NotPossibleError } from "../errors";
 import { clientForProps } from "./context";
 import { containsUnknown, type Props } from "./framework";
 
 type Failure = pulumi.dynamic.CheckFailure;
+
+/**
+ * At create, for a 404 that check could not foresee (the value was not known then, or the object went since):
+ * the same look-up as check, so the error names the property and the fix instead of a bare `GET … 404`.
+ * Any other error, or a 404 the look-up cannot explain, is returned as it is.
+ */
+export async function explainedNotFound(
+  kind: string,
+  error: unknown,
+  failures: () => Promise<Failure[]>,
+): Promise<unknown> {
+  if (!(error instanceof NotFoundError)) return error;
+  const [failure] = await failures().catch((): Failure[] => []);
+  if (failure === undefined) return error;
+  return new NotPossibleError(`${failure.reason} (${error.message})`, {
+    kind,
+    property: failure.property,
+    fix: `correct ${failure.property}`,
+  });
+}
 
 // ---- Closest name -------------------------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ import { jsonClean, unlessGone, uuid, type Props, type ResourceHandler } from ".
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, type PropertySpecs } from "./properties";
 import { runLedger } from "./runLedger";
-import { appChannelFailures, shareSlugFailures } from "./catalogueChecks";
+import { appChannelFailures, explainedNotFound, shareSlugFailures } from "./catalogueChecks";
 
 const shareProperties = {
   appId: { schema: uuid("appId"), change: "replace" },
@@ -89,7 +89,11 @@ export const releaseChannelShareHandler: ResourceHandler = {
   async create(inputs) {
     const client = clientForProps(inputs);
     await client.assertV3Token();
-    await shareOnce(client, inputs);
+    try {
+      await shareOnce(client, inputs);
+    } catch (error) {
+      throw await explainedNotFound("ReleaseChannelShare", error, () => appChannelFailures(inputs, {}));
+    }
     return { id: shareId(inputs), outs: outputsOf(inputs) };
   },
   async read(id, props) {

@@ -21,7 +21,7 @@ import {
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, type PropertySpecs } from "./properties";
 import { parseAttachmentId } from "./attachment";
-import { appChannelFailures } from "./catalogueChecks";
+import { appChannelFailures, explainedNotFound } from "./catalogueChecks";
 import {
   awaitRollout,
   describeRollout,
@@ -217,7 +217,11 @@ export const releaseChannelVersionHandler: ResourceHandler = {
     const client = clientForProps(inputs);
     await client.assertV3Token();
     const id = `${String(inputs.appId)}/${String(inputs.releaseChannelId)}`;
-    return { id, outs: await apply(client, id, inputs, false) };
+    try {
+      return { id, outs: await apply(client, id, inputs, false) };
+    } catch (error) {
+      throw await explainedNotFound("ReleaseChannelVersion", error, () => appChannelFailures(inputs, {}));
+    }
   },
 
   async read(id, props) {

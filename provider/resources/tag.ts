@@ -24,7 +24,7 @@ import {
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, stateFrom, type PropertySpecs } from "./properties";
 import { attachTags, tagDifference } from "./device";
-import { noteDeclaredTag, tagOwnerFailures, unknownTagFailures } from "./catalogueChecks";
+import { explainedNotFound, noteDeclaredTag, tagOwnerFailures, unknownTagFailures } from "./catalogueChecks";
 
 const tagName = (what: string) =>
   z
@@ -247,7 +247,10 @@ export const tagSetHandler: ResourceHandler = {
     const id = inputs.ownerId as string;
     const wanted = inputs.tags as string[];
     // A group's current tags cannot be read: only the declared ones are attached, none detached.
-    const current = (await liveTags(client, owner, id)) ?? [];
+    const current =
+      (await liveTags(client, owner, id).catch(async (error: unknown) => {
+        throw await explainedNotFound("TagSet", error, () => tagOwnerFailures(inputs, {}));
+      })) ?? [];
     const resourceId = `${owner}/${id}`;
     try {
       await applyTags(client, owner, id, current, wanted);

@@ -195,6 +195,43 @@ describe("owners and attached things", () => {
     ).toEqual({ appId: expect.stringMatching(/no app with id 12121212-/) });
   });
 
+  it("a create that check did not stop explains the 404 by the property, not as a bare GET … 404", async () => {
+    const [first, second] = await stack.admin.apps.all();
+    const otherChannel = (await stack.admin.apps.releaseChannels(second.id).all())[0];
+    const version = (await stack.admin.releases.versions(first.id).all())[0];
+    const createUnchecked = async (kind: ResourceKind, properties: PropertyMap) =>
+      failure(
+        stack.plugin.create({
+          urn: `urn:pulumi:test::devicemgmt::pulumi-nodejs:dynamic:Resource::${kind}-unchecked`,
+          properties: { ...properties, __provider: await serializedProvider(kind) },
+        }),
+      );
+    const channelReason = new RegExp(
+      `releaseChannelId: app ${first.id} .* has no release channel ${otherChannel.id}`,
+    );
+    expect(
+      (
+        await createUnchecked("releaseChannelVersion", {
+          appId: first.id,
+          releaseChannelId: otherChannel.id,
+          versionId: version.id,
+        })
+      ).message,
+    ).toMatch(channelReason);
+    expect(
+      (
+        await createUnchecked("releaseChannelShare", {
+          appId: first.id,
+          releaseChannelId: otherChannel.id,
+          organizationSlug: "acme-staging",
+        })
+      ).message,
+    ).toMatch(channelReason);
+    expect(
+      (await createUnchecked("tagSet", { ownerType: "video", ownerId: site, tags: ["training"] })).message,
+    ).toMatch(/ownerId: .* is the id of a group, not of a video: set ownerType: "group"/);
+  });
+
   it("a share's slug: not a slug, or the organization's own, is refused at check", async () => {
     const app = (await stack.admin.apps.all())[0];
     const channel = (await stack.admin.apps.releaseChannels(app.id).all())[0];
