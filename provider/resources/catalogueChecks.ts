@@ -246,14 +246,38 @@ export const withArticle = (noun: string) => `${/^[aeiou]/.test(noun) ? "an" : "
  */
 const declaredUngrouped = new WeakMap<DeviceMgmtClient, Set<string>>();
 
-/** Called by `Device`'s check. */
-export function noteDeclaredPlacement(inputs: Props): void {
-  if (inputs.groupId !== null || !known(inputs.deviceId)) return;
+/** Called by `Device`'s check (by `deviceId`) and diff (by the recorded id: a device declared by serial number). */
+export function noteDeclaredPlacement(deviceId: unknown, inputs: Props): void {
+  if (inputs.groupId !== null || !known(deviceId)) return;
   const client = clientOf(inputs);
   if (client === undefined) return;
   const ids = declaredUngrouped.get(client) ?? new Set<string>();
-  declaredUngrouped.set(client, ids.add(inputs.deviceId));
+  declaredUngrouped.set(client, ids.add(deviceId));
 }
+
+/** Whether a `Device` of this run takes the device out of its group (see `noteDeclaredPlacement`). */
+export const leavesItsGroup = (client: DeviceMgmtClient, deviceId: string) =>
+  declaredUngrouped.get(client)?.has(deviceId) === true;
+
+/**
+ * Groups a `Group` of this run declares configured, by client: its diff (which has the id) runs before the
+ * check of a resource that takes its `id` output, and its update before that resource's create, so a group
+ * configured in the same change is not refused for being unconfigured at preview.
+ */
+const declaredConfigured = new WeakMap<DeviceMgmtClient, Set<string>>();
+
+/** Called by `Group`'s diff. */
+export function noteDeclaredConfigured(groupId: string, inputs: Props): void {
+  if (inputs.configured !== true) return;
+  const client = clientOf(inputs);
+  if (client === undefined) return;
+  const ids = declaredConfigured.get(client) ?? new Set<string>();
+  declaredConfigured.set(client, ids.add(groupId));
+}
+
+/** Whether a `Group` of this run configures the group (see `noteDeclaredConfigured`). */
+export const becomesConfigured = (client: DeviceMgmtClient, groupId: string) =>
+  declaredConfigured.get(client)?.has(groupId) === true;
 
 /** A device that takes channels, files, videos or an experience of its own must be ungrouped. */
 export async function ungroupedDeviceFailures(
@@ -275,7 +299,7 @@ export async function ungroupedDeviceFailures(
         reason: `${property}: device ${id} does not exist in the organization (devices are enrolled on the headset; see getDevice).`,
       },
     ];
-  if (device?.group && !declaredUngrouped.get(client)?.has(id))
+  if (device?.group && !leavesItsGroup(client, id))
     return [
       {
         property,
@@ -304,7 +328,7 @@ export async function configuredGroupFailures(
     return [
       { property, reason: `${property}: group ${id} does not exist in the organization (see getGroup).` },
     ];
-  if (group && !group.isConfigured)
+  if (group && !group.isConfigured && !becomesConfigured(client, id))
     return [
       {
         property,

@@ -255,13 +255,14 @@ export const deviceHandler: ResourceHandler = {
           "deviceId or serialNumber is required: a Device adopts an enrolled device, named by one of them.",
       });
     if (checked.failures.length === 0) {
-      noteDeclaredPlacement(checked.inputs);
+      noteDeclaredPlacement(checked.inputs.deviceId, checked.inputs);
       checked.failures.push(...(await unknownTagFailures("tags", checked.inputs, olds)));
     }
     return checked;
   },
 
-  async diff(_id, olds, news) {
+  async diff(id, olds, news) {
+    noteDeclaredPlacement(id, news);
     return diffKindAsked(deviceKind, olds, news);
   },
 

@@ -7,7 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError, type DeviceMgmtClient, type ImageType } from "../client";
-import { withArticle } from "./catalogueChecks";
+import { becomesConfigured, leavesItsGroup, withArticle } from "./catalogueChecks";
 import { clientForProps } from "./context";
 import { containsUnknown, type Props } from "./framework";
 import { GROUP_REQUIRED, KIOSK_MENU_FIELDS, KIOSK_MENU_REQUIRED, type ModeFields } from "./experienceFields";
@@ -104,7 +104,7 @@ export async function organizationFailures(
       look(() => client.groups.get(id)).then((group) => {
         if (group === undefined)
           return { property: "groupId", reason: `groupId: no group with id ${id} exists.` };
-        if (group && !group.isConfigured)
+        if (group && !group.isConfigured && !becomesConfigured(client, id))
           return {
             property: "groupId",
             reason:
@@ -121,7 +121,7 @@ export async function organizationFailures(
       look(() => client.devices.get(id)).then((device) => {
         if (device === undefined)
           return { property: "deviceId", reason: `deviceId: no device with id ${id} exists.` };
-        if (device?.group)
+        if (device?.group && !leavesItsGroup(client, id))
           return {
             property: "deviceId",
             reason:

@@ -93,6 +93,20 @@ describe("check knows the catalogue, on the Pulumi CLI", () => {
     expect(organization()).toEqual(before);
   });
 
+  it("a group configured in the same change takes a GroupFile: preview and up pass", async () => {
+    const manual = (await admin.files.all())[0];
+    const program = (configured: boolean) => () => {
+      const site = new dm.Group("late", { name: "Late site", configured });
+      if (configured) new dm.GroupFile("late-manual", { groupId: site.id, fileId: manual.id });
+    };
+    expect((await engine.up(program(false))).errors).toEqual([]);
+    expect((await engine.preview(program(true))).errors).toEqual([]);
+    expect((await engine.up(program(true))).errors).toEqual([]);
+    const site = emulator.snapshot().groups.find((g) => g.name === "Late site")!;
+    expect(site).toMatchObject({ isConfigured: true, fileIds: [manual.id] });
+    await engine.destroy();
+  });
+
   it("a name a Tag of the program declares passes, and up creates it before attaching it", async () => {
     const program = () => {
       const tag = new dm.Tag("east", { name: "site-east" });

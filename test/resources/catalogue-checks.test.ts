@@ -145,6 +145,18 @@ describe("owners and attached things", () => {
     expect(await checkOf("deviceFile", { deviceId: grouped, fileId: file.id })).toEqual({});
   });
 
+  it("a group that a Group of this run configures passes (its diff runs before the dependent's check)", async () => {
+    const file = (await stack.admin.files.all())[0];
+    const group = await Managed.of(stack.plugin, "group", "later-site");
+    await group.create({ name: "Later site" });
+    expect(await checkOf("groupFile", { groupId: group.id, fileId: file.id })).toEqual({
+      groupId: expect.stringMatching(/is not configured/),
+    });
+    expect((await group.diff({ name: "Later site", configured: true })).changes).toBe("some");
+    expect(await checkOf("groupFile", { groupId: group.id, fileId: file.id })).toEqual({});
+    expect(stack.emulator.snapshot().groups.find((g) => g.id === group.id)?.isConfigured).toBe(false);
+  });
+
   it("a GroupFile of an unknown file is refused at check, and at create not as 'already attached'", async () => {
     expect(await checkOf("groupFile", { groupId: site, fileId: MISSING })).toEqual({
       fileId: expect.stringMatching(/no file with id 12121212-/),
