@@ -46,7 +46,8 @@ each with the audit records about it (who, what, when), newest first. Secrets of
 
 Options:
   --ignore FILE       objects managed elsewhere on purpose, one "<kind> <pattern>" a line (see the README);
-                      the API token's own user is always left out
+                      a rule only keeps an object out of "not managed", and one that matches nothing is
+                      warned about; the API token's own user is always left out
   --kinds KINDS       comma-separated: ${KIND_NAMES.join(",")} (default: all)
   --audit-days N      audit records of the last N days (default 7)
   --markdown FILE     also write the Markdown report to FILE (e.g. "$GITHUB_STEP_SUMMARY"; appended to)
@@ -194,6 +195,12 @@ export async function main(
     if (options.json) await writeFile(options.json, json);
     if (options.format === "markdown") io.stdout(markdown);
     if (options.format === "json") io.stdout(json);
+    for (const rule of report.unusedIgnoreRules) {
+      io.stderr(
+        `devicemgmt-drift: warning: ${rule.source}: "${rule.kind} ${rule.pattern}" matched nothing the report ` +
+          `would list as unmanaged; correct or remove it${rule.kind === "user" || rule.kind === "*" ? " (a pending invitation is not yet a user)" : ""}.\n`,
+      );
+    }
     const stats = client.stats();
     io.stderr(`devicemgmt-drift: ${report.findings.length} found; ${stats.requests} requests\n`);
     return exitCodeOf(report);

@@ -61,6 +61,11 @@ export function renderMarkdown(report: DriftReport): string {
     lines.push("", "Resources of this provider whose kind could not be told (not compared):", "");
     for (const urn of report.unknownResources) lines.push(`- \`${cell(urn)}\``);
   }
+  if (report.unusedIgnoreRules.length) {
+    lines.push("", "Ignore rules that matched nothing (correct or remove them):", "");
+    for (const r of report.unusedIgnoreRules)
+      lines.push(`- \`${cell(r.source)}\`: ${r.kind} ${cell(r.pattern)}`);
+  }
   return `${lines.join("\n")}\n`;
 }
 

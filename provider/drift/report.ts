@@ -7,7 +7,7 @@
  */
 import type { AuditRecord } from "../client";
 import type { ResourceKind } from "../dynamic";
-import { ignoredBy, type IgnoreRule } from "./ignore";
+import { rulesMatching, unusedRules, type IgnoreRule } from "./ignore";
 import { DRIFT_KINDS, groupPaths, shown, type AttachedItem, type DriftKind, type LiveObject } from "./kinds";
 import type { LiveOrganization } from "./live";
 import type { ManagedResource, StackState } from "./state";
@@ -50,6 +50,8 @@ export interface DriftReport {
   kinds: string[];
   findings: Finding[];
   ignored: Array<{ kind: string; label: string; reason: string }>;
+  /** Ignore rules of compared kinds that matched nothing (see `unusedRules`): a warning, not a finding. */
+  unusedIgnoreRules: Array<{ source: string; kind: string; pattern: string }>;
   /** Resources of this provider whose kind the report could not tell (never guessed). */
   unknownResources: string[];
   /** Kinds the states hold that the report does not compare, with how many resources and why. */
@@ -81,6 +83,7 @@ export async function driftReport(
     }
   > = [];
   const ignored: DriftReport["ignored"] = [];
+  const usedRules = new Set<IgnoreRule>();
   const all = states.flatMap((s) => s.resources);
 
   // Every kind's live objects, read once each (the kinds read concurrently; the client paces them).
@@ -117,7 +120,9 @@ export async function driftReport(
         ignored.push({ kind: definition.noun, label: object.label, reason: "the API token's own user" });
         continue;
       }
-      const rule = ignoredBy(options.ignore, definition.noun, [object.key, ...object.names]);
+      const matching = rulesMatching(options.ignore, definition.noun, [object.key, ...object.names]);
+      for (const used of matching) usedRules.add(used);
+      const rule = matching[0];
       if (rule) {
         ignored.push({
           kind: definition.noun,
@@ -204,6 +209,11 @@ export async function driftReport(
           a.label.localeCompare(b.label),
       ),
     ignored,
+    unusedIgnoreRules: unusedRules(
+      options.ignore,
+      usedRules,
+      options.kinds.map((k) => DRIFT_KINDS[k].noun),
+    ).map(({ source, kind, pattern }) => ({ source, kind, pattern })),
     unknownResources: states.flatMap((s) => s.unknown),
     notCompared: notComparedOf(all),
   };

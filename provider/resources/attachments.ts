@@ -109,6 +109,7 @@ export type GroupReleaseChannelArgs = AttachmentArgs<"groupId", "releaseChannelI
  * over with `adoptId`, or use `aliases` if you renamed or moved the resource in code.
  *
  * @example
+ * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const production = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" });
  * new dm.GroupReleaseChannel("berlin-simulator", { groupId: berlin.id, releaseChannelId: production.id });
  */
@@ -300,6 +301,7 @@ export const deviceVideoKind = attachmentKind("deviceVideo", {
  * made in the portal; a create over a file someone else attached is refused (its repeat after a lost answer is not).
  *
  * @example
+ * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const manual = dm.getFileOutput({ filename: "safety-manual.pdf" });
  * new dm.GroupFile("berlin-manual", { groupId: berlin.id, fileId: manual.id });
  */
@@ -315,6 +317,7 @@ export class GroupFile extends DeviceMgmtResource {
  * A video on a configured group; as {@link GroupFile}. Id `<groupId>/<videoId>`.
  *
  * @example
+ * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const tour = dm.getVideoOutput({ name: "Welcome Tour" });
  * new dm.GroupVideo("berlin-tour", { groupId: berlin.id, videoId: tour.id });
  */

@@ -15,6 +15,7 @@ import {
   deepEqual,
   jsonClean,
   partialFailure,
+  retiredOutputs,
   unlessGone,
   uuid,
   type Props,
@@ -126,7 +127,6 @@ function toOutputs(live: ApiDevice, props: Props): Props {
     customFields: customFieldsOf(live),
     connection: props.connection,
     deviceModel: live.deviceModel.name,
-    groupName: live.group?.name ?? null,
   });
 }
 
@@ -281,7 +281,7 @@ export const deviceHandler: ResourceHandler = {
   async read(id, props) {
     const live = await unlessGone(readDevice(clientForProps(props), id));
     if (!live) return {};
-    const outputs = toOutputs(live, props);
+    const outputs = { ...toOutputs(live, props), ...retiredOutputs(props, ["groupName"]) };
     return { id, props: outputs, inputs: liveInputs(deviceKind, outputs) };
   },
 
@@ -338,6 +338,7 @@ export interface DeviceArgs extends ConnectionArg {
  * as it is.
  *
  * @example
+ * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * new dm.Device("lobby-01", { serialNumber: "ACM0001", name: "Lobby 01", groupId: berlin.id, tags: ["lobby"] });
  */
 export class Device extends DeviceMgmtResource {
@@ -349,8 +350,6 @@ export class Device extends DeviceMgmtResource {
   declare readonly customFields: pulumi.Output<Record<string, string>>;
   /** The device model's name, as last read. */
   declare readonly deviceModel: pulumi.Output<string>;
-  /** The group's name, as last read; null when ungrouped. */
-  declare readonly groupName: pulumi.Output<string | null>;
 
   constructor(name: string, args: DeviceArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(deviceKind, name, args, opts));
@@ -362,6 +361,6 @@ export const deviceKind = defineKind({
   type: "Device",
   naturalKey: false,
   properties: deviceProperties,
-  outputs: ["deviceModel", "groupName"],
+  outputs: ["deviceModel"],
   handler: deviceHandler,
 });

@@ -252,6 +252,15 @@ export function carriedInputs(props: Props): Props {
   return jsonClean({ adoptId: props.adoptId, connection: props.connection });
 }
 
+/**
+ * Outputs state written by an older version has, which are no longer recorded because the organization changes
+ * them by itself (a group's device count, the name of a device's group), so refresh right after `up` would
+ * show them changed. A read keeps the recorded values as they are: refresh of such state shows no change either.
+ */
+export function retiredOutputs(props: Props, keys: readonly string[]): Props {
+  return Object.fromEntries(keys.filter((key) => props[key] !== undefined).map((key) => [key, props[key]]));
+}
+
 /** Resolves to undefined when the API answers 404: on read that means the object is gone from the organization. */
 export async function unlessGone<T>(request: Promise<T>): Promise<T | undefined> {
   try {

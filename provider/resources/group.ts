@@ -10,6 +10,7 @@ import {
   carriedInputs,
   jsonClean,
   partialFailure,
+  retiredOutputs,
   uuid,
   type Props,
   unlessGone,
@@ -88,7 +89,6 @@ export function diffGroup(olds: Props, news: Props, sameOrganization?: boolean):
 function toOutputs(live: ApiGroup, props: Props): Props {
   return jsonClean({
     ...stateFrom(groupProperties, live, props),
-    deviceCount: live.deviceCount ?? 0,
     createdAt: live.createdAt,
     updatedAt: live.updatedAt,
   });
@@ -170,7 +170,7 @@ export const groupHandler: ResourceHandler = {
   async read(id, props) {
     const live = await unlessGone(readGroup(clientForProps(props), id));
     if (!live) return {};
-    const outputs = toOutputs(live, props);
+    const outputs = { ...toOutputs(live, props), ...retiredOutputs(props, ["deviceCount"]) };
     return { id, props: outputs, inputs: liveInputs(groupKind, outputs) };
   },
 
@@ -242,8 +242,6 @@ export class Group extends DeviceMgmtResource {
   declare readonly parentId: pulumi.Output<string | null>;
   /** Whether the group is configured (a leaf that holds devices and content). */
   declare readonly configured: pulumi.Output<boolean>;
-  /** How many devices the group holds, as last read. */
-  declare readonly deviceCount: pulumi.Output<number>;
   /** When the group was created (ISO 8601). */
   declare readonly createdAt: pulumi.Output<string>;
   /** When the group was last changed (ISO 8601). */
@@ -259,6 +257,6 @@ export const groupKind = defineKind({
   type: "Group",
   naturalKey: false,
   properties: groupProperties,
-  outputs: ["deviceCount", "createdAt", "updatedAt"],
+  outputs: ["createdAt", "updatedAt"],
   handler: groupHandler,
 });

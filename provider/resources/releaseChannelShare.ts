@@ -147,6 +147,7 @@ export interface ReleaseChannelShareArgs extends ConnectionArg {
  * API cannot list a channel's shares: refresh notices the channel deleted, not an unshare made in the portal.
  *
  * @example
+ * const beta = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Beta" });
  * new dm.ReleaseChannelShare("beta-to-staging", {
  *   appId: beta.appId, releaseChannelId: beta.id, organizationSlug: "acme-staging",
  * });
