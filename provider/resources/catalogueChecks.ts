@@ -12,6 +12,7 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError, type DeviceMgmtClient, type Tag as ApiTag } from "../client";
 import { NotPossibleError } from "../errors";
+import { readDevice, readGroup } from "./coalescedReads";
 import { clientForProps } from "./context";
 import { containsUnknown, type Props } from "./framework";
 
@@ -291,7 +292,8 @@ export async function ungroupedDeviceFailures(
   if (!known(id) || id === olds[property]) return [];
   const client = clientOf(inputs);
   if (client === undefined) return [];
-  const device = await look(() => client.devices.get(id));
+  // From the run's coalesced list pass: a first preview of many attachments reads the list, not each one.
+  const device = await look(() => readDevice(client, id));
   if (device === undefined)
     return [
       {
@@ -323,7 +325,8 @@ export async function configuredGroupFailures(
   if (!known(id) || id === olds[property]) return [];
   const client = clientOf(inputs);
   if (client === undefined) return [];
-  const group = await look(() => client.groups.get(id));
+  // From the run's coalesced list pass, as above.
+  const group = await look(() => readGroup(client, id));
   if (group === undefined)
     return [
       { property, reason: `${property}: group ${id} does not exist in the organization (see getGroup).` },
