@@ -97,6 +97,28 @@ export async function look<T>(read: () => Promise<T>): Promise<T | undefined | n
   }
 }
 
+/**
+ * Answers of `look` kept for a short while, by client and key: a first preview of 200 GroupFiles of one group
+ * and one file reads that group and file once, not 200 times. What this run itself changes meanwhile is in the
+ * registries below (a group configured, a device ungrouped), and the API still has the last word at `up`.
+ */
+const remembered = new WeakMap<DeviceMgmtClient, Map<string, { at: number; answer: Promise<unknown> }>>();
+const REMEMBER_MS = 30_000;
+
+function lookRemembered<T>(
+  client: DeviceMgmtClient,
+  key: string,
+  read: () => Promise<T>,
+): Promise<T | undefined | null> {
+  const answers = remembered.get(client) ?? new Map<string, { at: number; answer: Promise<unknown> }>();
+  remembered.set(client, answers);
+  const kept = answers.get(key);
+  if (kept && Date.now() - kept.at < REMEMBER_MS) return kept.answer as Promise<T | undefined | null>;
+  const answer = look(read);
+  answers.set(key, { at: Date.now(), answer });
+  return answer;
+}
+
 // ---- Tags ---------------------------------------------------------------------------------------------------
 
 /**
@@ -293,7 +315,7 @@ export async function ungroupedDeviceFailures(
   const client = clientOf(inputs);
   if (client === undefined) return [];
   // From the run's coalesced list pass: a first preview of many attachments reads the list, not each one.
-  const device = await look(() => readDevice(client, id));
+  const device = await lookRemembered(client, `device/${id}`, () => readDevice(client, id));
   if (device === undefined)
     return [
       {
@@ -326,7 +348,7 @@ export async function configuredGroupFailures(
   const client = clientOf(inputs);
   if (client === undefined) return [];
   // From the run's coalesced list pass, as above.
-  const group = await look(() => readGroup(client, id));
+  const group = await lookRemembered(client, `group/${id}`, () => readGroup(client, id));
   if (group === undefined)
     return [
       { property, reason: `${property}: group ${id} does not exist in the organization (see getGroup).` },
@@ -354,7 +376,9 @@ export async function contentFailures(
   const client = clientOf(inputs);
   if (client === undefined) return [];
   const noun = property === "fileId" ? "file" : "video";
-  const found = await look(() => (property === "fileId" ? client.files.get(id) : client.videos.get(id)));
+  const found = await lookRemembered(client, `${noun}/${id}`, () =>
+    property === "fileId" ? client.files.get(id) : client.videos.get(id),
+  );
   return found === undefined
     ? [
         {
