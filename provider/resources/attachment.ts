@@ -45,6 +45,8 @@ export interface AttachmentSpec<Owner extends OwnerKey = OwnerKey, Attached exte
   detach(client: DeviceMgmtClient, ownerId: string, attachedId: string): Promise<void>;
   /** Explains a refused attach in the user's terms (unconfigured group, grouped device), or undefined. */
   explainRefusal(client: DeviceMgmtClient, ownerId: string): Promise<string | undefined>;
+  /** What the organization would refuse of the declared ids, asked at check (see catalogueChecks.ts). */
+  checkLive?(inputs: Props, olds: Props): Promise<pulumi.dynamic.CheckFailure[]>;
 }
 
 /** Attachment ids are `<owner id>/<attached id>`, so an existing attachment can be named and adopted. */
@@ -96,10 +98,12 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
     jsonClean({ [ownerKey]: ownerId, [attachedKey]: attachedId, ...carriedInputs(props) });
 
   return {
-    async check(_olds, news) {
+    async check(olds, news) {
       const checked = checkKind(declaration, news);
       const mismatch = adoptIdMismatch(ownerKey, attachedKey, checked.inputs);
       if (mismatch) checked.failures.push({ property: "adoptId", reason: mismatch });
+      if (checked.failures.length === 0 && spec.checkLive)
+        checked.failures.push(...(await spec.checkLive(checked.inputs, olds)));
       return checked;
     },
 

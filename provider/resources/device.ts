@@ -23,6 +23,7 @@ import {
 } from "./framework";
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, type PropertySpecs } from "./properties";
+import { noteDeclaredPlacement, unknownTagFailures } from "./catalogueChecks";
 
 // ---- Properties, declared once -----------------------------------------------------------------------------
 
@@ -245,7 +246,7 @@ async function findDevice(client: DeviceMgmtClient, props: Props): Promise<ApiDe
 }
 
 export const deviceHandler: ResourceHandler = {
-  async check(_olds, news) {
+  async check(olds, news) {
     const checked = checkKind(deviceKind, news);
     if (news.deviceId === undefined && news.serialNumber === undefined)
       checked.failures.push({
@@ -253,10 +254,15 @@ export const deviceHandler: ResourceHandler = {
         reason:
           "deviceId or serialNumber is required: a Device adopts an enrolled device, named by one of them.",
       });
+    if (checked.failures.length === 0) {
+      noteDeclaredPlacement(checked.inputs.deviceId, checked.inputs);
+      checked.failures.push(...(await unknownTagFailures("tags", checked.inputs, olds)));
+    }
     return checked;
   },
 
-  async diff(_id, olds, news) {
+  async diff(id, olds, news) {
+    noteDeclaredPlacement(id, news);
     return diffKindAsked(deviceKind, olds, news);
   },
 

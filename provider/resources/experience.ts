@@ -188,7 +188,7 @@ export function experienceHandler(
   return {
     async check(olds, news) {
       const { inputs, failures } = checkExperience(spec, definition(), news);
-      if (failures.length === 0) failures.push(...(await organizationFailures(inputs, olds)));
+      if (failures.length === 0) failures.push(...(await organizationFailures(inputs, olds, spec.fields)));
       return { inputs, failures };
     },
 

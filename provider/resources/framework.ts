@@ -5,6 +5,7 @@ import { AmbiguousWriteError, NotFoundError } from "../client";
 import { apiTokenProblem, baseUrlProblem } from "../connection";
 import { clientForProps } from "./context";
 import { runLedger } from "./runLedger";
+import { refusalIn } from "./inputIntegrity";
 
 /** What the engine sends for a value it does not know yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -90,6 +91,11 @@ export function checkProperties<Shape extends z.ZodRawShape>(
   }
   for (const [key, schema] of Object.entries(shape) as [string, z.ZodType][]) {
     const value = news[key];
+    const refused = refusalIn(value); // a value the program would have sent altered (inputIntegrity.ts)
+    if (refused !== undefined) {
+      failures.push({ property: key, reason: refused });
+      continue;
+    }
     if (containsUnknown(value)) {
       inputs[key] = value;
       continue;

@@ -19,6 +19,7 @@ import {
 import { createOnce, noteGroupChange } from "./groupCreate";
 import { checkKind, defineKind, diffKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, stateFrom, type PropertySpecs, type StateOf } from "./properties";
+import { noteDeclaredConfigured } from "./catalogueChecks";
 
 // ---- Properties, declared once -----------------------------------------------------------------------------
 
@@ -142,7 +143,8 @@ export const groupHandler: ResourceHandler = {
     return { inputs, failures };
   },
 
-  async diff(_id, olds, news) {
+  async diff(id, olds, news) {
+    noteDeclaredConfigured(id, news); // so a GroupFile of this change is not refused at check (catalogueChecks.ts)
     return diffKindAsked(groupKind, olds, news);
   },
 

@@ -8,6 +8,7 @@ import { jsonClean, unlessGone, uuid, type Props, type ResourceHandler } from ".
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, type PropertySpecs } from "./properties";
 import { runLedger } from "./runLedger";
+import { appChannelFailures, explainedNotFound, shareSlugFailures } from "./catalogueChecks";
 
 const shareProperties = {
   appId: { schema: uuid("appId"), change: "replace" },
@@ -72,8 +73,15 @@ async function shareOnce(client: DeviceMgmtClient, props: Props): Promise<void> 
 }
 
 export const releaseChannelShareHandler: ResourceHandler = {
-  async check(_olds, news) {
-    return checkKind(releaseChannelShareKind, news);
+  async check(olds, news) {
+    const checked = checkKind(releaseChannelShareKind, news);
+    if (checked.failures.length > 0) return checked;
+    const [channel, slug] = await Promise.all([
+      appChannelFailures(checked.inputs, olds),
+      shareSlugFailures(checked.inputs, olds),
+    ]);
+    checked.failures.push(...channel, ...slug);
+    return checked;
   },
   async diff(_id, olds, news) {
     return diffKindAsked(releaseChannelShareKind, olds, news);
@@ -81,7 +89,11 @@ export const releaseChannelShareHandler: ResourceHandler = {
   async create(inputs) {
     const client = clientForProps(inputs);
     await client.assertV3Token();
-    await shareOnce(client, inputs);
+    try {
+      await shareOnce(client, inputs);
+    } catch (error) {
+      throw await explainedNotFound("ReleaseChannelShare", error, () => appChannelFailures(inputs, {}));
+    }
     return { id: shareId(inputs), outs: outputsOf(inputs) };
   },
   async read(id, props) {

@@ -22,6 +22,7 @@ import {
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, type PropertySpecs } from "./properties";
 import { parseAttachmentId } from "./attachment";
+import { appChannelFailures, explainedNotFound } from "./catalogueChecks";
 import {
   awaitRollout,
   describeRollout,
@@ -220,6 +221,8 @@ export const releaseChannelVersionHandler: ResourceHandler = {
           "exactly one of versionId and bundleId is required: the version the channel delivers (see getAppVersion) " +
           "or one bundle of the app.",
       });
+    if (checked.failures.length === 0)
+      checked.failures.push(...(await appChannelFailures(checked.inputs, olds)));
     if (checked.failures.length === 0) {
       const named = await versionNameOf(olds, checked.inputs);
       if (named.failure) checked.failures.push(named.failure);
@@ -241,7 +244,11 @@ export const releaseChannelVersionHandler: ResourceHandler = {
     const client = clientForProps(inputs);
     await client.assertV3Token();
     const id = `${String(inputs.appId)}/${String(inputs.releaseChannelId)}`;
-    return { id, outs: await apply(client, id, inputs) };
+    try {
+      return { id, outs: await apply(client, id, inputs) };
+    } catch (error) {
+      throw await explainedNotFound("ReleaseChannelVersion", error, () => appChannelFailures(inputs, {}));
+    }
   },
 
   async read(id, props) {

@@ -23,6 +23,7 @@ import {
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, stateFrom, type PropertySpecs } from "./properties";
 import { attachTags, tagDifference } from "./device";
+import { explainedNotFound, noteDeclaredTag, tagOwnerFailures, unknownTagFailures } from "./catalogueChecks";
 import { runLedger } from "./runLedger";
 
 const tagName = (what: string) =>
@@ -58,7 +59,9 @@ async function tagNamed(client: DeviceMgmtClient, name: string): Promise<ApiTag 
 
 export const tagHandler: ResourceHandler = {
   async check(_olds, news) {
-    return checkKind(tagKind, news);
+    const checked = checkKind(tagKind, news);
+    if (checked.failures.length === 0) noteDeclaredTag(checked.inputs);
+    return checked;
   },
   async diff(_id, olds, news) {
     return diffKindAsked(tagKind, olds, news);
@@ -251,8 +254,15 @@ const addedOf = (props: Props) =>
   Array.isArray(props.addedTagIds) ? (props.addedTagIds as string[]) : undefined;
 
 export const tagSetHandler: ResourceHandler = {
-  async check(_olds, news) {
-    return checkKind(tagSetKind, news);
+  async check(olds, news) {
+    const checked = checkKind(tagSetKind, news);
+    if (checked.failures.length > 0) return checked;
+    const [owner, tags] = await Promise.all([
+      tagOwnerFailures(checked.inputs, olds),
+      unknownTagFailures("tags", checked.inputs, olds),
+    ]);
+    checked.failures.push(...owner, ...tags);
+    return checked;
   },
   async diff(_id, olds, news) {
     return diffKindAsked(tagSetKind, olds, news);
@@ -264,7 +274,10 @@ export const tagSetHandler: ResourceHandler = {
     const id = inputs.ownerId as string;
     const wanted = inputs.tags as string[];
     // A group's current tags cannot be read: only the declared ones are attached, none detached.
-    const current = (await liveTags(client, owner, id)) ?? [];
+    const current =
+      (await liveTags(client, owner, id).catch(async (error: unknown) => {
+        throw await explainedNotFound("TagSet", error, () => tagOwnerFailures(inputs, {}));
+      })) ?? [];
     const resourceId = `${owner}/${id}`;
     let addedTagIds: string[] | undefined;
     try {
