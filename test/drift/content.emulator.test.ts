@@ -13,6 +13,7 @@ import { EXIT } from "../../provider/drift/cli";
 import { SECRET_SIGNATURE_KEY } from "../../provider/drift/state";
 import type { Finding } from "../../provider/drift/report";
 import { brief, runDrift, type DriftRun } from "./support";
+import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/sharedMode";
 
 const repoRoot = path.resolve(__dirname, "../..");
 const ADA = "ada.admin@acme.example";
@@ -39,14 +40,6 @@ let versions: Record<string, string>;
 
 const env = () => ({ DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly });
 
-const SHARED = {
-  enableOfflineMode: false,
-  requireManagedMetaLogin: false,
-  enableControllerFree: false,
-  wakeControllers: true,
-  adjustDeviceFit: false,
-  defaultToStationaryBoundary: true,
-};
 
 /** A kiosk site (PIN from a secret) and one ungrouped headset locked, with its manual and a video; the catalogue's tags; Production pinned and shared. */
 function program() {

@@ -8,6 +8,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { createEngine, type Engine } from "../engine";
 import * as dm from "../../provider";
+import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/sharedMode";
 
 const repoRoot = path.resolve(__dirname, "../..");
 const PIN = "739164";
@@ -18,14 +19,6 @@ let admin: DeviceMgmtClient;
 let siteId: string;
 let loneDeviceId: string;
 
-const SHARED = {
-  enableOfflineMode: false,
-  requireManagedMetaLogin: false,
-  enableControllerFree: false,
-  wakeControllers: true,
-  adjustDeviceFit: false,
-  defaultToStationaryBoundary: true,
-};
 
 /** A kiosk site with a PIN and the brand theme, and one ungrouped headset locked to two apps. */
 function program(overrides: { kioskApp?: string } = {}) {

@@ -7,6 +7,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { createEngine, type Engine } from "../engine";
 import * as dm from "../../provider";
+import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/sharedMode";
 
 const repoRoot = path.resolve(__dirname, "../..");
 
@@ -52,14 +53,6 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-const SHARED = {
-  enableOfflineMode: false,
-  requireManagedMetaLogin: false,
-  enableControllerFree: false,
-  wakeControllers: true,
-  adjustDeviceFit: false,
-  defaultToStationaryBoundary: true,
-};
 
 describe("a resource renamed in code without aliases", () => {
   test("a HeadsetExperience with resetOnDelete keeps the kiosk its new name configured", async () => {

@@ -4,6 +4,7 @@
 import type { ResourceKind } from "../../provider/dynamic";
 import type { PropertyMap } from "./providerPlugin";
 import { failure, Managed, serializedProvider, startStack, type Stack } from "./support";
+import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/sharedMode";
 
 let stack: Stack;
 let site: string;
@@ -14,14 +15,6 @@ let metaDevice: string;
 let picoDevice: string;
 const MISSING = "12121212-1212-4212-8212-121212121212";
 
-const SHARED = {
-  enableOfflineMode: false,
-  requireManagedMetaLogin: false,
-  enableControllerFree: false,
-  wakeControllers: true,
-  adjustDeviceFit: false,
-  defaultToStationaryBoundary: true,
-};
 
 beforeAll(async () => {
   stack = await startStack({ emulator: { seed: { devices: 12 } } });

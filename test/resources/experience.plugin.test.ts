@@ -4,15 +4,8 @@ import { PIN_CHANGED_OUTSIDE } from "../../provider/resources/experience";
 import type { StrictOptions } from "../../emulator/types";
 import type { PropertyMap } from "./providerPlugin";
 import { Managed, startStack, type Stack } from "./support";
+import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/sharedMode";
 
-const SHARED = {
-  enableOfflineMode: false,
-  requireManagedMetaLogin: false,
-  enableControllerFree: false,
-  wakeControllers: true,
-  adjustDeviceFit: false,
-  defaultToStationaryBoundary: true,
-};
 
 interface Seed {
   groupId: string;
