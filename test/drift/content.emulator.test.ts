@@ -40,7 +40,6 @@ let versions: Record<string, string>;
 
 const env = () => ({ DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly });
 
-
 /** A kiosk site (PIN from a secret) and one ungrouped headset locked, with its manual and a video; the catalogue's tags; Production pinned and shared. */
 function program() {
   const config = new pulumi.Config("site");

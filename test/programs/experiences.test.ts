@@ -19,7 +19,6 @@ let admin: DeviceMgmtClient;
 let siteId: string;
 let loneDeviceId: string;
 
-
 /** A kiosk site with a PIN and the brand theme, and one ungrouped headset locked to two apps. */
 function program(overrides: { kioskApp?: string } = {}) {
   return () => {

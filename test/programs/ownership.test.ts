@@ -53,7 +53,6 @@ afterAll(async () => {
   await emulator?.close();
 });
 
-
 describe("a resource renamed in code without aliases", () => {
   test("a HeadsetExperience with resetOnDelete keeps the kiosk its new name configured", async () => {
     const engine = await newStack("devicemgmt-ownership-experience");

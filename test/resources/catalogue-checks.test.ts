@@ -15,7 +15,6 @@ let metaDevice: string;
 let picoDevice: string;
 const MISSING = "12121212-1212-4212-8212-121212121212";
 
-
 beforeAll(async () => {
   stack = await startStack({ emulator: { seed: { devices: 12 } } });
   folder = (await stack.admin.groups.create({ name: "Region", parentId: null })).id;

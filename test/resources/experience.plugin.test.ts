@@ -6,7 +6,6 @@ import type { PropertyMap } from "./providerPlugin";
 import { Managed, startStack, type Stack } from "./support";
 import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/sharedMode";
 
-
 interface Seed {
   groupId: string;
   unconfiguredGroupId: string;
