@@ -15,6 +15,7 @@ import {
   type ResourceHandler,
 } from "./framework";
 import { diffSpecOf, liveInputsOf, registeredInputs, schemaShape, type PropertySpecs } from "./properties";
+import { CLAIMANT_KEY } from "./claims";
 
 export interface KindDefinition<
   Key extends string = string,
@@ -95,6 +96,8 @@ export type ArgsMatch<Args, P> = [Exclude<keyof Args, keyof P>, Exclude<keyof P,
 /**
  * The arguments of `pulumi.dynamic.Resource`'s constructor for a kind: its thin provider, the declared inputs
  * and outputs, the kind's options (legacy alias, delete-before-replace for a natural key) and its type token.
+ * The resource's name travels as `__claimant`: the plugin gives the handler no URN, and claims.ts names both
+ * resources when two declare one live object.
  */
 export function registration<P extends PropertySpecs<never>, Args extends object>(
   definition: KindDefinition<ResourceKind, P>,
@@ -105,7 +108,7 @@ export function registration<P extends PropertySpecs<never>, Args extends object
   return [
     thinProvider(definition.kind),
     name,
-    registeredInputs(definition.properties, definition.outputs, args),
+    { ...registeredInputs(definition.properties, definition.outputs, args), [CLAIMANT_KEY]: name },
     kindOptions(opts, definition.naturalKey),
     TYPE_MODULE,
     definition.type,
