@@ -94,7 +94,7 @@ describe("a POST that sets a state (repeatable) is retried like a PUT", () => {
   const APP = "5d41402a-bc4b-4a76-b971-9d911017c592";
   const CHANNEL = "7e2b4c1d-1111-4a2b-9c3d-4e5f60718293";
   const unsharePath = `/api/v3/apps/${APP}/release-channels/${CHANNEL}/unshare`;
-  const configurePath = `/api/v3/groups/${GROUP_ID}/headset-experience/kiosk-app`;
+  const configurePath = `/api/v3/groups/${GROUP_ID}/headset-experience/default-home`;
 
   test.each([500, 503])("an unshare answered %i is sent again and succeeds", async (status) => {
     const { client, pool } = mockClient();
@@ -113,7 +113,7 @@ describe("a POST that sets a state (repeatable) is retried like a PUT", () => {
     pool.intercept({ path: configurePath, method: "POST" }).replyWithError(networkError("ECONNRESET"));
     pool.intercept({ path: configurePath, method: "POST" }).reply(204, "");
     await expect(
-      client.headsetExperiences.set({ groupId: GROUP_ID }, "kiosk-app", { kioskContent: {} }),
+      client.headsetExperiences.set({ groupId: GROUP_ID }, "default-home", {}),
     ).resolves.toBeUndefined();
     expect(client.stats()).toMatchObject({ retries: 1 });
   });
