@@ -40,9 +40,11 @@ export class DuplicateClaimError extends DeviceMgmtProblem {
     super(
       `${kind} "${claimant}" declares ${object}, which ${kind} "${holder}" of this stack already declares. ` +
         `One live object can have one resource only, or each run would undo the other's values (and removing ` +
-        `one declaration would delete what the other still declares). Remove one of the two declarations, or ` +
-        `change ${property} so that they name different objects.`,
-      { kind, property, fix: `remove "${claimant}" or "${holder}", or change ${property}` },
+        `one declaration would delete what the other still declares). Nothing was changed for "${claimant}". ` +
+        `Remove the declaration of "${claimant}" (to keep its values instead, give them to "${holder}", or ` +
+        `remove "${holder}" and add the resource option aliases: [{ name: "${holder}" }] to "${claimant}"), or ` +
+        `change ${property} so that the two name different objects.`,
+      { kind, property, fix: `remove "${claimant}", or change ${property}` },
     );
   }
 }
