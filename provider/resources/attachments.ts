@@ -39,7 +39,7 @@ function attachmentKind<
     naturalKey: true,
     properties: attachmentProperties(spec.ownerKey, spec.attachedKey),
     outputs: [],
-    handler: attachmentHandler(spec),
+    handler: attachmentHandler(spec, kind),
   });
 }
 
@@ -174,14 +174,15 @@ export function contentOnGroup<K extends ContentKey>(key: K) {
       await Promise.all([readGroup(client, groupId), exists(client, id)]);
       return true;
     },
-    async attach(client: DeviceMgmtClient, groupId: string, id: string) {
+    unlisted: true,
+    async attach(client: DeviceMgmtClient, groupId: string, id: string, ours = false) {
       const pair = `${groupId}/${id}`;
       try {
         await post(client, groupId, id);
         ambiguousGroupAttaches.delete(pair);
       } catch (error) {
         const repeated = error instanceof ValidationError && error.fieldErrors?.[key] !== undefined;
-        if (repeated && (error.afterAmbiguousAttempt || ambiguousGroupAttaches.delete(pair))) return;
+        if (repeated && (ours || error.afterAmbiguousAttempt || ambiguousGroupAttaches.delete(pair))) return;
         if (repeated) throw attachedElsewhere(noun, groupId, id);
         if (error instanceof AmbiguousWriteError) ambiguousGroupAttaches.add(pair);
         throw error;
@@ -207,8 +208,8 @@ function attachedElsewhere(noun: string, groupId: string, id: string): NotCreate
   return new NotCreatedHereError(
     `${noun} ${id} is already attached to group ${groupId}, and this ${resource} did not attach it. Nothing was ` +
       `changed. If you renamed this resource or moved it in code, add the resource option aliases: [{ name: ` +
-      `"<old name>" }] so Pulumi knows it is the same one. The API cannot list a group's ${noun}s, so an ` +
-      `attachment made elsewhere cannot be adopted: remove it in the portal, then run up again.`,
+      `"<old name>" }] so Pulumi knows it is the same one. To manage the attachment made outside this stack, ` +
+      `set adoptId: "${pair}".`,
     pair,
   );
 }

@@ -21,6 +21,7 @@ import { DeviceMgmtProblem } from "../errors";
 import type { Props, ResourceHandler } from "./framework";
 import { containsUnknown } from "./framework";
 import { clientForProps } from "./context";
+import { CLOCK_SKEW_MS, journaled, unfinishedCreateOf, type CreateIdentity } from "./interruptedCreates";
 
 /** The hidden input that carries the resource's name from the class to the handler. */
 export const CLAIMANT_KEY = "__claimant";
@@ -151,10 +152,22 @@ function experienceProperty(p: Props): string {
 const experienceHolder = (p: Props) =>
   p.groupId !== undefined ? `group ${String(p.groupId)}` : `device ${String(p.deviceId)}`;
 
+/**
+ * What the classes register as `__claimant` (see `registration`): the resource's name, and its stack (which
+ * tells one stack's unfinished creates from another's, interruptedCreates.ts).
+ */
+export interface Claimant {
+  name: string;
+  stack: string;
+}
+
 /** The resource name a call carries, if any. */
 export function claimantOf(props: Props): string | undefined {
-  return str(props[CLAIMANT_KEY]);
+  const value = props[CLAIMANT_KEY];
+  return str(value) ?? str((value as Partial<Claimant> | null | undefined)?.name);
 }
+
+const stackOf = (props: Props) => str((props[CLAIMANT_KEY] as Partial<Claimant> | undefined)?.stack) ?? "";
 
 /**
  * The claims of this process (one engine run). A claimant moves its claim when its key changes (the same
@@ -223,7 +236,7 @@ export function holdObject(kind: ResourceKind, type: string, id: string, props: 
 }
 
 /** Whether another resource of this run records `id` (a lost answer's look-up must not take its object). */
-export function heldByAnother(kind: ResourceKind, id: string, props: Props): boolean {
+export function heldByAnother(kind: string, id: string, props: Props): boolean {
   const holder = claims.holderOf(slotOf("id", kind, id));
   return holder !== undefined && holder !== claimantOf(props);
 }
@@ -251,6 +264,31 @@ function takeKeys(
   return undefined;
 }
 
+/** The create each claimant is running, by kind and claimant: what `leftByUnfinishedCreate` asks about. */
+const creating = new Map<string, CreateIdentity>();
+
+/**
+ * Of the objects a create met (same natural key), the one an earlier, unfinished create of this very resource
+ * made: there was such a create (interruptedCreates.ts), the object is not older than it, no other resource of
+ * the run records it, and it is the only one. Such an object is taken over instead of refused.
+ */
+export function leftByUnfinishedCreate<T extends { id: string; createdAt?: string | null }>(
+  kind: string,
+  inputs: Props,
+  met: T[],
+): T | undefined {
+  const claimant = claimantOf(inputs);
+  const identity = claimant === undefined ? undefined : creating.get(slotOf(kind, claimant));
+  const startedAt = identity && unfinishedCreateOf(identity);
+  if (startedAt === undefined) return undefined;
+  const ours = met.filter(
+    (object) =>
+      !heldByAnother(kind, object.id, inputs) &&
+      (typeof object.createdAt !== "string" || Date.parse(object.createdAt) >= startedAt - CLOCK_SKEW_MS),
+  );
+  return ours.length === 1 ? ours[0] : undefined;
+}
+
 async function organizationOf(props: Props): Promise<string> {
   return (await clientForProps(props).assertV3Token()).organization_id;
 }
@@ -264,9 +302,8 @@ export function claimed(kind: ResourceKind, type: string, handler: ResourceHandl
   return {
     async check(olds, news) {
       const result = await handler.check(olds, news);
-      const claimant = claimantOf(news);
-      if (claimant === undefined) return result;
-      const inputs = { ...(result.inputs ?? {}), [CLAIMANT_KEY]: claimant };
+      if (claimantOf(news) === undefined) return result;
+      const inputs = { ...(result.inputs ?? {}), [CLAIMANT_KEY]: news[CLAIMANT_KEY] };
       if (result.failures?.length || containsUnknown(news.connection)) return { ...result, inputs };
       const scope = `connection:${JSON.stringify(news.connection ?? null)}`;
       const refused = takeKeys(kind, type, scope, inputs);
@@ -284,13 +321,33 @@ export function claimed(kind: ResourceKind, type: string, handler: ResourceHandl
     },
 
     async create(inputs) {
-      if (claimantOf(inputs) !== undefined) {
-        const refused = takeKeys(kind, type, `organization:${await organizationOf(inputs)}`, inputs);
-        if (refused) throw refused;
+      const claimant = claimantOf(inputs);
+      const keys = CLAIMS[kind]?.keys(inputs);
+      if (claimant === undefined || keys === undefined) {
+        const result = await handler.create(inputs);
+        holdObject(kind, type, result.id, inputs);
+        return result;
       }
-      const result = await handler.create(inputs);
-      holdObject(kind, type, result.id, inputs);
-      return result;
+      const organizationId = await organizationOf(inputs);
+      const refused = takeKeys(kind, type, `organization:${organizationId}`, inputs);
+      if (refused) throw refused;
+      const identity: CreateIdentity = {
+        project: process.env.PULUMI_PROJECT ?? "",
+        stack: stackOf(inputs),
+        claimant,
+        kind,
+        organizationId,
+        key: keys.join("\0"),
+      };
+      const running = slotOf(kind, claimant);
+      creating.set(running, identity);
+      try {
+        const result = await journaled(identity, () => handler.create(inputs));
+        holdObject(kind, type, result.id, inputs);
+        return result;
+      } finally {
+        creating.delete(running);
+      }
     },
 
     read: (id, props) => handler.read(id, props),

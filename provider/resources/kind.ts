@@ -4,7 +4,7 @@
  * `provider/kinds.ts` lists them all; everything else (the runtime's handlers, type tokens, display names, the
  * exporter's kinds, delete-before-replace) is derived from there.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../kinds";
 import { kindOptions, thinProvider, TYPE_MODULE } from "../dynamic";
 import {
@@ -15,7 +15,7 @@ import {
   type ResourceHandler,
 } from "./framework";
 import { diffSpecOf, liveInputsOf, registeredInputs, schemaShape, type PropertySpecs } from "./properties";
-import { CLAIMANT_KEY } from "./claims";
+import { CLAIMANT_KEY, type Claimant } from "./claims";
 
 export interface KindDefinition<
   Key extends string = string,
@@ -108,7 +108,10 @@ export function registration<P extends PropertySpecs<never>, Args extends object
   return [
     thinProvider(definition.kind),
     name,
-    { ...registeredInputs(definition.properties, definition.outputs, args), [CLAIMANT_KEY]: name },
+    {
+      ...registeredInputs(definition.properties, definition.outputs, args),
+      [CLAIMANT_KEY]: { name, stack: pulumi.getStack() } satisfies Claimant,
+    },
     kindOptions(opts, definition.naturalKey),
     TYPE_MODULE,
     definition.type,

@@ -24,6 +24,7 @@ import {
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, stateFrom, type PropertySpecs } from "./properties";
 import { attachTags, tagDifference } from "./device";
+import { leftByUnfinishedCreate } from "./claims";
 
 const tagName = (what: string) =>
   z
@@ -72,16 +73,20 @@ export const tagHandler: ResourceHandler = {
       live = await adoptable("tag", inputs.adoptId, (id) => client.tags.get(id));
     } else {
       const existing = await tagNamed(client, name);
-      if (existing)
+      // The tag a killed run of this very resource made is its own: taken over (and renamed if its case differs).
+      const own = existing && leftByUnfinishedCreate("tag", inputs, [existing]);
+      if (own) live = own;
+      else if (existing)
         throw notCreatedHere(
           `A tag named "${existing.name}" already exists (id ${existing.id}), and this Tag did not create it.`,
           "a tag",
           existing.id,
         );
-      live = await untilApplied(
-        () => client.tags.create(name),
-        () => tagNamed(client, name),
-      );
+      else
+        live = await untilApplied(
+          () => client.tags.create(name),
+          () => tagNamed(client, name),
+        );
     }
     try {
       if (live.name !== name) live = await client.tags.update(live.id, name);
