@@ -17,7 +17,7 @@
  *   one and by serial number in the other).
  */
 import type { ResourceKind } from "../kinds";
-import { DeviceMgmtProblem } from "../errors";
+import { DuplicateClaimError } from "../errors";
 import type { Props, ResourceHandler } from "./framework";
 import { containsUnknown } from "./framework";
 import { clientForProps } from "./context";
@@ -25,30 +25,6 @@ import { CLOCK_SKEW_MS, journaled, unfinishedCreateOf, type CreateIdentity } fro
 
 /** The hidden input that carries the resource's name from the class to the handler. */
 export const CLAIMANT_KEY = "__claimant";
-
-/** A second resource of the run declares an object another resource of the run already holds. */
-export class DuplicateClaimError extends DeviceMgmtProblem {
-  constructor(
-    kind: string,
-    property: string,
-    /** What the object is, in words ("the custom theme "Brand""). */
-    readonly object: string,
-    /** The resource that was refused. */
-    readonly claimant: string,
-    /** The resource that holds the object. */
-    readonly holder: string,
-  ) {
-    super(
-      `${kind} "${claimant}" declares ${object}, which ${kind} "${holder}" of this stack already declares. ` +
-        `One live object can have one resource only, or each run would undo the other's values (and removing ` +
-        `one declaration would delete what the other still declares). Nothing was changed for "${claimant}". ` +
-        `Remove the declaration of "${claimant}" (to keep its values instead, give them to "${holder}", or ` +
-        `remove "${holder}" and add the resource option aliases: [{ name: "${holder}" }] to "${claimant}"), or ` +
-        `change ${property} so that the two name different objects.`,
-      { kind, property, fix: `remove "${claimant}", or change ${property}` },
-    );
-  }
-}
 
 /** How a kind's object is named by its inputs: the property a duplicate is reported on, and the key. */
 interface ClaimSpec {

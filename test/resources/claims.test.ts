@@ -2,7 +2,7 @@
 // emulator, so the refusals are asserted by class and fields. Each call carries `__claimant`, the resource name
 // the classes register.
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { DuplicateClaimError } from "../../provider/resources/claims";
+import { DuplicateClaimError } from "../../provider/errors";
 import { configure, handler } from "../../provider/runtime";
 import { DeviceMgmtClient } from "../../provider/client";
 
