@@ -143,3 +143,67 @@ test("ReleaseChannelShare: the next up takes over the share its killed create ma
   expect(shared()).toHaveLength(1);
   expect(engine.resource("to-staging").id).toBe(`${channel.appId}/${channel.id}/acme-staging`);
 });
+
+describe("writes that set a state are retried after a lost answer", () => {
+  // Seed 18 at rate 0.5: the first write's answer is lost, the next two arrive (the dice are drawn per write).
+  const firstAnswerLost = { dropAfterWriteRate: 0.5, seed: 18 };
+
+  const SHARED = {
+    enableOfflineMode: false,
+    requireManagedMetaLogin: false,
+    enableControllerFree: false,
+    wakeControllers: true,
+    adjustDeviceFit: false,
+    defaultToStationaryBoundary: true,
+  };
+
+  test("an experience's configure whose answer is lost is sent again, and the up succeeds", async () => {
+    const site = () => new dm.Group("site", { name: "Site", configured: true });
+    expect((await engine.up(() => void site())).errors).toEqual([]);
+    const app = (await admin.apps.all())[0];
+    const program = () =>
+      void new dm.HeadsetExperience("kiosk", {
+        groupId: site().id,
+        mode: "arborxr-kiosk",
+        isMenuEnabled: false,
+        kioskContent: { type: "app", id: app.id },
+        sharedModeSettings: SHARED,
+      });
+    emulator.setFaults(firstAnswerLost);
+    const result = await engine.up(program);
+    emulator.setFaults({ dropAfterWriteRate: 0 });
+    expect(emulator.stats().faults.droppedAfterWrite).toBe(1);
+    expect(result.errors).toEqual([]);
+    const groupId = String(engine.resource("site").id);
+    const kiosk = emulator.snapshot().experiences.filter((e) => JSON.stringify(e.holder).includes(groupId));
+    expect(kiosk).toEqual([
+      expect.objectContaining({
+        kind: "headset",
+        mode: "arborxr-kiosk",
+        settings: expect.objectContaining({ kioskContent: { type: "app", id: app.id } }),
+      }),
+    ]);
+  });
+
+  test("an unshare whose answer is lost is sent again: the share is removed and the stack forgets it", async () => {
+    const channel = emulator.snapshot().releaseChannels.find((c) => c.name === "Production")!;
+    const share = () =>
+      void new dm.ReleaseChannelShare("to-staging", {
+        appId: channel.appId,
+        releaseChannelId: channel.id,
+        organizationSlug: "acme-staging",
+      });
+    expect((await engine.up(share)).errors).toEqual([]);
+    const shared = () =>
+      emulator.snapshot().releaseChannels.find((c) => c.id === channel.id)!.sharedWithOrgIds;
+    expect(shared()).toHaveLength(1);
+    const droppedBefore = emulator.stats().faults.droppedAfterWrite;
+    emulator.setFaults(firstAnswerLost);
+    const result = await engine.up(() => {});
+    emulator.setFaults({ dropAfterWriteRate: 0 });
+    expect(emulator.stats().faults.droppedAfterWrite - droppedBefore).toBe(1);
+    expect(result.errors).toEqual([]);
+    expect(shared()).toEqual([]);
+    expect(engine.resources()).toHaveLength(0);
+  });
+});
