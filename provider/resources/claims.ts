@@ -32,6 +32,11 @@ interface ClaimSpec {
   /** The natural key(s) from inputs, or undefined while one is unknown (or not declared). */
   keys(props: Props): string[] | undefined;
   describe(props: Props): string;
+  /**
+   * False: two resources may declare this key on purpose (same-named groups numbered by `sameNameOrdinal`,
+   * refused by groupCreate.ts otherwise); the key only names the object for the repair after a killed run.
+   */
+  refuses?: false;
 }
 
 const str = (value: unknown): string | undefined =>
@@ -53,10 +58,23 @@ const pairClaim = (owner: string, attached: string, noun: string): ClaimSpec => 
 });
 
 /**
- * The kinds whose objects are named by their inputs. Groups are absent: `groupCreate.ts` has its own rule, with
- * same-named groups the program may declare on purpose (`sameNameOrdinal`).
+ * The kinds whose objects are named by their inputs. Groups are named only for the repair after a killed run:
+ * `groupCreate.ts` has its own rule, with same-named groups the program may declare on purpose
+ * (`sameNameOrdinal`).
  */
 const CLAIMS: Partial<Record<ResourceKind, ClaimSpec>> = {
+  group: {
+    property: "name",
+    keys: (p) => {
+      const parent = p.parentId === undefined || p.parentId === null ? "root" : str(p.parentId);
+      const ordinal = typeof p.sameNameOrdinal === "number" ? String(p.sameNameOrdinal) : "";
+      return str(p.name) === undefined || parent === undefined
+        ? undefined
+        : [`${parent}/${p.name}/${ordinal}`];
+    },
+    describe: (p) => `the group "${String(p.name)}"`,
+    refuses: false,
+  },
   // Names as the create compares them: custom themes exactly, tags without case (the API's rule).
   theme: {
     property: "name",
@@ -226,7 +244,7 @@ function takeKeys(
 ): DuplicateClaimError | undefined {
   const spec = CLAIMS[kind];
   const claimant = claimantOf(props);
-  if (!spec || claimant === undefined) return undefined;
+  if (!spec || spec.refuses === false || claimant === undefined) return undefined;
   const keys = spec.keys(props);
   if (keys === undefined) return undefined;
   const prefix = slotOf("key", scope, kind, "");
