@@ -43,11 +43,10 @@ const str = (value: unknown): string | undefined =>
   typeof value === "string" && !containsUnknown(value) ? value : undefined;
 
 /** The key from these properties, joined, when all are known strings (ids compare without case). */
-function byProperties(names: string[], lower = true): (props: Props) => string[] | undefined {
+function byProperties(names: string[]): (props: Props) => string[] | undefined {
   return (props) => {
-    const values = names.map((name) => str(props[name]));
-    if (values.some((v) => v === undefined)) return undefined;
-    return [values.map((v) => (lower ? (v as string).toLowerCase() : (v as string))).join("/")];
+    const values = names.map((name) => str(props[name])?.toLowerCase());
+    return values.every((v) => v !== undefined) ? [values.join("/")] : undefined;
   };
 }
 
@@ -116,10 +115,12 @@ const CLAIMS: Partial<Record<ResourceKind, ClaimSpec>> = {
   device: {
     property: "serialNumber",
     keys: (p) => {
-      const keys = [];
-      if (p.deviceId !== undefined) keys.push(`id:${str(p.deviceId)?.toLowerCase()}`);
-      if (p.serialNumber !== undefined) keys.push(`serial:${str(p.serialNumber)?.toLowerCase()}`);
-      return keys.some((k) => k.endsWith(":undefined")) ? undefined : keys;
+      const named = [
+        ["id", p.deviceId],
+        ["serial", p.serialNumber],
+      ].filter(([, value]) => value !== undefined);
+      const keys = named.map(([by, value]) => str(value) && `${String(by)}:${str(value)?.toLowerCase()}`);
+      return keys.every((k) => k !== undefined) ? (keys as string[]) : undefined;
     },
     describe: (p) =>
       p.deviceId !== undefined ? `device ${String(p.deviceId)}` : `the device "${String(p.serialNumber)}"`,
@@ -167,7 +168,7 @@ const stackOf = (props: Props) => str((props[CLAIMANT_KEY] as Partial<Claimant> 
  * The claims of this process (one engine run). A claimant moves its claim when its key changes (the same
  * resource checked again), and releases the object when it deletes it.
  */
-export class ClaimRegistry {
+class ClaimRegistry {
   private readonly holders = new Map<string, string>();
   private readonly byClaimant = new Map<string, Set<string>>();
 
@@ -205,7 +206,7 @@ export class ClaimRegistry {
 }
 
 /** The registry of this process. */
-export const claims = new ClaimRegistry();
+const claims = new ClaimRegistry();
 
 const slotOf = (...parts: string[]) => parts.join("\0");
 

@@ -24,7 +24,7 @@ import {
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, stateFrom, type PropertySpecs } from "./properties";
 import { attachTags, tagDifference } from "./device";
-import { leftByUnfinishedCreate } from "./claims";
+import { heldByAnother, leftByUnfinishedCreate } from "./claims";
 
 const tagName = (what: string) =>
   z
@@ -85,7 +85,10 @@ export const tagHandler: ResourceHandler = {
       else
         live = await untilApplied(
           () => client.tags.create(name),
-          () => tagNamed(client, name),
+          async () => {
+            const made = await tagNamed(client, name);
+            return made && !heldByAnother("tag", made.id, inputs) ? made : undefined;
+          },
         );
     }
     try {

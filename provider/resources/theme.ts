@@ -20,7 +20,7 @@ import {
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, stateFrom, type PropertySpecs } from "./properties";
 import { DeviceMgmtResource, type AdoptionArgs } from "./common";
-import { leftByUnfinishedCreate } from "./claims";
+import { heldByAnother, leftByUnfinishedCreate } from "./claims";
 
 /** "hex format" (OpenAPI): `#RRGGBB`. */
 const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
@@ -127,11 +127,13 @@ export const themeHandler: ResourceHandler = {
       }
       if (own) live = own;
       else {
-        // A create whose answer was lost is found by its name (checked free just before).
+        // A create whose answer was lost is found by its name (checked free just before), never taking a theme
+        // another resource of the run records.
         return {
           id: (live = await untilApplied(
             () => client.themes.create(want),
-            async () => (await customNamed(inputs, want.name))[0],
+            async () =>
+              (await customNamed(inputs, want.name)).find((t) => !heldByAnother("theme", t.id, inputs)),
           )).id,
           outs: toOutputs(live, inputs),
         };
