@@ -262,7 +262,8 @@ export const deviceVideoKind = attachmentKind("deviceVideo", {
 /**
  * A file on a configured group: it reaches every device of the group. Id `<groupId>/<fileId>`; any change
  * replaces it. The API cannot list a group's files: refresh notices the group or the file deleted, not a detach
- * made in the portal; a create over a file someone else attached is refused (its repeat after a lost answer is not).
+ * made in the portal; a create over a file someone else attached is refused (its repeat after a lost answer is not,
+ * nor the next `up` after a run killed mid-create); `adoptId: "<groupId>/<fileId>"` takes such a file over.
  *
  * @example
  * const manual = dm.getFileOutput({ filename: "safety-manual.pdf" });
