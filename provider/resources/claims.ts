@@ -289,9 +289,19 @@ async function organizationOf(props: Props): Promise<string> {
 }
 
 /**
+ * `__claimant` in what a call returns: outputs carry it because a refresh's read sees only the recorded
+ * outputs, and inputs it reports without `__claimant` would show the hidden input as a change.
+ */
+function withClaimant<T extends object | undefined>(values: T, from: Props): T {
+  return values === undefined || from[CLAIMANT_KEY] === undefined
+    ? values
+    : { ...values, [CLAIMANT_KEY]: from[CLAIMANT_KEY] };
+}
+
+/**
  * The kind's handler with claims: duplicates refused at check (literal keys, per declared connection) and at
  * create, diff and update (per organization, and by the object's id). `__claimant` is kept in the checked
- * inputs so that the later calls of the run see it.
+ * inputs so that the later calls of the run see it, and in the outputs for refresh.
  */
 export function claimed(kind: ResourceKind, type: string, handler: ResourceHandler): ResourceHandler {
   return {
@@ -321,7 +331,7 @@ export function claimed(kind: ResourceKind, type: string, handler: ResourceHandl
       if (claimant === undefined || keys === undefined) {
         const result = await handler.create(inputs);
         holdObject(kind, type, result.id, inputs);
-        return result;
+        return { ...result, outs: withClaimant(result.outs, inputs) };
       }
       const organizationId = await organizationOf(inputs);
       const refused = takeKeys(kind, type, `organization:${organizationId}`, inputs);
@@ -339,17 +349,25 @@ export function claimed(kind: ResourceKind, type: string, handler: ResourceHandl
       try {
         const result = await journaled(identity, () => handler.create(inputs));
         holdObject(kind, type, result.id, inputs);
-        return result;
+        return { ...result, outs: withClaimant(result.outs, inputs) };
       } finally {
         creating.delete(running);
       }
     },
 
-    read: (id, props) => handler.read(id, props),
+    async read(id, props) {
+      const result = await handler.read(id, props);
+      return {
+        ...result,
+        props: withClaimant(result.props, props),
+        inputs: withClaimant(result.inputs, props),
+      };
+    },
 
     async update(id, olds, news) {
       holdObject(kind, type, id, news);
-      return handler.update(id, olds, news);
+      const result = await handler.update(id, olds, news);
+      return { ...result, outs: withClaimant(result.outs, news) };
     },
 
     async delete(id, props) {
