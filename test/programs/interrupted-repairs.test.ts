@@ -123,6 +123,9 @@ describe("a group's file and video (the API cannot list them)", () => {
       void new dm.GroupFile("manual", { groupId: site().id, fileId: file.id, adoptId });
     const refused = await engine.up(declare());
     expect(refused.errors.map((e) => e.message).join("\n")).toContain(`adoptId: "${group.id}/${file.id}"`);
+    // Refused again: a refused create leaves nothing that would let the next run take the file as its own.
+    const again = await engine.up(declare());
+    expect(again.errors.map((e) => e.message).join("\n")).toContain(`adoptId: "${group.id}/${file.id}"`);
     const adopted = await engine.up(declare(`${group.id}/${file.id}`));
     expect(adopted.errors).toEqual([]);
     expect(engine.resource("manual").id).toBe(`${group.id}/${file.id}`);
