@@ -1,5 +1,6 @@
 /** What the package's commands (`devicemgmt-export`, `devicemgmt-drift`) share: their output streams and usage errors. */
 import { ENV_KEYS } from "./connection";
+import { terminalText } from "./printable";
 
 export interface CliIo {
   stdout(text: string): void;
@@ -10,6 +11,17 @@ export const processIo: CliIo = {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
 };
+
+/**
+ * The streams a command writes through: whatever it prints (names of the organization, of a state file, error
+ * messages quoting them) reaches the terminal with its control characters shown as escapes, never obeyed.
+ */
+export function printableIo(io: CliIo): CliIo {
+  return {
+    stdout: (text) => io.stdout(terminalText(text)),
+    stderr: (text) => io.stderr(terminalText(text)),
+  };
+}
 
 /** A mistake in how the command was called: printed with the usage text, exit status 2. */
 export class UsageError extends Error {}

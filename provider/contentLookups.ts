@@ -210,6 +210,7 @@ export interface GetVideoArgs {
  * Finds a video of the organization by name.
  *
  * @example
+ * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const tour = dm.getVideoOutput({ name: "Welcome Tour" });
  * new dm.GroupVideo("berlin-tour", { groupId: berlin.id, videoId: tour.id });
  */

@@ -105,6 +105,25 @@ export class ObjectGoneError extends DeviceMgmtProblem {
 /** The declaration asks for something the API cannot do to this object (undo configuring, attach to a grouped device). */
 export class NotPossibleError extends DeviceMgmtProblem {}
 
+/**
+ * A resource whose object has a natural key (an owner/attached pair, an e-mail) would be replaced, delete first,
+ * because its `connection` now reaches another organization: the old object would be removed in the first
+ * organization before anything is made in the other, and lost if that fails. Refused at preview instead.
+ */
+export class OrganizationMoveError extends DeviceMgmtProblem {
+  constructor(kind: string) {
+    super(
+      `${kind}: connection now reaches another organization (or the provider could not ask the API, and the ` +
+        `base URL changed). A ${kind} is replaced delete-first (it cannot exist twice in one organization), so ` +
+        `the move would remove it in the first organization before making it in the other, and lose it if that ` +
+        `fails. Nothing was changed. To move it, declare it under a new resource name with the new connection ` +
+        `(Pulumi then creates it in the other organization before it deletes the old one); to keep it where it ` +
+        `is, restore the previous connection.`,
+      { kind, property: "connection", fix: "declare it under a new resource name with the new connection" },
+    );
+  }
+}
+
 /** A recorded id is not of the shape its kind uses (state edited by hand, or another kind's id). */
 export class MalformedIdError extends DeviceMgmtProblem {
   constructor(

@@ -42,6 +42,7 @@ const ROLE_USAGE = 'getRole({ name: "Admin" }) or getRole({ name: "Group Viewer"
  * Finds a role by name (and type); an error lists the roles there are when none or several match.
  *
  * @example
+ * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const groupAdmin = dm.getRoleOutput({ name: "Group Admin", type: "group" });
  * const readOnly = dm.getRoleOutput({ name: "Read Only", type: "organization" });
  * new dm.User("emil", {
@@ -178,6 +179,7 @@ const CHANNEL_USAGE = 'getReleaseChannel({ appName: "Warehouse Picker", channelN
  * Finds a release channel by app name and channel name.
  *
  * @example
+ * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const production = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" });
  * new dm.GroupReleaseChannel("berlin-simulator", { groupId: berlin.id, releaseChannelId: production.id });
  */
@@ -250,6 +252,7 @@ const deviceResult = (d: ApiDevice): DeviceResult => ({
  * Finds a device by id, by name or by serial number.
  *
  * @example
+ * const beta = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Beta" });
  * const headset = dm.getDeviceOutput({ serialNumber: "ACM0003" });
  * new dm.DeviceReleaseChannel("headset-beta", { deviceId: headset.id, releaseChannelId: beta.id });
  */
@@ -339,8 +342,10 @@ export interface TokenInfoResult {
  * The token's name, API version and organization (its display form is left out: it is part of the secret).
  *
  * @example
- * const token = await dm.getTokenInfo();
- * if (token.apiVersion !== "v3") throw new Error(`token ${token.tokenName} is not a v3 token`);
+ * export const tokenName = dm.getTokenInfo().then((token) => {
+ *   if (token.apiVersion !== "v3") throw new Error(`token ${token.tokenName} is not a v3 token`);
+ *   return token.tokenName;
+ * });
  */
 export async function getTokenInfo(options?: LookupOptions): Promise<TokenInfoResult> {
   const info = await lookupClient(options).tokenInfo();

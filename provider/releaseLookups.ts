@@ -32,6 +32,7 @@ export interface GetAppVersionArgs {
  * Finds a version of an app by the app's name and the version's name.
  *
  * @example
+ * const production = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" });
  * const v24 = dm.getAppVersionOutput({ appName: "Training Simulator", version: "2.4.0" });
  * new dm.ReleaseChannelVersion("production", {
  *   appId: production.appId, releaseChannelId: production.id, versionId: v24.id,
@@ -81,6 +82,7 @@ export interface GetFileArgs {
  * Finds a file of the organization by file name.
  *
  * @example
+ * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const manual = dm.getFileOutput({ filename: "safety-manual.pdf" });
  * new dm.GroupFile("berlin-manual", { groupId: berlin.id, fileId: manual.id });
  */
@@ -153,6 +155,7 @@ const DEVICES_USAGE = 'getDevices({ groupId: "<group uuid>", tags: ["lobby"], se
  * The organization's devices that match every filter given, in the API's order (possibly none).
  *
  * @example
+ * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const lobbyHeadsets = dm.getDevicesOutput({ groupId: berlin.id, tags: ["lobby"] });
  * export const lobbySerials = lobbyHeadsets.apply((devices) => devices.map((d) => d.serialNumber));
  */

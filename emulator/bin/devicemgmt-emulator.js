@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // `npx devicemgmt-emulator`: runs the emulator's command line, compiled by the repository's build (`npm run build`,
-// which `npm ci` runs through `prepare`) into dist/emulator/. The command only starts when it is the main module.
+// which `npm ci` runs through this workspace's `prepare`) into dist/emulator/. The command only starts when it is the main module.
 "use strict";
 const path = require("node:path");
 const fs = require("node:fs");

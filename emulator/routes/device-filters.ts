@@ -2,8 +2,8 @@
  * The filters of `GET /devices` (OpenAPI GetDevices), as PHP-style query parameters: `group_ids[]` (a group and
  * its sub-groups; an empty value for ungrouped devices), `tags_all[]` / `tags_any[]` (tag names, matched
  * case-insensitively; not both), `device_serial_numbers[]`, `device_model_ids[]`, `custom_fields_all[NAME]=VALUE`
- * / `custom_fields_any[NAME]=VALUE` (not both) and `compliance_status`. Each given filter must match; other
- * parameters of the document (state, versions, last_online, ...) are accepted and not applied.
+ * / `custom_fields_any[NAME]=VALUE` (not both), `compliance_status` and `hms_modes[]`. Each given filter must
+ * match; other parameters of the document (state, versions, last_online, ...) are accepted and not applied.
  */
 import { z } from "zod";
 import type { RequestContext } from "../context";
@@ -26,7 +26,17 @@ const listQuery = z.object({
   device_serial_numbers: arrayParam(z.string()),
   device_model_ids: arrayParam(z.guid()),
   compliance_status: z.enum(["up-to-date", "out-of-date", "syncing", "waiting", "error"]).optional(),
+  hms_modes: arrayParam(z.enum(["INDIVIDUAL", "SHARED", "UNKNOWN", "NON_APPLICABLE"])),
 });
+
+/**
+ * "Meta HMS devices" (which must send sharedModeSettings / metaHmsSettings): the documents do not say which
+ * devices are; the emulator's reading is every device of a Meta model, or none (`noMetaHmsDevices`).
+ */
+export function isMetaHmsDevice(ctx: RequestContext, device: Device): boolean {
+  const model = ctx.store.deviceModels.get(device.deviceModelId);
+  return model?.manufacturer === "Meta" && !ctx.services.strict.noMetaHmsDevices;
+}
 
 function withSubgroups(ctx: RequestContext, ids: readonly (string | null)[]): Set<string | null> {
   const wanted = new Set<string | null>(ids);
@@ -63,6 +73,7 @@ export function devicesMatching(ctx: RequestContext): ((device: Device) => boole
     device_serial_numbers: q["device_serial_numbers[]"],
     device_model_ids: q["device_model_ids[]"],
     compliance_status: q.compliance_status,
+    hms_modes: q["hms_modes[]"],
   });
   const fieldsAll = customFieldParams(ctx, "all");
   const fieldsAny = customFieldParams(ctx, "any");
@@ -106,6 +117,11 @@ export function devicesMatching(ctx: RequestContext): ((device: Device) => boole
   if (query.compliance_status) {
     const status = query.compliance_status;
     tests.push((d) => d.telemetry.complianceStatus === status);
+  }
+  if (query.hms_modes) {
+    // The emulator does not model a Meta HMS device's mode: it is "not reported" (UNKNOWN).
+    const modes = new Set(query.hms_modes);
+    tests.push((d) => modes.has(isMetaHmsDevice(ctx, d) ? "UNKNOWN" : "NON_APPLICABLE"));
   }
   const hasField = (d: Device, [name, value]: [string, string]) =>
     d.telemetry.customFields.some((f) => f.name === name && f.value === value);

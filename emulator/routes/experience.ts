@@ -17,6 +17,7 @@ import {
 } from "../experience-model";
 import type { Permission } from "../permissions";
 import { deviceLabel } from "./audit";
+import { isMetaHmsDevice } from "./device-filters";
 import { ExperienceRules, type BodyKey } from "./experience-rules";
 import { experienceView, unsetExperienceView } from "./experience-views";
 
@@ -71,14 +72,12 @@ function deviceHolder(ctx: RequestContext, permission: Permission, kind: Experie
   if (device.groupId !== null) {
     throw new GroupedDeviceConflict(kind, device.groupId);
   }
-  const model = ctx.store.deviceModels.get(device.deviceModelId);
   return {
     type: "device",
     id: device.id,
     label: deviceLabel(device),
     configurable: true,
-    // "Meta HMS devices": every device of a Meta model, or none (`noMetaHmsDevices`).
-    needsMetaSettings: model?.manufacturer === "Meta" && !ctx.services.strict.noMetaHmsDevices,
+    needsMetaSettings: isMetaHmsDevice(ctx, device),
   };
 }
 

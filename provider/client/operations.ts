@@ -67,6 +67,8 @@ export interface DeviceFilter {
   tagsAll?: readonly string[];
   /** Only devices with these serial numbers (`device_serial_numbers[]`). */
   serialNumbers?: readonly string[];
+  /** Only Meta HMS devices in these modes, or (`NON_APPLICABLE`) devices that are not Meta HMS devices (`hms_modes[]`). */
+  hmsModes?: readonly ("INDIVIDUAL" | "SHARED" | "UNKNOWN" | "NON_APPLICABLE")[];
 }
 
 export interface DeleteGroupOptions {
@@ -238,6 +240,7 @@ export function createOperations(run: Executor): Operations {
     "group_ids[]": filter.groupIds,
     "tags_all[]": filter.tagsAll,
     "device_serial_numbers[]": filter.serialNumbers,
+    "hms_modes[]": filter.hmsModes,
   });
 
   return {

@@ -4,11 +4,19 @@
  * stack manages, what changed outside Pulumi and what is gone, with the audit records that explain each (see the
  * README's "Drift report").
  */
-import { apiTokenFromEnv, processIo, refuseTokenArguments, UsageError, type CliIo } from "../cliSupport";
+import {
+  apiTokenFromEnv,
+  printableIo,
+  processIo,
+  refuseTokenArguments,
+  UsageError,
+  type CliIo,
+} from "../cliSupport";
 import { writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { closeDispatchers, DeviceMgmtClient, resolveEndpoints } from "../client";
 import { baseUrlProblem, envFlag, ENV_KEYS } from "../connection";
+import { terminalText } from "../printable";
 import type { ResourceKind } from "../dynamic";
 import { readIgnoreFile, type IgnoreRule } from "./ignore";
 import { DRIFT_KINDS } from "./kinds";
@@ -24,7 +32,7 @@ export const EXIT = {
   /** The report could not be made (a state file, the ignore file or the organization could not be read). */
   failed: 1,
   usage: 2,
-  /** Something found (unmanaged, changed or gone), but no unmanaged organization Admin. */
+  /** Something found (unmanaged, declared twice, changed or gone), but no unmanaged organization Admin. */
   found: 3,
   /** An organization Admin that no stack manages (and no ignore rule names). */
   unmanagedAdmin: 4,
@@ -40,13 +48,15 @@ Compares the organization with the given stacks' states (\`pulumi stack export -
 file per stack that manages part of the organization) and reports:
   - objects of the organization that no stack manages (users with their roles, groups, release-channel
     attachments, themes, tags, files and videos of ungrouped devices), organization Admins first;
+  - objects that more than one resource declares (of two stacks, or two of one stack);
   - managed objects whose live fields differ from the state, field by field;
   - objects a state names that are gone;
 each with the audit records about it (who, what, when), newest first. Secrets of the states are never shown.
 
 Options:
   --ignore FILE       objects managed elsewhere on purpose, one "<kind> <pattern>" a line (see the README);
-                      the API token's own user is always left out
+                      a rule only keeps an object out of "not managed", and one that matches nothing is
+                      warned about; the API token's own user is always left out
   --kinds KINDS       comma-separated: ${KIND_NAMES.join(",")} (default: all)
   --audit-days N      audit records of the last N days (default 7)
   --markdown FILE     also write the Markdown report to FILE (e.g. "$GITHUB_STEP_SUMMARY"; appended to)
@@ -159,9 +169,10 @@ export function exitCodeOf(report: DriftReport): number {
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-  io: CliIo = processIo,
+  given: CliIo = processIo,
   now: () => Date = () => new Date(),
 ): Promise<number> {
+  const io = printableIo(given);
   let options: CliOptions | "help";
   try {
     options = parseOptions(argv, env);
@@ -175,6 +186,11 @@ export async function main(
   }
   try {
     const states = await Promise.all(options.files.map((file) => readStackExport(file)));
+    for (const state of states) {
+      for (const { urn, reason } of state.unreadable) {
+        io.stderr(`devicemgmt-drift: ${state.file}: ${urn} is not compared: ${reason}.\n`);
+      }
+    }
     const ignore: IgnoreRule[] = options.ignore ? await readIgnoreFile(options.ignore, KIND_NAMES) : [];
     const client = new DeviceMgmtClient({
       baseUrl: options.baseUrl,
@@ -191,9 +207,16 @@ export async function main(
     const markdown = renderMarkdown(report);
     const json = `${JSON.stringify(report, null, 2)}\n`;
     if (options.markdown) await writeFile(options.markdown, markdown, { flag: "a" });
-    if (options.json) await writeFile(options.json, json);
+    // The same JSON with hidden code points as \u escapes: a file someone may `cat` is printed text too.
+    if (options.json) await writeFile(options.json, terminalText(json));
     if (options.format === "markdown") io.stdout(markdown);
     if (options.format === "json") io.stdout(json);
+    for (const rule of report.unusedIgnoreRules) {
+      io.stderr(
+        `devicemgmt-drift: warning: ${rule.source}: "${rule.kind} ${rule.pattern}" matched nothing the report ` +
+          `would list as unmanaged; correct or remove it${rule.kind === "user" || rule.kind === "*" ? " (a pending invitation is not yet a user)" : ""}.\n`,
+      );
+    }
     const stats = client.stats();
     io.stderr(`devicemgmt-drift: ${report.findings.length} found; ${stats.requests} requests\n`);
     return exitCodeOf(report);
@@ -210,7 +233,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`devicemgmt-drift: ${(error as Error).message}\n`);
+      printableIo(processIo).stderr(`devicemgmt-drift: ${(error as Error).message}\n`);
       process.exitCode = EXIT.failed;
     },
   );

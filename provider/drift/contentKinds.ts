@@ -4,7 +4,7 @@
  * where it cannot show something, the entry says why, and the report lists such resources as not compared.
  */
 import type { ResourceKind } from "../dynamic";
-import { nameSet, text, type DriftKind } from "./driftKind";
+import { nameSet, str, text, type DriftKind } from "./driftKind";
 import type { LiveOrganization } from "./live";
 
 type ContentKind = Extract<
@@ -47,17 +47,17 @@ function deviceContentKind(what: "file" | "video"): DriftKind {
   return {
     title: what === "file" ? "Files of devices" : "Videos of devices",
     noun: what === "file" ? "deviceFile" : "deviceVideo",
-    key: (r) => `${String(r.outputs.deviceId)}/${String(r.outputs[key])}`,
+    key: (r) => `${str(r.outputs.deviceId)}/${str(r.outputs[key])}`,
     compared: {},
-    stateLabel: (r) => `${what} ${String(r.outputs[key])} on device ${String(r.outputs.deviceId)}`,
-    itemOf: (r) => ({ id: String(r.outputs[key]) }),
+    stateLabel: (r) => `${what} ${str(r.outputs[key])} on device ${str(r.outputs.deviceId)}`,
+    itemOf: (r) => ({ id: str(r.outputs[key]) }),
     itemNames: nameOf,
     concerns: (record, item) =>
       new RegExp(`\\b${what}\\b`, "i").test(record.action) &&
       (item?.name === undefined || record.description.includes(`'${item.name}'`)),
     read: async (org, managed) => {
       const devices = await org.devices();
-      const stated = managed.map((r) => String(r.outputs.deviceId));
+      const stated = managed.map((r) => str(r.outputs.deviceId));
       const ids = [...devices.filter((d) => !d.group).map((d) => d.id), ...stated];
       const named = (items: Array<{ id: string; filename: string; name?: string }>) =>
         items.map((i) => ({ id: i.id, name: what === "video" && i.name ? i.name : i.filename }));
@@ -89,7 +89,7 @@ export const contentKinds: Record<ContentKind, DriftKind> = {
     noun: "tag",
     key: (r) => r.id,
     compared: { name: text },
-    stateLabel: (r) => `tag "${String(r.outputs.name ?? r.id)}"`,
+    stateLabel: (r) => `tag "${str(r.outputs.name ?? r.id)}"`,
     read: async (org) =>
       (await org.tags()).map((t) => ({
         key: t.id,
@@ -102,11 +102,11 @@ export const contentKinds: Record<ContentKind, DriftKind> = {
   tagSet: {
     title: "Tags of groups, apps, files and videos",
     noun: "tagSet",
-    key: (r) => `${String(r.outputs.ownerType)}/${String(r.outputs.ownerId)}`,
+    key: (r) => `${str(r.outputs.ownerType)}/${str(r.outputs.ownerId)}`,
     compared: { tags: nameSet },
     // Carrying tags is not an object of its own: tags on something no stack declares a set for are not managed.
     reportsUnmanaged: false,
-    stateLabel: (r) => `tags of ${String(r.outputs.ownerType)} ${String(r.outputs.ownerId)}`,
+    stateLabel: (r) => `tags of ${str(r.outputs.ownerType)} ${str(r.outputs.ownerId)}`,
     uncompared: (r) =>
       r.outputs.ownerType === "group"
         ? "a group's representation in the API has no tags, so a group's tags cannot be read back"
@@ -139,12 +139,12 @@ export const contentKinds: Record<ContentKind, DriftKind> = {
   releaseChannelVersion: {
     title: "Release channel versions",
     noun: "releaseChannelVersion",
-    key: (r) => `${String(r.outputs.appId)}/${String(r.outputs.releaseChannelId)}`,
+    key: (r) => `${str(r.outputs.appId)}/${str(r.outputs.releaseChannelId)}`,
     compared: { versionId: text, version: text },
     // Every channel delivers some version; one no stack pins is not managed.
     reportsUnmanaged: false,
     stateLabel: (r) =>
-      `release channel ${String(r.outputs.channelName ?? r.outputs.releaseChannelId)} at version ${String(r.outputs.version)}`,
+      `release channel ${str(r.outputs.channelName ?? r.outputs.releaseChannelId)} at version ${str(r.outputs.version)}`,
     // Records name the channel; a promotion is one that changed its version.
     concerns: (record) => /version/i.test(record.description),
     read: async (org, managed) => {

@@ -68,6 +68,12 @@ export interface DriftKind {
   uncompared?: (resource: ManagedResource) => string | undefined;
 }
 
+/**
+ * A state value as text, for keys and labels: what String() gives for a scalar, JSON for an object or list
+ * (String() of an object with its own "toString" or "valueOf" key throws).
+ */
+export const str = (value: unknown): string =>
+  value !== null && typeof value === "object" ? JSON.stringify(value) : String(value);
 export const text = (value: unknown) => (typeof value === "string" ? value : (value ?? null));
 export const lower = (value: unknown) => (typeof value === "string" ? value.toLowerCase() : (value ?? null));
 export const flag = (value: unknown) => value === true;
@@ -105,4 +111,4 @@ export function canonical(value: unknown): unknown {
 
 /** A list of names as a set without regard to case (tags). */
 export const nameSet = (value: unknown) =>
-  Array.isArray(value) ? [...new Set(value.map((t) => String(t).toLowerCase()))].sort() : [];
+  Array.isArray(value) ? [...new Set(value.map((t) => str(t).toLowerCase()))].sort() : [];

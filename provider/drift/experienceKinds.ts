@@ -13,7 +13,7 @@ import {
   HEADSET_FIELDS,
   type ModeFields,
 } from "../resources/experienceFields";
-import { canonical, groupPaths, type DriftKind, type LiveObject } from "./driftKind";
+import { canonical, groupPaths, str, type DriftKind, type LiveObject } from "./driftKind";
 import type { ManagedResource } from "./state";
 
 const TABLES: Record<"headset" | "device", Record<string, ModeFields>> = {
@@ -76,7 +76,7 @@ export function experienceKind(kind: "headset" | "device"): DriftKind {
         const form = declaredFormOf(table, live);
         objects.push({
           key: id,
-          label: `${kind} experience of ${owner}: ${String(form.mode)}`,
+          label: `${kind} experience of ${owner}: ${str(form.mode)}`,
           fields: Object.fromEntries(fields.map((f) => [f, form[f] ?? null])),
           auditIds: [id],
           names: [owner],

@@ -2,7 +2,8 @@
  * The ignore file: objects managed elsewhere on purpose (break-glass accounts, a team's own groups), which the
  * report must not call unmanaged. One rule a line: the kind (as the report's JSON names it, or `*` for any)
  * and a pattern matched, case-insensitively, against the object's e-mail, name, group path or id; `*` matches
- * any run of characters. `#` starts a comment.
+ * any run of characters. `#` starts a comment. A rule only keeps an object out of "not managed by any stack": a
+ * managed object that changed or is gone is reported whatever the rules say.
  *
  *     # break-glass accounts
  *     user breakglass-*@acme.example
@@ -63,13 +64,36 @@ export async function readIgnoreFile(file: string, kinds: readonly string[]): Pr
   return parseIgnoreFile(text, file, kinds);
 }
 
+/** Every rule that ignores an object of this kind with these names, in the file's order. */
+export function rulesMatching(
+  rules: readonly IgnoreRule[],
+  kind: string,
+  names: readonly string[],
+): IgnoreRule[] {
+  return rules.filter(
+    (rule) => (rule.kind === "*" || rule.kind === kind) && names.some((n) => rule.matches(n)),
+  );
+}
+
 /** The first rule that ignores an object of this kind with these names, if any. */
 export function ignoredBy(
   rules: readonly IgnoreRule[],
   kind: string,
   names: readonly string[],
 ): IgnoreRule | undefined {
-  return rules.find(
-    (rule) => (rule.kind === "*" || rule.kind === kind) && names.some((n) => rule.matches(n)),
-  );
+  return rulesMatching(rules, kind, names)[0];
+}
+
+/**
+ * The rules of compared kinds (or `*`) that named no object the report would otherwise list as unmanaged: a
+ * misspelt e-mail, a deleted account, an invitee who has not accepted yet (a pending invitation is not yet a
+ * user), or a kind the report never lists as unmanaged (devices, experiences, tag sets, channel versions). A
+ * rule of a kind this run did not compare (`--kinds`) could not match, so it is not one of them.
+ */
+export function unusedRules(
+  rules: readonly IgnoreRule[],
+  used: ReadonlySet<IgnoreRule>,
+  comparedKinds: readonly string[],
+): IgnoreRule[] {
+  return rules.filter((rule) => !used.has(rule) && (rule.kind === "*" || comparedKinds.includes(rule.kind)));
 }

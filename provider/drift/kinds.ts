@@ -8,16 +8,14 @@ import type { ReleaseChannel, Role } from "../client";
 import type { ResourceKind } from "../dynamic";
 import { rolesOf } from "../resources/userRoles";
 import { contentKinds } from "./contentKinds";
-import { flag, groupPaths, lower, text, type DriftKind } from "./driftKind";
+import { flag, groupPaths, lower, str, text, type DriftKind } from "./driftKind";
 import { experienceKind } from "./experienceKinds";
 
 export { groupPaths, type AttachedItem, type DriftKind, type LiveObject } from "./driftKind";
 
 const groupRoleList = (value: unknown) =>
   Array.isArray(value)
-    ? value
-        .map((r: { roleId?: unknown; groupId?: unknown }) => `${String(r?.roleId)}@${String(r?.groupId)}`)
-        .sort()
+    ? value.map((r: { roleId?: unknown; groupId?: unknown }) => `${str(r?.roleId)}@${str(r?.groupId)}`).sort()
     : [];
 
 const channelLabel = (rc: ReleaseChannel) => `"${rc.app.name} / ${rc.name}"`;
@@ -27,11 +25,11 @@ function attachmentKind(owner: "group" | "device"): DriftKind {
   return {
     title: owner === "group" ? "Release channels on groups" : "Release channels on devices",
     noun: owner === "group" ? "groupReleaseChannel" : "deviceReleaseChannel",
-    key: (r) => `${String(r.outputs[ownerKey])}/${String(r.outputs.releaseChannelId)}`,
+    key: (r) => `${str(r.outputs[ownerKey])}/${str(r.outputs.releaseChannelId)}`,
     compared: {},
     stateLabel: (r) =>
-      `release channel ${String(r.outputs.releaseChannelId)} on ${owner} ${String(r.outputs[ownerKey])}`,
-    itemOf: (r) => ({ id: String(r.outputs.releaseChannelId) }),
+      `release channel ${str(r.outputs.releaseChannelId)} on ${owner} ${str(r.outputs[ownerKey])}`,
+    itemOf: (r) => ({ id: str(r.outputs.releaseChannelId) }),
     itemNames: async (org) => new Map((await org.releaseChannels()).map((rc) => [rc.id, rc.name])),
     // The documents do not say whether such a record names the owner or the channel: either is taken. Under
     // the owner, only a record about a release channel of this name (a rename, another channel: not this).
@@ -40,7 +38,7 @@ function attachmentKind(owner: "group" | "device"): DriftKind {
       (/release.?channel/i.test(`${record.action} ${record.description}`) &&
         (item?.name === undefined || record.description.includes(`'${item.name}'`))),
     read: async (org, managed) => {
-      const named = managed.map((r) => String(r.outputs[ownerKey]));
+      const named = managed.map((r) => str(r.outputs[ownerKey]));
       let owners: Map<string, string>;
       let lists: Map<string, ReleaseChannel[]>;
       if (owner === "group") {
@@ -89,7 +87,7 @@ export const DRIFT_KINDS: Record<ResourceKind, DriftKind> = {
       defaultRoleId: text,
       groupRoles: groupRoleList,
     },
-    stateLabel: (r) => String(r.outputs.email ?? r.id),
+    stateLabel: (r) => str(r.outputs.email ?? r.id),
     read: async (org) => {
       const [users, roles, groups] = await Promise.all([org.users(), org.roles(), org.groups()]);
       const roleById = new Map(roles.map((r) => [r.id, r]));
@@ -126,7 +124,7 @@ export const DRIFT_KINDS: Record<ResourceKind, DriftKind> = {
     noun: "group",
     key: (r) => r.id,
     compared: { name: text, parentId: text, configured: flag },
-    stateLabel: (r) => `"${String(r.outputs.name ?? r.id)}"`,
+    stateLabel: (r) => `"${str(r.outputs.name ?? r.id)}"`,
     read: async (org) => {
       const groups = await org.groups();
       const paths = groupPaths(groups);
@@ -154,7 +152,7 @@ export const DRIFT_KINDS: Record<ResourceKind, DriftKind> = {
       accent2: lower,
       accent3: lower,
     },
-    stateLabel: (r) => `"${String(r.outputs.name ?? r.id)}"`,
+    stateLabel: (r) => `"${str(r.outputs.name ?? r.id)}"`,
     read: async (org) =>
       // The service's own themes are nobody's to manage.
       (await org.themes())
@@ -175,7 +173,7 @@ export const DRIFT_KINDS: Record<ResourceKind, DriftKind> = {
     notCompared: "a migration is something done to a device, not an object of this organization",
     key: () => undefined,
     compared: {},
-    stateLabel: (r) => `device ${String(r.outputs.deviceId ?? r.id)}`,
+    stateLabel: (r) => `device ${str(r.outputs.deviceId ?? r.id)}`,
   },
   device: {
     title: "Devices",
@@ -184,7 +182,7 @@ export const DRIFT_KINDS: Record<ResourceKind, DriftKind> = {
     compared: {
       name: text,
       groupId: text,
-      tags: (value) => (Array.isArray(value) ? value.map((t) => String(t).toLowerCase()).sort() : []),
+      tags: (value) => (Array.isArray(value) ? value.map((t) => str(t).toLowerCase()).sort() : []),
       customFields: (value) =>
         value !== null && typeof value === "object"
           ? Object.entries(value).sort(([a], [b]) => a.localeCompare(b))
@@ -192,7 +190,7 @@ export const DRIFT_KINDS: Record<ResourceKind, DriftKind> = {
     },
     declaredOnly: true,
     reportsUnmanaged: false,
-    stateLabel: (r) => `device ${String(r.outputs.name ?? "")} (${String(r.outputs.serialNumber ?? r.id)})`,
+    stateLabel: (r) => `device ${str(r.outputs.name ?? "")} (${str(r.outputs.serialNumber ?? r.id)})`,
     read: async (org) => {
       const [devices, groups] = await Promise.all([org.devices(), org.groups()]);
       const paths = groupPaths(groups);
@@ -225,5 +223,6 @@ export function shown(value: unknown, names: Map<string, string>): string {
     return v;
   };
   const result = walk(value);
-  return typeof result === "string" ? result : JSON.stringify(result);
+  // An output the state lacks (a file no program wrote) shows as null, as it is compared.
+  return typeof result === "string" ? result : (JSON.stringify(result) ?? "null");
 }

@@ -1,18 +1,20 @@
 /**
  * The drift report: the organization against the union of the given stacks' states, kind by kind.
  * - unmanaged: an object of the organization that no stack manages (and no ignore rule names);
+ * - claimed: an object that more than one resource declares (of two stacks, or two of one stack): the API
+ *   keeps no owner, so each `up` makes it its own and a `destroy` of either deletes it from under the other;
  * - changed: a managed object whose live fields differ from the state's outputs, field by field;
  * - gone: an object a state names that the organization no longer has;
  * each with the audit records about it within the window, newest first.
  */
 import type { AuditRecord } from "../client";
 import type { ResourceKind } from "../dynamic";
-import { ignoredBy, type IgnoreRule } from "./ignore";
+import { rulesMatching, unusedRules, type IgnoreRule } from "./ignore";
 import { DRIFT_KINDS, groupPaths, shown, type AttachedItem, type DriftKind, type LiveObject } from "./kinds";
 import type { LiveOrganization } from "./live";
 import type { ManagedResource, StackState } from "./state";
 
-export type FindingCategory = "unmanaged" | "changed" | "gone";
+export type FindingCategory = "unmanaged" | "claimed" | "changed" | "gone";
 
 export interface AuditView {
   at: string;
@@ -50,8 +52,12 @@ export interface DriftReport {
   kinds: string[];
   findings: Finding[];
   ignored: Array<{ kind: string; label: string; reason: string }>;
+  /** Ignore rules of compared kinds that matched nothing (see `unusedRules`): a warning, not a finding. */
+  unusedIgnoreRules: Array<{ source: string; kind: string; pattern: string }>;
   /** Resources of this provider whose kind the report could not tell (never guessed). */
   unknownResources: string[];
+  /** Resources of this provider whose values could not be read (not compared), by file and URN, with why. */
+  unreadableResources: Array<{ file: string; urn: string; reason: string }>;
   /** Kinds the states hold that the report does not compare, with how many resources and why. */
   notCompared: Array<{ kind: string; resources: number; reason: string }>;
 }
@@ -81,6 +87,7 @@ export async function driftReport(
     }
   > = [];
   const ignored: DriftReport["ignored"] = [];
+  const usedRules = new Set<IgnoreRule>();
   const all = states.flatMap((s) => s.resources);
 
   // Every kind's live objects, read once each (the kinds read concurrently; the client paces them).
@@ -106,6 +113,14 @@ export async function driftReport(
     for (const object of live) {
       const resources = managedByKey.get(object.key);
       if (resources) {
+        // Several exports of one stack name the same resource (the same URN): that is one claim. Listed by
+        // stack and name, not in the order a state happens to hold them.
+        const claimants = [...new Map(resources.map((r) => [r.urn, r])).values()].sort((a, b) =>
+          resourceLabel(a).localeCompare(resourceLabel(b)),
+        );
+        if (claimants.length > 1) {
+          findings.push(finding("claimed", definition.noun, object, claimants, [], concerns));
+        }
         const differences = resources.flatMap((resource) => differencesOf(kind, resource, object));
         if (differences.length) {
           findings.push(finding("changed", definition.noun, object, resources, differences, concerns));
@@ -117,7 +132,9 @@ export async function driftReport(
         ignored.push({ kind: definition.noun, label: object.label, reason: "the API token's own user" });
         continue;
       }
-      const rule = ignoredBy(options.ignore, definition.noun, [object.key, ...object.names]);
+      const matching = rulesMatching(options.ignore, definition.noun, [object.key, ...object.names]);
+      for (const used of matching) usedRules.add(used);
+      const rule = matching[0];
       if (rule) {
         ignored.push({
           kind: definition.noun,
@@ -178,7 +195,7 @@ export async function driftReport(
   const channelsGone = goneItems.some((f) => /ReleaseChannel$/.test(f.kind));
   // The organization's fuller names (a channel with its app's) win over an item's own.
   const names = new Map([...itemNames, ...(await idNames(org, options.kinds, channelsGone))]);
-  const order: FindingCategory[] = ["unmanaged", "changed", "gone"];
+  const order: FindingCategory[] = ["unmanaged", "claimed", "changed", "gone"];
   return {
     organization: { id: organization.id, name: organization.name, slug: organization.slug },
     generatedAt: (options.now?.() ?? new Date()).toISOString(),
@@ -204,7 +221,13 @@ export async function driftReport(
           a.label.localeCompare(b.label),
       ),
     ignored,
+    unusedIgnoreRules: unusedRules(
+      options.ignore,
+      usedRules,
+      options.kinds.map((k) => DRIFT_KINDS[k].noun),
+    ).map(({ source, kind, pattern }) => ({ source, kind, pattern })),
     unknownResources: states.flatMap((s) => s.unknown),
+    unreadableResources: states.flatMap((s) => s.unreadable.map((u) => ({ file: s.file, ...u }))),
     notCompared: notComparedOf(all),
   };
 

@@ -41,9 +41,26 @@ export interface StackState {
   resources: ManagedResource[];
   /** Resources of this provider whose kind could not be told, by URN (reported, never guessed). */
   unknown: string[];
+  /** Resources of this provider whose values could not be read, with why (reported, not compared). */
+  unreadable: Array<{ urn: string; reason: string }>;
 }
 
 export class StateFileError extends Error {}
+
+/** Deeper than any value this provider writes (a few levels): a resource with a value beyond it is not read. */
+export const MAX_VALUE_DEPTH = 100;
+
+/** Whether a value nests deeper than `limit` (walked without recursion: the value may nest 200,000 deep). */
+function nestsDeeper(value: unknown, limit: number): boolean {
+  const pending: Array<[unknown, number]> = [[value, 0]];
+  for (let next = pending.pop(); next; next = pending.pop()) {
+    const [v, depth] = next;
+    if (v === null || typeof v !== "object") continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(v)) pending.push([child, depth + 1]);
+  }
+  return false;
+}
 
 const TYPE_PREFIX = `pulumi-nodejs:dynamic/${TYPE_MODULE}:`;
 
@@ -52,10 +69,11 @@ const KIND_OF_TYPE = new Map<string, ResourceKind>(
   (Object.keys(KINDS) as ResourceKind[]).map((kind) => [KINDS[kind].type, kind]),
 );
 
+/** A value with its secrets replaced (recursive: for values no deeper than MAX_VALUE_DEPTH). */
 function masked(value: unknown): StateValue {
   if (Array.isArray(value)) return value.map(masked);
   if (value !== null && typeof value === "object") {
-    if (SECRET_SIGNATURE_KEY in value) return SECRET;
+    if (Object.hasOwn(value, SECRET_SIGNATURE_KEY)) return SECRET;
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, masked(v)]));
   }
   if (typeof value === "string" || typeof value === "number" || typeof value === "boolean") return value;
@@ -77,7 +95,8 @@ export function legacyKind(
     /\bkind\s*[:=]\s*["'`](\w+)["'`]|handler\(\s*["'`](\w+)["'`]\s*\)/g,
   )) {
     const kind = (match[1] ?? match[2]) as ResourceKind;
-    if (kind in KINDS) named.add(kind);
+    // Own kinds only: "constructor" or "__proto__" is `in` every object, and no kind of this provider.
+    if (Object.hasOwn(KINDS, kind)) named.add(kind);
   }
   if (named.size === 1) return [...named][0];
   const has = (...keys: string[]) => keys.every((key) => key in outputs);
@@ -137,6 +156,7 @@ export function parseStackExport(text: string, file: string): StackState {
   if (!Array.isArray(listed)) throw new StateFileError(`${file}: deployment.resources is not a list.`);
   const resources: ManagedResource[] = [];
   const unknown: string[] = [];
+  const unreadable: StackState["unreadable"] = [];
   let stack: string | undefined;
   for (const entry of listed as CheckpointResource[]) {
     if (typeof entry?.urn !== "string" || typeof entry.type !== "string" || entry.custom !== true) continue;
@@ -144,12 +164,21 @@ export function parseStackExport(text: string, file: string): StackState {
     const parts = urnParts(entry.urn);
     if (!parts) continue;
     stack ??= `${parts.project}/${parts.stack}`;
+    const isRecord = (v: unknown) =>
+      v === undefined || (v !== null && typeof v === "object" && !Array.isArray(v));
+    if (!isRecord(entry.inputs) || !isRecord(entry.outputs)) {
+      if (entry.type.startsWith(TYPE_PREFIX) || entry.type === LEGACY_TYPE) {
+        unreadable.push({ urn: entry.urn, reason: "its inputs or outputs are not an object" });
+      }
+      continue;
+    }
     const outputs = entry.outputs ?? {};
     let kind: ResourceKind | undefined;
     if (entry.type.startsWith(TYPE_PREFIX)) {
       kind = KIND_OF_TYPE.get(entry.type.slice(TYPE_PREFIX.length));
     } else if (entry.type === LEGACY_TYPE) {
-      const provider = String(entry.inputs?.__provider ?? outputs.__provider ?? "");
+      const provider =
+        [entry.inputs?.__provider, outputs.__provider].find((p): p is string => typeof p === "string") ?? "";
       // Other dynamic providers share the legacy type: only ours require this package's runtime.
       if (!provider.includes("pulumi-devicemgmt")) continue;
       kind = legacyKind({ __provider: provider }, outputs);
@@ -160,6 +189,13 @@ export function parseStackExport(text: string, file: string): StackState {
     }
     const { __provider: _provider, ...rest } = outputs;
     void _provider;
+    if (nestsDeeper(rest, MAX_VALUE_DEPTH)) {
+      unreadable.push({
+        urn: entry.urn,
+        reason: `a value is nested more than ${MAX_VALUE_DEPTH} levels deep`,
+      });
+      continue;
+    }
     resources.push({
       kind,
       stack: `${parts.project}/${parts.stack}`,
@@ -170,7 +206,7 @@ export function parseStackExport(text: string, file: string): StackState {
       declared: Object.keys(entry.inputs ?? {}).filter((key) => key !== "__provider"),
     });
   }
-  return { stack: stack ?? path.basename(file), file, resources, unknown };
+  return { stack: stack ?? path.basename(file), file, resources, unknown, unreadable };
 }
 
 export async function readStackExport(file: string): Promise<StackState> {

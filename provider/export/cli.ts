@@ -3,7 +3,14 @@
  * devicemgmt-export: reads an organization and writes a Pulumi program that declares it, with a stack config
  * file holding the ids to adopt (see the README's "Exporting an organization").
  */
-import { apiTokenFromEnv, processIo, refuseTokenArguments, UsageError, type CliIo } from "../cliSupport";
+import {
+  apiTokenFromEnv,
+  printableIo,
+  processIo,
+  refuseTokenArguments,
+  UsageError,
+  type CliIo,
+} from "../cliSupport";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
@@ -168,8 +175,9 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions | "hel
 export async function main(
   argv: string[],
   env: NodeJS.ProcessEnv = process.env,
-  io: CliIo = processIo,
+  given: CliIo = processIo,
 ): Promise<number> {
+  const io = printableIo(given);
   let options: CliOptions | "help";
   try {
     options = parseOptions(argv, env);
@@ -319,7 +327,7 @@ if (require.main === module) {
       process.exitCode = code;
     },
     (error: unknown) => {
-      process.stderr.write(`devicemgmt-export: ${(error as Error).message}\n`);
+      printableIo(processIo).stderr(`devicemgmt-export: ${(error as Error).message}\n`);
       process.exitCode = 1;
     },
   );

@@ -10,7 +10,7 @@ import type {
   ModelTagSet,
 } from "./deviceRead";
 import { channelKey, type OrgModel } from "./model";
-import { assignUnique, identifierFrom, slugify } from "./names";
+import { assignIdentifiers, assignUnique, identifierFrom, slugify } from "./names";
 
 export interface PlannedTag {
   tag: ModelTag;
@@ -95,7 +95,7 @@ export function planDevices(model: OrgModel, ctx: DevicePlanContext): DevicePlan
     }),
     ctx.resourceNames,
   );
-  const tagVariables = assignUnique(
+  const tagVariables = assignIdentifiers(
     tags.map((t) => {
       const base = identifierFrom(slugify(t.name), "tag");
       return { candidates: [`${base}Tag`, `${base}Tag2`] };
@@ -125,7 +125,7 @@ export function planDevices(model: OrgModel, ctx: DevicePlanContext): DevicePlan
   const firsts = new Map<string, ModelChannelVersion>();
   for (const v of versions) if (!firsts.has(versionKey(v))) firsts.set(versionKey(v), v);
   const lookedUp = [...firsts.values()];
-  const lookupVariables = assignUnique(
+  const lookupVariables = assignIdentifiers(
     lookedUp.map((v) => {
       const base = identifierFrom(slugify(`${v.appName} ${v.version}`), "version");
       return { candidates: [`${base}Version`, `${base}Version2`] };
@@ -145,7 +145,7 @@ export function planDevices(model: OrgModel, ctx: DevicePlanContext): DevicePlan
     wanted.set(lookupKey(c.type, c.contentName), { type: c.type, name: c.contentName });
   const lookups = [...wanted.values()];
   const suffix = { app: "App", file: "File", video: "Video" } as const;
-  const contentLookupVariables = assignUnique(
+  const contentLookupVariables = assignIdentifiers(
     lookups.map((l) => {
       const base = identifierFrom(slugify(l.name.replace(/\.[A-Za-z0-9]+$/, "")), l.type);
       return { candidates: [`${base}${suffix[l.type]}`, `${base}${suffix[l.type]}2`] };

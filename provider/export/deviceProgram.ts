@@ -2,26 +2,25 @@
  * The generated program's sections for tags, devices and channel versions (KIND_SECTIONS in program.ts).
  */
 import type { ProgramPlan } from "./naming";
-import { statement, type Expr } from "./program";
+import { statement, type Declaring, type Expr } from "./program";
 import { tsString } from "./text";
-
-interface Declaring {
-  adopt(resourceName: string): [string, Expr];
-  opts(resourceName: string): string;
-}
 
 const section = (comment: string, lines: string[]) => [comment, ...lines].join("\n");
 
 /** An object key as prettier writes it: bare where it is an identifier, quoted otherwise. */
-const key = (name: string) => (/^[A-Za-z_$][\w$]*$/.test(name) ? name : tsString(name));
+const key = (name: string) =>
+  // `__proto__: …` (bare or quoted) would set the object's prototype instead of holding a field of that name.
+  name === "__proto__" ? `[${tsString(name)}]` : /^[A-Za-z_$][\w$]*$/.test(name) ? name : tsString(name);
 
 export function tagSection(plan: ProgramPlan, { adopt, opts }: Declaring): string | undefined {
   if (!plan.placement.tags.length) return undefined;
+  // A tag no device or tag set carries is declared without a variable: nothing would read it.
+  const read = new Set([...plan.placement.devices, ...plan.placement.tagSets].flatMap((d) => d.tagVariables));
   return section(
     "// The tag catalogue. Devices, groups, apps, files and videos carry tags by name.",
     plan.placement.tags.map((t) =>
       statement(
-        t.variable,
+        read.has(t.variable) ? t.variable : undefined,
         "new dm.Tag",
         [tsString(t.resourceName)],
         [["name", tsString(t.tag.name)], adopt(t.resourceName)],
@@ -97,14 +96,14 @@ export function deviceContentSection(
   );
 }
 
-export function deviceSection(plan: ProgramPlan): string | undefined {
+export function deviceSection(plan: ProgramPlan, declaring: Declaring): string | undefined {
   if (!plan.placement.devices.length) return undefined;
   return section(
     [
       "// Devices are enrolled on the headset, never created: each is adopted by serial number, and destroy leaves it",
       '// where it is. Stack config "absentDevices" lists those this stack\'s organization has not enrolled (the',
       "// staging match sets it), so a staging copy places only the headsets it holds.",
-      'const absentDevices = new Set(config.getObject<string[]>("absentDevices") ?? []);',
+      `const absentDevices = new Set(${declaring.config}.getObject<string[]>("absentDevices") ?? []);`,
       "const placeDevice = (resourceName: string, args: dm.DeviceArgs) =>",
       "  absentDevices.has(resourceName) ? undefined : new dm.Device(resourceName, args);",
     ].join("\n"),

@@ -5,7 +5,7 @@
  */
 import type { ExperienceRef, ModelExperience, ModelTheme } from "./experienceRead";
 import { compareBy, type OrgModel } from "./model";
-import { assignUnique, identifierFrom, slugify } from "./names";
+import { assignIdentifiers, assignUnique, identifierFrom, slugify } from "./names";
 
 export interface PlannedTheme {
   theme: ModelTheme;
@@ -108,14 +108,14 @@ export function planExperiences(model: OrgModel, ctx: ExperiencePlanContext): Ex
       (r) => (r.kind === "image" ? r.type : ""),
     ),
   );
-  const themeVariables = assignUnique(
+  const themeVariables = assignIdentifiers(
     themes.map((t) => {
       const base = identifierFrom(slugify(t.colors.name), "theme");
       return { candidates: [base.endsWith("Theme") ? base : `${base}Theme`, `${base}CustomTheme`] };
     }),
     ctx.variables,
   );
-  const lookupVariables = assignUnique(
+  const lookupVariables = assignIdentifiers(
     lookups.map((r) => {
       const base = identifierFrom(slugify(r.name.replace(/\.[A-Za-z0-9]+$/, "")), r.kind);
       const suffix = LOOKUP_SUFFIX[r.kind];

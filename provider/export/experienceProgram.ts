@@ -8,13 +8,8 @@ import { THEME_COLORS } from "./experienceRead";
 import type { ExperienceKindName } from "./experienceRead";
 import type { PlannedExperience } from "./experiencePlan";
 import type { ProgramPlan } from "./naming";
-import { statement, type Expr } from "./program";
+import { statement, type Declaring, type Expr } from "./program";
 import { tsString } from "./text";
-
-interface Declaring {
-  adopt(resourceName: string): [string, Expr];
-  opts(resourceName: string): string;
-}
 
 const LOOKUP_CALL: Record<ExperienceRef["kind"], string> = {
   app: "dm.getAppOutput",
@@ -34,6 +29,8 @@ function lookupProps(ref: ExperienceRef): [string, Expr][] {
 /** Themes: the lookups the experiences need, then the organization's custom themes. */
 export function themeSection(plan: ProgramPlan, { adopt, opts }: Declaring): string | undefined {
   const { lookups, themes } = plan.content;
+  // A theme no experience shows is declared without a variable: nothing would read it.
+  const read = new Set(plan.content.experiences.flatMap((x) => Object.values(x.refVariables)));
   const parts: string[] = [];
   if (lookups.length) {
     parts.push(
@@ -49,7 +46,7 @@ export function themeSection(plan: ProgramPlan, { adopt, opts }: Declaring): str
         "// The organization's own menu themes (system themes are the service's: looked up by name).",
         ...themes.map((t) =>
           statement(
-            t.variable,
+            read.has(t.variable) ? t.variable : undefined,
             "new dm.Theme",
             [tsString(t.resourceName)],
             [
@@ -84,7 +81,7 @@ function valueExpr(value: unknown, refVariables: Record<string, string>): Expr {
   return String(value);
 }
 
-function experienceStatement(x: PlannedExperience, type: string): string {
+function experienceStatement(x: PlannedExperience, type: string, declaring: Declaring): string {
   const { mode, ...fields } = x.experience.fields;
   const props: [string, Expr][] = [
     [x.ownerProperty, `${x.ownerVariable}.id`],
@@ -96,14 +93,18 @@ function experienceStatement(x: PlannedExperience, type: string): string {
     props.push([
       "adminPin",
       x.experience.pin === "shown"
-        ? `config.requireSecret(${tsString(x.pinKey)})`
-        : `config.getSecret(${tsString(x.pinKey)}) ?? null`,
+        ? `${declaring.config}.requireSecret(${tsString(x.pinKey)})`
+        : `${declaring.config}.getSecret(${tsString(x.pinKey)}) ?? null`,
     ]);
   }
   return statement(undefined, `new dm.${type}`, [tsString(x.resourceName)], props);
 }
 
-export function experienceSection(plan: ProgramPlan, kind: ExperienceKindName): string | undefined {
+export function experienceSection(
+  plan: ProgramPlan,
+  declaring: Declaring,
+  kind: ExperienceKindName,
+): string | undefined {
   const experiences = plan.content.experiences.filter((x) => x.experience.kind === kind);
   if (!experiences.length) return undefined;
   const comment =
@@ -111,5 +112,5 @@ export function experienceSection(plan: ProgramPlan, kind: ExperienceKindName): 
       ? "// What the headsets show on each configured group and ungrouped device. Destroy leaves it as it is."
       : "// What the devices run outside the headset experience (lock task, launcher). Destroy leaves it as it is.";
   const type = kind === "headset" ? "HeadsetExperience" : "DeviceExperience";
-  return [comment, ...experiences.map((x) => experienceStatement(x, type))].join("\n");
+  return [comment, ...experiences.map((x) => experienceStatement(x, type, declaring))].join("\n");
 }

@@ -28,7 +28,7 @@ export interface NameRequest {
  * other pending request has the same one, so equal candidates push all their owners to the next level; the
  * rest are numbered in the order given.
  */
-export function assignUnique(requests: NameRequest[], taken: Set<string>): string[] {
+export function assignUnique(requests: NameRequest[], taken: Set<string>, separator = "-"): string[] {
   const names: string[] = new Array(requests.length);
   let pending = requests.map((_, index) => index);
   const levels = Math.max(0, ...requests.map((r) => r.candidates.length));
@@ -50,7 +50,7 @@ export function assignUnique(requests: NameRequest[], taken: Set<string>): strin
     const request = requests[index];
     const base = request.numberBase || request.candidates.filter(Boolean).at(-1) || "resource";
     let name = base;
-    for (let n = 2; taken.has(name); n++) name = `${base}-${n}`;
+    for (let n = 2; taken.has(name); n++) name = `${base}${separator}${n}`;
     names[index] = name;
     taken.add(name);
   }
@@ -66,10 +66,22 @@ export const RESERVED_IDENTIFIERS = new Set(
     "for function if import in instanceof new null return super switch this throw true try typeof var void " +
     "while with yield let static implements interface package private protected public await arguments eval " +
     "undefined require exports module process console global globalThis __filename __dirname " +
-    // The generated program's own names.
-    "pulumi dm adopt"
+    // The generated program's own names (program.ts, deviceProgram.ts).
+    "pulumi dm config adopt retainAdopted options absentDevices placeDevice"
   ).split(" "),
 );
+
+/**
+ * `assignUnique` for TypeScript identifiers: numbered without a dash (`siteTag2`, not `siteTag-2`, which is no
+ * identifier), from the first candidate unless a `numberBase` is given.
+ */
+export function assignIdentifiers(requests: NameRequest[], taken: Set<string>): string[] {
+  return assignUnique(
+    requests.map((r) => ({ ...r, numberBase: r.numberBase ?? r.candidates.find(Boolean) ?? "resource" })),
+    taken,
+    "",
+  );
+}
 
 /** camelCase of a slug, made a valid identifier; `prefix` goes in front when it would start with a digit. */
 export function identifierFrom(slug: string, prefix: string): string {

@@ -21,7 +21,14 @@ import {
 } from "./model";
 import { planDevices, type DevicePlan } from "./devicePlan";
 import { planExperiences, type ExperiencePlan } from "./experiencePlan";
-import { assignUnique, identifierFrom, RESERVED_IDENTIFIERS, slugify, withSuffix } from "./names";
+import {
+  assignIdentifiers,
+  assignUnique,
+  identifierFrom,
+  RESERVED_IDENTIFIERS,
+  slugify,
+  withSuffix,
+} from "./names";
 
 export { assignUnique, identifierFrom, slugify, type NameRequest } from "./names";
 
@@ -239,7 +246,7 @@ export function planProgram(model: OrgModel): ProgramPlan {
   const variableGroups = plannedTree.filter((g) => referencedGroups.has(g.id));
 
   const variables = new Set(RESERVED_IDENTIFIERS);
-  const roleVariables = assignUnique(
+  const roleVariables = assignIdentifiers(
     roles.map((r) => {
       const base = withSuffix(identifierFrom(slugify(r.name), "role"), "Role");
       return {
@@ -248,21 +255,21 @@ export function planProgram(model: OrgModel): ProgramPlan {
     }),
     variables,
   );
-  const channelVariables = assignUnique(
+  const channelVariables = assignIdentifiers(
     channels.map((c) => {
       const base = identifierFrom(channelSlug(c), "channel");
       return { candidates: [base, withSuffix(base, "Channel")] };
     }),
     variables,
   );
-  const groupVariables = assignUnique(
+  const groupVariables = assignIdentifiers(
     variableGroups.map((g) => {
       const base = identifierFrom(groupName.get(g.id)!, "group");
       return { candidates: [base, withSuffix(base, "Group")] };
     }),
     variables,
   );
-  const deviceVariables = assignUnique(
+  const deviceVariables = assignIdentifiers(
     devices.map((d) => ({ candidates: [withSuffix(identifierFrom(slugify(d.name), "device"), "Device")] })),
     variables,
   );

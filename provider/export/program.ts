@@ -67,10 +67,16 @@ export function statement(
 
 // ---- index.ts -----------------------------------------------------------------------------------------------
 
-/** What every section's resources share: the adoption id from stack config, and the retain option. */
-interface Declaring {
+/**
+ * What sections write through the program's preamble: the adoption id and retain option from stack config, and
+ * the config object itself. Each records its use, so the preamble declares only what the program reads (the
+ * generated tsconfig has noUnusedLocals: an unread `const` does not compile).
+ */
+export interface Declaring {
   adopt(resourceName: string): [string, Expr];
   opts(resourceName: string): string;
+  /** `config`, for a section's own stack-config reads (PINs, absent devices). */
+  readonly config: string;
 }
 
 /** `new dm.<Kind>`: the kind's name is checked against the kind table. */
@@ -201,11 +207,11 @@ export const KIND_SECTIONS: { [K in ResourceKind]: KindSection } = {
   },
 
   theme: themeSection,
-  headsetExperience: (plan) => experienceSection(plan, "headset"),
-  deviceExperience: (plan) => experienceSection(plan, "device"),
+  headsetExperience: (plan, declaring) => experienceSection(plan, declaring, "headset"),
+  deviceExperience: (plan, declaring) => experienceSection(plan, declaring, "device"),
 
   tag: tagSection,
-  device: (plan) => deviceSection(plan),
+  device: (plan, declaring) => deviceSection(plan, declaring),
   tagSet: (plan) => tagSetSection(plan),
   groupFile: {
     notExported: "the API lists no group's files (no GET /groups/{id}/files), so they cannot be read back",
@@ -225,39 +231,21 @@ export const KIND_SECTIONS: { [K in ResourceKind]: KindSection } = {
 export function renderProgram(plan: ProgramPlan, options: RenderOptions): string {
   const org = plan.organization;
   const sections: string[] = [];
+  const uses = { adopt: false, opts: false, config: false };
   const declaring: Declaring = {
-    adopt: (resourceName) => ["adoptId", `adopt[${tsString(resourceName)}]`],
-    opts: (resourceName) => `options(${tsString(resourceName)})`,
+    adopt: (resourceName) => {
+      uses.adopt = true;
+      return ["adoptId", `adopt[${tsString(resourceName)}]`];
+    },
+    opts: (resourceName) => {
+      uses.opts = true;
+      return `options(${tsString(resourceName)})`;
+    },
+    get config() {
+      uses.config = true;
+      return "config";
+    },
   };
-  const declaresAnything =
-    plan.groups.some((g) => g.resourceName !== undefined) ||
-    plan.users.length > 0 ||
-    plan.groupChannels.length > 0 ||
-    plan.devices.some((d) => d.channels.length > 0) ||
-    plan.content.themes.length > 0 ||
-    plan.content.experiences.length > 0 ||
-    plan.placement.tags.length > 0 ||
-    plan.placement.tagSets.length > 0 ||
-    plan.placement.deviceContent.length > 0 ||
-    plan.placement.devices.length > 0 ||
-    plan.placement.channelVersions.length > 0;
-
-  if (declaresAnything) {
-    sections.push(
-      [
-        `// Ids of existing objects this stack adopts instead of creating (stack config "${options.project}:adopt"). Without`,
-        "// an id, a create that finds the object already there fails instead of taking it over silently.",
-        `// "${options.project}:retainAdopted" (set by the export for a staging stack whose organization already held`,
-        "// some of the objects) keeps the adopted objects when the stack is destroyed: they were not its to delete.",
-        "const config = new pulumi.Config();",
-        `const adopt = config.getObject<Record<string, string>>("adopt") ?? {};`,
-        `const retainAdopted = config.getBoolean("retainAdopted") ?? false;`,
-        "const options = (resourceName: string): pulumi.CustomResourceOptions => ({",
-        "  retainOnDelete: retainAdopted && adopt[resourceName] !== undefined,",
-        "});",
-      ].join("\n"),
-    );
-  }
   if (plan.roles.length) {
     sections.push(
       section(
@@ -298,10 +286,12 @@ export function renderProgram(plan: ProgramPlan, options: RenderOptions): string
     const text = typeof render === "function" ? render(plan, declaring) : undefined;
     if (text !== undefined) sections.push(text);
   }
+  const preamble = renderPreamble(uses, options);
+  if (preamble) sections.unshift(preamble);
 
   const imports = [
-    ...(declaresAnything ? [`import * as pulumi from "@pulumi/pulumi";`] : []),
-    ...(sections.length > (declaresAnything ? 1 : 0) ? [`import * as dm from "pulumi-devicemgmt";`] : []),
+    ...(preamble ? [`import * as pulumi from "@pulumi/pulumi";`] : []),
+    ...(sections.length > (preamble ? 1 : 0) ? [`import * as dm from "pulumi-devicemgmt";`] : []),
   ];
   const header = [
     `// Organization "${oneLine(org.name)}" (${oneLine(org.slug)}) as a Pulumi program, exported by devicemgmt-export.`,
@@ -310,4 +300,38 @@ export function renderProgram(plan: ProgramPlan, options: RenderOptions): string
   // An empty organization still gives a valid module.
   const body = sections.length ? sections : ["export {};"];
   return `${[[...header, ...imports].join("\n"), ...body].join("\n\n")}\n`;
+}
+
+/** The stack-config reads the sections used: config, then the adopt map, then the retain option. */
+function renderPreamble(
+  uses: { adopt: boolean; opts: boolean; config: boolean },
+  options: RenderOptions,
+): string | undefined {
+  if (!uses.adopt && !uses.opts && !uses.config) return undefined;
+  const lines: string[] = [];
+  if (uses.adopt || uses.opts) {
+    lines.push(
+      `// Ids of existing objects this stack adopts instead of creating (stack config "${options.project}:adopt"). Without`,
+      "// an id, a create that finds the object already there fails instead of taking it over silently.",
+    );
+  }
+  if (uses.opts) {
+    lines.push(
+      `// "${options.project}:retainAdopted" (set by the export for a staging stack whose organization already held`,
+      "// some of the objects) keeps the adopted objects when the stack is destroyed: they were not its to delete.",
+    );
+  }
+  lines.push("const config = new pulumi.Config();");
+  if (uses.adopt || uses.opts) {
+    lines.push(`const adopt = config.getObject<Record<string, string>>("adopt") ?? {};`);
+  }
+  if (uses.opts) {
+    lines.push(
+      `const retainAdopted = config.getBoolean("retainAdopted") ?? false;`,
+      "const options = (resourceName: string): pulumi.CustomResourceOptions => ({",
+      "  retainOnDelete: retainAdopted && adopt[resourceName] !== undefined,",
+      "});",
+    );
+  }
+  return lines.join("\n");
 }

@@ -5,6 +5,7 @@
 import type { ProgramPlan } from "./naming";
 import { renderProgram, WIDTH } from "./program";
 import { stagingAdopt, type StagingMatch } from "./staging";
+import { markdownCode, markdownText } from "../printable";
 import { oneLine, yamlString } from "./text";
 
 export { oneLine, tsString, yamlString } from "./text";
@@ -204,10 +205,10 @@ function renderStagingReadme(options: RenderOptions): string[] {
   const adopted = staging.objects.filter((o) => o.outcome === "adopt");
   const created = staging.objects.filter((o) => o.outcome === "create");
   const row = (o: (typeof staging.objects)[number]) =>
-    `- \`${o.resourceName}\` (${o.kind}) ${oneLine(o.label)}` +
-    (o.notes.length ? `: ${o.notes.map(oneLine).join("; ")}` : "");
+    `- ${markdownCode(o.resourceName)} (${o.kind}) ${markdownText(o.label)}` +
+    (o.notes.length ? `: ${o.notes.map(markdownText).join("; ")}` : "");
   return [
-    `## Staging: the same structure in "${oneLine(org.name)}" (\`${oneLine(org.slug)}\`)`,
+    `## Staging: the same structure in "${markdownText(org.name)}" (${markdownCode(org.slug)})`,
     `The export read this organization too. ${configFile} is the config of stack \`${staging.stack}\`: its ` +
       `base URL, \`retainAdopted: true\`, and the ids of the ${adopted.length} objects it already holds.`,
     [
@@ -219,7 +220,7 @@ function renderStagingReadme(options: RenderOptions): string[] {
       "pulumi destroy   # when done: deletes what the stack created, leaves the adopted objects",
       "```",
     ].join("\n"),
-    `### Adopted: they exist in ${oneLine(org.slug)}; the stack manages them, and \`destroy\` leaves them`,
+    `### Adopted: they exist in ${markdownText(org.slug)}; the stack manages them, and \`destroy\` leaves them`,
     adopted.length ? adopted.map(row).join("\n") : "None.",
     "Adopting makes an object match the program (its name, parent, configuration, roles). `destroy` does not " +
       "undo those changes: it only stops managing the object (the resources have `retainOnDelete`, so even " +
@@ -229,8 +230,8 @@ function renderStagingReadme(options: RenderOptions): string[] {
     created.length ? created.map(row).join("\n") : "None.",
     ...(staging.lacks.length
       ? [
-          `### Missing in ${oneLine(org.slug)}: the program looks them up by name, so \`up\` fails until they exist`,
-          staging.lacks.map((line) => `- ${oneLine(line)}`).join("\n"),
+          `### Missing in ${markdownText(org.slug)}: the program looks them up by name, so \`up\` fails until they exist`,
+          staging.lacks.map((line) => `- ${markdownText(line)}`).join("\n"),
         ]
       : []),
     "Objects of the staging organization that the program does not declare (other users, groups, channels) are " +
@@ -287,7 +288,7 @@ function renderReadme(plan: ProgramPlan, options: RenderOptions): string {
   ].filter(Boolean);
   const configFile = stackConfigFileName(options.stack);
   const leftOut = [
-    `- **The user of the token that ran the export**${org.exportedBy ? ` (${oneLine(org.exportedBy)})` : ""}. ` +
+    `- **The user of the token that ran the export**${org.exportedBy ? ` (${markdownText(org.exportedBy)})` : ""}. ` +
       "Every organization has its token's own user, so a staging stack must neither create it nor delete it " +
       "on `destroy`.",
     "- **Roles, apps, release channels and devices** are looked up by name, not declared: the target " +
@@ -304,11 +305,11 @@ function renderReadme(plan: ProgramPlan, options: RenderOptions): string {
       "**The tags of groups**: a group's tags are not in the API's answers, so they cannot be read back; declare " +
       "them with `TagSet` (the tags of apps, files and videos are exported). **Channel shares**: the API has no " +
       "read of the organizations a channel is shared with, so they cannot be exported.",
-    ...plan.leftOut.map((line) => `- ${oneLine(line)}`),
+    ...plan.leftOut.map((line) => `- ${markdownText(line)}`),
   ];
   return `${[
     `# ${oneLine(options.project)}`,
-    `Organization "${oneLine(org.name)}" (\`${oneLine(org.slug)}\`) as a Pulumi program, exported by ` +
+    `Organization "${markdownText(org.name)}" (${markdownCode(org.slug)}) as a Pulumi program, exported by ` +
       `\`devicemgmt-export\`: ${declared.join(", ")}. \`index.ts\` is the program; edit it like any other.`,
     "## Production: manage the organization as it is",
     [

@@ -1,13 +1,8 @@
-/** Text made safe for the generated files: TypeScript and YAML string literals, comment and Markdown lines. */
+/** Text made safe for the generated files: TypeScript and YAML string literals, comment lines (Markdown: printable.ts). */
+
+import { INVISIBLE } from "../printable";
 
 // ---- Escaping -----------------------------------------------------------------------------------------------
-
-/**
- * Code points shown as escapes rather than as themselves: controls, format characters (bidirectional overrides
- * could make a name read differently from what it is), line and paragraph separators, surrogates, private use
- * and unassigned code points. Everything else — accents, CJK, emoji — stays readable.
- */
-const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Co}\p{Cn}\p{Zl}\p{Zp}]/gu;
 
 const hex = (codePoint: number, width: number) => codePoint.toString(16).toUpperCase().padStart(width, "0");
 
@@ -27,7 +22,7 @@ export function yamlString(text: string): string {
   });
 }
 
-/** Text safe inside a `//` or `#` comment or a Markdown line: one line, nothing invisible. */
+/** Text safe inside a `//` or `#` comment: one line, nothing invisible. */
 export function oneLine(text: string): string {
   return text.replace(INVISIBLE, " ").replace(/\s+/g, " ").trim();
 }

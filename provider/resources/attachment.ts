@@ -55,6 +55,8 @@ export interface AttachmentSpec<Owner extends OwnerKey = OwnerKey, Attached exte
    * attaches and takes "already attached" as the adopted attachment.
    */
   unlisted?: boolean;
+  /** What the organization would refuse of the declared ids, asked at check (see catalogueChecks.ts). */
+  checkLive?(inputs: Props, olds: Props): Promise<pulumi.dynamic.CheckFailure[]>;
 }
 
 /** Attachment ids are `<owner id>/<attached id>`, so an existing attachment can be named and adopted. */
@@ -106,10 +108,12 @@ export function attachmentHandler(spec: AttachmentSpec, kind: string): ResourceH
     jsonClean({ [ownerKey]: ownerId, [attachedKey]: attachedId, ...carriedInputs(props) });
 
   return {
-    async check(_olds, news) {
+    async check(olds, news) {
       const checked = checkKind(declaration, news);
       const mismatch = adoptIdMismatch(ownerKey, attachedKey, checked.inputs);
       if (mismatch) checked.failures.push({ property: "adoptId", reason: mismatch });
+      if (checked.failures.length === 0 && spec.checkLive)
+        checked.failures.push(...(await spec.checkLive(checked.inputs, olds)));
       return checked;
     },
 

@@ -5,7 +5,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { AmbiguousWriteError, ValidationError, type DeviceMgmtClient } from "../client";
-import { NotCreatedHereError } from "../errors";
+import { NotCreatedHereError, NotPossibleError } from "../errors";
 import { runLedger } from "./runLedger";
 import { attachedReleaseChannel, readDevice, readGroup } from "./coalescedReads";
 import {
@@ -17,6 +17,8 @@ import {
 } from "./attachment";
 import { defineKind, registration } from "./kind";
 import { DeviceMgmtResource, type AdoptionArgs } from "./common";
+import { configuredGroupFailures, contentFailures, ungroupedDeviceFailures } from "./catalogueChecks";
+import { unlessGone, type Props } from "./framework";
 
 /**
  * The inputs of an attachment: the owner's and the attached thing's ids (named by the kind), and adoption (its
@@ -64,6 +66,7 @@ function releaseChannelOn<Owner extends OwnerKey>(owner: Owner) {
 export const groupReleaseChannelKind = attachmentKind("groupReleaseChannel", {
   resourceName: "GroupReleaseChannel",
   ...releaseChannelOn("groupId"),
+  checkLive: (inputs, olds) => configuredGroupFailures("groupId", inputs, olds, "release channels"),
   async explainRefusal(client, groupId) {
     const group = await client.groups.get(groupId);
     return group.isConfigured
@@ -86,6 +89,8 @@ async function groupedDevice(client: DeviceMgmtClient, deviceId: string, what: s
 export const deviceReleaseChannelKind = attachmentKind("deviceReleaseChannel", {
   resourceName: "DeviceReleaseChannel",
   ...releaseChannelOn("deviceId"),
+  checkLive: (inputs, olds) =>
+    ungroupedDeviceFailures("deviceId", inputs, olds, "release channels", "GroupReleaseChannel"),
   explainRefusal: (client, deviceId) =>
     groupedDevice(client, deviceId, "release channels", "GroupReleaseChannel"),
 });
@@ -104,6 +109,7 @@ export type GroupReleaseChannelArgs = AttachmentArgs<"groupId", "releaseChannelI
  * over with `adoptId`, or use `aliases` if you renamed or moved the resource in code.
  *
  * @example
+ * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const production = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" });
  * new dm.GroupReleaseChannel("berlin-simulator", { groupId: berlin.id, releaseChannelId: production.id });
  */
@@ -183,6 +189,8 @@ export function contentOnGroup<K extends ContentKey>(key: K) {
       } catch (error) {
         const repeated = error instanceof ValidationError && error.fieldErrors?.[key] !== undefined;
         if (repeated && (ours || error.afterAmbiguousAttempt || ambiguousGroupAttaches.delete(pair))) return;
+        // The same answer names an id of no file or video (the check could not look): not "attached elsewhere".
+        if (repeated && (await unlessGone(exists(client, id))) === undefined) throw unknownContent(key, id);
         if (repeated) throw attachedElsewhere(noun, groupId, id);
         if (error instanceof AmbiguousWriteError) ambiguousGroupAttaches.add(pair);
         throw error;
@@ -197,7 +205,23 @@ export function contentOnGroup<K extends ContentKey>(key: K) {
         : `group ${groupId} ("${group.name}") is not configured, and ${noun}s attach only to configured groups. ` +
             `Set configured: true on the Group (configuring is irreversible).`;
     },
+    checkLive: async (inputs: Props, olds: Props) =>
+      (
+        await Promise.all([
+          configuredGroupFailures("groupId", inputs, olds, `${noun}s`),
+          contentFailures(key, inputs, olds),
+        ])
+      ).flat(),
   } as const;
+}
+
+function unknownContent(key: ContentKey, id: string): NotPossibleError {
+  const noun = contentNoun(key);
+  return new NotPossibleError(
+    `${key}: no ${noun} with id ${id} exists in the organization, so it cannot be attached. Correct ${key} ` +
+      `(see get${noun === "file" ? "File" : "Video"}).`,
+    { kind: noun === "file" ? "GroupFile" : "GroupVideo", property: key, fix: `correct ${key}` },
+  );
 }
 
 /** The refusal of a create that met a group's file or video it did not attach (which cannot be adopted: unlisted). */
@@ -239,6 +263,19 @@ function contentOnDevice<K extends ContentKey>(key: K) {
         : client.deviceContent.removeVideo(deviceId, id),
     explainRefusal: (client: DeviceMgmtClient, deviceId: string) =>
       groupedDevice(client, deviceId, `${noun}s`, `Group${noun === "file" ? "File" : "Video"}`),
+    checkLive: async (inputs: Props, olds: Props) =>
+      (
+        await Promise.all([
+          ungroupedDeviceFailures(
+            "deviceId",
+            inputs,
+            olds,
+            `${noun}s`,
+            `Group${noun === "file" ? "File" : "Video"}`,
+          ),
+          contentFailures(key, inputs, olds),
+        ])
+      ).flat(),
   } as const;
 }
 
@@ -266,6 +303,7 @@ export const deviceVideoKind = attachmentKind("deviceVideo", {
  * nor the next `up` after a run killed mid-create); `adoptId: "<groupId>/<fileId>"` takes such a file over.
  *
  * @example
+ * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const manual = dm.getFileOutput({ filename: "safety-manual.pdf" });
  * new dm.GroupFile("berlin-manual", { groupId: berlin.id, fileId: manual.id });
  */
@@ -281,6 +319,7 @@ export class GroupFile extends DeviceMgmtResource {
  * A video on a configured group; as {@link GroupFile}. Id `<groupId>/<videoId>`.
  *
  * @example
+ * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const tour = dm.getVideoOutput({ name: "Welcome Tour" });
  * new dm.GroupVideo("berlin-tour", { groupId: berlin.id, videoId: tour.id });
  */

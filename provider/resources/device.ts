@@ -16,6 +16,7 @@ import {
   deepEqual,
   jsonClean,
   partialFailure,
+  retiredOutputs,
   unlessGone,
   uuid,
   type Props,
@@ -23,6 +24,7 @@ import {
 } from "./framework";
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, type PropertySpecs } from "./properties";
+import { noteDeclaredPlacement, unknownTagFailures } from "./catalogueChecks";
 
 // ---- Properties, declared once -----------------------------------------------------------------------------
 
@@ -126,7 +128,6 @@ function toOutputs(live: ApiDevice, props: Props): Props {
     customFields: customFieldsOf(live),
     connection: props.connection,
     deviceModel: live.deviceModel.name,
-    groupName: live.group?.name ?? null,
   });
 }
 
@@ -246,7 +247,7 @@ async function findDevice(client: DeviceMgmtClient, props: Props): Promise<ApiDe
 }
 
 export const deviceHandler: ResourceHandler = {
-  async check(_olds, news) {
+  async check(olds, news) {
     const checked = checkKind(deviceKind, news);
     if (news.deviceId === undefined && news.serialNumber === undefined)
       checked.failures.push({
@@ -254,10 +255,15 @@ export const deviceHandler: ResourceHandler = {
         reason:
           "deviceId or serialNumber is required: a Device adopts an enrolled device, named by one of them.",
       });
+    if (checked.failures.length === 0) {
+      noteDeclaredPlacement(checked.inputs.deviceId, checked.inputs);
+      checked.failures.push(...(await unknownTagFailures("tags", checked.inputs, olds)));
+    }
     return checked;
   },
 
-  async diff(_id, olds, news) {
+  async diff(id, olds, news) {
+    noteDeclaredPlacement(id, news);
     return diffKindAsked(deviceKind, olds, news);
   },
 
@@ -278,7 +284,7 @@ export const deviceHandler: ResourceHandler = {
   async read(id, props) {
     const live = await unlessGone(readDevice(clientForProps(props), id));
     if (!live) return {};
-    const outputs = toOutputs(live, props);
+    const outputs = { ...toOutputs(live, props), ...retiredOutputs(props, ["groupName"]) };
     return { id, props: outputs, inputs: liveInputs(deviceKind, outputs) };
   },
 
@@ -335,6 +341,7 @@ export interface DeviceArgs extends ConnectionArg {
  * as it is.
  *
  * @example
+ * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * new dm.Device("lobby-01", { serialNumber: "ACM0001", name: "Lobby 01", groupId: berlin.id, tags: ["lobby"] });
  */
 export class Device extends DeviceMgmtResource {
@@ -346,8 +353,6 @@ export class Device extends DeviceMgmtResource {
   declare readonly customFields: pulumi.Output<Record<string, string>>;
   /** The device model's name, as last read. */
   declare readonly deviceModel: pulumi.Output<string>;
-  /** The group's name, as last read; null when ungrouped. */
-  declare readonly groupName: pulumi.Output<string | null>;
 
   constructor(name: string, args: DeviceArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(deviceKind, name, args, opts));
@@ -359,6 +364,6 @@ export const deviceKind = defineKind({
   type: "Device",
   naturalKey: false,
   properties: deviceProperties,
-  outputs: ["deviceModel", "groupName"],
+  outputs: ["deviceModel"],
   handler: deviceHandler,
 });

@@ -33,6 +33,8 @@ export const deviceExperienceHandler = experienceHandler(
  * the default home.
  *
  * @example
+ * const lobby = dm.getGroupOutput({ name: "Lobby" }); // a configured group at the root
+ * const simulator = dm.getAppOutput({ name: "Training Simulator" });
  * new dm.DeviceExperience("lobby-lock", { groupId: lobby.id, mode: "lock-task", visibleContents: [{ type: "app", id: simulator.id }] });
  */
 export class DeviceExperience extends DeviceMgmtResource {
@@ -58,6 +60,6 @@ export const deviceExperienceKind = defineKind({
   type: "DeviceExperience",
   naturalKey: false,
   properties: deviceExperienceProperties,
-  outputs: [],
+  outputs: ["configuredInRun"],
   handler: deviceExperienceHandler,
 });

@@ -30,6 +30,7 @@ import {
 import { deepEqual, jsonClean, uuid, type Props, type ResourceHandler } from "./framework";
 import { checkKind, diffKindAsked, liveInputs } from "./kind";
 import { carried, type PropertySpec } from "./properties";
+import { runLedger } from "./runLedger";
 
 /** What outputs carry instead of a PIN the API shows and the program does not declare (never a PIN itself). */
 export const PIN_CHANGED_OUTSIDE = "(changed outside Pulumi)";
@@ -121,6 +122,7 @@ export function experienceOutputs(spec: ExperienceSpec, live: Props, props: Prop
     ...declaredFormOf(spec.table, live),
     resetOnDelete: props.resetOnDelete === true,
     connection: props.connection,
+    configuredInRun: props.configuredInRun,
   };
   if (spec.fields.includes("adminPin")) outputs.adminPin = pinOutput(live, props);
   return jsonClean(outputs);
@@ -134,6 +136,9 @@ async function ownerOf(client: DeviceMgmtClient, id: string): Promise<Props> {
   });
   return group ? { groupId: id } : { deviceId: id };
 }
+
+/** The run ledger's key of an experience: the kind and its holder (a create writes over what the holder shows). */
+const writeKey = (spec: ExperienceSpec, props: Props) => `${spec.resourceName}:${holderText(props)}`;
 
 const holderText = (props: Props) =>
   typeof props.groupId === "string" ? `group ${props.groupId}` : `device ${String(props.deviceId)}`;
@@ -183,7 +188,7 @@ export function experienceHandler(
   return {
     async check(olds, news) {
       const { inputs, failures } = checkExperience(spec, definition(), news);
-      if (failures.length === 0) failures.push(...(await organizationFailures(inputs, olds)));
+      if (failures.length === 0) failures.push(...(await organizationFailures(inputs, olds, spec.fields)));
       return { inputs, failures };
     },
 
@@ -192,7 +197,8 @@ export function experienceHandler(
     },
 
     async create(inputs) {
-      const outs = await configure(inputs);
+      const outs = await configure({ ...inputs, configuredInRun: runLedger.runId });
+      runLedger.recordWrite(writeKey(spec, inputs));
       return { id: (inputs.groupId ?? inputs.deviceId) as string, outs };
     },
 
@@ -241,11 +247,14 @@ export function experienceHandler(
           }),
         };
       }
-      return { outs: await configure(news, olds) };
+      return { outs: await configure({ ...news, configuredInRun: olds.configuredInRun }, olds) };
     },
 
     async delete(_id, props) {
       if (props.resetOnDelete !== true) return; // the stack stops managing it; the experience stays as it is
+      // Another resource of this run configured the same holder (this one was renamed in code without aliases:
+      // the new name is created before the old is deleted): what is live is the new name's, not to be reset.
+      if (runLedger.wasWritten(writeKey(spec, props)) && props.configuredInRun !== runLedger.runId) return;
       const client = clientForProps(props);
       await client.assertV3Token();
       try {

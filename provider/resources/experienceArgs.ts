@@ -35,7 +35,12 @@ export type BackgroundArgs =
   | { type: "mixed-reality-mode" }
   | { type: "custom-3d-environment"; custom3DEnvironmentId: pulumi.Input<string> };
 
-/** Shared-mode settings (required on groups and on Meta HMS devices). */
+/**
+ * Shared-mode settings. Required on groups, and on Meta HMS devices: Meta Quest headsets managed through Meta
+ * Horizon Managed Services (HMS; the API reports their HMS mode and enrollment method `meta-hms`). The API
+ * documents do not say exactly which devices count, so declare them on a Meta headset's own experience too;
+ * otherwise they are not managed.
+ */
 export interface SharedModeSettingsArgs {
   enableOfflineMode: boolean;
   requireManagedMetaLogin: boolean;
@@ -47,7 +52,10 @@ export interface SharedModeSettingsArgs {
   defaultToStationaryBoundary: boolean;
 }
 
-/** Meta HMS settings of the default home (required on groups and on Meta HMS devices). */
+/**
+ * Meta HMS settings of the default home: whether the Meta store, social features and adding accounts are
+ * enabled. Required on groups, and on Meta HMS devices (see {@link SharedModeSettingsArgs}).
+ */
 export interface MetaHmsSettingsArgs {
   isStoreEnabled: boolean;
   isSocialEnabled: boolean;
@@ -59,7 +67,8 @@ export type ExperienceOwnerArgs =
   | { /** A configured group. */ groupId: pulumi.Input<string>; deviceId?: never }
   | { /** An ungrouped device. */ deviceId: pulumi.Input<string>; groupId?: never };
 
-interface CommonArgs extends ConnectionArg {
+/** What every experience takes besides its owner and mode: its own connection, and what destroy does. */
+export interface CommonArgs extends ConnectionArg {
   /**
    * Destroying the resource leaves the experience as it is by default (the API has no delete; the stack just
    * stops managing it). true: destroy sets the device's default home instead.
@@ -73,7 +82,7 @@ type Input<T> = pulumi.Input<T>;
  * The admin PIN guarding the menu: 4 to 10 digits, kept secret everywhere. Absent or null: no PIN. Wrap a
  * config secret: `config.requireSecret("kioskPin")`.
  */
-type AdminPin = Input<string | null>;
+export type AdminPin = pulumi.Input<string | null>;
 
 interface MenuArgs {
   language: Input<Language>;

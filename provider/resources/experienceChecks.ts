@@ -7,6 +7,7 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError, type DeviceMgmtClient, type ImageType } from "../client";
+import { becomesConfigured, leavesItsGroup, withArticle } from "./catalogueChecks";
 import { clientForProps } from "./context";
 import { containsUnknown, type Props } from "./framework";
 import { GROUP_REQUIRED, KIOSK_MENU_FIELDS, KIOSK_MENU_REQUIRED, type ModeFields } from "./experienceFields";
@@ -82,7 +83,11 @@ async function look<T>(read: () => Promise<T>): Promise<T | undefined | null> {
  * inputs last checked): an unchanged program costs no request at preview, and what changed behind its back
  * since is for refresh to see (or the API to refuse at `up`, in the user's terms).
  */
-export async function organizationFailures(inputs: Props, olds: Props = {}): Promise<Failure[]> {
+export async function organizationFailures(
+  inputs: Props,
+  olds: Props = {},
+  fields: readonly string[] = [],
+): Promise<Failure[]> {
   if (containsUnknown(inputs.connection)) return [];
   const oldBackground = (olds.background ?? {}) as Record<string, unknown>;
   const fresh = (value: unknown, before: unknown) => known(value) && value !== before;
@@ -99,7 +104,7 @@ export async function organizationFailures(inputs: Props, olds: Props = {}): Pro
       look(() => client.groups.get(id)).then((group) => {
         if (group === undefined)
           return { property: "groupId", reason: `groupId: no group with id ${id} exists.` };
-        if (group && !group.isConfigured)
+        if (group && !group.isConfigured && !becomesConfigured(client, id))
           return {
             property: "groupId",
             reason:
@@ -116,7 +121,7 @@ export async function organizationFailures(inputs: Props, olds: Props = {}): Pro
       look(() => client.devices.get(id)).then((device) => {
         if (device === undefined)
           return { property: "deviceId", reason: `deviceId: no device with id ${id} exists.` };
-        if (device?.group)
+        if (device?.group && !leavesItsGroup(client, id))
           return {
             property: "deviceId",
             reason:
@@ -124,7 +129,23 @@ export async function organizationFailures(inputs: Props, olds: Props = {}): Pro
               `and a device in a group shows its group's experience (the API refuses with 409). Declare the ` +
               `experience on the group (groupId), or take the device out of the group.`,
           };
-        return undefined;
+        const needed = GROUP_REQUIRED[inputs.mode as string];
+        if (!device || !needed || !fields.includes(needed) || inputs[needed] !== undefined) return undefined;
+        // "Required for groups and Meta HMS devices": the device list's `hms_modes[]` filter tells which devices
+        // are not (NON_APPLICABLE). A service that ignored the filter would list the device, and it passes.
+        return look(() =>
+          client.devices.all({ serialNumbers: [device.serialNumber], hmsModes: ["NON_APPLICABLE"] }),
+        ).then((plain) =>
+          !plain || plain.some((d) => d.id === device.id)
+            ? undefined
+            : {
+                property: needed,
+                reason:
+                  `${needed} is required for mode "${String(inputs.mode)}" on device ${id} ("${device.name}", a ` +
+                  `${device.deviceModel.name}), a Meta HMS device: the API requires it for groups and Meta HMS ` +
+                  `devices. Declare it.`,
+              },
+        );
       }),
     );
   }
@@ -187,5 +208,57 @@ export async function organizationFailures(inputs: Props, olds: Props = {}): Pro
       ),
     );
   }
+  checks.push(...contentTypeChecks(client, inputs, olds));
   return (await Promise.all(checks)).filter((f): f is Failure => f !== undefined);
+}
+
+/** The catalogues a content `type` names an object of; other types (unmanaged apps, WebXR links) have none. */
+const CONTENT_READS: Partial<Record<string, (client: DeviceMgmtClient, id: string) => Promise<unknown>>> = {
+  app: (client, id) => client.apps.get(id),
+  video: (client, id) => client.videos.get(id),
+};
+
+/**
+ * Each new `{ type, id }` of `visibleContents`, `kioskContent` and `launcherContent` must name an object of its
+ * type: a video's id given as an app is refused by the API at `up`; here the message says which type it is.
+ */
+function contentTypeChecks(
+  client: DeviceMgmtClient,
+  inputs: Props,
+  olds: Props,
+): Promise<Failure | undefined>[] {
+  const items = (field: string, props: Props): [string, unknown][] => {
+    const value = props[field];
+    if (Array.isArray(value)) return value.map((item, i) => [`${field}[${i}]`, item]);
+    return value === undefined ? [] : [[field, value]];
+  };
+  const before = new Set(
+    ["visibleContents", "kioskContent", "launcherContent"].flatMap((field) =>
+      items(field, olds).map(([, item]) => JSON.stringify(item)),
+    ),
+  );
+  const checks: Promise<Failure | undefined>[] = [];
+  for (const field of ["visibleContents", "kioskContent", "launcherContent"]) {
+    for (const [path, item] of items(field, inputs)) {
+      const { type, id } = (item ?? {}) as { type?: unknown; id?: unknown };
+      const read = typeof type === "string" ? CONTENT_READS[type] : undefined;
+      if (!read || !known(id) || before.has(JSON.stringify(item))) continue;
+      checks.push(
+        look(() => read(client, id)).then(async (found) => {
+          if (found !== undefined) return undefined;
+          const others = Object.keys(CONTENT_READS).filter((t) => t !== type);
+          const answers = await Promise.all(others.map((t) => look(() => CONTENT_READS[t]!(client, id))));
+          const actual = others.find((_, i) => answers[i]);
+          return {
+            property: field,
+            reason:
+              actual === undefined
+                ? `${path}: no ${String(type)} with id ${id} exists in the organization (see get${type === "app" ? "App" : "Video"}).`
+                : `${path}: ${id} is the id of ${withArticle(actual)}, not of ${withArticle(String(type))}: set type: "${actual}", or correct the id.`,
+          };
+        }),
+      );
+    }
+  }
+  return checks;
 }

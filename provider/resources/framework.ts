@@ -5,6 +5,7 @@ import { AmbiguousWriteError, NotFoundError } from "../client";
 import { apiTokenProblem, baseUrlProblem } from "../connection";
 import { clientForProps } from "./context";
 import { runLedger } from "./runLedger";
+import { refusalIn } from "./inputIntegrity";
 
 /** What the engine sends for a value it does not know yet (during preview). */
 export const UNKNOWN = "04da6b54-80e4-46f7-96ec-b56ff0331ba9";
@@ -90,6 +91,11 @@ export function checkProperties<Shape extends z.ZodRawShape>(
   }
   for (const [key, schema] of Object.entries(shape) as [string, z.ZodType][]) {
     const value = news[key];
+    const refused = refusalIn(value); // a value the program would have sent altered (inputIntegrity.ts)
+    if (refused !== undefined) {
+      failures.push({ property: key, reason: refused });
+      continue;
+    }
     if (containsUnknown(value)) {
       inputs[key] = value;
       continue;
@@ -244,6 +250,15 @@ export function deepEqual(a: unknown, b: unknown): boolean {
 /** Inputs that are not about the remote object but travel with it in state. */
 export function carriedInputs(props: Props): Props {
   return jsonClean({ adoptId: props.adoptId, connection: props.connection });
+}
+
+/**
+ * Outputs state written by an older version has, which are no longer recorded because the organization changes
+ * them by itself (a group's device count, the name of a device's group), so refresh right after `up` would
+ * show them changed. A read keeps the recorded values as they are: refresh of such state shows no change either.
+ */
+export function retiredOutputs(props: Props, keys: readonly string[]): Props {
+  return Object.fromEntries(keys.filter((key) => props[key] !== undefined).map((key) => [key, props[key]]));
 }
 
 /** Resolves to undefined when the API answers 404: on read that means the object is gone from the organization. */

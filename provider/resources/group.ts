@@ -10,6 +10,7 @@ import {
   carriedInputs,
   jsonClean,
   partialFailure,
+  retiredOutputs,
   uuid,
   type Props,
   unlessGone,
@@ -19,6 +20,7 @@ import { createOnce, noteGroupChange } from "./groupCreate";
 import { leftByUnfinishedCreate } from "./claims";
 import { checkKind, defineKind, diffKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, stateFrom, type PropertySpecs, type StateOf } from "./properties";
+import { noteDeclaredConfigured } from "./catalogueChecks";
 
 // ---- Properties, declared once -----------------------------------------------------------------------------
 
@@ -88,7 +90,6 @@ export function diffGroup(olds: Props, news: Props, sameOrganization?: boolean):
 function toOutputs(live: ApiGroup, props: Props): Props {
   return jsonClean({
     ...stateFrom(groupProperties, live, props),
-    deviceCount: live.deviceCount ?? 0,
     createdAt: live.createdAt,
     updatedAt: live.updatedAt,
   });
@@ -143,7 +144,8 @@ export const groupHandler: ResourceHandler = {
     return { inputs, failures };
   },
 
-  async diff(_id, olds, news) {
+  async diff(id, olds, news) {
+    noteDeclaredConfigured(id, news); // so a GroupFile of this change is not refused at check (catalogueChecks.ts)
     return diffKindAsked(groupKind, olds, news);
   },
 
@@ -171,7 +173,7 @@ export const groupHandler: ResourceHandler = {
   async read(id, props) {
     const live = await unlessGone(readGroup(clientForProps(props), id));
     if (!live) return {};
-    const outputs = toOutputs(live, props);
+    const outputs = { ...toOutputs(live, props), ...retiredOutputs(props, ["deviceCount"]) };
     return { id, props: outputs, inputs: liveInputs(groupKind, outputs) };
   },
 
@@ -243,8 +245,6 @@ export class Group extends DeviceMgmtResource {
   declare readonly parentId: pulumi.Output<string | null>;
   /** Whether the group is configured (a leaf that holds devices and content). */
   declare readonly configured: pulumi.Output<boolean>;
-  /** How many devices the group holds, as last read. */
-  declare readonly deviceCount: pulumi.Output<number>;
   /** When the group was created (ISO 8601). */
   declare readonly createdAt: pulumi.Output<string>;
   /** When the group was last changed (ISO 8601). */
@@ -260,6 +260,6 @@ export const groupKind = defineKind({
   type: "Group",
   naturalKey: false,
   properties: groupProperties,
-  outputs: ["deviceCount", "createdAt", "updatedAt"],
+  outputs: ["createdAt", "updatedAt"],
   handler: groupHandler,
 });

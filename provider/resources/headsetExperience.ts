@@ -58,9 +58,16 @@ export const headsetExperienceHandler = experienceHandler(
  * PIN is secret; absent means no PIN.
  *
  * @example
+ * const lobby = dm.getGroupOutput({ name: "Lobby" }); // a configured group at the root
+ * const simulator = dm.getAppOutput({ name: "Training Simulator" });
  * new dm.HeadsetExperience("lobby-kiosk", {
  *   groupId: lobby.id, mode: "arborxr-kiosk", isMenuEnabled: false,
- *   kioskContent: { type: "app", id: simulator.id }, sharedModeSettings,
+ *   kioskContent: { type: "app", id: simulator.id },
+ *   // Required on a group (and on a Meta HMS device).
+ *   sharedModeSettings: {
+ *     enableOfflineMode: false, requireManagedMetaLogin: false, enableControllerFree: false,
+ *     wakeControllers: true, adjustDeviceFit: false, defaultToStationaryBoundary: true,
+ *   },
  * });
  */
 export class HeadsetExperience extends DeviceMgmtResource {
@@ -86,6 +93,6 @@ export const headsetExperienceKind = defineKind({
   type: "HeadsetExperience",
   naturalKey: false,
   properties: headsetExperienceProperties,
-  outputs: [],
+  outputs: ["configuredInRun"],
   handler: headsetExperienceHandler,
 });

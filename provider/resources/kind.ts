@@ -7,6 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../kinds";
 import { kindOptions, thinProvider, TYPE_MODULE } from "../dynamic";
+import { OrganizationMoveError } from "../errors";
 import {
   checkProperties,
   connectionStaysInOrganization,
@@ -52,24 +53,31 @@ export function checkKind(definition: Pick<KindDefinition, "type" | "properties"
   return checkProperties(definition.type, schemaShape(definition.properties), news);
 }
 
-/** Pure `diff` by the declaration (`sameOrganization`: see `connectionStaysInOrganization`). */
+/**
+ * Pure `diff` by the declaration (`sameOrganization`: see `connectionStaysInOrganization`). A kind with a natural
+ * key whose connection moves to another organization is refused (OrganizationMoveError): its replacement is
+ * delete-first, and the resource option that makes it so (for `--replace`) overrides any answer diff could give.
+ */
 export function diffKind(
-  definition: Pick<KindDefinition, "properties" | "naturalKey">,
+  definition: Pick<KindDefinition, "type" | "properties" | "naturalKey">,
   olds: Props,
   news: Props,
   sameOrganization?: boolean,
 ): pulumi.dynamic.DiffResult {
-  return diffProperties(
+  const result = diffProperties(
     olds,
     news,
     diffSpecOf(definition.properties, definition.naturalKey),
     sameOrganization,
   );
+  if (definition.naturalKey && result.replaces?.includes("connection"))
+    throw new OrganizationMoveError(definition.type);
+  return result;
 }
 
 /** `diff` by the declaration, asking the API whether a changed connection stays in the organization. */
 export async function diffKindAsked(
-  definition: Pick<KindDefinition, "properties" | "naturalKey">,
+  definition: Pick<KindDefinition, "type" | "properties" | "naturalKey">,
   olds: Props,
   news: Props,
 ): Promise<pulumi.dynamic.DiffResult> {

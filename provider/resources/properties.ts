@@ -9,6 +9,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
 import { adoptIdSchema, connectionSchema, jsonClean, type Props } from "./framework";
+import { guardedInput } from "./inputIntegrity";
 
 /** How a change to a property reaches the object. */
 export type Change =
@@ -102,7 +103,8 @@ export function registeredInputs(
 ): pulumi.Inputs {
   const inputs: pulumi.Inputs = {};
   for (const [key, spec] of Object.entries(properties)) {
-    const value = (args as Record<string, unknown>)[key];
+    // Never sent altered: a value the engine's protocol would change silently becomes a check failure.
+    const value = guardedInput((args as Record<string, unknown>)[key], key);
     inputs[key] = spec.secret && value !== undefined ? pulumi.secret(value) : value;
   }
   for (const key of ["organizationId", ...outputs]) inputs[key] = undefined;

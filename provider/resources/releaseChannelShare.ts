@@ -9,6 +9,7 @@ import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "
 import { carried, type PropertySpecs } from "./properties";
 import { runLedger } from "./runLedger";
 import { leftByUnfinishedCreate } from "./claims";
+import { appChannelFailures, explainedNotFound, shareSlugFailures } from "./catalogueChecks";
 
 const shareProperties = {
   appId: { schema: uuid("appId"), change: "replace" },
@@ -74,8 +75,15 @@ async function shareOnce(client: DeviceMgmtClient, props: Props): Promise<void> 
 }
 
 export const releaseChannelShareHandler: ResourceHandler = {
-  async check(_olds, news) {
-    return checkKind(releaseChannelShareKind, news);
+  async check(olds, news) {
+    const checked = checkKind(releaseChannelShareKind, news);
+    if (checked.failures.length > 0) return checked;
+    const [channel, slug] = await Promise.all([
+      appChannelFailures(checked.inputs, olds),
+      shareSlugFailures(checked.inputs, olds),
+    ]);
+    checked.failures.push(...channel, ...slug);
+    return checked;
   },
   async diff(_id, olds, news) {
     return diffKindAsked(releaseChannelShareKind, olds, news);
@@ -83,7 +91,11 @@ export const releaseChannelShareHandler: ResourceHandler = {
   async create(inputs) {
     const client = clientForProps(inputs);
     await client.assertV3Token();
-    await shareOnce(client, inputs);
+    try {
+      await shareOnce(client, inputs);
+    } catch (error) {
+      throw await explainedNotFound("ReleaseChannelShare", error, () => appChannelFailures(inputs, {}));
+    }
     return { id: shareId(inputs), outs: outputsOf(inputs) };
   },
   async read(id, props) {
@@ -137,6 +149,7 @@ export interface ReleaseChannelShareArgs extends ConnectionArg {
  * API cannot list a channel's shares: refresh notices the channel deleted, not an unshare made in the portal.
  *
  * @example
+ * const beta = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Beta" });
  * new dm.ReleaseChannelShare("beta-to-staging", {
  *   appId: beta.appId, releaseChannelId: beta.id, organizationSlug: "acme-staging",
  * });

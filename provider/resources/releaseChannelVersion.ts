@@ -9,6 +9,7 @@ import {
 import { DeviceMgmtResource, type ConnectionArg } from "./common";
 import { clientForProps } from "./context";
 import {
+  asError,
   containsUnknown,
   deepEqual,
   jsonClean,
@@ -21,6 +22,7 @@ import {
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, type PropertySpecs } from "./properties";
 import { parseAttachmentId } from "./attachment";
+import { appChannelFailures, explainedNotFound } from "./catalogueChecks";
 import {
   awaitRollout,
   describeRollout,
@@ -86,17 +88,46 @@ function toOutputs(channel: ApiChannel, props: Props, extra: Props): Props {
   });
 }
 
+/** What the last run's gate saw, from the recorded outputs (none on a create). */
+interface RecordedGate {
+  rollout?: unknown;
+  rolloutStatus?: unknown;
+  rolloutSummary?: unknown;
+  rolloutVersionId?: unknown;
+  versionId?: unknown;
+  previousVersion?: unknown;
+}
+
 /**
- * Moves the channel to the declared version when it delivers another, then (with `rollout`, after a move or
- * after a gate that did not pass) waits for the gate. Returns the outputs; a failed gate is a partial failure
- * that records the move and `rolloutStatus: "failed"`, so the next `up` waits again.
+ * Whether a declared gate still has to be judged while the channel delivers `versionId`: until it has passed for
+ * that version under this very declaration. A create has nothing recorded (a failure the engine did not keep,
+ * an import, a declaration of what the channel already ships), and a gate that failed, timed out, counted no
+ * device or was never judged ("unchanged" in state of 0.1.0, whose runs skipped the gate when nothing moved) has
+ * not passed. State of 0.1.0 has no `rolloutVersionId`: its status is about the version it recorded.
+ */
+function gatePending(recorded: RecordedGate | undefined, declared: unknown, versionId: unknown): boolean {
+  if (declared === undefined) return false;
+  const judged = recorded?.rolloutVersionId ?? recorded?.versionId;
+  return !(
+    recorded?.rolloutStatus === "passed" &&
+    judged === versionId &&
+    deepEqual(recorded.rollout, declared)
+  );
+}
+
+/**
+ * Moves the channel to the declared version when it delivers another, then (with `rollout`) judges the gate: after
+ * a move, and on every later run until it has passed. Returns the outputs. Once the channel has moved or the gate
+ * is being judged, any failure (the gate's verdict, or a request that failed while polling) is a partial failure
+ * that records the channel's version and `rolloutStatus: "failed"`, so the next `up` judges the gate again; a
+ * plain error would leave the engine without the move (a create is then forgotten, an update keeps the old
+ * version's pass) and the next run, finding the channel already on the version, would judge nothing.
  */
 async function apply(
   client: DeviceMgmtClient,
   id: string,
   props: Props,
-  gateFailedBefore: boolean,
-  recordedPrevious?: unknown,
+  recorded?: RecordedGate,
 ): Promise<Props> {
   const appId = props.appId as string;
   const releaseChannelId = props.releaseChannelId as string;
@@ -105,28 +136,24 @@ async function apply(
   const { target, versionId } = await targetOf(client, props);
   const moved = channel.version.id !== versionId;
   if (moved) channel = await client.releases.setChannelVersion(appId, releaseChannelId, target);
-  const common = { previousVersion: moved ? before : recordedPrevious };
   const gate = props.rollout as RolloutGate | undefined;
-  if (!gate || (!moved && !gateFailedBefore)) {
-    return toOutputs(
-      channel,
-      { ...props, versionId: props.versionId ?? versionId },
-      {
-        ...common,
-        rolloutStatus: gate ? "unchanged" : "none",
-      },
-    );
-  }
-  const outputs = (status: string, summary: string) =>
+  const outputs = (gateOutputs: Props) =>
     toOutputs(
       channel,
       { ...props, versionId: props.versionId ?? versionId },
-      {
-        ...common,
-        rolloutStatus: status,
-        rolloutSummary: summary,
-      },
+      { previousVersion: moved ? before : recorded?.previousVersion, ...gateOutputs },
     );
+  if (!gate) return outputs({ rolloutStatus: "none" });
+  if (!moved && !gatePending(recorded, gate, channel.version.id)) {
+    // Passed for this version under this declaration: what it saw then still stands.
+    return outputs({
+      rolloutStatus: "passed",
+      rolloutSummary: recorded?.rolloutSummary,
+      rolloutVersionId: channel.version.id,
+    });
+  }
+  const judged = (rolloutStatus: string, rolloutSummary: string) =>
+    outputs({ rolloutStatus, rolloutSummary, rolloutVersionId: channel.version.id });
   try {
     const count = await awaitRollout(
       client,
@@ -134,12 +161,13 @@ async function apply(
       channel.version.version ?? versionId,
       gate,
     );
-    return outputs("passed", describeRollout(count));
+    return judged("passed", describeRollout(count));
   } catch (error) {
-    if (error instanceof RolloutGateError) {
-      throw partialFailure(id, outputs("failed", describeRollout(error.count)), props, error);
-    }
-    throw error;
+    const summary =
+      error instanceof RolloutGateError
+        ? describeRollout(error.count)
+        : `not judged: ${asError(error).message}`;
+    throw partialFailure(id, judged("failed", summary), props, error);
   }
 }
 
@@ -193,6 +221,8 @@ export const releaseChannelVersionHandler: ResourceHandler = {
           "exactly one of versionId and bundleId is required: the version the channel delivers (see getAppVersion) " +
           "or one bundle of the app.",
       });
+    if (checked.failures.length === 0)
+      checked.failures.push(...(await appChannelFailures(checked.inputs, olds)));
     if (checked.failures.length === 0) {
       const named = await versionNameOf(olds, checked.inputs);
       if (named.failure) checked.failures.push(named.failure);
@@ -203,8 +233,8 @@ export const releaseChannelVersionHandler: ResourceHandler = {
 
   async diff(_id, olds, news) {
     const result = await diffKindAsked(releaseChannelVersionKind, olds, news);
-    // A gate that did not pass is waited for again by the next up.
-    if (olds.rolloutStatus === "failed" && news.rollout !== undefined && !result.replaces?.length) {
+    // A gate that has not passed (under this declaration) is judged again by the next up.
+    if (!result.replaces?.length && gatePending(olds, news.rollout, olds.versionId)) {
       return { ...result, changes: true };
     }
     return result;
@@ -214,7 +244,11 @@ export const releaseChannelVersionHandler: ResourceHandler = {
     const client = clientForProps(inputs);
     await client.assertV3Token();
     const id = `${String(inputs.appId)}/${String(inputs.releaseChannelId)}`;
-    return { id, outs: await apply(client, id, inputs, false) };
+    try {
+      return { id, outs: await apply(client, id, inputs) };
+    } catch (error) {
+      throw await explainedNotFound("ReleaseChannelVersion", error, () => appChannelFailures(inputs, {}));
+    }
   },
 
   async read(id, props) {
@@ -236,6 +270,7 @@ export const releaseChannelVersionHandler: ResourceHandler = {
         previousVersion: props.previousVersion,
         rolloutStatus: props.rolloutStatus,
         rolloutSummary: props.rolloutSummary,
+        rolloutVersionId: props.rolloutVersionId,
       },
     );
     const inputs = liveInputs(releaseChannelVersionKind, outputs);
@@ -251,7 +286,7 @@ export const releaseChannelVersionHandler: ResourceHandler = {
     await client.assertV3Token();
     try {
       return {
-        outs: await apply(client, id, news, olds.rolloutStatus === "failed", olds.previousVersion),
+        outs: await apply(client, id, news, olds),
       };
     } catch (error) {
       if (error instanceof NotFoundError)
@@ -280,10 +315,12 @@ export interface ReleaseChannelVersionArgs extends ConnectionArg {
   /** One bundle of the app the channel delivers; or give `versionId`. */
   bundleId?: pulumi.Input<string>;
   /**
-   * A gate: after the channel moves, wait until `share` of its devices (only those of `groupIds`, if given) report
-   * the version installed, for at most `timeoutSeconds`. A failed install or the timeout fails the update with
-   * the numbers (installed, pending, failed, by group); the channel stays on the new version and the next `up`
-   * waits again.
+   * A gate: once the channel delivers the version, wait until `share` of its devices (only those of `groupIds`, if
+   * given) report it installed, for at most `timeoutSeconds` (1 to 21600), asking every `pollIntervalSeconds` (at
+   * least 1 and at most the timeout; default a tenth of the timeout, 1 to 10). A failed install, the timeout, or
+   * no device to count fails the run with the numbers (installed, pending, failed, by group); the channel stays
+   * on the new version and every later `up` judges the gate again until it passes. A passed gate is not judged
+   * again until the channel moves or the gate changes.
    */
   rollout?: pulumi.Input<{
     share: pulumi.Input<number>;
@@ -313,10 +350,16 @@ export class ReleaseChannelVersion extends DeviceMgmtResource {
   declare readonly version: pulumi.Output<string | null>;
   /** The version's name before this resource last moved the channel. */
   declare readonly previousVersion: pulumi.Output<string | undefined>;
-  /** "passed", "failed", "unchanged" (nothing moved) or "none" (no gate). */
+  /**
+   * "passed" (the gate passed, and holds until the channel moves or the gate changes), "failed" (a device failed,
+   * the timeout passed, or no device counted: every later `up` judges the gate again until it passes) or "none"
+   * (no gate).
+   */
   declare readonly rolloutStatus: pulumi.Output<string>;
   /** The gate's last numbers (installed, pending, failed, by group). */
   declare readonly rolloutSummary: pulumi.Output<string | undefined>;
+  /** The version (id) the gate last judged: `rolloutStatus` is about it. */
+  declare readonly rolloutVersionId: pulumi.Output<string | undefined>;
 
   constructor(name: string, args: ReleaseChannelVersionArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(releaseChannelVersionKind, name, args, opts));
@@ -328,6 +371,13 @@ export const releaseChannelVersionKind = defineKind({
   type: "ReleaseChannelVersion",
   naturalKey: false,
   properties: channelVersionProperties,
-  outputs: ["version", "channelName", "previousVersion", "rolloutStatus", "rolloutSummary"],
+  outputs: [
+    "version",
+    "channelName",
+    "previousVersion",
+    "rolloutStatus",
+    "rolloutSummary",
+    "rolloutVersionId",
+  ],
   handler: releaseChannelVersionHandler,
 });

@@ -16,7 +16,13 @@
  * engine does so even when the program fails, since the Node.js SDK reports the rejections only after it has
  * signalled the end of the program (pulumi/pulumi pkg/resource/deploy/source_eval.go, SignalAndWaitForShutdown).
  * Such a delete would detach or remove what the program still declares, so it is refused as well.
+ *
+ * Some creates do not meet a refusal: configuring an experience or attaching a set's tags succeeds over what is
+ * there. Renamed in code without `aliases`, the new name's create writes the object, then the old name's delete
+ * (after the creates) would reset or detach what the new name now holds. Such writes are recorded by object
+ * (`recordWrite`), and the delete of another resource that records the same object leaves it alone.
  */
+import { randomUUID } from "node:crypto";
 import { DeviceMgmtProblem } from "../errors";
 
 /** A delete refused because, in this run, a create of a declared resource was refused for the same object. */
@@ -70,6 +76,13 @@ function stringsIn(value: unknown, found: string[] = []): string[] {
 /** The objects of one run for which a create was refused because they already exist (by object id). */
 export class RunLedger {
   private readonly refusedFor = new Set<string>();
+  private readonly written = new Set<string>();
+  /**
+   * This run's id. A resource whose write is recorded keeps it in its outputs, so its own delete later in the same
+   * process (a test harness drives one plugin through a whole lifecycle) tells itself apart from the old name of
+   * a renamed resource, whose state an earlier run wrote.
+   */
+  readonly runId = randomUUID();
 
   /** A create met `objectId`, an object it did not make, and was refused. */
   recordRefusedCreate(objectId: string): void {
@@ -79,6 +92,19 @@ export class RunLedger {
   /** Whether a create of this run was refused because `objectId` exists. */
   createWasRefusedFor(objectId: string): boolean {
     return this.refusedFor.has(objectId);
+  }
+
+  /**
+   * A create of this run wrote `object` (a key naming the kind and the object, e.g. `HeadsetExperience:group
+   * <id>`): it now holds what it wrote, so a delete of another resource for the same object must not undo it.
+   */
+  recordWrite(object: string): void {
+    this.written.add(object);
+  }
+
+  /** Whether a create of this run wrote `object` (see recordWrite). */
+  wasWritten(object: string): boolean {
+    return this.written.has(object);
   }
 
   /**

@@ -4,7 +4,6 @@
  * `Device`'s `tags`.)
  */
 import * as pulumi from "@pulumi/pulumi";
-import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { MalformedIdError, ObjectGoneError } from "../errors";
 import type { DeviceMgmtClient, Tag as ApiTag, TagOwnerType } from "../client";
@@ -25,6 +24,8 @@ import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "
 import { carried, stateFrom, type PropertySpecs } from "./properties";
 import { attachTags, tagDifference } from "./device";
 import { heldByAnother, leftByUnfinishedCreate } from "./claims";
+import { explainedNotFound, noteDeclaredTag, tagOwnerFailures, unknownTagFailures } from "./catalogueChecks";
+import { runLedger } from "./runLedger";
 
 const tagName = (what: string) =>
   z
@@ -59,7 +60,9 @@ async function tagNamed(client: DeviceMgmtClient, name: string): Promise<ApiTag 
 
 export const tagHandler: ResourceHandler = {
   async check(_olds, news) {
-    return checkKind(tagKind, news);
+    const checked = checkKind(tagKind, news);
+    if (checked.failures.length === 0) noteDeclaredTag(checked.inputs);
+    return checked;
   },
   async diff(_id, olds, news) {
     return diffKindAsked(tagKind, olds, news);
@@ -203,37 +206,71 @@ async function liveTags(
   return found.tags ?? [];
 }
 
-/** Attaches and detaches the difference between `current` and `wanted`; nothing when they agree. */
+/**
+ * Attaches and detaches the difference between `current` and `wanted`; nothing when they agree. Returns the ids
+ * of the tags this set has attached and the owner did not have before (`added`, as recorded; undefined in
+ * state written before sets recorded them), brought up to date: what it attached joins, what it detached leaves.
+ */
 async function applyTags(
   client: DeviceMgmtClient,
   owner: OwnerType,
   id: string,
   current: string[],
   wanted: string[],
-) {
+  added: string[] | undefined,
+): Promise<string[] | undefined> {
   const { attach, detach } = tagDifference(current, wanted);
   if (attach.length) await attachTags(client, "TagSet", pathOf(owner), id, attach);
   if (detach.length) await client.tags.detach(pathOf(owner), id, detach);
+  if (added === undefined || (attach.length === 0 && detach.length === 0)) return added;
+  // By id: a tag renamed later (a Tag resource's update) is still known as this set's.
+  const catalogue = await client.tags.all();
+  const idsOf = (names: string[]) =>
+    catalogue.filter((t) => names.some((n) => sameName(n, t.name))).map((t) => t.id);
+  const detached = new Set(idsOf(detach));
+  return [...new Set([...added.filter((t) => !detached.has(t)), ...idsOf(attach)])].sort();
 }
 
-/** This process's id: one engine run. A set records the run that created it. */
-const THIS_RUN = randomUUID();
-
+/** A set records the run that created it (`runLedger.runId`: this process, one engine run). */
 const tagSetOutputs = (props: Props, tags: string[]): Props =>
   jsonClean({
     ownerType: props.ownerType,
     ownerId: props.ownerId,
     tags,
     connection: props.connection,
-    createdInRun: props.createdInRun ?? THIS_RUN,
+    createdInRun: props.createdInRun ?? runLedger.runId,
+    addedTagIds: props.addedTagIds,
   });
 
-/** The sets created by this process (one engine run), by id `<ownerType>/<ownerId>`. */
-const tagSetsCreatedThisRun = new Set<string>();
+/**
+ * A group's tags as this set left them, under their names now: for a group every declared tag is one the set
+ * attached (recorded by id), and a tag renamed since (a Tag's update earlier in the same run) is found under its
+ * new name, so the update neither detaches an old name nor attaches one the group already carries. Undefined
+ * for state that recorded no ids.
+ */
+async function groupTagsNow(client: DeviceMgmtClient, olds: Props): Promise<string[] | undefined> {
+  const added = addedOf(olds);
+  if (added === undefined) return undefined;
+  return (await client.tags.all()).filter((t) => added.includes(t.id)).map((t) => t.name);
+}
+
+/** The run ledger's key of a set: another set of this run that wrote the same owner holds its tags. */
+const writeKey = (resourceId: string) => `TagSet:${resourceId}`;
+
+/** What a set records it added, or undefined for state written before sets recorded it. */
+const addedOf = (props: Props) =>
+  Array.isArray(props.addedTagIds) ? (props.addedTagIds as string[]) : undefined;
 
 export const tagSetHandler: ResourceHandler = {
-  async check(_olds, news) {
-    return checkKind(tagSetKind, news);
+  async check(olds, news) {
+    const checked = checkKind(tagSetKind, news);
+    if (checked.failures.length > 0) return checked;
+    const [owner, tags] = await Promise.all([
+      tagOwnerFailures(checked.inputs, olds),
+      unknownTagFailures("tags", checked.inputs, olds),
+    ]);
+    checked.failures.push(...owner, ...tags);
+    return checked;
   },
   async diff(_id, olds, news) {
     return diffKindAsked(tagSetKind, olds, news);
@@ -245,15 +282,20 @@ export const tagSetHandler: ResourceHandler = {
     const id = inputs.ownerId as string;
     const wanted = inputs.tags as string[];
     // A group's current tags cannot be read: only the declared ones are attached, none detached.
-    const current = (await liveTags(client, owner, id)) ?? [];
+    const current =
+      (await liveTags(client, owner, id).catch(async (error: unknown) => {
+        throw await explainedNotFound("TagSet", error, () => tagOwnerFailures(inputs, {}));
+      })) ?? [];
     const resourceId = `${owner}/${id}`;
+    let addedTagIds: string[] | undefined;
     try {
-      await applyTags(client, owner, id, current, wanted);
+      addedTagIds = await applyTags(client, owner, id, current, wanted, []);
     } catch (error) {
       throw partialFailure(resourceId, tagSetOutputs(inputs, current), inputs, error);
     }
-    tagSetsCreatedThisRun.add(resourceId);
-    return { id: resourceId, outs: tagSetOutputs(inputs, (await liveTags(client, owner, id)) ?? wanted) };
+    runLedger.recordWrite(writeKey(resourceId));
+    const outs = tagSetOutputs({ ...inputs, addedTagIds }, (await liveTags(client, owner, id)) ?? wanted);
+    return { id: resourceId, outs };
   },
   async read(id, props) {
     const client = clientForProps(props);
@@ -275,30 +317,36 @@ export const tagSetHandler: ResourceHandler = {
     await client.assertV3Token();
     const owner = news.ownerType as OwnerType;
     const ownerId = news.ownerId as string;
-    const current = (await liveTags(client, owner, ownerId)) ?? (olds.tags as string[]);
+    const current =
+      (await liveTags(client, owner, ownerId)) ??
+      (await groupTagsNow(client, olds)) ??
+      (olds.tags as string[]);
+    const recorded = { createdInRun: olds.createdInRun, addedTagIds: olds.addedTagIds };
+    let addedTagIds: string[] | undefined;
     try {
-      await applyTags(client, owner, ownerId, current, news.tags as string[]);
+      addedTagIds = await applyTags(client, owner, ownerId, current, news.tags as string[], addedOf(olds));
     } catch (error) {
-      throw partialFailure(
-        id,
-        tagSetOutputs({ ...news, createdInRun: olds.createdInRun }, current),
-        news,
-        error,
-      );
+      throw partialFailure(id, tagSetOutputs({ ...news, ...recorded }, current), news, error);
     }
     const tags = (await liveTags(client, owner, ownerId)) ?? (news.tags as string[]);
-    return { outs: tagSetOutputs({ ...news, createdInRun: olds.createdInRun }, tags) };
+    return { outs: tagSetOutputs({ ...news, ...recorded, addedTagIds }, tags) };
   },
   async delete(id, props) {
     // A set of the same owner made in this run is the same declaration under a new name (renamed in code
     // without aliases: the engine creates the new name before deleting the old): its tags stay.
-    if (tagSetsCreatedThisRun.has(id) && props.createdInRun !== THIS_RUN) return;
-    // Removes the tags this set declares (still there); the tags themselves stay in the catalogue.
+    if (runLedger.wasWritten(writeKey(id)) && props.createdInRun !== runLedger.runId) return;
+    // Removes the tags this set added (by id, under their names now: a tag renamed since is still found), so
+    // tags the owner had before the set stay; state written before sets recorded that: the declared tags. The
+    // tags themselves stay in the catalogue.
     const client = clientForProps(props);
     await client.assertV3Token();
     const owner = props.ownerType as OwnerType;
     const ownerId = props.ownerId as string;
-    const declared = props.tags as string[];
+    const added = addedOf(props);
+    if (added?.length === 0) return;
+    const declared = added
+      ? (await client.tags.all()).filter((t) => added.includes(t.id)).map((t) => t.name)
+      : (props.tags as string[]);
     const current = await unlessGone(liveTags(client, owner, ownerId).then((t) => t ?? declared));
     if (current === undefined) return;
     const present = current.filter((t) => declared.some((d) => sameName(d, t)));
@@ -318,11 +366,14 @@ export interface TagSetArgs extends ConnectionArg {
 
 /**
  * The tags a group, app, file or video carries: the declared list is the whole set, changed by attaching and
- * detaching the difference only. Destroy removes the declared tags from the owner. A group's tags are not in
- * its API representation, so for a group refresh cannot see tags changed elsewhere (apps, files and videos: it
- * can), and a create attaches the declared tags without removing others.
+ * detaching the difference only. Destroy removes the tags this set attached (followed by id, so a tag renamed
+ * meanwhile is removed too); tags the owner had before the set stay. A group's tags are not in its API
+ * representation, so for a group refresh cannot see tags changed elsewhere (apps, files and videos: it can), a
+ * create attaches the declared tags without removing others, and every declared tag counts as attached by the
+ * set. A set imported, or recorded before sets kept `addedTagIds`, removes its declared tags on destroy.
  *
  * @example
+ * const simulator = dm.getAppOutput({ name: "Training Simulator" });
  * new dm.TagSet("simulator-tags", { ownerType: "app", ownerId: simulator.id, tags: ["training", "safety"] });
  */
 export class TagSet extends DeviceMgmtResource {
@@ -331,6 +382,8 @@ export class TagSet extends DeviceMgmtResource {
   declare readonly tags: pulumi.Output<string[]>;
   /** The engine run that created the set: a rename in code (new name created, old deleted) keeps the tags. */
   declare readonly createdInRun: pulumi.Output<string>;
+  /** The ids of the tags this set attached that the owner did not have before: what destroy removes. */
+  declare readonly addedTagIds: pulumi.Output<string[] | undefined>;
 
   constructor(name: string, args: TagSetArgs, opts?: pulumi.CustomResourceOptions) {
     super(...registration(tagSetKind, name, args, opts));
@@ -342,6 +395,6 @@ export const tagSetKind = defineKind({
   type: "TagSet",
   naturalKey: true,
   properties: tagSetProperties,
-  outputs: ["createdInRun"],
+  outputs: ["createdInRun", "addedTagIds"],
   handler: tagSetHandler,
 });

@@ -211,8 +211,9 @@ export interface ThemeArgs extends AdoptionArgs {
  * with `adoptId`. System themes cannot be declared: find them with `getTheme`.
  *
  * @example
- * const brand = new dm.Theme("brand", {
- *   name: "Acme Brand", background1: "#101820", background2: "#1C2B39", text: "#FFFFFF",
+ * // A name of its own: the sandbox organization already has a custom theme "Acme Brand" (adopt it, or look it up).
+ * const lobbyTheme = new dm.Theme("lobby-theme", {
+ *   name: "Acme Lobby", background1: "#101820", background2: "#1C2B39", text: "#FFFFFF",
  *   accent1: "#F2AA4C", accent2: "#2BAE66", accent3: "#E94B3C",
  * });
  */

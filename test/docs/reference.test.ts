@@ -1,11 +1,13 @@
 // docs/reference is generated from the TSDoc (typedoc.json, `npm run docs`) and checked in, so a reader of the
 // repository sees it; these tests regenerate it into a temporary folder and fail when the checked-in pages are
-// not what the source gives, and when a resource kind or lookup has no example.
+// not what the source gives, when a resource kind or lookup has no example, and when an example does not compile
+// on its own (with `dm` and `pulumi` imported, as every page writes them).
 import { execFile } from "child_process";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import { promisify } from "util";
+import { errorsOf, snippetProgram } from "./snippets";
 
 const repoRoot = path.resolve(__dirname, "../..");
 const checkedIn = path.join(repoRoot, "docs/reference");
@@ -73,3 +75,33 @@ test("every resource kind and every lookup has a page with an example", () => {
   );
   expect(withoutExample).toEqual([]);
 });
+
+test("every example compiles on its own, defining what it uses but dm and pulumi", () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "docs-examples-"));
+  try {
+    const examples = filesUnder(checkedIn).flatMap((page) => {
+      const text = fs.readFileSync(path.join(checkedIn, page), "utf8");
+      const [before, after] = text.split(/^## Examples?$/m);
+      if (after === undefined) return [];
+      const code = [...after.split(/^#{1,3} /m)[0].matchAll(/^```ts\n([\s\S]*?)^```$/gm)];
+      const firstLine = before.split("\n").length + after.slice(0, code[0]?.index ?? 0).split("\n").length;
+      const file = path.join(dir, `${page.replace(/[/.]/g, "_")}.ts`);
+      fs.writeFileSync(
+        file,
+        'import * as pulumi from "@pulumi/pulumi";\nimport * as dm from "pulumi-devicemgmt";\n' +
+          `${code.map((m) => m[1]).join("\n")}\nexport { pulumi, dm };\n`,
+      );
+      return [{ page, file, firstLine: firstLine - 2 }];
+    });
+    expect(examples.map((e) => e.page)).toEqual(
+      expect.arrayContaining(["classes/Group.md", "functions/getFile.md"]),
+    );
+    const program = snippetProgram(examples.map((e) => e.file));
+    const errors = examples.flatMap((e) =>
+      errorsOf(program, e.file, `docs/reference/${e.page}`, e.firstLine),
+    );
+    expect(errors).toEqual([]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}, 120_000);

@@ -172,6 +172,18 @@ describe("an organization that matches its stacks", () => {
   it("without the ignore file, the break-glass Admin is an unmanaged Admin, listed first", async () => {
     const run = await runDrift(workDir, [coreState, sitesState], env());
     expect(run.code).toBe(EXIT.unmanagedAdmin);
+    // Only the read-only token's own user is left out: the Admin the stacks deploy with is reported too.
+    expect(run.report.findings.map(brief)).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(/^unmanaged user morgan\.multi@acme\.example .*\[Admin\]$/),
+      ]),
+    );
+    expect(run.report.ignored).toEqual([
+      expect.objectContaining({
+        reason: "the API token's own user",
+        label: expect.stringMatching(/^rory\.reader@/),
+      }),
+    ]);
     expect(brief(run.report.findings[0])).toMatch(
       /^unmanaged user (ada\.admin|morgan\.multi)@acme\.example .*\[Admin\]$/,
     );

@@ -1,5 +1,6 @@
 // Reading stack exports: per-kind type tokens, the 0.1 release's legacy type (kind from the serialized provider,
-// or failing that from the outputs), other providers' resources left alone, secrets masked before use.
+// or failing that from the outputs), other providers' resources left alone, secrets masked before use; an export no
+// program writes (values with their own toString key, nesting 200,000 deep, kinds named "constructor") reported.
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -8,13 +9,16 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createEngine, type Engine } from "../engine";
 import { DeviceMgmtClient } from "../../provider/client";
 import { LEGACY_TYPE, thinProvider, type ResourceKind } from "../../provider/dynamic";
+import { EXIT } from "../../provider/drift/cli";
 import {
   legacyKind,
+  MAX_VALUE_DEPTH,
   parseStackExport,
   SECRET,
   SECRET_SIGNATURE_KEY,
   StateFileError,
 } from "../../provider/drift/state";
+import { runDrift } from "./support";
 
 const repoRoot = path.resolve(__dirname, "../..");
 
@@ -103,9 +107,106 @@ describe("a stack written by the 0.1 release (every kind as pulumi-nodejs:dynami
           .sort(),
       );
       expect(state.resources.map((r) => r.name)).toContain("site");
+      // The command reads it too, and compares its resources (the group, tainted, is still the live one).
+      const env = { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly };
+      const run = await runDrift(dir, ["--kinds", "group,groupReleaseChannel", tainted], env);
+      expect(run.stderr).not.toMatch(/not a stack export|error/i);
+      expect(run.report.stacks.map((s) => s.resources)).toEqual([3]);
+      expect(run.report.findings.filter((f) => f.managedBy.length)).toEqual([]);
     } finally {
       await engine.untaint("all");
     }
+  });
+});
+
+describe("a stack export no program writes", () => {
+  let emulator: RunningEmulator;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+
+  afterAll(async () => {
+    await emulator?.close();
+  });
+
+  it("is reported, naming the file and each resource it cannot read", async () => {
+    // Issue 32: a value with its own toString key (String() of it throws), a value nested 200,000 levels deep, and
+    // legacy resources whose serialized provider names "constructor" or "__proto__" (`in` every object).
+    const group = "pulumi-nodejs:dynamic/devicemgmt:Group";
+    const user = "pulumi-nodejs:dynamic/devicemgmt:User";
+    const deep = "[".repeat(200_000) + "]".repeat(200_000);
+    const legacyProvider = (kind: string) =>
+      `exports.handler = () => require("pulumi-devicemgmt/runtime").handler("${kind}")`;
+    const text =
+      `{"version": 3, "deployment": {"resources": [` +
+      [
+        JSON.stringify({
+          urn: urn(group, "named-by-object"),
+          type: group,
+          custom: true,
+          id: "00000000-0000-4000-8000-000000000001",
+          outputs: { name: { toString: "x", valueOf: 1 }, parentId: { toString: "y" }, configured: false },
+        }),
+        JSON.stringify({
+          urn: urn(user, "odd-user"),
+          type: user,
+          custom: true,
+          id: "00000000-0000-4000-8000-000000000002",
+          outputs: {
+            email: "ada.admin@acme.example",
+            firstName: { toString: "x" },
+            groupRoles: [{ roleId: { toString: "r" }, groupId: "g" }],
+          },
+        }),
+        `{"urn": ${JSON.stringify(urn(group, "deep"))}, "type": "${group}", "custom": true, ` +
+          `"id": "00000000-0000-4000-8000-000000000003", "outputs": {"name": ${deep}}}`,
+        ...["constructor", "__proto__"].map((kind) =>
+          JSON.stringify({
+            urn: urn(LEGACY_TYPE, `legacy-${kind}`),
+            type: LEGACY_TYPE,
+            custom: true,
+            id: `legacy-${kind}`,
+            inputs: { __provider: legacyProvider(kind) },
+            outputs: { something: 1 },
+          }),
+        ),
+      ].join(", ") +
+      "]}}";
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-odd-"));
+    const file = path.join(dir, "odd.json");
+    fs.writeFileSync(file, text);
+
+    const state = parseStackExport(text, file);
+    expect(state.unknown).toEqual([
+      urn(LEGACY_TYPE, "legacy-constructor"),
+      urn(LEGACY_TYPE, "legacy-__proto__"),
+    ]);
+    expect(state.unreadable).toEqual([
+      { urn: urn(group, "deep"), reason: `a value is nested more than ${MAX_VALUE_DEPTH} levels deep` },
+    ]);
+    expect(state.resources.map((r) => r.name)).toEqual(["named-by-object", "odd-user"]);
+
+    const env = { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly };
+    const run = await runDrift(dir, ["--kinds", "user,group", file], env);
+    expect(run.stderr).toContain(`devicemgmt-drift: ${file}: ${urn(group, "deep")} is not compared: a value`);
+    expect(run.code).toBe(EXIT.unmanagedAdmin);
+    expect(run.report.unreadableResources).toEqual([{ file, ...state.unreadable[0] }]);
+    expect(run.report.unknownResources).toEqual(state.unknown);
+    // The group is gone, the user (Ada, seeded) changed: the values show as JSON.
+    const found = run.report.findings.filter((f) => f.managedBy.length);
+    expect(found.map((f) => [f.category, f.kind, f.label, f.managedBy])).toEqual([
+      ["changed", "user", expect.stringMatching(/^ada\.admin@acme\.example /), ["acme/prod: odd-user"]],
+      ["gone", "group", '"{"toString":"x","valueOf":1}"', ["acme/prod: named-by-object"]],
+    ]);
+    expect(found[0].differences.map((d) => [d.field, d.state])).toEqual([
+      ["firstName", '{"toString":"x"}'],
+      // Outputs the state lacks show as null, as they are compared.
+      ["lastName", "null"],
+      ["defaultRoleId", "null"],
+      ["groupRoles", '[{"roleId":{"toString":"r"},"groupId":"g"}]'],
+    ]);
+    expect(run.markdown).toContain("whose values could not be read");
   });
 });
 

@@ -77,6 +77,31 @@ describe("GET /devices filters", () => {
     ).toEqual(["compliance_status"]);
   });
 
+  it("hms_modes[]: Meta HMS devices (every Meta model; mode not reported: UNKNOWN) or NON_APPLICABLE", async () => {
+    const meta = devices.filter((d) => d.deviceModel.manufacturer === "Meta").map((d) => d.id);
+    const other = devices.filter((d) => d.deviceModel.manufacturer !== "Meta").map((d) => d.id);
+    expect(meta.length).toBeGreaterThan(0);
+    expect(other.length).toBeGreaterThan(0);
+    expect(await ids({ "hms_modes[]": "UNKNOWN" })).toEqual(meta.sort());
+    expect(await ids({ "hms_modes[]": "NON_APPLICABLE" })).toEqual(other.sort());
+    expect(await ids({ "hms_modes[]": ["INDIVIDUAL", "SHARED"] })).toEqual([]);
+    expect(
+      Object.keys(validationErrors(await admin.get("/devices", { query: { "hms_modes[]": "x" } }))),
+    ).toEqual(["hms_modes.0"]);
+  });
+
+  it("hms_modes[] under noMetaHmsDevices: no device is a Meta HMS device", async () => {
+    const strict = await start({ strict: { noMetaHmsDevices: true } });
+    try {
+      const all = client(strict, strict.tokens.admin);
+      const everyone = (await listAll(all, "/devices")).map((d: Json) => d.id).sort();
+      const listed = await all.get("/devices", { query: { "hms_modes[]": "NON_APPLICABLE", per_page: 100 } });
+      expect(listed.body.data.map((d: Json) => d.id).sort()).toEqual(everyone);
+    } finally {
+      await strict.close();
+    }
+  });
+
   it("filters combine: a group's devices with a tag", async () => {
     const group = await createConfiguredGroup(admin, "Filtered", null);
     const lobby = devices.filter((d) => d.tags.includes("lobby"));

@@ -5,8 +5,11 @@ import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as ts from "typescript";
+import { startEmulator } from "../../emulator";
+import { DeviceMgmtClient } from "../../provider/client";
+import { EXPORT_KINDS, type OrgModel } from "../../provider/export/model";
 import { planProgram } from "../../provider/export/naming";
-import type { OrgModel } from "../../provider/export/model";
+import { readOrganization } from "../../provider/export/read";
 import { renderFiles } from "../../provider/export/render";
 import { exampleGroups, group, GROUP_ADMIN, id, model, READ_ONLY, RENDER_OPTIONS, user } from "./support";
 
@@ -193,9 +196,75 @@ function experiences(): NonNullable<OrgModel["experiences"]> {
   ];
 }
 
+/**
+ * Issue 32: names that collide once made identifiers, or that are the generated program's own names; a theme no
+ * experience shows and tags nothing carries (declared, never read: noUnusedLocals refuses a `const` of them).
+ */
+const breaking: OrgModel = {
+  ...model({
+    groups: [
+      group("config", "Config", null, true),
+      group("options", "Options", null, true),
+      group("absent", "Absent Devices", null, true),
+      group("place", "place device", null, true),
+    ],
+    users: [
+      user("ada@acme.example", READ_ONLY, [
+        [GROUP_ADMIN, "config"],
+        [GROUP_ADMIN, "options"],
+        [GROUP_ADMIN, "absent"],
+        [GROUP_ADMIN, "place"],
+      ]),
+    ],
+    groupChannels: [
+      { groupId: id("config"), channel: { appName: "App A", channelName: "Beta" } },
+      { groupId: id("config"), channel: { appName: "App-A", channelName: "Beta" } },
+      { groupId: id("options"), channel: { appName: "app a", channelName: "beta" } },
+    ],
+    deviceChannels: ["Headset", "Headset!", "headset?"].map((name) => ({
+      deviceId: id(name),
+      deviceName: name,
+      channel: { appName: "App A", channelName: "Beta" },
+    })),
+  }),
+  kinds: ["groups", "users", "attachments", "themes", "tags", "devices"],
+  themes: [nightShift()],
+  tags: ["Site!", "Site?", "site.", "Unused"].map((name) => ({ id: id(`tag ${name}`), name })),
+  placedDevices: ["Site!", "Site?", "site."].map((tag, i) => ({
+    id: id(`placed ${i}`),
+    serialNumber: `ACM10${i}`,
+    name: `Headset ${i}`,
+    groupId: id("options"),
+    tags: [tag],
+    customFields: [
+      ["__proto__", "not a prototype"],
+      ["constructor", "x"],
+    ],
+  })),
+};
+variants.breaking = breaking;
+
 let workDir: string;
 
-beforeAll(() => {
+/** The seeded organization (the demo's and the README's), read as `devicemgmt-export` reads it. */
+async function seededModels(): Promise<Record<string, OrgModel>> {
+  const emulator = await startEmulator({ port: 0 });
+  try {
+    const client = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
+    const models: Record<string, OrgModel> = {
+      seeded: await readOrganization(client, { kinds: [...EXPORT_KINDS] }),
+    };
+    // Each kind alone too: what the program declares changes which of its own names it reads.
+    for (const kind of EXPORT_KINDS)
+      models[`seeded-${kind}`] = await readOrganization(client, { kinds: [kind] });
+    return models;
+  } finally {
+    await emulator.close();
+  }
+}
+
+beforeAll(async () => {
+  Object.assign(variants, await seededModels());
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), "devicemgmt-export-tsc-"));
   const modules = path.join(workDir, "node_modules");
   fs.mkdirSync(path.join(modules, "@types"), { recursive: true });

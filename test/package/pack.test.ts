@@ -164,13 +164,15 @@ let program: string;
 let tarball: string;
 let packedFiles: string[];
 let compile: { index: string; misspelt: string };
+/** What `npm install` of the tarball printed on stderr (warnings included). */
+let installWarnings: string;
 
 beforeAll(async () => {
   if (!fs.existsSync(path.join(ROOT, "dist/provider/index.d.ts"))) {
     throw new Error("dist/ is missing: run `npm run build` first (npm test does)");
   }
   work = fs.mkdtempSync(path.join(os.tmpdir(), "devicemgmt-pack-"));
-  // The build ran already (npm test builds first); --ignore-scripts keeps `prepare` from building again.
+  // The build ran already (npm test builds first); --ignore-scripts keeps `prepack` from building again.
   const packed = await run("npm", ["pack", "--ignore-scripts", "--json", "--pack-destination", work], {
     cwd: ROOT,
     env: cleanEnv(),
@@ -198,11 +200,16 @@ beforeAll(async () => {
       2,
     ),
   );
-  await run("npm", ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=error"], {
-    cwd: program,
-    env: cleanEnv(),
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  const installed = await run(
+    "npm",
+    ["install", "--prefer-offline", "--no-audit", "--no-fund", "--loglevel=warn"],
+    {
+      cwd: program,
+      env: cleanEnv(),
+      maxBuffer: 16 * 1024 * 1024,
+    },
+  );
+  installWarnings = installed.stderr;
 
   fs.writeFileSync(path.join(program, "tsconfig.json"), JSON.stringify(PULUMI_NEW_TSCONFIG, null, 2));
   fs.writeFileSync(
@@ -275,6 +282,23 @@ describe("the packed package", () => {
       .map((m) => m[1])
       .filter((href) => !/^[a-z]+:/.test(href));
     expect(relative).toEqual([]);
+  });
+
+  it("ships built and runs nothing on install: no install script, no install-scripts warning naming it", () => {
+    // npm 11 warns about every dependency with an install script (prepare included) that the program has not
+    // approved; the package is built before it is packed (prepack), so it has none to approve.
+    expect(installWarnings.split("\n").filter((line) => line.includes("pulumi-devicemgmt"))).toEqual([]);
+    const installed = JSON.parse(
+      fs.readFileSync(path.join(program, "node_modules/pulumi-devicemgmt/package.json"), "utf8"),
+    ) as { scripts?: Record<string, string> };
+    const onInstall = ["preinstall", "install", "postinstall", "prepare"].filter(
+      (script) => installed.scripts?.[script] !== undefined,
+    );
+    expect(onInstall).toEqual([]);
+    expect(installed.scripts?.prepack).toBe("npm run build");
+    expect(fs.existsSync(path.join(program, "node_modules/pulumi-devicemgmt/dist/provider/index.js"))).toBe(
+      true,
+    );
   });
 
   it("installs beside the program's SDK without a second SDK copy and without the emulator's server", () => {

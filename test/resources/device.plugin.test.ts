@@ -170,4 +170,35 @@ describe("Tag and TagSet", () => {
     await groupSet.delete();
     expect(stack.emulator.snapshot().groups.find((g) => g.id === berlin)?.tags ?? []).toEqual([]);
   });
+
+  it("records the tags a set attached (by id); state without that record removes the declared tags", async () => {
+    const videos = await stack.admin.videos.all();
+    const tagId = async (name: string) =>
+      (await stack.admin.tags.all()).find((t) => t.name.toLowerCase() === name)!.id;
+    const videoTags = async (id: string) => lower((await stack.admin.videos.get(id)).tags ?? []);
+    for (const video of videos.slice(0, 2)) {
+      const current = (await stack.admin.videos.get(video.id)).tags ?? [];
+      if (current.length) await stack.admin.tags.detach("videos", video.id, current);
+      await stack.admin.tags.attach("videos", video.id, ["site-south"]); // the owner's own, before any set
+    }
+    const declared = (id: string) => ({
+      ownerType: "video",
+      ownerId: id,
+      tags: ["site-south", "site-north"],
+    });
+
+    const set = await Managed.of(stack.plugin, "tagSet", "video-tags");
+    await set.create(declared(videos[0].id));
+    expect(set.outputs.addedTagIds).toEqual([await tagId("site-north")]);
+    await set.delete();
+    expect(await videoTags(videos[0].id)).toEqual(["site-south"]);
+
+    // Recorded before sets kept addedTagIds: the old rule, every declared tag is removed.
+    const old = await Managed.of(stack.plugin, "tagSet", "video-tags-old");
+    await old.create(declared(videos[1].id));
+    const { addedTagIds: _added, ...recordedBefore } = old.outputs;
+    old.outputs = recordedBefore;
+    await old.delete();
+    expect(await videoTags(videos[1].id)).toEqual([]);
+  });
 });

@@ -1,6 +1,6 @@
 // The issue-20 kinds under the emulator's other readings of what the documents leave open: unknown tag names
 // refused, repeated tag attach/detach refused, a repeated group content attach a no-op, a repeated share a no-op.
-import { Managed, startStack, type Stack } from "./support";
+import { Managed, serializedProvider, startStack, type Stack } from "./support";
 
 let stack: Stack;
 let devices: { id: string; serialNumber: string }[];
@@ -42,9 +42,18 @@ describe("under the strict catalog readings", () => {
     const device = devices[1];
     const before = liveTags(device.id);
     const managed = await Managed.of(stack.plugin, "device", "strict-2");
+    // Check (so preview) refuses it first ...
     await expect(managed.create({ deviceId: device.id, tags: ["site-east"] })).rejects.toThrow(
-      /tags: the API refused to attach "site-east".*declare it \(Tag\)/s,
+      /tags\[0\]: no tag named "site-east" is in the organization's catalogue.*declare the tag/s,
     );
+    // ... and a create that check did not stop (a name gone from the catalogue since) still explains the API's refusal.
+    const provider = await serializedProvider("device");
+    await expect(
+      stack.plugin.create({
+        urn: managed.urn,
+        properties: { deviceId: device.id, tags: ["site-east"], __provider: provider },
+      }),
+    ).rejects.toThrow(/tags: the API refused to attach "site-east".*declare it \(Tag\)/s);
     expect(liveTags(device.id)).toEqual(before);
     const tag = await Managed.of(stack.plugin, "tag", "east");
     await tag.create({ name: "site-east" });

@@ -2,7 +2,7 @@
 // deleting a theme an experience uses, a device's own experience across a group join, theme names, and which
 // devices must send Meta HMS settings.
 import type { StrictOptions } from "../../emulator/types";
-import { Managed, startStack, type Stack } from "./support";
+import { Managed, serializedProvider, startStack, type Stack } from "./support";
 
 const COLOURS = {
   background1: "#000000",
@@ -119,12 +119,13 @@ describe.each<[string, StrictOptions, boolean]>([
     }
   });
 
-  it("a Meta headset's default home without metaHmsSettings: refused at up (Meta HMS device), or configured", async () => {
+  it("a Meta headset's default home without metaHmsSettings: refused at check (Meta HMS device), or configured", async () => {
     const xp = await Managed.of(stack.plugin, "headsetExperience", "meta-home");
     const declared = { deviceId: deviceIds[1], mode: "default-home" };
-    // The check cannot know which devices the service counts as Meta HMS devices, so it lets this pass.
-    expect((await xp.check(declared)).failures).toEqual([]);
+    // The check asks the device list which devices are not Meta HMS devices (`hms_modes[]=NON_APPLICABLE`).
+    const { failures } = await xp.check(declared);
     if (isStrict) {
+      expect(failures).toEqual([]);
       await xp.create(declared);
       expect(
         stack.emulator
@@ -133,7 +134,19 @@ describe.each<[string, StrictOptions, boolean]>([
       ).toBe("device-default");
       expect((await xp.diff(declared)).changes).toBe("none");
     } else {
-      await expect(xp.create(declared)).rejects.toThrow(/meta hms settings field is required/);
+      expect(failures).toEqual([
+        {
+          property: "metaHmsSettings",
+          reason: expect.stringMatching(
+            /metaHmsSettings is required for mode "default-home" .*a Meta HMS device/,
+          ),
+        },
+      ]);
+      // Had the check not stopped it, the API refuses it at up.
+      const provider = await serializedProvider("headsetExperience");
+      await expect(
+        stack.plugin.create({ urn: xp.urn, properties: { ...declared, __provider: provider } }),
+      ).rejects.toThrow(/meta hms settings field is required/);
     }
   });
 });

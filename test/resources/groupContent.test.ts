@@ -24,6 +24,8 @@ const assigned = (afterAmbiguousAttempt = false) =>
 function scripted(outcomes: (Error | undefined)[]) {
   const calls: string[] = [];
   const client = {
+    // The file exists: "already assigned" is then about the attachment, not an unknown id.
+    files: { get: async (fileId: string) => ({ id: fileId }) },
     groups: {
       addFile: async (groupId: string, fileId: string) => {
         calls.push(`${groupId}/${fileId}`);

@@ -3,7 +3,12 @@
 import { deviceKind, tagDifference } from "../../provider/resources/device";
 import { tagSetKind } from "../../provider/resources/tag";
 import { releaseChannelVersionKind } from "../../provider/resources/releaseChannelVersion";
-import { countRollout, describeRollout, judgeRollout } from "../../provider/resources/rolloutGate";
+import {
+  countRollout,
+  describeRollout,
+  judgeRollout,
+  pollIntervalOf,
+} from "../../provider/resources/rolloutGate";
 import { diffKind } from "../../provider/resources/kind";
 import type { ReleaseChannelDeviceStatus } from "../../provider/client";
 
@@ -77,7 +82,46 @@ describe("TagSet and ReleaseChannelVersion check", () => {
       },
     );
     expect((gate.failures ?? []).map((f) => f.property)).toEqual(["rollout"]);
-    expect((gate.failures ?? [])[0].reason).toMatch(/timeoutSeconds must be a number of seconds above 0/);
+    expect((gate.failures ?? [])[0].reason).toMatch(
+      /timeoutSeconds must be a number of seconds from 1 to 21600/,
+    );
+  });
+
+  it("bounds a gate's polling at check: an interval of a second or more, within the timeout, at most 6 hours", async () => {
+    const handler = releaseChannelVersionKind.handler;
+    const reasons = async (rollout: object) =>
+      (
+        (await handler.check({}, { appId: ID, releaseChannelId: ID, versionId: ID, rollout })).failures ?? []
+      ).map((f) => `${f.property}: ${f.reason}`);
+    expect(await reasons({ share: 1, timeoutSeconds: 5, pollIntervalSeconds: 0.000001 })).toEqual([
+      expect.stringMatching(
+        /^rollout: rollout.pollIntervalSeconds: .*at least 1 and at most rollout.timeoutSeconds/,
+      ),
+    ]);
+    expect(await reasons({ share: 1, timeoutSeconds: 5, pollIntervalSeconds: 10 })).toEqual([
+      expect.stringMatching(/^rollout: rollout.pollIntervalSeconds: .*at most rollout.timeoutSeconds/),
+    ]);
+    expect(await reasons({ share: 1, timeoutSeconds: 86_400 })).toEqual([
+      expect.stringMatching(/^rollout: rollout.timeoutSeconds: .*from 1 to 21600 \(6 hours\)/),
+    ]);
+    expect(await reasons({ share: 1, timeoutSeconds: 0.5 })).toHaveLength(1);
+    expect(await reasons({ share: 1, timeoutSeconds: 21_600, pollIntervalSeconds: 1 })).toEqual([]);
+    // Left out, the interval is a tenth of the timeout, within 1 to 10 s.
+    expect(pollIntervalOf({ share: 1, timeoutSeconds: 5 })).toBe(1);
+    expect(pollIntervalOf({ share: 1, timeoutSeconds: 60 })).toBe(6);
+    expect(pollIntervalOf({ share: 1, timeoutSeconds: 1800 })).toBe(10);
+  });
+
+  it("a gate that has not passed for the recorded version makes the next up judge it again", async () => {
+    const handler = releaseChannelVersionKind.handler;
+    const news = { appId: ID, releaseChannelId: ID, versionId: ID, rollout: { share: 1, timeoutSeconds: 5 } };
+    // 0.1.0 recorded "unchanged" for a gate it skipped: never judged, so not passed.
+    expect((await handler.diff("x", { ...news, rolloutStatus: "unchanged" }, news)).changes).toBe(true);
+    // A pass recorded for another version (the channel moved without the state knowing) does not count.
+    const elsewhere = { ...news, rolloutStatus: "passed", rolloutVersionId: OTHER };
+    expect((await handler.diff("x", elsewhere, news)).changes).toBe(true);
+    const here = { ...news, rolloutStatus: "passed", rolloutVersionId: ID };
+    expect((await handler.diff("x", here, news)).changes).toBe(false);
   });
 
   it("a gate that did not pass makes the next up wait again; a passed one does not", async () => {
@@ -118,7 +162,7 @@ describe("the rollout gate's numbers", () => {
     expect(countRollout([status("a", "succeeded-update", "2.3.0")], "2.4.0", () => "x").pending).toBe(1);
   });
 
-  it("fails on any failed device, waits below the share, passes at it (and with no device)", () => {
+  it("fails on any failed device, waits below the share, passes at it; no device counted is no pass", () => {
     expect(
       judgeRollout(
         countRollout(statuses, "2.4.0", (id) => groups[id]),
@@ -133,6 +177,13 @@ describe("the rollout gate's numbers", () => {
         countRollout([], "2.4.0", () => "x"),
         1,
       ),
-    ).toBe("passed");
+    ).toBe("empty");
+    // Statuses of devices outside the counted groups leave the set empty too.
+    expect(
+      judgeRollout(
+        countRollout(statuses, "2.4.0", () => undefined),
+        0.1,
+      ),
+    ).toBe("empty");
   });
 });

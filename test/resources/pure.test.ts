@@ -23,6 +23,9 @@ import {
   migrationForbiddenMessage,
 } from "../../provider/resources/deviceMigration";
 import { resolveConnection, stackSettingsFrom } from "../../provider/connection";
+import { diffKind } from "../../provider/resources/kind";
+import { groupFileKind } from "../../provider/resources/attachments";
+import { OrganizationMoveError } from "../../provider/errors";
 import { z } from "zod";
 
 const A = "11111111-1111-4111-8111-111111111111";
@@ -141,6 +144,33 @@ describe("Group check and diff", () => {
       changes: true,
       replaces: ["connection"],
     });
+  });
+});
+
+describe("a connection move to another organization of a kind replaced delete-first", () => {
+  const olds = { groupId: A, fileId: B, connection: { baseUrl: "http://x/api/v3", apiToken: "1|old" } };
+  const moved = { ...olds, connection: { baseUrl: "http://x/api/v3", apiToken: "2|other" } };
+
+  it("is refused (delete-first would detach in the first organization before the other attaches)", () => {
+    let refused: unknown;
+    try {
+      diffKind(groupFileKind, olds, moved, false);
+    } catch (error) {
+      refused = error;
+    }
+    expect(refused).toBeInstanceOf(OrganizationMoveError);
+    expect(refused).toMatchObject({
+      kind: "GroupFile",
+      property: "connection",
+      fix: "declare it under a new resource name with the new connection",
+    });
+    // A changed base URL the API could not judge counts as another organization too.
+    const otherUrl = { ...olds, connection: { baseUrl: "http://y/api/v3", apiToken: "1|old" } };
+    expect(() => diffKind(groupFileKind, olds, otherUrl)).toThrow(OrganizationMoveError);
+  });
+
+  it("a new token of the same organization stays an in-place update", () => {
+    expect(diffKind(groupFileKind, olds, moved, true)).toMatchObject({ changes: true, replaces: [] });
   });
 });
 

@@ -35,7 +35,7 @@ afterAll(() => stack.close());
 
 const emulator = () => stack.emulator;
 const channelNow = () => stack.emulator.snapshot().releaseChannels.find((c) => c.id === productionId);
-const gate = (share: number, timeoutSeconds = 3) => ({ share, timeoutSeconds, pollIntervalSeconds: 0.05 });
+const gate = (share: number, timeoutSeconds = 3) => ({ share, timeoutSeconds, pollIntervalSeconds: 1 });
 
 describe("ReleaseChannelVersion", () => {
   it("moves the channel and passes the gate once the devices install; up twice changes nothing; destroy leaves it", async () => {
