@@ -97,7 +97,7 @@ test('Tags "dup" and "DUP" (the API compares tag names without case): refused, o
 test("two TagSets on one app: refused; the kept one's tags are the app's tags", async () => {
   const app = (await admin.apps.all()).find((a) => a.name === "Training Simulator");
   expect(app).toBeDefined();
-  const declared: Record<string, string> = { "sim-tags": "alpha", "sim-tags-too": "beta" };
+  const declared: Record<string, string> = { "sim-tags": "safety", "sim-tags-too": "operations" };
   const tagSet = (name: string) =>
     new dm.TagSet(name, { ownerType: "app", ownerId: app!.id, tags: [declared[name]] });
   const both = await engine.up(() => void Object.keys(declared).forEach(tagSet));
