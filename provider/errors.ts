@@ -49,6 +49,33 @@ export class NotCreatedHereError extends DeviceMgmtProblem {
   }
 }
 
+/**
+ * A second resource of the run declares an object another resource of the run already holds (one live object,
+ * one resource: `resources/claims.ts`). Nothing was written for `claimant`.
+ */
+export class DuplicateClaimError extends DeviceMgmtProblem {
+  constructor(
+    kind: string,
+    property: string,
+    /** What the object is, in words ("the custom theme "Brand""). */
+    readonly object: string,
+    /** The resource that was refused. */
+    readonly claimant: string,
+    /** The resource that holds the object. */
+    readonly holder: string,
+  ) {
+    super(
+      `${kind} "${claimant}" declares ${object}, which ${kind} "${holder}" of this stack already declares. ` +
+        `One live object can have one resource only, or each run would undo the other's values (and removing ` +
+        `one declaration would delete what the other still declares). Nothing was changed for "${claimant}". ` +
+        `Remove the declaration of "${claimant}" (to keep its values instead, give them to "${holder}", or ` +
+        `remove "${holder}" and add the resource option aliases: [{ name: "${holder}" }] to "${claimant}"), or ` +
+        `change ${property} so that the two name different objects.`,
+      { kind, property, fix: `remove "${claimant}", or change ${property}` },
+    );
+  }
+}
+
 /** `adoptId` names nothing that can be adopted (no such object, another e-mail, not attached). */
 export class AdoptionError extends DeviceMgmtProblem {
   constructor(

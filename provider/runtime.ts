@@ -11,9 +11,13 @@ import { KINDS, type ResourceKind } from "./kinds";
 import type { ResourceHandler } from "./resources/framework";
 import { bindStackSettings } from "./resources/context";
 import { pinnedToOrganization } from "./resources/organization";
+import { claimed } from "./resources/claims";
 
 const handlers = Object.fromEntries(
-  Object.values(KINDS).map((definition) => [definition.kind, pinnedToOrganization(definition)]),
+  Object.values(KINDS).map((definition) => [
+    definition.kind,
+    claimed(definition.kind, definition.type, pinnedToOrganization(definition)),
+  ]),
 ) as Record<ResourceKind, ResourceHandler>;
 
 /** Called once per serialized provider by the plugin, after the engine's Configure, with the stack config. */

@@ -164,8 +164,8 @@ export class DeviceMgmtClient {
 
     const operations = createOperations({
       get: (path, schema, query) => this.#call({ method: "GET", path, schema, query }),
-      write: (method, path, invalidates, body, schema, query) =>
-        this.#write({ method, path, body, schema, query }, invalidates),
+      write: (method, path, invalidates, body, schema, query, options) =>
+        this.#write({ method, path, body, schema, query, repeatable: options?.repeatable }, invalidates),
       pageSizes: pageSizeMemory(endpoints.baseUrl),
     });
     this.users = operations.users;

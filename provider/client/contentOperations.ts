@@ -21,7 +21,7 @@ import type {
   Video,
 } from "./types";
 import type { Executor } from "./operations";
-import { type Invalidates, INVALIDATES_NOTHING } from "./invalidates";
+import { type Invalidates, INVALIDATES_NOTHING, REPEATABLE } from "./invalidates";
 
 /** What carries tags: the path segment of `PATCH /{owner}/{id}/tags/attach|detach`. */
 export type TagOwnerType = "groups" | "devices" | "apps" | "files" | "videos";
@@ -177,6 +177,8 @@ export function createContentOperations(run: Executor & { pageSizes?: PageSizeMe
           UNSHARED,
           { organizationSlug },
           s.shareResultSchema,
+          undefined,
+          REPEATABLE,
         ),
     },
   };

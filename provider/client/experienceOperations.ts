@@ -19,7 +19,7 @@ import type {
   ThemeBody,
 } from "./types";
 import type { Executor } from "./operations";
-import { type Invalidates, INVALIDATES_NOTHING } from "./invalidates";
+import { type Invalidates, INVALIDATES_NOTHING, REPEATABLE } from "./invalidates";
 
 /** Whose experience: a configured group's, or an ungrouped device's. */
 export type ExperienceHolder = { groupId: string } | { deviceId: string };
@@ -136,6 +136,9 @@ export function createExperienceOperations(
           `${holderPath(holder)}/headset-experience/${e(path)}`,
           holderChanged(holder),
           body,
+          undefined,
+          undefined,
+          REPEATABLE,
         ),
     },
 
@@ -147,6 +150,9 @@ export function createExperienceOperations(
           `${holderPath(holder)}/device-experience/${e(path)}`,
           holderChanged(holder),
           body,
+          undefined,
+          undefined,
+          REPEATABLE,
         ),
     },
   };

@@ -22,6 +22,9 @@ export interface CachedListScope {
  */
 export type Invalidates = readonly CachedListScope[];
 
+/** The options of a POST that sets a state (an experience's configure, an unshare): retried like a PUT. */
+export const REPEATABLE = { repeatable: true } as const;
+
 export const INVALIDATES_NOTHING: Invalidates = [];
 
 /** A write as the client's write listeners see it: once when it is sent, once when it settled. */

@@ -205,6 +205,8 @@ export interface Executor {
     body?: unknown,
     schema?: z.ZodType<T>,
     query?: Query,
+    /** A POST that sets a state, so it is retried like a PUT (see `RequestSpec.repeatable`). */
+    options?: { repeatable?: boolean },
   ): Promise<T>;
   /** Where the server's accepted page size is remembered (per base URL, process-wide). */
   pageSizes?: PageSizeMemory;

@@ -12,7 +12,8 @@
  * A 5xx on a POST counts as ambiguous: the v3 API gives no idempotency keys and no promise that a 5xx
  * answer was produced before the write was committed, so only the caller — who can look the object up by
  * its natural key — may decide to create again. PUT/PATCH/DELETE are retried because they converge to the
- * same state; a retried DELETE that answers 404 after an ambiguous first attempt is surfaced as a
+ * same state, and so is a POST its operation marks `repeatable` (it sets a state: an experience's configure,
+ * an unshare); a retried DELETE that answers 404 after an ambiguous first attempt is surfaced as a
  * NotFoundError flagged `afterAmbiguousAttempt`, which resource code treats as "already gone".
  *
  * Delays use exponential backoff with full jitter (delay = rng() × min(max, base × 2^(attempt−1))) unless
@@ -54,6 +55,8 @@ export const DEFAULT_BACKOFF: BackoffSettings = {
 
 export interface RetryInput {
   method: string;
+  /** A write that sets a state whatever its method (a repeatable POST): retried as PUT/PATCH/DELETE are. */
+  repeatable?: boolean;
   /** Attempts made so far, including the one that just failed (1 after the first failure). */
   attempt: number;
   outcome: AttemptOutcome;
@@ -86,7 +89,7 @@ export function isIdempotent(method: string): boolean {
 
 export function decideRetry(input: RetryInput): RetryDecision {
   const backoff = input.backoff ?? DEFAULT_BACKOFF;
-  const idempotent = isIdempotent(input.method);
+  const idempotent = input.repeatable === true || isIdempotent(input.method);
   const { outcome } = input;
 
   let retryable: boolean;

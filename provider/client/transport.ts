@@ -42,6 +42,11 @@ export interface RequestSpec<T> {
   authenticated?: boolean;
   /** Address the version-less API root (token-info lives there). */
   apiRoot?: boolean;
+  /**
+   * A POST that sets a state (the same state however often it is sent: an experience's configure, an unshare):
+   * retried like a PUT after a 5xx or a lost answer, instead of failing as an ambiguous write.
+   */
+  repeatable?: boolean;
 }
 
 export interface ClientStats {
@@ -178,6 +183,7 @@ export class Transport {
         result.kind === "answer" ? headerValue(result.headers, "retry-after") : undefined;
       const decision = decideRetry({
         method: spec.method,
+        repeatable: spec.repeatable,
         attempt,
         outcome,
         retryAfterHeader,

@@ -15,6 +15,7 @@ import {
   type ResourceHandler,
 } from "./framework";
 import { checkKind, diffKindAsked } from "./kind";
+import { leftByUnfinishedCreate } from "./claims";
 import { carried, type PropertySpec } from "./properties";
 
 /** The owners an attachment can have, by the property that names them. */
@@ -41,10 +42,19 @@ export interface AttachmentSpec<Owner extends OwnerKey = OwnerKey, Attached exte
   attached(client: DeviceMgmtClient, ownerId: string, attachedId: string): Promise<boolean>;
   /** Whether it is attached, for refresh: may be answered from a pass shared by every resource of the run. */
   attachedForRead(client: DeviceMgmtClient, ownerId: string, attachedId: string): Promise<boolean>;
-  attach(client: DeviceMgmtClient, ownerId: string, attachedId: string): Promise<void>;
+  /**
+   * `ours`: the attachment, if already there, is this resource's own (its killed run made it, or the program
+   * adopts it), so an "already attached" answer is success.
+   */
+  attach(client: DeviceMgmtClient, ownerId: string, attachedId: string, ours?: boolean): Promise<void>;
   detach(client: DeviceMgmtClient, ownerId: string, attachedId: string): Promise<void>;
   /** Explains a refused attach in the user's terms (unconfigured group, grouped device), or undefined. */
   explainRefusal(client: DeviceMgmtClient, ownerId: string): Promise<string | undefined>;
+  /**
+   * The API cannot list what the owner holds (a group's files and videos): `attached` cannot look, so adoption
+   * attaches and takes "already attached" as the adopted attachment.
+   */
+  unlisted?: boolean;
   /** What the organization would refuse of the declared ids, asked at check (see catalogueChecks.ts). */
   checkLive?(inputs: Props, olds: Props): Promise<pulumi.dynamic.CheckFailure[]>;
 }
@@ -82,7 +92,7 @@ export function attachmentProperties<Owner extends string, Attached extends stri
 }
 
 /** The handler of an attachment kind (every attachment is a natural key: an owner holds a thing once). */
-export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
+export function attachmentHandler(spec: AttachmentSpec, kind: string): ResourceHandler {
   const { ownerKey, attachedKey } = spec;
   const declaration = {
     type: spec.resourceName,
@@ -122,6 +132,7 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
       const attached = await unlessGone(spec.attached(client, ownerId, attachedId));
       if (typeof inputs.adoptId === "string") {
         if (attached) return result;
+        if (spec.unlisted) return (await spec.attach(client, ownerId, attachedId, true), result);
         throw new AdoptionError(
           `adoptId: ${describe(ownerId, attachedId)} is not attached, so there is nothing to adopt. Remove adoptId ` +
             `to attach it.`,
@@ -129,10 +140,13 @@ export function attachmentHandler(spec: AttachmentSpec): ResourceHandler {
           spec.resourceName,
         );
       }
+      // What a killed run of this very resource attached is its own (interruptedCreates.ts).
+      const ours = leftByUnfinishedCreate(kind, inputs, [{ id: result.id }]) !== undefined;
+      if (attached && ours) return result;
       if (attached) throw alreadyAttached(spec.resourceName, describe(ownerId, attachedId), result.id);
       try {
         await untilApplied(
-          async () => (await spec.attach(client, ownerId, attachedId), true),
+          async () => (await spec.attach(client, ownerId, attachedId, ours), true),
           async () => (await spec.attached(client, ownerId, attachedId)) || undefined,
         );
         return result;

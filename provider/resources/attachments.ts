@@ -41,7 +41,7 @@ function attachmentKind<
     naturalKey: true,
     properties: attachmentProperties(spec.ownerKey, spec.attachedKey),
     outputs: [],
-    handler: attachmentHandler(spec),
+    handler: attachmentHandler(spec, kind),
   });
 }
 
@@ -180,14 +180,15 @@ export function contentOnGroup<K extends ContentKey>(key: K) {
       await Promise.all([readGroup(client, groupId), exists(client, id)]);
       return true;
     },
-    async attach(client: DeviceMgmtClient, groupId: string, id: string) {
+    unlisted: true,
+    async attach(client: DeviceMgmtClient, groupId: string, id: string, ours = false) {
       const pair = `${groupId}/${id}`;
       try {
         await post(client, groupId, id);
         ambiguousGroupAttaches.delete(pair);
       } catch (error) {
         const repeated = error instanceof ValidationError && error.fieldErrors?.[key] !== undefined;
-        if (repeated && (error.afterAmbiguousAttempt || ambiguousGroupAttaches.delete(pair))) return;
+        if (repeated && (ours || error.afterAmbiguousAttempt || ambiguousGroupAttaches.delete(pair))) return;
         // The same answer names an id of no file or video (the check could not look): not "attached elsewhere".
         if (repeated && (await unlessGone(exists(client, id))) === undefined) throw unknownContent(key, id);
         if (repeated) throw attachedElsewhere(noun, groupId, id);
@@ -231,8 +232,8 @@ function attachedElsewhere(noun: string, groupId: string, id: string): NotCreate
   return new NotCreatedHereError(
     `${noun} ${id} is already attached to group ${groupId}, and this ${resource} did not attach it. Nothing was ` +
       `changed. If you renamed this resource or moved it in code, add the resource option aliases: [{ name: ` +
-      `"<old name>" }] so Pulumi knows it is the same one. The API cannot list a group's ${noun}s, so an ` +
-      `attachment made elsewhere cannot be adopted: remove it in the portal, then run up again.`,
+      `"<old name>" }] so Pulumi knows it is the same one. To manage the attachment made outside this stack, ` +
+      `set adoptId: "${pair}".`,
     pair,
   );
 }
@@ -298,7 +299,8 @@ export const deviceVideoKind = attachmentKind("deviceVideo", {
 /**
  * A file on a configured group: it reaches every device of the group. Id `<groupId>/<fileId>`; any change
  * replaces it. The API cannot list a group's files: refresh notices the group or the file deleted, not a detach
- * made in the portal; a create over a file someone else attached is refused (its repeat after a lost answer is not).
+ * made in the portal; a create over a file someone else attached is refused (its repeat after a lost answer is not,
+ * nor the next `up` after a run killed mid-create); `adoptId: "<groupId>/<fileId>"` takes such a file over.
  *
  * @example
  * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root

@@ -11,6 +11,7 @@ import {
 import { DeviceMgmtResource, type ConnectionArg } from "./common";
 import { clientForProps } from "./context";
 import { readDevice } from "./coalescedReads";
+import { holdObject } from "./claims";
 import {
   deepEqual,
   jsonClean,
@@ -270,6 +271,8 @@ export const deviceHandler: ResourceHandler = {
     const client = clientForProps(inputs);
     await client.assertV3Token();
     const live = await findDevice(client, inputs);
+    // Before any write: another Device of this run may name the same device (by id, or by serial number).
+    holdObject("device", "Device", live.id, inputs);
     try {
       return { id: live.id, outs: toOutputs(await reconcile(client, live, declaredOf(inputs)), inputs) };
     } catch (error) {

@@ -17,6 +17,7 @@ import {
   type ResourceHandler,
 } from "./framework";
 import { createOnce, noteGroupChange } from "./groupCreate";
+import { leftByUnfinishedCreate } from "./claims";
 import { checkKind, defineKind, diffKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, stateFrom, type PropertySpecs, type StateOf } from "./properties";
 import { noteDeclaredConfigured } from "./catalogueChecks";
@@ -157,7 +158,9 @@ export const groupHandler: ResourceHandler = {
       live = await adoptable("group", inputs.adoptId, (id) => client.groups.get(id));
     } else {
       const ordinal = typeof inputs.sameNameOrdinal === "number" ? inputs.sameNameOrdinal : undefined;
-      live = await createOnce(client, want.name, want.parentId, ordinal);
+      live = await createOnce(client, want.name, want.parentId, ordinal, (found) =>
+        leftByUnfinishedCreate("group", inputs, found),
+      );
     }
     try {
       live = (await reconcile(client, live.id, placementOf(toOutputs(live, {})), want)) ?? live;

@@ -10,12 +10,14 @@ export interface Sibling {
   id: string;
   name: string;
   parentId: string | null;
+  createdAt?: string;
 }
 
 export const siblingOf = (g: ApiGroup): Sibling => ({
   id: g.id,
   name: g.name,
   parentId: g.parent?.id ?? null,
+  createdAt: g.createdAt,
 });
 
 /**
@@ -90,13 +92,15 @@ function groupExists(name: string, parentId: string | null, existing: Sibling[],
  * Creates the group unless the same-named siblings forbid it (blockingSiblings), surviving an ambiguous failure:
  * after a lost answer, a group of that name under that parent that was not there before is the one the request
  * made (no other could appear from this process: creates of one name run one at a time), so a retry never
- * duplicates it.
+ * duplicates it. `own` picks, of the same-named siblings that were there before this run, the one a killed run
+ * of this very resource made (claims.ts): that group is taken over instead of refused.
  */
 export async function createOnce(
   client: DeviceMgmtClient,
   name: string,
   parentId: string | null,
   ordinal: number | undefined,
+  own: (found: Sibling[]) => Sibling | undefined = () => undefined,
 ): Promise<ApiGroup> {
   const organizationId = (await client.assertV3Token()).organization_id;
   let known = knownGroups.get(organizationId);
@@ -109,6 +113,8 @@ export async function createOnce(
   const sameName = (g: Sibling) => g.name === name && g.parentId === parentId;
   return oneAtATime(JSON.stringify([organizationId, parentId, name]), async () => {
     const sameNamed = groups.filter(sameName);
+    const mine = own(sameNamed.filter((g) => !createdHere.has(g.id)));
+    if (mine) return client.groups.get(mine.id);
     const blocking = blockingSiblings(sameNamed, ordinal, (id) => createdHere.has(id));
     if (blocking.length) throw groupExists(name, parentId, blocking, ordinal);
     const before = new Set(sameNamed.map((g) => g.id));

@@ -4,7 +4,7 @@
  * `provider/kinds.ts` lists them all; everything else (the runtime's handlers, type tokens, display names, the
  * exporter's kinds, delete-before-replace) is derived from there.
  */
-import type * as pulumi from "@pulumi/pulumi";
+import * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../kinds";
 import { kindOptions, thinProvider, TYPE_MODULE } from "../dynamic";
 import { OrganizationMoveError } from "../errors";
@@ -16,6 +16,7 @@ import {
   type ResourceHandler,
 } from "./framework";
 import { diffSpecOf, liveInputsOf, registeredInputs, schemaShape, type PropertySpecs } from "./properties";
+import { CLAIMANT_KEY, type Claimant } from "./claims";
 
 export interface KindDefinition<
   Key extends string = string,
@@ -103,6 +104,8 @@ export type ArgsMatch<Args, P> = [Exclude<keyof Args, keyof P>, Exclude<keyof P,
 /**
  * The arguments of `pulumi.dynamic.Resource`'s constructor for a kind: its thin provider, the declared inputs
  * and outputs, the kind's options (legacy alias, delete-before-replace for a natural key) and its type token.
+ * The resource's name travels as `__claimant`: the plugin gives the handler no URN, and claims.ts names both
+ * resources when two declare one live object.
  */
 export function registration<P extends PropertySpecs<never>, Args extends object>(
   definition: KindDefinition<ResourceKind, P>,
@@ -113,7 +116,10 @@ export function registration<P extends PropertySpecs<never>, Args extends object
   return [
     thinProvider(definition.kind),
     name,
-    registeredInputs(definition.properties, definition.outputs, args),
+    {
+      ...registeredInputs(definition.properties, definition.outputs, args),
+      [CLAIMANT_KEY]: { name, stack: pulumi.getStack() } satisfies Claimant,
+    },
     kindOptions(opts, definition.naturalKey),
     TYPE_MODULE,
     definition.type,

@@ -8,6 +8,7 @@ import { jsonClean, unlessGone, uuid, type Props, type ResourceHandler } from ".
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, type PropertySpecs } from "./properties";
 import { runLedger } from "./runLedger";
+import { leftByUnfinishedCreate } from "./claims";
 import { appChannelFailures, explainedNotFound, shareSlugFailures } from "./catalogueChecks";
 
 const shareProperties = {
@@ -44,7 +45,8 @@ async function shareOnce(client: DeviceMgmtClient, props: Props): Promise<void> 
   const appId = props.appId as string;
   const rcId = props.releaseChannelId as string;
   const slug = props.organizationSlug as string;
-  let repeat = false;
+  // A share a killed run of this very resource made is its own (interruptedCreates.ts): "already shared" is done.
+  let repeat = leftByUnfinishedCreate("releaseChannelShare", props, [{ id: shareId(props) }]) !== undefined;
   for (let attempt = 1; ; attempt++) {
     try {
       await client.releases.share(appId, rcId, slug);

@@ -23,6 +23,7 @@ import {
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, stateFrom, type PropertySpecs } from "./properties";
 import { attachTags, tagDifference } from "./device";
+import { heldByAnother, leftByUnfinishedCreate } from "./claims";
 import { explainedNotFound, noteDeclaredTag, tagOwnerFailures, unknownTagFailures } from "./catalogueChecks";
 import { runLedger } from "./runLedger";
 
@@ -75,16 +76,23 @@ export const tagHandler: ResourceHandler = {
       live = await adoptable("tag", inputs.adoptId, (id) => client.tags.get(id));
     } else {
       const existing = await tagNamed(client, name);
-      if (existing)
+      // The tag a killed run of this very resource made is its own: taken over (and renamed if its case differs).
+      const own = existing && leftByUnfinishedCreate("tag", inputs, [existing]);
+      if (own) live = own;
+      else if (existing)
         throw notCreatedHere(
           `A tag named "${existing.name}" already exists (id ${existing.id}), and this Tag did not create it.`,
           "a tag",
           existing.id,
         );
-      live = await untilApplied(
-        () => client.tags.create(name),
-        () => tagNamed(client, name),
-      );
+      else
+        live = await untilApplied(
+          () => client.tags.create(name),
+          async () => {
+            const made = await tagNamed(client, name);
+            return made && !heldByAnother("tag", made.id, inputs) ? made : undefined;
+          },
+        );
     }
     try {
       if (live.name !== name) live = await client.tags.update(live.id, name);

@@ -20,6 +20,7 @@ import {
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, stateFrom, type PropertySpecs } from "./properties";
 import { DeviceMgmtResource, type AdoptionArgs } from "./common";
+import { heldByAnother, leftByUnfinishedCreate } from "./claims";
 
 /** "hex format" (OpenAPI): `#RRGGBB`. */
 const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
@@ -115,21 +116,28 @@ export const themeHandler: ResourceHandler = {
       if (live.isSystemOwned) throw systemThemeRefused(live);
     } else {
       const existing = await customNamed(inputs, want.name);
-      if (existing.length > 0) {
+      // The theme a killed run of this very resource made is its own: taken over, then brought to the values.
+      const own = leftByUnfinishedCreate("theme", inputs, existing);
+      if (!own && existing.length > 0) {
         throw notCreatedHere(
           `A custom theme named "${want.name}" already exists (id ${existing[0].id}).`,
           "a theme",
           existing[0].id,
         );
       }
-      // A create whose answer was lost is found by its name (checked free just before).
-      return {
-        id: (live = await untilApplied(
-          () => client.themes.create(want),
-          async () => (await customNamed(inputs, want.name))[0],
-        )).id,
-        outs: toOutputs(live, inputs),
-      };
+      if (own) live = own;
+      else {
+        // A create whose answer was lost is found by its name (checked free just before), never taking a theme
+        // another resource of the run records.
+        return {
+          id: (live = await untilApplied(
+            () => client.themes.create(want),
+            async () =>
+              (await customNamed(inputs, want.name)).find((t) => !heldByAnother("theme", t.id, inputs)),
+          )).id,
+          outs: toOutputs(live, inputs),
+        };
+      }
     }
     try {
       if (!matches(live, want)) live = await client.themes.update(live.id, want);

@@ -90,6 +90,35 @@ describe("idempotent requests are retried", () => {
   });
 });
 
+describe("a POST that sets a state (repeatable) is retried like a PUT", () => {
+  const APP = "5d41402a-bc4b-4a76-b971-9d911017c592";
+  const CHANNEL = "7e2b4c1d-1111-4a2b-9c3d-4e5f60718293";
+  const unsharePath = `/api/v3/apps/${APP}/release-channels/${CHANNEL}/unshare`;
+  const configurePath = `/api/v3/groups/${GROUP_ID}/headset-experience/default-home`;
+
+  test.each([500, 503])("an unshare answered %i is sent again and succeeds", async (status) => {
+    const { client, pool } = mockClient();
+    allowV3Token(pool);
+    pool.intercept({ path: unsharePath, method: "POST" }).reply(status, { message: "boom" });
+    pool
+      .intercept({ path: unsharePath, method: "POST" })
+      .reply(200, { message: "Unshared." }, { headers: JSON_HEADERS });
+    await expect(client.releases.unshare(APP, CHANNEL, "acme-staging")).resolves.toBeDefined();
+    expect(client.stats()).toMatchObject({ retries: 1 });
+  });
+
+  test("an experience's configure whose answer was lost (reset after sending) is sent again", async () => {
+    const { client, pool } = mockClient();
+    allowV3Token(pool);
+    pool.intercept({ path: configurePath, method: "POST" }).replyWithError(networkError("ECONNRESET"));
+    pool.intercept({ path: configurePath, method: "POST" }).reply(204, "");
+    await expect(
+      client.headsetExperiences.set({ groupId: GROUP_ID }, "default-home", {}),
+    ).resolves.toBeUndefined();
+    expect(client.stats()).toMatchObject({ retries: 1 });
+  });
+});
+
 describe("POST is retried only when it certainly was not applied", () => {
   const create = { name: "Lab", parentId: null };
 

@@ -1,5 +1,6 @@
 // Lost answers and interrupted runs must not duplicate an object: the organization afterwards holds each
-// declared object once, and the next up either converges or fails before any write naming adoptId.
+// declared object once; the next up of the same stack converges, and another stack is refused before any
+// write, naming adoptId.
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createEngine, type Engine } from "../engine";
@@ -75,7 +76,7 @@ test("with maxRetries=0, lost answers leave no untracked duplicate", async () =>
   expect(engine.resources()).toHaveLength(6);
 });
 
-test("an up killed mid-create: the next up names adoptId instead of duplicating, then converges", async () => {
+test("an up killed mid-create: the next up takes over the group its killed create made, without a human", async () => {
   // The write is applied and its answer lost; the CLI dies while the provider looks for it (slow answers).
   emulator.setFaults({ latencyMs: 300, dropAfterWriteRate: 1 });
   const postArrived = async () => {
@@ -89,16 +90,27 @@ test("an up killed mid-create: the next up names adoptId instead of duplicating,
   expect(engine.pending()).toEqual([expect.objectContaining({ type: "creating" })]);
   emulator.setFaults({ latencyMs: 0, dropAfterWriteRate: 0 });
   expect(namesUnderRoot()).toEqual(["Root"]);
+  const existing = emulator.snapshot().groups[0].id;
 
+  // The same stack's next up: the group is the one its own killed create made (interruptedCreates.ts).
   const next = await engine.up(() => void new Group("root", { name: "Root" }));
   expect(next.warnings.join("\n")).toContain("pending operations");
-  expect(next.ok).toBe(false);
-  const existing = emulator.snapshot().groups[0].id;
-  expect(next.errors[0].message).toContain(`adoptId: "${existing}"`);
+  expect(next.errors).toEqual([]);
+  expect(engine.resource("root").id).toBe(existing);
   expect(namesUnderRoot()).toEqual(["Root"]);
 
-  const adopted = await engine.up(() => void new Group("root", { name: "Root", adoptId: existing }));
-  expect(adopted.errors).toEqual([]);
-  expect(engine.resource("root").id).toBe(existing);
+  // Another stack meeting it is refused before any write, naming adoptId; adoptId then takes it over.
+  const other = await newEngine();
+  try {
+    const refused = await other.up(() => void new Group("root", { name: "Root" }));
+    expect(refused.ok).toBe(false);
+    expect(refused.errors[0].message).toContain(`adoptId: "${existing}"`);
+    expect(namesUnderRoot()).toEqual(["Root"]);
+    const adopted = await other.up(() => void new Group("root", { name: "Root", adoptId: existing }));
+    expect(adopted.errors).toEqual([]);
+    expect(other.resource("root").id).toBe(existing);
+  } finally {
+    await other.close();
+  }
   expect(namesUnderRoot()).toEqual(["Root"]);
 });

@@ -63,8 +63,17 @@ describe("a group file's attach", () => {
     const error = await attach(client).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(NotCreatedHereError);
     expect((error as Error).message).toMatch(
-      /already attached to group .* cannot be adopted: remove it in the portal/,
+      /already attached to group .* and this GroupFile did not attach it/,
     );
+    // The way to take it over: adoptId names the attachment.
+    expect(error).toMatchObject({ property: "adoptId", existingId: `${GROUP}/${FILE}` });
+    expect((error as Error).message).toContain(`adoptId: "${GROUP}/${FILE}"`);
+    expect(calls).toHaveLength(1);
+  });
+
+  it("takes 'already assigned' as done when the attachment is the resource's own (adopted, or its killed run's)", async () => {
+    const { client, calls } = scripted([assigned()]);
+    await expect(contentOnGroup("fileId").attach(client, GROUP, FILE, true)).resolves.toBeUndefined();
     expect(calls).toHaveLength(1);
   });
 

@@ -1,0 +1,212 @@
+// Repair without a human: an `up` killed after a create's write reached the service (its answer lost, the CLI
+// and plugin SIGKILLed while the provider looks for it) leaves the object live and the state without it. The
+// next `up` of the same stack takes over what its own killed create made — Theme, Tag, GroupFile, GroupVideo,
+// ReleaseChannelShare — instead of asking for adoptId; the organization holds the object once. Another stack
+// meeting the same object is still refused, naming adoptId, and adoptId takes a group's file over.
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { DeviceMgmtClient } from "../../provider/client";
+import { createEngine, type Engine } from "../engine";
+import * as dm from "../../provider";
+
+const repoRoot = path.resolve(__dirname, "../..");
+
+let emulator: RunningEmulator;
+let engine: Engine;
+let admin: DeviceMgmtClient;
+
+const newEngine = () =>
+  createEngine({
+    cwd: repoRoot,
+    config: { "devicemgmt:baseUrl": emulator.baseUrl },
+    secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
+  });
+
+beforeEach(async () => {
+  emulator = await startEmulator({ port: 0 });
+  admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
+  engine = await newEngine();
+});
+
+afterEach(async () => {
+  await engine?.close();
+  await emulator?.close();
+});
+
+/**
+ * Runs `program` with every write applied and its answer lost (slow answers), kills the run once `arrived`
+ * sees the write in the organization, then runs it again without faults: that run must succeed.
+ */
+async function killedThenUp(program: () => void, arrived: () => boolean) {
+  emulator.setFaults({ latencyMs: 300, dropAfterWriteRate: 1 });
+  const interrupted = await engine.up(program, {
+    interruptAfter: 1,
+    interruptWhen: async () => {
+      while (!arrived()) await new Promise((r) => setTimeout(r, 10));
+    },
+  });
+  emulator.setFaults({ latencyMs: 0, dropAfterWriteRate: 0 });
+  expect(interrupted.interrupted).toBe(true);
+  expect(engine.pending()).toEqual([expect.objectContaining({ type: "creating" })]);
+  const next = await engine.up(program);
+  expect(next.warnings.join("\n")).toContain("pending operations");
+  expect(next.errors).toEqual([]);
+  // Quiet afterwards: what was taken over is recorded with the declared values.
+  expect((await engine.up(program)).operations).toEqual([]);
+  return next;
+}
+
+const colours = {
+  background1: "#101820",
+  background2: "#1C2B39",
+  text: "#FFFFFF",
+  accent1: "#F2AA4C",
+  accent2: "#2BAE66",
+  accent3: "#E94B3C",
+};
+
+test("Theme: the next up takes over the theme its killed create made; another stack is still refused", async () => {
+  const program = () => void new dm.Theme("brand", { name: "Brand", ...colours });
+  const named = () => emulator.snapshot().themes.filter((t) => t.name === "Brand");
+  await killedThenUp(program, () => named().length > 0);
+  expect(named()).toHaveLength(1);
+  expect(named()[0].colors).toMatchObject({ accent1: "#F2AA4C" });
+  expect(engine.resource("brand").id).toBe(named()[0].id);
+
+  // Another stack (no unfinished create of its own) meets it: the object belongs to someone else.
+  const other = await newEngine();
+  try {
+    const refused = await other.up(program);
+    expect(refused.errors.map((e) => e.message).join("\n")).toContain(`adoptId: "${named()[0].id}"`);
+    expect(named()).toHaveLength(1);
+  } finally {
+    await other.close();
+  }
+});
+
+test("Tag: the next up takes over the tag its killed create made", async () => {
+  const program = () => void new dm.Tag("lab", { name: "Lab Kit" });
+  const named = () => emulator.snapshot().tags.filter((t) => t.name.toLowerCase() === "lab kit");
+  await killedThenUp(program, () => named().length > 0);
+  expect(named()).toHaveLength(1);
+  expect(engine.resource("lab").id).toBe(named()[0].id);
+});
+
+describe("a group's file and video (the API cannot list them)", () => {
+  const site = () => new dm.Group("site", { name: "Site", configured: true });
+  const fileOf = () => dm.getFileOutput({ filename: "safety-manual.pdf" });
+  const groupOf = () => emulator.snapshot().groups.find((g) => g.name === "Site")!;
+
+  test("GroupFile: the next up takes over the attachment its killed create made", async () => {
+    expect((await engine.up(() => void site())).errors).toEqual([]);
+    const program = () => void new dm.GroupFile("manual", { groupId: site().id, fileId: fileOf().id });
+    await killedThenUp(program, () => groupOf().fileIds.length > 0);
+    expect(groupOf().fileIds).toHaveLength(1);
+    expect(engine.resource("manual").id).toBe(`${groupOf().id}/${groupOf().fileIds[0]}`);
+  });
+
+  test("GroupVideo: the next up takes over the attachment its killed create made", async () => {
+    expect((await engine.up(() => void site())).errors).toEqual([]);
+    const video = () => dm.getVideoOutput({ name: "Welcome Tour" });
+    const program = () => void new dm.GroupVideo("tour", { groupId: site().id, videoId: video().id });
+    await killedThenUp(program, () => groupOf().videoIds.length > 0);
+    expect(groupOf().videoIds).toHaveLength(1);
+    expect(engine.resource("tour").id).toBe(`${groupOf().id}/${groupOf().videoIds[0]}`);
+  });
+
+  test("a file attached outside the stack is refused naming adoptId, and adoptId takes it over", async () => {
+    expect((await engine.up(() => void site())).errors).toEqual([]);
+    const group = groupOf();
+    const file = (await admin.files.all()).find((f) => f.filename === "safety-manual.pdf")!;
+    await admin.groups.addFile(group.id, file.id);
+    const declare = (adoptId?: string) => () =>
+      void new dm.GroupFile("manual", { groupId: site().id, fileId: file.id, adoptId });
+    const refused = await engine.up(declare());
+    expect(refused.errors.map((e) => e.message).join("\n")).toContain(`adoptId: "${group.id}/${file.id}"`);
+    // Refused again: a refused create leaves nothing that would let the next run take the file as its own.
+    const again = await engine.up(declare());
+    expect(again.errors.map((e) => e.message).join("\n")).toContain(`adoptId: "${group.id}/${file.id}"`);
+    const adopted = await engine.up(declare(`${group.id}/${file.id}`));
+    expect(adopted.errors).toEqual([]);
+    expect(engine.resource("manual").id).toBe(`${group.id}/${file.id}`);
+    expect(groupOf().fileIds).toEqual([file.id]);
+  });
+});
+
+test("ReleaseChannelShare: the next up takes over the share its killed create made", async () => {
+  const channel = emulator.snapshot().releaseChannels.find((c) => c.name === "Production")!;
+  const program = () =>
+    void new dm.ReleaseChannelShare("to-staging", {
+      appId: channel.appId,
+      releaseChannelId: channel.id,
+      organizationSlug: "acme-staging",
+    });
+  const shared = () => emulator.snapshot().releaseChannels.find((c) => c.id === channel.id)!.sharedWithOrgIds;
+  await killedThenUp(program, () => shared().length > 0);
+  expect(shared()).toHaveLength(1);
+  expect(engine.resource("to-staging").id).toBe(`${channel.appId}/${channel.id}/acme-staging`);
+});
+
+describe("writes that set a state are retried after a lost answer", () => {
+  // Seed 18 at rate 0.5: the first write's answer is lost, the next two arrive (the dice are drawn per write).
+  const firstAnswerLost = { dropAfterWriteRate: 0.5, seed: 18 };
+
+  const SHARED = {
+    enableOfflineMode: false,
+    requireManagedMetaLogin: false,
+    enableControllerFree: false,
+    wakeControllers: true,
+    adjustDeviceFit: false,
+    defaultToStationaryBoundary: true,
+  };
+
+  test("an experience's configure whose answer is lost is sent again, and the up succeeds", async () => {
+    const site = () => new dm.Group("site", { name: "Site", configured: true });
+    expect((await engine.up(() => void site())).errors).toEqual([]);
+    const app = (await admin.apps.all())[0];
+    const program = () =>
+      void new dm.HeadsetExperience("kiosk", {
+        groupId: site().id,
+        mode: "arborxr-kiosk",
+        isMenuEnabled: false,
+        kioskContent: { type: "app", id: app.id },
+        sharedModeSettings: SHARED,
+      });
+    emulator.setFaults(firstAnswerLost);
+    const result = await engine.up(program);
+    emulator.setFaults({ dropAfterWriteRate: 0 });
+    expect(emulator.stats().faults.droppedAfterWrite).toBe(1);
+    expect(result.errors).toEqual([]);
+    const groupId = String(engine.resource("site").id);
+    const kiosk = emulator.snapshot().experiences.filter((e) => JSON.stringify(e.holder).includes(groupId));
+    expect(kiosk).toEqual([
+      expect.objectContaining({
+        kind: "headset",
+        mode: "arborxr-kiosk",
+        settings: expect.objectContaining({ kioskContent: { type: "app", id: app.id } }),
+      }),
+    ]);
+  });
+
+  test("an unshare whose answer is lost is sent again: the share is removed and the stack forgets it", async () => {
+    const channel = emulator.snapshot().releaseChannels.find((c) => c.name === "Production")!;
+    const share = () =>
+      void new dm.ReleaseChannelShare("to-staging", {
+        appId: channel.appId,
+        releaseChannelId: channel.id,
+        organizationSlug: "acme-staging",
+      });
+    expect((await engine.up(share)).errors).toEqual([]);
+    const shared = () =>
+      emulator.snapshot().releaseChannels.find((c) => c.id === channel.id)!.sharedWithOrgIds;
+    expect(shared()).toHaveLength(1);
+    const droppedBefore = emulator.stats().faults.droppedAfterWrite;
+    emulator.setFaults(firstAnswerLost);
+    const result = await engine.up(() => {});
+    emulator.setFaults({ dropAfterWriteRate: 0 });
+    expect(emulator.stats().faults.droppedAfterWrite - droppedBefore).toBe(1);
+    expect(result.errors).toEqual([]);
+    expect(shared()).toEqual([]);
+    expect(engine.resources()).toHaveLength(0);
+  });
+});
