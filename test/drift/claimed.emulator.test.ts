@@ -50,12 +50,20 @@ it("names an object two stacks declare, and one two resources of a stack declare
   });
   const admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
   const lab = (await admin.groups.all()).find((g) => g.name === "Shared Lab")!.id;
-  // A second stack adopts the same group, twice over: two resources of one stack, and one of another.
+  // A second stack adopts the same group: one resource of another stack.
   const sites = await exportOf("acme-sites", () => {
     new dm.Group("site-lab", { name: "Shared Lab", configured: true, adoptId: lab });
-    new dm.Group("site-lab-again", { name: "Shared Lab", configured: true, adoptId: lab });
     new dm.Group("site-own", { name: "Sites Only" });
   });
+  // Two resources of one stack for one group: the provider now refuses the second at preview (claims.ts), but
+  // state written by 0.1.0, which let both adopt it, still has them. That state is this real export with the
+  // resource recorded a second time under another name.
+  const exported = JSON.parse(fs.readFileSync(sites, "utf8")) as {
+    deployment: { resources: { urn: string; type: string }[] };
+  };
+  const siteLab = exported.deployment.resources.find((r) => r.urn.endsWith("::site-lab"))!;
+  exported.deployment.resources.push({ ...siteLab, urn: `${siteLab.urn}-again` });
+  fs.writeFileSync(sites, JSON.stringify(exported));
   const env = { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly };
 
   const both = await runDrift(workDir, ["--kinds", "group", core, sites], env);
