@@ -85,6 +85,12 @@ const CLAIMS: Partial<Record<ResourceKind, ClaimSpec>> = {
     keys: (p) => (str(p.name) === undefined ? undefined : [(str(p.name) as string).toLowerCase()]),
     describe: (p) => `the tag "${String(p.name)}" (tag names compare without case)`,
   },
+  // E-mail addresses compare without case, as the service matches them (userInvitation.ts's sameEmail).
+  user: {
+    property: "email",
+    keys: (p) => (str(p.email) === undefined ? undefined : [(str(p.email) as string).toLowerCase()]),
+    describe: (p) => `the user ${String(p.email)}`,
+  },
   tagSet: {
     property: "ownerId",
     keys: byProperties(["ownerType", "ownerId"]),
@@ -263,6 +269,16 @@ function takeKeys(
 const creating = new Map<string, CreateIdentity>();
 
 /**
+ * When an earlier create of this very resource (the one now creating) started and never answered: what a
+ * killed run left. For what cannot be listed as an object (a pending invitation), the time alone.
+ */
+export function unfinishedCreateStartedAt(kind: string, inputs: Props): number | undefined {
+  const claimant = claimantOf(inputs);
+  const identity = claimant === undefined ? undefined : creating.get(slotOf(kind, claimant));
+  return identity && unfinishedCreateOf(identity);
+}
+
+/**
  * Of the objects a create met (same natural key), the one an earlier, unfinished create of this very resource
  * made: there was such a create (interruptedCreates.ts), the object is not older than it, no other resource of
  * the run records it, and it is the only one. Such an object is taken over instead of refused.
@@ -272,9 +288,7 @@ export function leftByUnfinishedCreate<T extends { id: string; createdAt?: strin
   inputs: Props,
   met: T[],
 ): T | undefined {
-  const claimant = claimantOf(inputs);
-  const identity = claimant === undefined ? undefined : creating.get(slotOf(kind, claimant));
-  const startedAt = identity && unfinishedCreateOf(identity);
+  const startedAt = unfinishedCreateStartedAt(kind, inputs);
   if (startedAt === undefined) return undefined;
   const ours = met.filter(
     (object) =>

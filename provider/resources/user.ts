@@ -18,6 +18,7 @@ import {
 import { checkKind, defineKind, diffKind, diffKindAsked, liveInputs, registration } from "./kind";
 import { carried, stateFrom, type PropertySpecs } from "./properties";
 import { DeviceMgmtResource, type AdoptionArgs } from "./common";
+import { leftByUnfinishedCreate, unfinishedCreateStartedAt } from "./claims";
 import {
   MAX_GROUP_ROLES,
   findDuplicateGroupRoles,
@@ -202,7 +203,10 @@ export const userHandler: ResourceHandler = {
         );
       }
     } else {
-      const made = await createOrInvite(client, want, inputs.invite === true);
+      const made = await createOrInvite(client, want, inputs.invite === true, {
+        startedAt: unfinishedCreateStartedAt("user", inputs),
+        made: (user) => leftByUnfinishedCreate("user", inputs, [user]) !== undefined,
+      });
       // Invited, but no user record yet: recorded as a pending invitation (see userInvitation.ts).
       if (!("user" in made))
         return { id: invitationId(want.email), outs: pendingOutputs(inputs, made.invitedAt) };

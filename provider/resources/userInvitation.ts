@@ -80,6 +80,8 @@ export async function createOrInvite(
   client: DeviceMgmtClient,
   want: DeclaredUser,
   invite: boolean,
+  /** What an earlier create of this User left unfinished (a killed run): its time and whether a user is its. */
+  unfinished: { startedAt?: number; made(user: ApiUser): boolean } = { made: () => false },
 ): Promise<Made> {
   const startedAt = Date.now();
   let sent = 0;
@@ -99,17 +101,23 @@ export async function createOrInvite(
       // The request may have made the user. One that existed before it began is someone else's: the request
       // was then refused as a duplicate, and quietly taking that user over would manage (and later delete) it.
       const found = await findByEmail(client, want.email);
-      if (found && !madeSince(found, startedAt)) throw emailTaken(want.email, found);
+      if (found && !madeSince(found, startedAt) && !unfinished.made(found))
+        throw emailTaken(want.email, found);
       return found;
     });
   } catch (error) {
     if (!(error instanceof ValidationError && error.fieldErrors?.email)) throw error;
     const existing = await findByEmail(client, want.email);
+    // The user an earlier, killed create of this User made is its own: taken over, not refused.
+    if (existing && unfinished.made(existing)) return { user: existing };
     if (existing) throw emailTaken(want.email, existing);
     if (!invite) throw error;
     // No user, but the e-mail is refused: it has a pending invitation. When an earlier attempt of this very
-    // create lost its answer, that invitation is ours (the retry found no user because it is still pending).
+    // create lost its answer, or an earlier create of this User was killed, that invitation is ours (the retry
+    // found no user because it is still pending).
     if (sent > 1) return { invitedAt: new Date(startedAt).toISOString() };
+    if (unfinished.startedAt !== undefined)
+      return { invitedAt: new Date(unfinished.startedAt).toISOString() };
     throw alreadyInvited(want.email);
   }
   if (created) return { user: created };

@@ -1,8 +1,8 @@
 // Repair without a human: an `up` killed after a create's write reached the service (its answer lost, the CLI
 // and plugin SIGKILLed while the provider looks for it) leaves the object live and the state without it. The
-// next `up` of the same stack takes over what its own killed create made — Theme, Tag, GroupFile, GroupVideo,
-// ReleaseChannelShare — instead of asking for adoptId; the organization holds the object once. Another stack
-// meeting the same object is still refused, naming adoptId, and adoptId takes a group's file over.
+// next `up` of the same stack takes over what its own killed create made — Theme, Tag, User, GroupFile,
+// GroupVideo, ReleaseChannelShare — instead of asking for adoptId; the organization holds the object once.
+// Another stack meeting the same object is still refused, naming adoptId, and adoptId takes a group's file over.
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
@@ -90,6 +90,30 @@ test("Tag: the next up takes over the tag its killed create made", async () => {
   await killedThenUp(program, () => named().length > 0);
   expect(named()).toHaveLength(1);
   expect(engine.resource("lab").id).toBe(named()[0].id);
+});
+
+test("User: the next up takes over the user its killed create made; another stack is still refused", async () => {
+  const program = () =>
+    void new dm.User("ula", {
+      firstName: "Ula",
+      lastName: "Repair",
+      email: "ula.repair@acme.example",
+      defaultRoleId: dm.getRoleOutput({ name: "Read Only", type: "organization" }).id,
+    });
+  const named = () => emulator.snapshot().users.filter((u) => u.email === "ula.repair@acme.example");
+  await killedThenUp(program, () => named().length > 0);
+  expect(named()).toHaveLength(1);
+  expect(named()[0]).toMatchObject({ firstName: "Ula", lastName: "Repair" });
+  expect(engine.resource("ula").id).toBe(named()[0].id);
+
+  const other = await newEngine();
+  try {
+    const refused = await other.up(program);
+    expect(refused.errors.map((e) => e.message).join("\n")).toContain(`adoptId: "${named()[0].id}"`);
+    expect(named()).toHaveLength(1);
+  } finally {
+    await other.close();
+  }
 });
 
 describe("a group's file and video (the API cannot list them)", () => {

@@ -68,6 +68,24 @@ test("a create whose key another resource holds is refused before any write (cla
   expect(tags.map((t) => t.id)).toEqual([made.id]);
 });
 
+test("a second User of one e-mail (in another case) is refused at check, naming the property", async () => {
+  const user = handler("user");
+  const roleId = (await admin.roles.all()).find((r) => r.name === "Read Only")!.id;
+  const declared = { firstName: "Ula", lastName: "One", defaultRoleId: roleId };
+  const first = await user.check({}, { ...declared, email: "ula.one@acme.example", __claimant: "ula" });
+  expect(first.failures ?? []).toEqual([]);
+  const second = await user.check(
+    {},
+    { ...declared, email: "Ula.One@Acme.example", __claimant: "ula-again" },
+  );
+  expect(second.failures).toEqual([
+    {
+      property: "email",
+      reason: expect.stringContaining('User "ula-again" declares the user Ula.One@Acme.example'),
+    },
+  ]);
+});
+
 test("two resources recording one object id: the second is refused at diff", async () => {
   const tag = handler("tag");
   const made = await tag.create({ name: "shared-id", __claimant: "holder-a" });
