@@ -1,11 +1,11 @@
 /**
  * The request log on stderr, switched by DEVICEMGMT_LOG:
  * - `debug`: a line per attempt (method, path, status, ms, retry, time waited for the rate limiter);
- * - `retries`: only the attempts of requests that were retried (the failed attempt that is retried, and each
+ * - `retries`: only the attempts of requests that were retried (the failed one that is retried, and each
  *   retry), which costs nothing per request that succeeds at once (the bench counts retries from it).
  */
+import { type Attempt, isSuccess, type RequestFn } from "./chain";
 import { redact } from "./redact";
-import type { Attempt } from "./transport";
 
 export interface AttemptLogEntry {
   method: string;
@@ -19,10 +19,12 @@ export interface AttemptLogEntry {
   throttledMs: number;
 }
 
-export function logAttempt(
-  entry: AttemptLogEntry,
-  sink: { logger: (line: string) => void; secrets: readonly string[] },
-): void {
+export interface LogSink {
+  logger: (line: string) => void;
+  secrets: readonly string[];
+}
+
+export function logAttempt(entry: AttemptLogEntry, sink: LogSink): void {
   // Read at call time so the variable can be switched on in a running process (e.g. by a test).
   const level = process.env.DEVICEMGMT_LOG;
   if (level !== "debug" && !(level === "retries" && (entry.retry > 0 || entry.retrying))) return;
@@ -31,4 +33,37 @@ export function logAttempt(
   const waited = throttledMs > 0 ? ` throttled=${throttledMs}ms` : "";
   const line = `devicemgmt: ${method} ${shownPath} ${outcome} ${ms}ms retry=${retry}${waited}`;
   sink.logger(redact(line, sink.secrets));
+}
+
+/**
+ * Logs each attempt sent through `next`. Whether a failed first attempt is retried is decided further out
+ * (withRetry), so under `retries` its line is held and written when the call's next attempt starts: a call
+ * that is not retried writes nothing.
+ */
+export function withAttemptLog(next: RequestFn, sink: LogSink): RequestFn {
+  const heldFirstAttempt = new WeakMap<object, AttemptLogEntry>();
+  return async (req) => {
+    const retry = (req.attempt ?? 1) - 1;
+    const held = req.call === undefined ? undefined : heldFirstAttempt.get(req.call);
+    if (held !== undefined) {
+      heldFirstAttempt.delete(req.call as object);
+      logAttempt({ ...held, retrying: true }, sink);
+    }
+    const started = Date.now();
+    const result = await next(req);
+    const entry: AttemptLogEntry = {
+      method: req.method,
+      shownPath: req.shownPath,
+      result,
+      ms: Date.now() - started,
+      retry,
+      retrying: false,
+      throttledMs: req.throttledMs ?? 0,
+    };
+    const { call } = req;
+    const mayBeRetried = retry === 0 && call !== undefined && !isSuccess(result);
+    if (mayBeRetried && process.env.DEVICEMGMT_LOG === "retries") heldFirstAttempt.set(call, entry);
+    else logAttempt(entry, sink);
+    return result;
+  };
 }

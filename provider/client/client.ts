@@ -1,7 +1,7 @@
 /**
  * DeviceMgmtClient: the typed v3 API. Cheap to construct — sockets, the rate limiter and the v3-token check
  * are shared per process and organization — so callers may create one per operation or cache one. The token
- * sits in a private field of the transport; the client is never meant to be serialized.
+ * sits in a closure of the request chain; the client is never meant to be serialized.
  */
 import type { Dispatcher } from "undici";
 import { dispatcherFor, resolveEndpoints } from "./connection";
@@ -40,7 +40,7 @@ import {
   type RateLimiter,
   type RateLimitSettings,
 } from "./throttle";
-import { type ClientStats, type RequestSpec, Transport } from "./transport";
+import { attemptChains, type ClientStats, type RequestSpec, TrafficCounters, Transport } from "./transport";
 
 export interface DeviceMgmtClientOptions {
   /** The v3 base URL, ending in /api/v3 (a trailing slash is fine). */
@@ -108,7 +108,13 @@ export class DeviceMgmtClient {
   readonly deviceContent: DeviceContentOperations;
   readonly releases: ReleaseOperations;
 
+  /** The v3 API: with the token, through the organization's throttle. */
   readonly #transport: Transport;
+  /** token-info below the API root: with the token, through the token's own throttle (see #limiter). */
+  readonly #tokenInfoTransport: Transport;
+  /** `GET /`, the one operation without authentication: no token, outside the rate budget. */
+  readonly #publicTransport: Transport;
+  readonly #counters: TrafficCounters;
   readonly #organizationKey: string;
   readonly #tokenInfoPath: string;
   readonly #baseUrl: string;
@@ -146,21 +152,33 @@ export class DeviceMgmtClient {
     }
     this.#organizationKey = organizationKey(endpoints.baseUrl, options.apiToken);
     this.#tokenInfoPath = `${new URL(endpoints.apiRoot).pathname}/token-info`;
-    this.#transport = new Transport({
-      endpoints,
-      organizationKey: this.#organizationKey,
-      token: options.apiToken,
-      secrets: secretsOf(options.apiToken),
-      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-      deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS,
-      backoff,
-      limiter: (spec) => this.#limiter(spec),
+    this.#counters = new TrafficCounters(this.#organizationKey);
+    const secrets = secretsOf(options.apiToken);
+    const chains = attemptChains({
       // An HttpDispatcher is an undici Dispatcher described structurally (see there).
       dispatcher: (options.dispatcher as Dispatcher | undefined) ?? dispatcherFor(endpoints.baseUrl),
-      logger: options.logger ?? ((line) => process.stderr.write(`${line}\n`)),
-      sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
-      rng: Math.random,
+      timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+      counters: this.#counters,
+      log: { logger: options.logger ?? ((line) => process.stderr.write(`${line}\n`)), secrets },
+      retry: {
+        backoff,
+        deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS,
+        sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+        rng: Math.random,
+      },
     });
+    const token = options.apiToken;
+    this.#transport = new Transport(
+      endpoints.baseUrl,
+      chains.authenticated(token, () => this.#limiter()),
+      secrets,
+    );
+    this.#tokenInfoTransport = new Transport(
+      endpoints.apiRoot,
+      chains.authenticated(token, () => this.#ownLimiter()),
+      secrets,
+    );
+    this.#publicTransport = new Transport(endpoints.baseUrl, chains.unthrottled(), secrets);
 
     const operations = createOperations({
       get: (path, schema, query) => this.#call({ method: "GET", path, schema, query }),
@@ -200,22 +218,17 @@ export class DeviceMgmtClient {
 
   /** Counters of this client's traffic (read by the benchmark). */
   stats(): ClientStats {
-    return this.#transport.stats();
+    return this.#counters.stats();
   }
 
   /** Token information from `{api_root}/token-info`. */
   tokenInfo(): Promise<TokenInfo> {
-    return this.#transport.send({
-      method: "GET",
-      path: "/token-info",
-      apiRoot: true,
-      schema: s.tokenInfoSchema,
-    });
+    return this.#tokenInfoTransport.send({ method: "GET", path: "/token-info", schema: s.tokenInfoSchema });
   }
 
   /** API information from `GET /`, the one operation without authentication. */
   apiInfo(): Promise<ApiInfo> {
-    return this.#transport.send({ method: "GET", path: "/", authenticated: false, schema: s.apiInfoSchema });
+    return this.#publicTransport.send({ method: "GET", path: "/", schema: s.apiInfoSchema });
   }
 
   currentOrganization(): Promise<Organization> {
@@ -271,9 +284,8 @@ export class DeviceMgmtClient {
    * The organization's limiter, shared by every token of it. token-info itself (and any request while the
    * organization cannot be learnt, e.g. for a rejected token) goes through the token's own limiter.
    */
-  #limiter(spec: RequestSpec<unknown>): RateLimiter | Promise<RateLimiter> {
-    const own = () => limiterFor(this.#organizationKey, this.#rateLimit);
-    if (spec.apiRoot) return own();
+  #limiter(): RateLimiter | Promise<RateLimiter> {
+    const own = () => this.#ownLimiter();
     if (this.#organizationLimiter === undefined) {
       const resolving = this.#tokenInfoOnce().then((info) =>
         limiterFor(organizationLimiterKey(this.#baseUrl, info.organization_id), this.#rateLimit),
@@ -286,6 +298,10 @@ export class DeviceMgmtClient {
       });
     }
     return this.#organizationLimiter.catch(own);
+  }
+
+  #ownLimiter(): RateLimiter {
+    return limiterFor(this.#organizationKey, this.#rateLimit);
   }
 
   async #write<T>(spec: RequestSpec<T>, invalidates: Invalidates): Promise<T> {

@@ -22,7 +22,10 @@
  * the call fails at once with reason "retry-after-too-long", so one throttled call cannot freeze a whole
  * `pulumi up`; the error tells the user when to run again. No retry is scheduled whose wait would end after
  * the call's deadline.
+ *
+ * `withRetry` applies the policy as a wrapper of the request chain (./chain).
  */
+import { headerValue, isSuccess, type RequestFn } from "./chain";
 
 export type AttemptOutcome =
   | { kind: "status"; status: number }
@@ -134,4 +137,51 @@ export function parseRetryAfter(header: string | null | undefined, now: number):
   const at = Date.parse(value);
   if (Number.isNaN(at)) return undefined;
   return Math.max(0, at - now);
+}
+
+export interface RetryPolicy {
+  backoff: BackoffSettings;
+  /** How long after the first send no retry may start. */
+  deadlineMs: number;
+  sleep: (ms: number) => Promise<void>;
+  rng: () => number;
+}
+
+/**
+ * Sends a call's attempts through `next` until one succeeds or `decideRetry` says stop, and hands back the last
+ * attempt with a summary (attempts made, whether one may have been applied, why it stopped) for the error.
+ */
+export function withRetry(next: RequestFn, policy: RetryPolicy): RequestFn {
+  return async (req) => {
+    const call = {};
+    let deadline: number | undefined;
+    let afterAmbiguousAttempt = false;
+    for (let attempt = 1; ; attempt++) {
+      const response = await next({ ...req, attempt, call });
+      // The deadline bounds retrying, so it starts at the first send, not while queued behind the throttle.
+      deadline ??= response.sentAt + policy.deadlineMs;
+      if (isSuccess(response)) return { ...response, retry: { attempts: attempt, afterAmbiguousAttempt } };
+      const decision = decideRetry({
+        method: req.method,
+        repeatable: req.repeatable,
+        attempt,
+        outcome:
+          response.kind === "answer"
+            ? { kind: "status", status: response.status }
+            : { kind: "network", sent: response.sent },
+        retryAfterHeader:
+          response.kind === "answer" ? headerValue(response.headers, "retry-after") : undefined,
+        now: Date.now(),
+        deadline,
+        rng: policy.rng,
+        backoff: policy.backoff,
+      });
+      if (!decision.retry) {
+        const stop = { reason: decision.reason, ambiguousWrite: decision.ambiguousWrite };
+        return { ...response, retry: { attempts: attempt, afterAmbiguousAttempt, stop } };
+      }
+      if (response.kind === "network" ? response.sent : response.status >= 500) afterAmbiguousAttempt = true;
+      await policy.sleep(decision.delayMs);
+    }
+  };
 }

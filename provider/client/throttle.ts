@@ -26,8 +26,11 @@
  * Both are pure state machines driven by explicit timestamps; `RateLimiter` adds the queue and the timer,
  * with an injectable clock. Limiters are process-wide per organization (base URL + organization id, learnt
  * from token-info); a token whose organization is not known yet uses one keyed by base URL + token hash.
+ * `withThrottle` puts a limiter into the request chain (./chain).
  */
 import { createHash } from "node:crypto";
+import { type ChainResponse, headerValue, type RequestFn, type ResponseHeaders } from "./chain";
+import { parseRetryAfter } from "./retry";
 import { TokenBucket } from "./tokenBucket";
 
 export interface RateLimitSettings {
@@ -389,4 +392,51 @@ export function limiterFor(key: string, settings: RateLimitSettings): RateLimite
   const limiter = new RateLimiter(settings);
   limiters.set(key, limiter);
   return limiter;
+}
+
+/** The part of a RateLimiter the chain uses (tests pass a fake). */
+export type Throttle = Pick<RateLimiter, "acquire" | "answered" | "unanswered">;
+
+/**
+ * Sends each attempt when the limiter grants it and reports the answer (or its absence) back to it. The limiter
+ * is looked up once per call (it may take a token-info request to learn the organization), not per attempt.
+ */
+export function withThrottle(next: RequestFn, limiter: () => Throttle | Promise<Throttle>): RequestFn {
+  const limiterOfCall = new WeakMap<object, Promise<Throttle>>();
+  return async (req) => {
+    let found = req.call === undefined ? undefined : limiterOfCall.get(req.call);
+    if (found === undefined) {
+      found = Promise.resolve(limiter());
+      if (req.call !== undefined) limiterOfCall.set(req.call, found);
+    }
+    const throttle = await found;
+    const { ticket, waitedMs } = await throttle.acquire();
+    let response: ChainResponse;
+    try {
+      response = await next({ ...req, throttledMs: waitedMs });
+    } catch (error) {
+      throttle.unanswered(ticket);
+      throw error;
+    }
+    const answer = response.kind === "answer" ? response : response.answered;
+    if (answer) throttle.answered(ticket, observe(answer.status, answer.headers));
+    else throttle.unanswered(ticket);
+    return response;
+  };
+}
+
+function observe(status: number, headers: ResponseHeaders): RateLimitObservation {
+  return {
+    status,
+    limit: integerHeader(headers, "x-ratelimit-limit"),
+    remaining: integerHeader(headers, "x-ratelimit-remaining"),
+    retryAfterMs:
+      status === 429 ? parseRetryAfter(headerValue(headers, "retry-after"), Date.now()) : undefined,
+  };
+}
+
+function integerHeader(headers: ResponseHeaders, name: string): number | undefined {
+  const value = headerValue(headers, name);
+  if (value === undefined || !/^\s*\d+\s*$/.test(value)) return undefined;
+  return Number(value);
 }
