@@ -3,7 +3,8 @@
  * table's order, from `KIND_SECTIONS`: a kind the table gains without an entry here is a compile error, and a
  * kind the exporter does not write says why.
  */
-import type { KindType, ResourceKind } from "../kinds";
+import type { ResourceKind } from "../kindKeys";
+import type { KindType } from "../kinds";
 import type { ProgramPlan } from "./naming";
 import type { RenderOptions } from "./render";
 import {
