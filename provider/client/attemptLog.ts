@@ -5,12 +5,17 @@
  *   retry), which costs nothing per request that succeeds at once (the bench counts retries from it).
  */
 import { redact } from "./redact";
-import type { Attempt } from "./transport";
+
+/**
+ * What the log shows of an attempt (transport.ts's `Attempt` fits it): said here rather than imported, since the
+ * transport imports this log, and importing its type back made the two an import cycle.
+ */
+type AttemptOutcome = { kind: "answer"; status: number } | { kind: "network"; code?: string };
 
 export interface AttemptLogEntry {
   method: string;
   shownPath: string;
-  result: Attempt;
+  result: AttemptOutcome;
   ms: number;
   /** Retries before this attempt (0 for the first). */
   retry: number;
