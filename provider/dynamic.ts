@@ -1,7 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import type { ResourceKind } from "./kinds";
-
-export type { ResourceKind } from "./kinds";
+import type { ResourceKind } from "./kindKeys";
 
 /**
  * The provider object a dynamic resource serializes into its `__provider` input (and so into state).

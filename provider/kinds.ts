@@ -6,6 +6,7 @@
  * Never remove or rename a key: state written by older versions names it (serialized providers call the
  * runtime's `handler("<key>")`).
  */
+import type { ResourceKind } from "./kindKeys";
 import type { KindDefinition } from "./resources/kind";
 import { groupKind } from "./resources/group";
 import { userKind } from "./resources/user";
@@ -40,11 +41,15 @@ export const KINDS = kindTable({
   releaseChannelShare: releaseChannelShareKind,
 });
 
-/** The keys of the kind table: what state records for each resource. */
-export type ResourceKind = keyof typeof KINDS;
-
-/** Each entry is filed under its own key: a definition filed under another kind's key is a compile error. */
-function kindTable<T extends { [K in keyof T]: KindDefinition<K & string> }>(table: T): T {
+/**
+ * The table has exactly the keys of `ResourceKind` (kindKeys.ts), each entry filed under its own key: a missing
+ * key, a key not declared there, or a definition filed under another kind's key is a compile error.
+ */
+function kindTable<
+  T extends { [K in ResourceKind]: KindDefinition<K> } & {
+    [K in keyof T]: K extends ResourceKind ? KindDefinition<K> : never;
+  },
+>(table: T): T {
   return table;
 }
 

@@ -7,7 +7,8 @@
 import { UnknownKindError } from "./errors";
 import type * as pulumi from "@pulumi/pulumi";
 import { stackSettingsFrom, type StackSettings } from "./connection";
-import { KINDS, type ResourceKind } from "./kinds";
+import type { ResourceKind } from "./kindKeys";
+import { KINDS } from "./kinds";
 import type { ResourceHandler } from "./resources/framework";
 import { bindStackSettings } from "./resources/context";
 import { pinnedToOrganization } from "./resources/organization";

@@ -20,7 +20,7 @@ import type {
   Tag,
   Video,
 } from "./types";
-import type { Executor } from "./operations";
+import type { Executor } from "./executor";
 import { type Invalidates, INVALIDATES_NOTHING, REPEATABLE } from "./invalidates";
 
 /** What carries tags: the path segment of `PATCH /{owner}/{id}/tags/attach|detach`. */

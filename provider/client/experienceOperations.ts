@@ -18,7 +18,7 @@ import type {
   Theme,
   ThemeBody,
 } from "./types";
-import type { Executor } from "./operations";
+import type { Executor } from "./executor";
 import { type Invalidates, INVALIDATES_NOTHING, REPEATABLE } from "./invalidates";
 
 /** Whose experience: a configured group's, or an ungrouped device's. */

@@ -3,12 +3,12 @@
  * else; the client supplies how a read and a write are executed (writes are preceded by the v3-token check).
  */
 import type { z } from "zod";
-import { PageIterator, type PageSizeMemory } from "./pagination";
+import { PageIterator } from "./pagination";
 import * as s from "./schemas";
 import { createExperienceOperations, type ExperienceOperations } from "./experienceOperations";
 import { createContentOperations, type ContentOperations } from "./contentOperations";
 import { type Invalidates, INVALIDATES_NOTHING } from "./invalidates";
-import type { HttpMethod, QueryValue } from "./transport";
+import type { Executor, Query } from "./executor";
 import type {
   App,
   AuditRecord,
@@ -185,8 +185,6 @@ export interface Operations extends ExperienceOperations, ContentOperations {
   auditLogs: AuditLogOperations;
 }
 
-type Query = Record<string, QueryValue>;
-
 /** Declarations shared by several routes. */
 const USERS: Invalidates = [{ kind: "users" }];
 const GROUPS: Invalidates = [{ kind: "groups" }];
@@ -195,22 +193,6 @@ const deviceChannels = (deviceId: string): Invalidates => [
   { kind: "deviceReleaseChannels", ownerId: deviceId },
 ];
 const movedDevice = (deviceId: string): Invalidates => [...GROUPS, ...deviceChannels(deviceId)];
-
-export interface Executor {
-  get<T>(path: string, schema: z.ZodType<T>, query?: Query): Promise<T>;
-  write<T>(
-    method: HttpMethod,
-    path: string,
-    invalidates: Invalidates,
-    body?: unknown,
-    schema?: z.ZodType<T>,
-    query?: Query,
-    /** A POST that sets a state, so it is retried like a PUT (see `RequestSpec.repeatable`). */
-    options?: { repeatable?: boolean },
-  ): Promise<T>;
-  /** Where the server's accepted page size is remembered (per base URL, process-wide). */
-  pageSizes?: PageSizeMemory;
-}
 
 const usersPage = s.pageSchema(s.userSchema);
 const rolesPage = s.pageSchema(s.roleSchema);

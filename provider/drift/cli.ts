@@ -17,7 +17,7 @@ import { parseArgs } from "node:util";
 import { closeDispatchers, DeviceMgmtClient, resolveEndpoints } from "../client";
 import { baseUrlProblem, envFlag, ENV_KEYS } from "../connection";
 import { terminalText } from "../printable";
-import type { ResourceKind } from "../dynamic";
+import type { ResourceKind } from "../kindKeys";
 import { readIgnoreFile, type IgnoreRule } from "./ignore";
 import { DRIFT_KINDS } from "./kinds";
 import { LiveOrganization } from "./live";

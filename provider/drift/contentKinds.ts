@@ -3,7 +3,7 @@
  * groups and devices, release-channel versions and shares. Each reads from list pages where the API has them;
  * where it cannot show something, the entry says why, and the report lists such resources as not compared.
  */
-import type { ResourceKind } from "../dynamic";
+import type { ResourceKind } from "../kindKeys";
 import { nameSet, str, text, type DriftKind } from "./driftKind";
 import type { LiveOrganization } from "./live";
 

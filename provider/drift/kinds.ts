@@ -5,7 +5,7 @@
  * an entry.
  */
 import type { ReleaseChannel, Role } from "../client";
-import type { ResourceKind } from "../dynamic";
+import type { ResourceKind } from "../kindKeys";
 import { rolesOf } from "../resources/userRoles";
 import { contentKinds } from "./contentKinds";
 import { flag, groupPaths, lower, str, text, type DriftKind } from "./driftKind";

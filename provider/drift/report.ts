@@ -8,7 +8,7 @@
  * each with the audit records about it within the window, newest first.
  */
 import type { AuditRecord } from "../client";
-import type { ResourceKind } from "../dynamic";
+import type { ResourceKind } from "../kindKeys";
 import { rulesMatching, unusedRules, type IgnoreRule } from "./ignore";
 import { DRIFT_KINDS, groupPaths, shown, type AttachedItem, type DriftKind, type LiveObject } from "./kinds";
 import type { LiveOrganization } from "./live";

@@ -5,7 +5,8 @@
  */
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
-import { LEGACY_TYPE, TYPE_MODULE, type ResourceKind } from "../dynamic";
+import { LEGACY_TYPE, TYPE_MODULE } from "../dynamic";
+import type { ResourceKind } from "../kindKeys";
 import { KINDS } from "../kinds";
 
 /** Pulumi's marker of a secret value (`{"4dabf18193072939515e22adb298388d": "1b47…", "ciphertext": …}`). */

@@ -20,7 +20,8 @@ import { baseUrlProblem, envFlag, ENV_KEYS } from "../connection";
 import { EXPORT_KINDS, type ExportKind } from "./model";
 import { planProgram, slugify } from "./naming";
 import { readOrganization } from "./read";
-import { renderFiles, type RenderOptions } from "./render";
+import { renderFiles } from "./render";
+import type { RenderOptions } from "./renderOptions";
 import { matchTarget, type StagingMatch } from "./staging";
 
 const USAGE = `Usage: devicemgmt-export [options]

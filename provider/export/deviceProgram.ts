@@ -2,7 +2,7 @@
  * The generated program's sections for tags, devices and channel versions (KIND_SECTIONS in program.ts).
  */
 import type { ProgramPlan } from "./naming";
-import { statement, type Declaring, type Expr } from "./program";
+import { statement, type Declaring, type Expr } from "./layout";
 import { tsString } from "./text";
 
 const section = (comment: string, lines: string[]) => [comment, ...lines].join("\n");

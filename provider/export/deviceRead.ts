@@ -10,7 +10,7 @@
  *   that name, one channel of that name in it, one version of that name; everything else is left out with why.
  */
 import type { DeviceMgmtClient } from "../client";
-import { compareBy } from "./model";
+import { compareBy } from "./order";
 
 export interface ModelTag {
   id: string;

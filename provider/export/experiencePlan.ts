@@ -4,7 +4,8 @@
  * whole program; pure like the rest of the plan.
  */
 import type { ExperienceRef, ModelExperience, ModelTheme } from "./experienceRead";
-import { compareBy, type OrgModel } from "./model";
+import type { OrgModel } from "./model";
+import { compareBy } from "./order";
 import { assignIdentifiers, assignUnique, identifierFrom, slugify } from "./names";
 
 export interface PlannedTheme {

@@ -8,7 +8,7 @@ import { THEME_COLORS } from "./experienceRead";
 import type { ExperienceKindName } from "./experienceRead";
 import type { PlannedExperience } from "./experiencePlan";
 import type { ProgramPlan } from "./naming";
-import { statement, type Declaring, type Expr } from "./program";
+import { statement, type Declaring, type Expr } from "./layout";
 import { tsString } from "./text";
 
 const LOOKUP_CALL: Record<ExperienceRef["kind"], string> = {

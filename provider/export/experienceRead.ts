@@ -21,7 +21,7 @@ import {
   fieldsOfMode,
   type ModeFields,
 } from "../resources/experienceFields";
-import { compareBy } from "./model";
+import { compareBy } from "./order";
 
 export type ExperienceRef =
   | { kind: "app"; name: string }

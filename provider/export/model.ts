@@ -12,6 +12,7 @@ import type {
   ModelTagSet,
 } from "./deviceRead";
 import type { ModelExperience, ModelTheme } from "./experienceRead";
+import { compareBy } from "./order";
 
 /** What a program can declare; `groups` also decides whether groups are declared or only looked up. */
 export type ExportKind =
@@ -100,22 +101,6 @@ export interface OrgModel {
   channelVersions?: ModelChannelVersion[];
   /** One sentence per thing the program leaves out, and why; shown in the generated README. */
   leftOut: string[];
-}
-
-/** Code-unit order: the same on every machine and locale, so output never depends on where it ran. */
-export function compareText(a: string, b: string): number {
-  return a < b ? -1 : a > b ? 1 : 0;
-}
-
-/** Compares by each key in turn. */
-export function compareBy<T>(...keys: ((item: T) => string)[]): (a: T, b: T) => number {
-  return (a, b) => {
-    for (const key of keys) {
-      const order = compareText(key(a), key(b));
-      if (order !== 0) return order;
-    }
-    return 0;
-  };
 }
 
 export interface TreeGroup extends ModelGroup {

@@ -10,7 +10,6 @@
  */
 import {
   channelKey,
-  compareBy,
   groupTree,
   roleKey,
   type ChannelRef,
@@ -19,6 +18,7 @@ import {
   type RoleRef,
   type TreeGroup,
 } from "./model";
+import { compareBy } from "./order";
 import { planDevices, type DevicePlan } from "./devicePlan";
 import { planExperiences, type ExperiencePlan } from "./experiencePlan";
 import {

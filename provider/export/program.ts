@@ -3,9 +3,11 @@
  * table's order, from `KIND_SECTIONS`: a kind the table gains without an entry here is a compile error, and a
  * kind the exporter does not write says why.
  */
-import type { KindType, ResourceKind } from "../kinds";
+import type { ResourceKind } from "../kindKeys";
+import type { KindType } from "../kinds";
 import type { ProgramPlan } from "./naming";
-import type { RenderOptions } from "./render";
+import type { RenderOptions } from "./renderOptions";
+import { statement, type Declaring, type Expr } from "./layout";
 import {
   channelVersionSection,
   deviceContentSection,
@@ -15,69 +17,6 @@ import {
 } from "./deviceProgram";
 import { experienceSection, themeSection } from "./experienceProgram";
 import { oneLine, tsString } from "./text";
-
-/** The width generated code is laid out to (prettier's printWidth in the generated project). */
-export const WIDTH = 110;
-
-// ---- A small, deterministic code layout -----------------------------------------------------------------------
-
-export type Expr = string | { object: [string, Expr][] } | { array: Expr[] };
-
-function inline(expr: Expr): string {
-  if (typeof expr === "string") return expr;
-  if ("object" in expr) {
-    return expr.object.length ? `{ ${expr.object.map(([k, v]) => `${k}: ${inline(v)}`).join(", ")} }` : "{}";
-  }
-  return `[${expr.array.map(inline).join(", ")}]`;
-}
-
-/** `expr` on one line when `lead + expr + tail` fits the width, otherwise one member per line. */
-function layout(expr: Expr, indent: string, lead: number, tail: number): string {
-  const flat = inline(expr);
-  if (typeof expr === "string" || lead + flat.length + tail <= WIDTH) return flat;
-  const inner = `${indent}  `;
-  const lines =
-    "object" in expr
-      ? expr.object.map(([k, v]) => `${inner}${k}: ${layout(v, inner, inner.length + k.length + 2, 1)},`)
-      : expr.array.map((v) => `${inner}${layout(v, inner, inner.length, 1)},`);
-  const [open, close] = "object" in expr ? ["{", "}"] : ["[", "]"];
-  return `${open}\n${lines.join("\n")}\n${indent}${close}`;
-}
-
-/**
- * `[const name = ]callee(args..., props[, trailing]);` laid out to the width as prettier lays it out: on one
- * line when it fits; else, without a trailing argument, the props object hugs the call; with one, every
- * argument goes on a line of its own.
- */
-export function statement(
-  variable: string | undefined,
-  callee: string,
-  args: string[],
-  props: [string, Expr][],
-  trailing?: string,
-): string {
-  const open = `${variable ? `const ${variable} = ` : ""}${callee}(`;
-  const lead = `${open}${args.map((a) => `${a}, `).join("")}`;
-  if (trailing === undefined) return `${lead}${layout({ object: props }, "", lead.length, 2)});`;
-  const flat = `${lead}${inline({ object: props })}, ${trailing});`;
-  if (flat.length <= WIDTH) return flat;
-  const lines = [...args, layout({ object: props }, "  ", 2, 1), trailing].map((a) => `  ${a},`);
-  return `${open}\n${lines.join("\n")}\n);`;
-}
-
-// ---- index.ts -----------------------------------------------------------------------------------------------
-
-/**
- * What sections write through the program's preamble: the adoption id and retain option from stack config, and
- * the config object itself. Each records its use, so the preamble declares only what the program reads (the
- * generated tsconfig has noUnusedLocals: an unread `const` does not compile).
- */
-export interface Declaring {
-  adopt(resourceName: string): [string, Expr];
-  opts(resourceName: string): string;
-  /** `config`, for a section's own stack-config reads (PINs, absent devices). */
-  readonly config: string;
-}
 
 /** `new dm.<Kind>`: the kind's name is checked against the kind table. */
 const construct = (type: KindType) => `new dm.${type}`;

@@ -7,7 +7,6 @@ import { z } from "zod";
 import type { DeviceMgmtClient, PageIterator, ReleaseChannel, Role, User } from "../client";
 import {
   channelKey,
-  compareBy,
   groupTree,
   groupsNotFindableByName,
   type ChannelRef,
@@ -19,6 +18,7 @@ import {
   type OrgModel,
   type RoleRef,
 } from "./model";
+import { compareBy } from "./order";
 import { readDevicesAndTags } from "./deviceRead";
 import { readExperiences } from "./experienceRead";
 

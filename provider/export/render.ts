@@ -3,31 +3,14 @@
  * locale), which is what makes a second export of an unchanged organization show no difference.
  */
 import type { ProgramPlan } from "./naming";
-import { renderProgram, WIDTH } from "./program";
+import { renderProgram } from "./program";
+import { WIDTH } from "./layout";
+import type { RenderOptions } from "./renderOptions";
 import { stagingAdopt, type StagingMatch } from "./staging";
 import { markdownCode, markdownText } from "../printable";
 import { oneLine, yamlString } from "./text";
 
 export { oneLine, tsString, yamlString } from "./text";
-
-export interface RenderOptions {
-  /** Pulumi project name (also the namespace of the `adopt` config key). */
-  project: string;
-  /** The stack whose config file holds the adoption ids (the source organization's stack). */
-  stack: string;
-  /** The source organization's API base URL, written to the stack config; no token is ever written. */
-  baseUrl?: string;
-  /** The target organization read for a staging stack (`--match-base-url`): its config file and README part. */
-  staging?: StagingMatch;
-  /** Version specs for the generated package.json (`provider` may be a `file:` path to a checkout). */
-  versions: {
-    pulumi: string;
-    provider: string;
-    typescript: string;
-    tsNode: string;
-    typesNode: string;
-  };
-}
 
 /** File name → content. */
 export type ExportFiles = Record<string, string>;

@@ -13,7 +13,8 @@
  */
 import type { DeviceMgmtClient } from "../client";
 import type { KindType } from "../kinds";
-import { compareText, groupTree, type ChannelRef } from "./model";
+import { groupTree, type ChannelRef } from "./model";
+import { compareText } from "./order";
 import type { ProgramPlan } from "./naming";
 
 export type StagingOutcome = "adopt" | "create";

@@ -16,7 +16,7 @@
  * - `create`, `diff`, `update`: the object's id (two resources recording one id, e.g. one device named by id in
  *   one and by serial number in the other).
  */
-import type { ResourceKind } from "../kinds";
+import type { ResourceKind } from "../kindKeys";
 import { DuplicateClaimError } from "../errors";
 import type { Props, ResourceHandler } from "./framework";
 import { containsUnknown } from "./framework";

@@ -6,7 +6,6 @@ import {
   type StackSettings,
 } from "../connection";
 import type { DeviceMgmtClient } from "../client";
-import type { Props } from "./framework";
 
 let stackSettings: StackSettings = {};
 
@@ -23,8 +22,12 @@ export function bindStackSettings(settings: StackSettings): void {
   resolvedClients.clear();
 }
 
-/** The client for a resource: its own `connection` input first, then stack config, then the environment. */
-export function clientForProps(props: Props): DeviceMgmtClient {
+/**
+ * The client for a resource: its own `connection` input first, then stack config, then the environment. `props`
+ * is framework.ts's `Props` spelled out: the framework imports this module, so importing its type back would be a
+ * cycle.
+ */
+export function clientForProps(props: Record<string, unknown>): DeviceMgmtClient {
   const connection = props.connection as ConnectionInput | undefined;
   // Read at call time, as resolveConnection does, so a rotated token in the environment is used at once.
   const environment = Object.values(ENV_KEYS).map((name) => process.env[name] ?? null);

@@ -5,7 +5,7 @@
  * exporter's kinds, delete-before-replace) is derived from there.
  */
 import * as pulumi from "@pulumi/pulumi";
-import type { ResourceKind } from "../kinds";
+import type { ResourceKind } from "../kindKeys";
 import { kindOptions, thinProvider, TYPE_MODULE } from "../dynamic";
 import { OrganizationMoveError } from "../errors";
 import {

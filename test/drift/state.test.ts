@@ -8,7 +8,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createEngine, type Engine } from "../engine";
 import { DeviceMgmtClient } from "../../provider/client";
-import { LEGACY_TYPE, thinProvider, type ResourceKind } from "../../provider/dynamic";
+import { LEGACY_TYPE, thinProvider } from "../../provider/dynamic";
+import type { ResourceKind } from "../../provider/kindKeys";
 import { EXIT } from "../../provider/drift/cli";
 import {
   legacyKind,

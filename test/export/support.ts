@@ -8,7 +8,7 @@ import { parse as parseYaml } from "yaml";
 import type { Program } from "../engine";
 import { main } from "../../provider/export/cli";
 import type { ExportKind, ModelGroup, ModelUser, OrgModel, RoleRef } from "../../provider/export/model";
-import type { RenderOptions } from "../../provider/export/render";
+import type { RenderOptions } from "../../provider/export/renderOptions";
 
 export const VERSIONS: RenderOptions["versions"] = {
   pulumi: "3.270.0",

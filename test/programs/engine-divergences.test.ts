@@ -5,7 +5,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { Group, GroupReleaseChannel, User } from "../../provider";
 import { DeviceMgmtClient } from "../../provider/client";
-import { KINDS, type ResourceKind } from "../../provider/kinds";
+import type { ResourceKind } from "../../provider/kindKeys";
+import { KINDS } from "../../provider/kinds";
 import { useFlagStack } from "./flagStack";
 
 const stack = useFlagStack();

@@ -11,7 +11,8 @@ import * as path from "path";
 import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emulator";
 import { createEngine, type Engine, type RunResult } from "../engine";
 import { DeviceMgmtClient } from "../../provider/client";
-import { LEGACY_TYPE, thinProvider, type ResourceKind } from "../../provider/dynamic";
+import { LEGACY_TYPE, thinProvider } from "../../provider/dynamic";
+import type { ResourceKind } from "../../provider/kindKeys";
 import * as dm from "../../provider";
 
 const repoRoot = path.resolve(__dirname, "../..");

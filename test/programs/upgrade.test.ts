@@ -5,7 +5,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createEngine, type Engine } from "../engine";
 import { DeviceMgmtClient } from "../../provider/client";
-import { thinProvider, LEGACY_TYPE, type ResourceKind } from "../../provider/dynamic";
+import { thinProvider, LEGACY_TYPE } from "../../provider/dynamic";
+import type { ResourceKind } from "../../provider/kindKeys";
 import { Group, GroupReleaseChannel, User } from "../../provider";
 
 const repoRoot = path.resolve(__dirname, "../..");

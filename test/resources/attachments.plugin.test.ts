@@ -1,5 +1,5 @@
 // GroupReleaseChannel and DeviceReleaseChannel through the real dynamic-provider plugin against the emulator.
-import type { ResourceKind } from "../../provider/dynamic";
+import type { ResourceKind } from "../../provider/kindKeys";
 import type { PropertyMap } from "./providerPlugin";
 import { failure, Managed, startStack, type Stack } from "./support";
 

@@ -1,7 +1,7 @@
 // Issue #32 item 4: check knows the catalogue. Names and ids that must exist in the organization are checked
 // through the real plugin at check (so at preview), each failure naming the property, the value and the closest
 // existing name; the organization is read afterwards to show that nothing was written.
-import type { ResourceKind } from "../../provider/dynamic";
+import type { ResourceKind } from "../../provider/kindKeys";
 import type { PropertyMap } from "./providerPlugin";
 import { failure, Managed, serializedProvider, startStack, type Stack } from "./support";
 import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/sharedMode";

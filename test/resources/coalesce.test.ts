@@ -2,7 +2,7 @@
 // hook), and the pure parts of coalesced reads: how passes over a kind are served, with a fake list source and
 // a fake clock.
 import { DeviceMgmtClient, NotFoundError, type WriteNotice } from "../../provider/client";
-import type { Executor } from "../../provider/client/operations";
+import type { Executor } from "../../provider/client/executor";
 import {
   ListCoalescer,
   OwnerListCoalescer,

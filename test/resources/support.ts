@@ -6,7 +6,8 @@
 import * as path from "path";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { thinProvider, type ResourceKind } from "../../provider/dynamic";
+import { thinProvider } from "../../provider/dynamic";
+import type { ResourceKind } from "../../provider/kindKeys";
 import {
   startProviderPlugin,
   type CheckResult,
