@@ -157,3 +157,59 @@ export class UnknownKindError extends DeviceMgmtProblem {
     );
   }
 }
+
+/**
+ * A lookup was called with arguments it cannot take (an unknown key, an id that is not a UUID, an empty name).
+ * Refused before any request; `argument` names the argument when one is at fault, `usage` how to call it.
+ */
+export class LookupArgumentError extends DeviceMgmtProblem {
+  constructor(
+    readonly lookup: string,
+    argument: string | undefined,
+    problem: string,
+    readonly usage: string,
+  ) {
+    super(`${lookup}: ${problem} Usage: ${usage}.`, {
+      ...(argument !== undefined ? { property: argument } : {}),
+      fix: `call it as ${usage}`,
+    });
+  }
+}
+
+/**
+ * The group tree an export read cannot be written as a program: a parent the token cannot see, or parents
+ * that form a loop. `groupIds` are the groups concerned.
+ */
+export class UnexportableTreeError extends DeviceMgmtProblem {
+  constructor(
+    message: string,
+    readonly groupIds: string[],
+    fix: string,
+  ) {
+    super(message, { kind: "Group", fix });
+  }
+}
+
+/** An export option contradicts another or the organizations it reads (`property` is the option, e.g. a flag). */
+export class ExportOptionError extends DeviceMgmtProblem {
+  constructor(message: string, property: string, fix: string) {
+    super(message, { property, fix });
+  }
+}
+
+/** A value thrown that is not an Error (a string, an object), wrapped so that it carries a message and a stack. */
+export class NonErrorThrown extends Error {
+  constructor(readonly value: unknown) {
+    super(String(value));
+    this.name = "NonErrorThrown";
+  }
+}
+
+/** The package's own package.json was not found above `searchedFrom` (a broken or partial installation). */
+export class PackageNotFoundError extends DeviceMgmtProblem {
+  constructor(readonly searchedFrom: string) {
+    super(`The pulumi-devicemgmt package.json was not found above ${searchedFrom}.`, {
+      fix: "reinstall pulumi-devicemgmt",
+    });
+  }
+}

@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { AdoptionError, NotCreatedHereError } from "../errors";
+import { AdoptionError, NonErrorThrown, NotCreatedHereError } from "../errors";
 import { z } from "zod";
 import { AmbiguousWriteError, NotFoundError } from "../client";
 import { apiTokenProblem, baseUrlProblem } from "../connection";
@@ -58,7 +58,7 @@ export function partialFailure(
 }
 
 export function asError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
+  return value instanceof Error ? value : new NonErrorThrown(value);
 }
 
 /** Drops `undefined` everywhere: the plugin cannot encode it ("Unexpected struct type"). */
