@@ -17,7 +17,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { closeDispatchers, DeviceMgmtClient, resolveEndpoints } from "../client";
 import { baseUrlProblem, envFlag, ENV_KEYS } from "../connection";
-import { ExportOptionError, PackageNotFoundError } from "../errors";
+import { ExportOptionError, PackageNotFoundError } from "./errors";
 import { EXPORT_KINDS, type ExportKind } from "./model";
 import { planProgram, slugify } from "./naming";
 import { readOrganization } from "./read";

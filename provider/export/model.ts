@@ -4,7 +4,7 @@
  * is a pure function of it.
  */
 
-import { UnexportableTreeError } from "../errors";
+import { UnexportableTreeError } from "./errors";
 import type {
   ModelChannelVersion,
   ModelDeviceContent,

@@ -1,5 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { AdoptionError, NonErrorThrown, NotCreatedHereError } from "../errors";
+import { AdoptionError, NotCreatedHereError } from "../errors";
 import { z } from "zod";
 import { AmbiguousWriteError, NotFoundError } from "../client";
 import { apiTokenProblem, baseUrlProblem } from "../connection";
@@ -55,6 +55,14 @@ export function partialFailure(
   cause: unknown,
 ): PartialFailureError {
   return new PartialFailureError(id, { ...outputs, __provider: inputs.__provider }, asError(cause));
+}
+
+/** A value thrown that is not an Error (a string, an object), wrapped so that it carries a message and a stack. */
+export class NonErrorThrown extends Error {
+  constructor(readonly value: unknown) {
+    super(String(value));
+    this.name = "NonErrorThrown";
+  }
 }
 
 export function asError(value: unknown): Error {

@@ -1,7 +1,7 @@
 // The model's pure parts: the tree order and its failures, which groups a lookup by name can find, and which
 // users a program can declare.
 import type { Role, User } from "../../provider/client";
-import { UnexportableTreeError } from "../../provider/errors";
+import { UnexportableTreeError } from "../../provider/export/errors";
 import { groupsNotFindableByName, groupTree } from "../../provider/export/model";
 import { exportableUser } from "../../provider/export/read";
 import { exampleGroups, group, id } from "./support";
