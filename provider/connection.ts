@@ -1,5 +1,5 @@
 import { ConnectionSettingError } from "./errors";
-import { DeviceMgmtClient, organizationKey } from "./client";
+import { DeviceMgmtClient, organizationKey, parseBaseUrl } from "./client";
 
 /** Where a resource's API calls go. The token is a secret: it lives in stack config, the environment, or a
  * per-resource `connection` input that the resource classes wrap in `pulumi.secret`. */
@@ -53,8 +53,6 @@ export interface StackSettings extends ClientTuning {
   allowInsecureHttp?: boolean;
 }
 
-const EXAMPLE_BASE_URL = "https://devices.example.com/api/v3";
-
 function isLoopback(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/^\[|\]$/g, "");
   return (
@@ -83,28 +81,13 @@ function insecureOptIn(source: string): string {
  * DEVICEMGMT_ALLOW_INSECURE_HTTP for stack config and environment). Never prints credentials or a query string.
  */
 export function baseUrlProblem(raw: string, source: string, allowInsecureHttp = false): string | undefined {
-  const expected = `${source} must be an http(s) URL ending in /api/v3, such as ${EXAMPLE_BASE_URL}`;
-  let url: URL;
-  try {
-    url = new URL(raw.trim());
-  } catch {
-    return `${expected}; the value given is not a URL.`;
-  }
-  if (url.protocol !== "http:" && url.protocol !== "https:") {
-    return `${expected}; got a "${url.protocol}" URL.`;
-  }
-  const pathname = url.pathname.replace(/\/+$/, "");
-  if (!pathname.endsWith("/api/v3")) {
-    const fixed = pathname.endsWith("/api/v2")
-      ? `${url.origin}${pathname.slice(0, -"/v2".length)}/v3 (v2 is not supported)`
-      : `${url.origin}${pathname.endsWith("/api") ? pathname : `${pathname}/api`}/v3`;
-    return `${expected}; got "${url.origin}${pathname}". Use ${fixed}.`;
-  }
+  const parsed = parseBaseUrl(raw, source);
+  if ("problem" in parsed) return parsed.problem;
+  const url = new URL(parsed.baseUrl);
   if (url.protocol === "http:" && !allowInsecureHttp && !isLoopback(url.hostname)) {
-    const secure = `https://${url.host}${pathname}`;
     return (
-      `${source} "${url.origin}${pathname}" uses plain http to another machine, so the API token would travel ` +
-      `in clear. Use ${secure}, or, if the network is trusted, ${insecureOptIn(source)}.`
+      `${source} "${parsed.baseUrl}" uses plain http to another machine, so the API token would travel ` +
+      `in clear. Use https://${url.host}${url.pathname}, or, if the network is trusted, ${insecureOptIn(source)}.`
     );
   }
   return undefined;

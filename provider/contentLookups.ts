@@ -41,7 +41,7 @@ export async function getTheme(args: GetThemeArgs, options?: LookupOptions): Pro
   const name = check.name("name", "theme's name");
   const systemOwned = args.systemOwned;
   if (systemOwned !== undefined && typeof systemOwned !== "boolean")
-    check.fail('argument "systemOwned" must be true or false (or left out).');
+    check.fail('argument "systemOwned" must be true or false (or left out).', "systemOwned");
   const themes = await lookupClient(options).themes.all();
   const theme = exactlyOne(
     `theme named "${name}"${systemOwned === undefined ? "" : systemOwned ? " among system themes" : " among the organization's themes"}`,
@@ -100,7 +100,8 @@ export async function getImage(args: GetImageArgs, options?: LookupOptions): Pro
   const check = checker("getImage", args, IMAGE_USAGE);
   check.only("name", "type");
   const name = check.name("name", "image's file name");
-  const type = check.oneOf("type", IMAGE_TYPES) ?? check.fail('it needs "type": images are listed by type.');
+  const type =
+    check.oneOf("type", IMAGE_TYPES) ?? check.fail('it needs "type": images are listed by type.', "type");
   const images = await lookupClient(options).images.all(type);
   const image = exactlyOne(
     `image named "${name}" of type ${type}`,

@@ -135,15 +135,30 @@ export class MalformedIdError extends DeviceMgmtProblem {
   }
 }
 
-/** A lookup (`getGroup`, `getRole`, ...) found no match, or more than one. */
+/**
+ * A lookup (`getGroup`, `getRole`, ...) found no match, or more than one. `what` is what was looked for
+ * (`role named "Admin"`), `found` describes each match (ids, so several can be told apart), `available` the
+ * names there are when nothing matched, `reason` the API's answer when it said why.
+ */
 export class LookupError extends DeviceMgmtProblem {
-  constructor(
-    message: string,
-    readonly matches: number,
-  ) {
-    super(message, {
-      fix: matches === 0 ? "correct the lookup's arguments" : "narrow the lookup (e.g. by id)",
-    });
+  readonly what: string;
+  readonly found: string[];
+  readonly available: string[];
+  readonly matches: number;
+
+  constructor(details: { what: string; found?: string[]; available?: string[]; reason?: string }) {
+    const { what, found = [], available = [], reason } = details;
+    const quoted = available.map((v) => `"${v}"`).join(", ");
+    super(
+      found.length === 0
+        ? `No ${what}${reason === undefined ? "" : ` (${reason})`}.${available.length ? ` Available: ${quoted}.` : ""}`
+        : `More than one ${what}: ${found.join("; ")}. Narrow the lookup (e.g. by id).`,
+      { fix: found.length === 0 ? "correct the lookup's arguments" : "narrow the lookup (e.g. by id)" },
+    );
+    this.what = what;
+    this.found = found;
+    this.available = available;
+    this.matches = found.length;
   }
 }
 
@@ -155,5 +170,23 @@ export class UnknownKindError extends DeviceMgmtProblem {
         `Install the version that created it (or newer).`,
       { kind, fix: "install the version that created it, or newer" },
     );
+  }
+}
+
+/**
+ * A lookup was called with arguments it cannot take (an unknown key, an id that is not a UUID, an empty name).
+ * Refused before any request; `argument` names the argument when one is at fault, `usage` how to call it.
+ */
+export class LookupArgumentError extends DeviceMgmtProblem {
+  constructor(
+    readonly lookup: string,
+    argument: string | undefined,
+    problem: string,
+    readonly usage: string,
+  ) {
+    super(`${lookup}: ${problem} Usage: ${usage}.`, {
+      ...(argument !== undefined ? { property: argument } : {}),
+      fix: `call it as ${usage}`,
+    });
   }
 }

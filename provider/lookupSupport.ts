@@ -36,17 +36,9 @@ export function lookupClient(options?: LookupOptions): DeviceMgmtClient {
 
 // ---- Results ------------------------------------------------------------------------------------------------
 
-const quoted = (values: string[]) => values.map((v) => `"${v}"`).join(", ");
-
 export function exactlyOne<T>(what: string, matches: T[], describe: (m: T) => string, nearby: string[]): T {
   if (matches.length === 1) return matches[0];
-  if (matches.length === 0) {
-    throw new LookupError(`No ${what}.${nearby.length ? ` Available: ${quoted(nearby)}.` : ""}`, 0);
-  }
-  throw new LookupError(
-    `More than one ${what}: ${matches.map(describe).join("; ")}. Narrow the lookup (e.g. by id).`,
-    matches.length,
-  );
+  throw new LookupError({ what, found: matches.map(describe), available: nearby });
 }
 
 /** The one app of that name (a lookup's first step); `describe` says how several are told apart. */
@@ -70,7 +62,7 @@ export async function byId<T>(what: string, id: string, read: () => Promise<T>):
     return await read();
   } catch (error) {
     if (error instanceof NotFoundError) {
-      throw new LookupError(`No ${what} with id ${id} in the organization (${error.message}).`, 0);
+      throw new LookupError({ what: `${what} with id ${id} in the organization`, reason: error.message });
     }
     throw error;
   }

@@ -342,10 +342,7 @@ export interface TokenInfoResult {
  * The token's name, API version and organization (its display form is left out: it is part of the secret).
  *
  * @example
- * export const tokenName = dm.getTokenInfo().then((token) => {
- *   if (token.apiVersion !== "v3") throw new Error(`token ${token.tokenName} is not a v3 token`);
- *   return token.tokenName;
- * });
+ * export const tokenName = dm.getTokenInfo().then((token) => `${token.tokenName} (${token.apiVersion})`);
  */
 export async function getTokenInfo(options?: LookupOptions): Promise<TokenInfoResult> {
   const info = await lookupClient(options).tokenInfo();

@@ -167,7 +167,7 @@ export async function getDevices(args: GetDevicesArgs, options?: LookupOptions):
     const value = (args as unknown as Record<string, unknown>)[key];
     if (value === undefined) return undefined;
     if (!Array.isArray(value) || value.some((v) => typeof v !== "string" || v.trim() === "")) {
-      check.fail(`argument "${key}" must be a list of non-empty strings.`);
+      check.fail(`argument "${key}" must be a list of non-empty strings.`, key);
     }
     return value as string[];
   };

@@ -3,6 +3,8 @@
  * of ".." can never address another path) and names non-empty strings of at most 255 characters, as the v3 API
  * stores them. Every message names the lookup, the argument, what was given and how to call it.
  */
+import { LookupArgumentError } from "../errors";
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAX_NAME = 255;
 
@@ -26,8 +28,9 @@ export class ArgumentChecker {
     private readonly usage: string,
   ) {}
 
-  fail(problem: string): never {
-    throw new Error(`${this.lookup}: ${problem} Usage: ${this.usage}.`);
+  /** Refuses the call; `argument` names the argument at fault, when one is. */
+  fail(problem: string, argument?: string): never {
+    throw new LookupArgumentError(this.lookup, argument, problem, this.usage);
   }
 
   /** Refuses keys the lookup does not know (a misspelt `parentID` must not be silently ignored). */
@@ -37,6 +40,7 @@ export class ArgumentChecker {
         const close = known.find((k) => k.toLowerCase() === key.toLowerCase());
         this.fail(
           `unknown argument "${key}"${close ? ` (did you mean "${close}"?)` : ""}; it takes ${known.map((k) => `"${k}"`).join(", ")}.`,
+          key,
         );
       }
     }
@@ -51,6 +55,7 @@ export class ArgumentChecker {
     if (typeof value !== "string" || !UUID.test(value)) {
       this.fail(
         `argument "${key}" must be the UUID of a ${what} (like "3f2504e0-4f89-41d3-9a0c-0305e82c3301"), got ${shown(value)}.`,
+        key,
       );
     }
     return value;
@@ -63,6 +68,7 @@ export class ArgumentChecker {
         typeof value === "string" && value.length > MAX_NAME ? `${value.length} characters` : shown(value);
       this.fail(
         `argument "${key}" must be the ${what} as a non-empty string of at most ${MAX_NAME} characters, got ${why}.`,
+        key,
       );
     }
     return value;
@@ -74,6 +80,7 @@ export class ArgumentChecker {
     if (!allowed.includes(value as T)) {
       this.fail(
         `argument "${key}" must be ${allowed.map((a) => `"${a}"`).join(" or ")} (or left out), got ${shown(value)}.`,
+        key,
       );
     }
     return value as T;
@@ -82,7 +89,12 @@ export class ArgumentChecker {
 
 export function checker(lookup: string, args: unknown, usage: string): ArgumentChecker {
   if (typeof args !== "object" || args === null || Array.isArray(args)) {
-    throw new Error(`${lookup}: expected an arguments object, got ${shown(args)}. Usage: ${usage}.`);
+    throw new LookupArgumentError(
+      lookup,
+      undefined,
+      `expected an arguments object, got ${shown(args)}.`,
+      usage,
+    );
   }
   return new ArgumentChecker(lookup, args as Record<string, unknown>, usage);
 }

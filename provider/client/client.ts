@@ -5,6 +5,7 @@
  */
 import type { Dispatcher } from "undici";
 import { dispatcherFor, resolveEndpoints } from "./connection";
+import { ConnectionSettingError } from "../errors";
 import { UnauthorizedError, UnsupportedTokenError } from "./errors";
 import {
   type AppOperations,
@@ -125,9 +126,11 @@ export class DeviceMgmtClient {
   constructor(options: DeviceMgmtClientOptions) {
     const endpoints = resolveEndpoints(options.baseUrl);
     if (typeof options.apiToken !== "string" || options.apiToken.trim() === "") {
-      throw new Error(
-        `No API token given for ${endpoints.baseUrl}. Create a v3 token in the portal under Settings > Access Tokens.`,
-      );
+      const fix = "Create a v3 token in the portal under Settings > Access Tokens";
+      throw new ConnectionSettingError(`No API token given for ${endpoints.baseUrl}. ${fix}.`, {
+        property: "apiToken",
+        fix,
+      });
     }
     const backoff = { ...DEFAULT_BACKOFF, ...options.retry };
     const rateLimit: RateLimitSettings = {

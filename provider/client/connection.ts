@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import * as path from "node:path";
 import type { Dispatcher } from "undici";
+import { ConnectionSettingError } from "../errors";
 import { Agent } from "./http";
 
 const PACKAGE_NAME = "pulumi-devicemgmt";
@@ -16,28 +17,43 @@ export interface Endpoints {
   apiRoot: string;
 }
 
-/** Accepts a base URL ending in /api/v3, with or without a trailing slash. */
-export function resolveEndpoints(baseUrl: string): Endpoints {
+/** A base URL that reads well in a message. */
+export const EXAMPLE_BASE_URL = "https://devices.example.com/api/v3";
+
+/**
+ * The one rule for the shape of a base URL: an http(s) URL whose path ends in /api/v3 (a trailing slash is
+ * fine). Returns the endpoints, or the sentence saying why not, naming `source` (where the value came from:
+ * `connection.baseUrl`, `devicemgmt:baseUrl`, `--base-url`...) and the URL to use instead. Never prints
+ * credentials or a query string. Where the token may travel (plain http to another machine) is the provider's
+ * rule on top (`baseUrlProblem` in provider/connection.ts).
+ */
+export function parseBaseUrl(raw: string, source: string): Endpoints | { problem: string } {
+  const expected = `${source} must be an http(s) URL ending in /api/v3, such as ${EXAMPLE_BASE_URL}`;
   let url: URL;
   try {
-    url = new URL(baseUrl);
+    url = new URL(raw.trim());
   } catch {
-    throw new Error(
-      `Invalid devicemgmt base URL "${describeUrl(baseUrl)}": expected e.g. https://host/api/v3.`,
-    );
+    return { problem: `${expected}; the value given is not a URL.` };
   }
   if (url.protocol !== "http:" && url.protocol !== "https:") {
-    throw new Error(
-      `Invalid devicemgmt base URL "${describeUrl(baseUrl)}": only http and https are supported.`,
-    );
+    return { problem: `${expected}; got a "${url.protocol}" URL.` };
   }
   const pathname = url.pathname.replace(/\/+$/, "");
   if (!pathname.endsWith("/api/v3")) {
-    const hint = pathname.endsWith("/api/v2") ? " v2 is not supported; use the /api/v3 base URL." : "";
-    throw new Error(`Invalid devicemgmt base URL "${describeUrl(baseUrl)}": it must end in /api/v3.${hint}`);
+    const fixed = pathname.endsWith("/api/v2")
+      ? `${url.origin}${pathname.slice(0, -"/v2".length)}/v3 (v2 is not supported)`
+      : `${url.origin}${pathname.endsWith("/api") ? pathname : `${pathname}/api`}/v3`;
+    return { problem: `${expected}; got "${url.origin}${pathname}". Use ${fixed}.` };
   }
-  const origin = url.origin;
-  return { baseUrl: origin + pathname, apiRoot: origin + pathname.slice(0, -"/v3".length) };
+  return { baseUrl: url.origin + pathname, apiRoot: url.origin + pathname.slice(0, -"/v3".length) };
+}
+
+/** The endpoints of a base URL, or a ConnectionSettingError naming `source` when it breaks {@link parseBaseUrl}. */
+export function resolveEndpoints(baseUrl: string, source = "baseUrl"): Endpoints {
+  const parsed = parseBaseUrl(baseUrl, source);
+  if ("problem" in parsed)
+    throw new ConnectionSettingError(parsed.problem, { property: source, fix: parsed.problem });
+  return parsed;
 }
 
 /** A URL safe to print: no credentials, no query string. */

@@ -144,4 +144,4 @@ export {
 } from "./throttle";
 export { TokenBucket } from "./tokenBucket";
 export { type ClientStats, type HttpMethod, organizationStats } from "./transport";
-export { closeDispatchers, resolveEndpoints, userAgent } from "./connection";
+export { closeDispatchers, parseBaseUrl, resolveEndpoints, userAgent } from "./connection";

@@ -17,6 +17,7 @@ import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { closeDispatchers, DeviceMgmtClient, resolveEndpoints } from "../client";
 import { baseUrlProblem, envFlag, ENV_KEYS } from "../connection";
+import { ExportOptionError, PackageNotFoundError } from "./errors";
 import { EXPORT_KINDS, type ExportKind } from "./model";
 import { planProgram, slugify } from "./naming";
 import { readOrganization } from "./read";
@@ -230,9 +231,11 @@ export async function main(
         baseUrl: options.match.baseUrl,
       });
       if (staging.organization.id === model.organization.id) {
-        throw new Error(
+        throw new ExportOptionError(
           `--match-base-url reads the same organization (${staging.organization.slug}) as the export: ` +
             "give the staging organization's token in the --match-token-env variable.",
+          "--match-token-env",
+          "give the staging organization's token",
         );
       }
     }
@@ -312,7 +315,7 @@ async function generatedVersions(out: string): Promise<RenderOptions["versions"]
         typesNode: dependency("@types/node"),
       };
     }
-    if (path.dirname(dir) === dir) throw new Error("The pulumi-devicemgmt package.json was not found.");
+    if (path.dirname(dir) === dir) throw new PackageNotFoundError(__dirname);
   }
 }
 

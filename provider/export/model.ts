@@ -4,6 +4,7 @@
  * is a pure function of it.
  */
 
+import { UnexportableTreeError } from "./errors";
 import type {
   ModelChannelVersion,
   ModelDeviceContent,
@@ -117,9 +118,11 @@ export function groupTree(groups: ModelGroup[]): TreeGroup[] {
   const children = new Map<string | null, ModelGroup[]>();
   for (const group of groups) {
     if (group.parentId !== null && !byId.has(group.parentId)) {
-      throw new Error(
+      throw new UnexportableTreeError(
         `Group ${group.id} ("${group.name}") has parent ${group.parentId}, which the token cannot see. ` +
           `Export with a token whose user sees the whole group tree (e.g. an Admin).`,
+        [group.id],
+        "export with a token whose user sees the whole group tree",
       );
     }
     const siblings = children.get(group.parentId) ?? [];
@@ -144,7 +147,11 @@ export function groupTree(groups: ModelGroup[]): TreeGroup[] {
   if (ordered.length !== groups.length) {
     const reached = new Set(ordered.map((g) => g.id));
     const stranded = groups.filter((g) => !reached.has(g.id)).map((g) => g.id);
-    throw new Error(`The parents of groups ${stranded.join(", ")} form a loop; the tree cannot be exported.`);
+    throw new UnexportableTreeError(
+      `The parents of groups ${stranded.join(", ")} form a loop; the tree cannot be exported.`,
+      stranded,
+      "give one of these groups another parent",
+    );
   }
   return ordered;
 }

@@ -2,6 +2,7 @@
  * Plan → files. Pure: the same plan and options give byte-identical files (no clock, no environment, no
  * locale), which is what makes a second export of an unchanged organization show no difference.
  */
+import { ExportOptionError } from "./errors";
 import type { ProgramPlan } from "./naming";
 import { renderProgram } from "./program";
 import { WIDTH } from "./layout";
@@ -17,7 +18,11 @@ export type ExportFiles = Record<string, string>;
 
 export function renderFiles(plan: ProgramPlan, options: RenderOptions): ExportFiles {
   if (options.staging && options.staging.stack === options.stack) {
-    throw new Error(`The staging stack must differ from the source stack ("${options.stack}").`);
+    throw new ExportOptionError(
+      `The staging stack must differ from the source stack ("${options.stack}").`,
+      "--match-stack",
+      "name the staging stack",
+    );
   }
   return {
     "index.ts": renderProgram(plan, options),

@@ -123,7 +123,6 @@ export function attachmentHandler(spec: AttachmentSpec, kind: string): ResourceH
 
     async create(inputs) {
       const client = clientForProps(inputs);
-      await client.assertV3Token();
       const ownerId = inputs[ownerKey] as string;
       const attachedId = inputs[attachedKey] as string;
       const result = { id: attachmentId(ownerId, attachedId), outs: outputs(ownerId, attachedId, inputs) };
@@ -192,7 +191,6 @@ export function attachmentHandler(spec: AttachmentSpec, kind: string): ResourceH
 
     async delete(_id, props) {
       const client = clientForProps(props);
-      await client.assertV3Token();
       const ownerId = props[ownerKey] as string;
       const attachedId = props[attachedKey] as string;
       try {

@@ -85,7 +85,6 @@ export const deviceMigrationHandler: ResourceHandler = {
 
   async create(inputs) {
     const client = clientForProps(inputs);
-    await client.assertV3Token();
     const deviceId = inputs.deviceId as string;
     const slug = inputs.organizationSlug as string;
     const groupId = (inputs.groupId as string | null | undefined) ?? null;

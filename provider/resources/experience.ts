@@ -175,7 +175,6 @@ export function experienceHandler(
 ): ResourceHandler {
   const configure = async (props: Props, olds?: Props): Promise<Props> => {
     const client = clientForProps(props);
-    await client.assertV3Token();
     const holder = holderOf(props);
     try {
       await spec.calls(client).set(holder, props.mode as never, bodyFor(spec.table, props, olds));
@@ -256,7 +255,6 @@ export function experienceHandler(
       // the new name is created before the old is deleted): what is live is the new name's, not to be reset.
       if (runLedger.wasWritten(writeKey(spec, props)) && props.configuredInRun !== runLedger.runId) return;
       const client = clientForProps(props);
-      await client.assertV3Token();
       try {
         await spec.calls(client).set(holderOf(props), "default-home" as never, spec.resetBody(props));
       } catch (error) {

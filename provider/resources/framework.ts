@@ -57,8 +57,16 @@ export function partialFailure(
   return new PartialFailureError(id, { ...outputs, __provider: inputs.__provider }, asError(cause));
 }
 
+/** A value thrown that is not an Error (a string, an object), wrapped so that it carries a message and a stack. */
+export class NonErrorThrown extends Error {
+  constructor(readonly value: unknown) {
+    super(String(value));
+    this.name = "NonErrorThrown";
+  }
+}
+
 export function asError(value: unknown): Error {
-  return value instanceof Error ? value : new Error(String(value));
+  return value instanceof Error ? value : new NonErrorThrown(value);
 }
 
 /** Drops `undefined` everywhere: the plugin cannot encode it ("Unexpected struct type"). */

@@ -151,7 +151,6 @@ export const groupHandler: ResourceHandler = {
 
   async create(inputs) {
     const client = clientForProps(inputs);
-    await client.assertV3Token();
     const want = placementOf(inputs);
     let live: ApiGroup;
     if (typeof inputs.adoptId === "string") {
@@ -179,7 +178,6 @@ export const groupHandler: ResourceHandler = {
 
   async update(id, olds, news) {
     const client = clientForProps(news);
-    await client.assertV3Token();
     // Plan from the recorded outputs (no extra read): PUT carries the whole declared name and parent, and a
     // configure that turns out to be done already is recognised.
     try {
@@ -202,7 +200,6 @@ export const groupHandler: ResourceHandler = {
 
   async delete(id, props) {
     const client = clientForProps(props);
-    await client.assertV3Token();
     await unlessGone(client.groups.delete(id));
     await noteGroupChange(client, id, undefined);
   },

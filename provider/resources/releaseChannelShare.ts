@@ -90,7 +90,6 @@ export const releaseChannelShareHandler: ResourceHandler = {
   },
   async create(inputs) {
     const client = clientForProps(inputs);
-    await client.assertV3Token();
     try {
       await shareOnce(client, inputs);
     } catch (error) {
@@ -117,7 +116,6 @@ export const releaseChannelShareHandler: ResourceHandler = {
   },
   async delete(_id, props) {
     const client = clientForProps(props);
-    await client.assertV3Token();
     try {
       await unlessGone(
         client.releases.unshare(

@@ -242,7 +242,6 @@ export const releaseChannelVersionHandler: ResourceHandler = {
 
   async create(inputs) {
     const client = clientForProps(inputs);
-    await client.assertV3Token();
     const id = `${String(inputs.appId)}/${String(inputs.releaseChannelId)}`;
     try {
       return { id, outs: await apply(client, id, inputs) };
@@ -283,7 +282,6 @@ export const releaseChannelVersionHandler: ResourceHandler = {
 
   async update(id, olds, news) {
     const client = clientForProps(news);
-    await client.assertV3Token();
     try {
       return {
         outs: await apply(client, id, news, olds),

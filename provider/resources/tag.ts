@@ -69,7 +69,6 @@ export const tagHandler: ResourceHandler = {
   },
   async create(inputs) {
     const client = clientForProps(inputs);
-    await client.assertV3Token();
     const name = inputs.name as string;
     let live: ApiTag;
     if (typeof inputs.adoptId === "string") {
@@ -109,7 +108,6 @@ export const tagHandler: ResourceHandler = {
   },
   async update(id, _olds, news) {
     const client = clientForProps(news);
-    await client.assertV3Token();
     const live = await unlessGone(client.tags.update(id, news.name as string));
     if (!live)
       throw new ObjectGoneError(
@@ -121,7 +119,6 @@ export const tagHandler: ResourceHandler = {
   },
   async delete(id, props) {
     const client = clientForProps(props);
-    await client.assertV3Token();
     await unlessGone(client.tags.delete(id));
   },
 };
@@ -277,7 +274,6 @@ export const tagSetHandler: ResourceHandler = {
   },
   async create(inputs) {
     const client = clientForProps(inputs);
-    await client.assertV3Token();
     const owner = inputs.ownerType as OwnerType;
     const id = inputs.ownerId as string;
     const wanted = inputs.tags as string[];
@@ -314,7 +310,6 @@ export const tagSetHandler: ResourceHandler = {
   },
   async update(id, olds, news) {
     const client = clientForProps(news);
-    await client.assertV3Token();
     const owner = news.ownerType as OwnerType;
     const ownerId = news.ownerId as string;
     const current =
@@ -339,7 +334,6 @@ export const tagSetHandler: ResourceHandler = {
     // tags the owner had before the set stay; state written before sets recorded that: the declared tags. The
     // tags themselves stay in the catalogue.
     const client = clientForProps(props);
-    await client.assertV3Token();
     const owner = props.ownerType as OwnerType;
     const ownerId = props.ownerId as string;
     const added = addedOf(props);

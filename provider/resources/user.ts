@@ -189,7 +189,6 @@ export const userHandler: ResourceHandler = {
 
   async create(inputs) {
     const client = clientForProps(inputs);
-    await client.assertV3Token();
     const want = declared(inputs);
     let live: ApiUser;
     if (typeof inputs.adoptId === "string") {
@@ -238,7 +237,6 @@ export const userHandler: ResourceHandler = {
 
   async update(recordedId, recorded, news) {
     const client = clientForProps(news);
-    await client.assertV3Token();
     const want = declared(news);
     let id = recordedId;
     let olds = recorded;
@@ -300,7 +298,6 @@ export const userHandler: ResourceHandler = {
 
   async delete(recordedId, props) {
     const client = clientForProps(props);
-    await client.assertV3Token();
     let id = recordedId;
     if (isInvitationId(recordedId)) {
       const accepted = await acceptedUser(client, recordedId, props);

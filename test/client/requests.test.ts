@@ -8,6 +8,7 @@ import {
   UnauthorizedError,
   ValidationError,
 } from "../../provider/client";
+import { ConnectionSettingError } from "../../provider/errors";
 import { allowV3Token, BASE_URL, group, JSON_HEADERS, mockClient, ORIGIN, uniqueToken } from "./fixtures";
 
 const PACKAGE_VERSION = (
@@ -35,16 +36,39 @@ describe("base URL", () => {
     });
   });
 
-  test("anything else is refused with a clear message", () => {
-    expect(() => resolveEndpoints("http://h/api/v2")).toThrow(/must end in \/api\/v3.*v2 is not supported/);
-    expect(() => resolveEndpoints("http://h/")).toThrow(/must end in \/api\/v3/);
-    expect(() => resolveEndpoints("ftp://h/api/v3")).toThrow(/only http and https/);
-    expect(() => resolveEndpoints("not a url")).toThrow(/Invalid devicemgmt base URL/);
+  /** What a base URL is refused with: the one error class of connection settings, naming where it came from. */
+  const refusal = (baseUrl: string, source?: string): ConnectionSettingError => {
+    try {
+      resolveEndpoints(baseUrl, source);
+    } catch (error) {
+      expect(error).toBeInstanceOf(ConnectionSettingError);
+      return error as ConnectionSettingError;
+    }
+    throw new Error(`${baseUrl} was accepted`);
+  };
+
+  test("anything else is refused with a ConnectionSettingError naming the setting and the URL to use", () => {
+    expect(refusal("http://h/api/v2")).toMatchObject({
+      property: "baseUrl",
+      fix: expect.stringContaining("Use http://h/api/v3 (v2 is not supported)"),
+    });
+    expect(refusal("http://h/", "devicemgmt:baseUrl")).toMatchObject({
+      property: "devicemgmt:baseUrl",
+      fix: expect.stringContaining("Use http://h/api/v3."),
+    });
+    expect(refusal("ftp://h/api/v3").fix).toMatch(/got a "ftp:" URL/);
+    expect(refusal("not a url").fix).toMatch(/the value given is not a URL/);
+    // Credentials and the query string stay out of the message.
+    expect(refusal("https://user:secret@h/x?token=secret").message).not.toContain("secret");
   });
 
   test("a client without a token cannot be created", () => {
+    expect(() => new DeviceMgmtClient({ baseUrl: BASE_URL, apiToken: " " })).toThrow(ConnectionSettingError);
     expect(() => new DeviceMgmtClient({ baseUrl: BASE_URL, apiToken: " " })).toThrow(
-      /Settings > Access Tokens/,
+      expect.objectContaining({
+        property: "apiToken",
+        fix: expect.stringMatching(/Settings > Access Tokens/),
+      }),
     );
   });
 });

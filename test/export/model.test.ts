@@ -1,6 +1,7 @@
 // The model's pure parts: the tree order and its failures, which groups a lookup by name can find, and which
 // users a program can declare.
 import type { Role, User } from "../../provider/client";
+import { UnexportableTreeError } from "../../provider/export/errors";
 import { groupsNotFindableByName, groupTree } from "../../provider/export/model";
 import { exportableUser } from "../../provider/export/read";
 import { exampleGroups, group, id } from "./support";
@@ -53,8 +54,18 @@ describe("groupTree", () => {
   });
 
   it("refuses a tree with a parent the token cannot see, or a loop", () => {
-    expect(() => groupTree([group("a", "A", "hidden")])).toThrow(/which the token cannot see/);
-    expect(() => groupTree([group("a", "A", "b"), group("b", "B", "a")])).toThrow(/form a loop/);
+    const hidden = () => groupTree([group("a", "A", "hidden")]);
+    expect(hidden).toThrow(UnexportableTreeError);
+    expect(hidden).toThrow(
+      expect.objectContaining({
+        kind: "Group",
+        groupIds: [id("a")],
+        fix: expect.stringMatching(/whole group tree/),
+      }),
+    );
+    const loop = () => groupTree([group("a", "A", "b"), group("b", "B", "a")]);
+    expect(loop).toThrow(UnexportableTreeError);
+    expect(loop).toThrow(expect.objectContaining({ groupIds: [id("a"), id("b")] }));
   });
 });
 

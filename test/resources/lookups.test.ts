@@ -23,7 +23,16 @@ import {
   getTokenInfo,
   getTokenInfoOutput,
 } from "../../provider/lookups";
+import { ForbiddenError, UnauthorizedError, UnsupportedTokenError } from "../../provider/client";
+import { ConnectionSettingError, LookupArgumentError, LookupError } from "../../provider/errors";
 import { failure } from "./support";
+
+/** The LookupError a lookup fails with (in-process, so by class and fields). */
+async function lookupFailure(promise: Promise<unknown>): Promise<LookupError> {
+  const error = await failure(promise);
+  expect(error).toBeInstanceOf(LookupError);
+  return error as LookupError;
+}
 
 let emulator: RunningEmulator;
 let admin: DeviceMgmtClient;
@@ -68,12 +77,11 @@ describe("getRole", () => {
   });
 
   it("a name that matches nothing is an error listing the roles there are", async () => {
-    const error = await failure(getRole({ name: "Superuser" }));
-    expect(error.message).toMatch(/No role named "Superuser"/);
-    expect(error.message).toMatch(/"Admin \(organization\)"/);
-    expect(error.message).toMatch(/"Group Viewer \(group\)"/);
-    const wrongType = await failure(getRole({ name: "Admin", type: "group" }));
-    expect(wrongType.message).toMatch(/No role named "Admin" of type group/);
+    const error = await lookupFailure(getRole({ name: "Superuser" }));
+    expect(error).toMatchObject({ what: 'role named "Superuser"', matches: 0 });
+    expect(error.available).toEqual(expect.arrayContaining(["Admin (organization)", "Group Viewer (group)"]));
+    const wrongType = await lookupFailure(getRole({ name: "Admin", type: "group" }));
+    expect(wrongType).toMatchObject({ what: 'role named "Admin" of type group', matches: 0 });
   });
 });
 
@@ -110,27 +118,31 @@ describe("getGroup", () => {
   });
 
   it("a name is looked for only under the given parent; a miss lists the names there", async () => {
-    const atRoot = await failure(getGroup({ name: "Site" }));
-    expect(atRoot.message).toMatch(/No group named "Site" at the root/);
-    expect(atRoot.message).toMatch(/"Region"/);
-    const underParent = await failure(getGroup({ name: "Nowhere", parentId: region }));
-    expect(underParent.message).toMatch(new RegExp(`No group named "Nowhere" under group ${region}`));
-    expect(underParent.message).toMatch(/Available: "Site"/);
+    const atRoot = await lookupFailure(getGroup({ name: "Site" }));
+    expect(atRoot).toMatchObject({ what: 'group named "Site" at the root', matches: 0 });
+    expect(atRoot.available).toContain("Region");
+    expect(atRoot.available).not.toContain("Site");
+    const underParent = await lookupFailure(getGroup({ name: "Nowhere", parentId: region }));
+    expect(underParent).toMatchObject({
+      what: `group named "Nowhere" under group ${region}`,
+      available: ["Site"],
+    });
   });
 
   it("an id that names no group is an error naming the id", async () => {
     const missing = "56565656-5656-4565-8565-565656565656";
-    const error = await failure(getGroup({ id: missing }));
-    expect(error.message).toMatch(/No group with id 56565656-5656-4565-8565-565656565656/);
+    const error = await lookupFailure(getGroup({ id: missing }));
+    expect(error).toMatchObject({ what: `group with id ${missing} in the organization`, matches: 0 });
   });
 
   it("two groups of the same name under one parent are an error listing both", async () => {
     const first = await admin.groups.create({ name: "Twin", parentId: region });
     const second = await admin.groups.create({ name: "Twin", parentId: region });
-    const error = await failure(getGroup({ name: "Twin", parentId: region }));
-    expect(error.message).toMatch(/More than one group named "Twin"/);
-    expect(error.message).toContain(first.id);
-    expect(error.message).toContain(second.id);
+    const error = await lookupFailure(getGroup({ name: "Twin", parentId: region }));
+    expect(error).toMatchObject({ what: `group named "Twin" under group ${region}`, matches: 2 });
+    expect(error.found).toEqual(
+      expect.arrayContaining([expect.stringContaining(first.id), expect.stringContaining(second.id)]),
+    );
   });
 });
 
@@ -154,12 +166,18 @@ describe("getReleaseChannel", () => {
   });
 
   it("an unknown app or channel is an error listing what there is", async () => {
-    const noApp = await failure(getReleaseChannel({ appName: "Forklift Trainer", channelName: "Stable" }));
-    expect(noApp.message).toMatch(/No app named "Forklift Trainer"/);
-    expect(noApp.message).toMatch(/"Safety Briefing"/);
-    const noChannel = await failure(getReleaseChannel({ appName: "Safety Briefing", channelName: "Beta" }));
-    expect(noChannel.message).toMatch(/No release channel named "Beta" in app "Safety Briefing"/);
-    expect(noChannel.message).toMatch(/Available: "Stable"/);
+    const noApp = await lookupFailure(
+      getReleaseChannel({ appName: "Forklift Trainer", channelName: "Stable" }),
+    );
+    expect(noApp).toMatchObject({ what: 'app named "Forklift Trainer"', matches: 0 });
+    expect(noApp.available).toContain("Safety Briefing");
+    const noChannel = await lookupFailure(
+      getReleaseChannel({ appName: "Safety Briefing", channelName: "Beta" }),
+    );
+    expect(noChannel).toMatchObject({
+      what: 'release channel named "Beta" in app "Safety Briefing"',
+      available: ["Stable"],
+    });
   });
 });
 
@@ -183,10 +201,13 @@ describe("getDevice", () => {
   });
 
   it("a device that is not there is an error; one name on two devices is an error listing both", async () => {
-    const unknownName = await failure(getDevice({ name: "Headset 99" }));
-    expect(unknownName.message).toMatch(/No device with name "Headset 99"/);
-    const unknownId = await failure(getDevice({ id: "78787878-7878-4787-8787-787878787878" }));
-    expect(unknownId.message).toMatch(/No device with id 78787878-7878-4787-8787-787878787878/);
+    const unknownName = await lookupFailure(getDevice({ name: "Headset 99" }));
+    expect(unknownName).toMatchObject({ what: 'device with name "Headset 99"', matches: 0 });
+    const unknownId = await lookupFailure(getDevice({ id: "78787878-7878-4787-8787-787878787878" }));
+    expect(unknownId).toMatchObject({
+      what: "device with id 78787878-7878-4787-8787-787878787878 in the organization",
+      matches: 0,
+    });
 
     const devices = await admin.devices.all();
     const [a, b] = [
@@ -194,11 +215,14 @@ describe("getDevice", () => {
       devices.find((d) => d.name === "Headset 06")!,
     ];
     await admin.devices.update(b.id, { name: "Headset 05" });
-    const error = await failure(getDevice({ name: "Headset 05" }));
-    expect(error.message).toMatch(/More than one device with name "Headset 05"/);
-    expect(error.message).toContain(a.id);
-    expect(error.message).toContain(b.id);
-    expect(error.message).toContain(a.serialNumber);
+    const error = await lookupFailure(getDevice({ name: "Headset 05" }));
+    expect(error).toMatchObject({ what: 'device with name "Headset 05"', matches: 2 });
+    expect(error.found).toEqual(
+      expect.arrayContaining([
+        expect.stringMatching(new RegExp(`${a.id}.*${a.serialNumber}|${a.serialNumber}.*${a.id}`)),
+        expect.stringContaining(b.id),
+      ]),
+    );
   });
 });
 
@@ -267,21 +291,25 @@ describe("lookup connection settings and refusals", () => {
     pulumi.runtime.setAllConfig({ "devicemgmt:baseUrl": emulator.baseUrl });
     delete process.env.DEVICEMGMT_API_TOKEN;
     const error = await failure(getCurrentOrganization());
-    expect(error.message).toMatch(/devicemgmt:apiToken/);
-    expect(error.message).toMatch(/DEVICEMGMT_API_TOKEN/);
-    expect(error.message).toMatch(/connection/);
+    expect(error).toBeInstanceOf(ConnectionSettingError);
+    expect(error).toMatchObject({ property: "devicemgmt:apiToken" });
+    // The fix is the one sentence naming all three ways.
+    expect((error as ConnectionSettingError).fix).toMatch(
+      /devicemgmt:apiToken.*DEVICEMGMT_API_TOKEN.*connection/s,
+    );
   });
 
   it("an unknown token is a 401 and a v2 token is told how to get a v3 one, neither printed", async () => {
     useStackConfig("95|NotALookupToken000000000000000000000000000");
     const unknown = await failure(getRole({ name: "Admin" }));
-    expect(unknown.message).toMatch(/401/);
+    expect(unknown).toBeInstanceOf(UnauthorizedError);
+    expect(unknown).toMatchObject({ status: 401 });
     expect(unknown.message).not.toContain("NotALookupToken");
 
     useStackConfig(emulator.tokens.v2);
     const v2 = await failure(getGroup({ name: "Region" }));
-    expect(v2.message).toMatch(/v2/);
-    expect(v2.message).toMatch(/Access Tokens/);
+    expect(v2).toBeInstanceOf(UnsupportedTokenError);
+    expect(v2).toMatchObject({ method: "GET", path: expect.stringMatching(/token-info$/) });
     expect(v2.message).not.toContain(emulator.tokens.v2.split("|")[1]);
   });
 
@@ -291,75 +319,103 @@ describe("lookup connection settings and refusals", () => {
     await admin.users.update(rory.id, { defaultRoleId: member.id });
     useStackConfig(emulator.tokens.readOnly);
     const error = await failure(getRole({ name: "Admin" }));
-    expect(error.message).toMatch(/403/);
-    expect(error.message).toMatch(/GET/);
-    expect(error.message).toMatch(/roles/);
+    expect(error).toBeInstanceOf(ForbiddenError);
+    expect(error).toMatchObject({ status: 403, method: "GET", path: expect.stringMatching(/\/roles/) });
   });
 });
 
 describe("arguments are checked before any request", () => {
   const region = "0c4f3b1e-9d7a-4e2b-8f6c-1a2b3c4d5e6f";
   // Each: a call as a JavaScript program (or a resolved Output) could make it, and what its error must say.
-  const cases: Array<[string, () => Promise<unknown>, RegExp[]]> = [
+  const cases: Array<[string, () => Promise<unknown>, RegExp[], string | undefined]> = [
     [
       "getRole({})",
       () => getRole({} as never),
       [/getRole: argument "name" must be the role's name/, /got undefined/],
+      "name",
     ],
-    ["getRole name blank", () => getRole({ name: "  " }), [/argument "name"/, /non-empty/]],
-    ["getRole name too long", () => getRole({ name: "x".repeat(256) }), [/at most 255/, /256 characters/]],
+    ["getRole name blank", () => getRole({ name: "  " }), [/argument "name"/, /non-empty/], "name"],
+    [
+      "getRole name too long",
+      () => getRole({ name: "x".repeat(256) }),
+      [/at most 255/, /256 characters/],
+      "name",
+    ],
     [
       "getRole bad type",
       () => getRole({ name: "Admin", type: "Group" as never }),
       [/argument "type" must be "organization" or "group"/, /"Group"/],
+      "type",
     ],
-    ["getRole misspelt key", () => getRole({ nme: "Admin" } as never), [/unknown argument "nme"/]],
+    ["getRole misspelt key", () => getRole({ nme: "Admin" } as never), [/unknown argument "nme"/], "nme"],
     [
       "getGroup id ..",
       () => getGroup({ id: ".." }),
       [/argument "id" must be the UUID of a group/, /got ".."/],
+      "id",
     ],
-    ["getGroup id empty", () => getGroup({ id: "" }), [/argument "id" must be the UUID/]],
-    ["getGroup id and name", () => getGroup({ id: region, name: "X" } as never), [/either "id", or "name"/]],
-    ["getGroup nothing", () => getGroup({} as never), [/needs "id" or "name"/]],
+    ["getGroup id empty", () => getGroup({ id: "" }), [/argument "id" must be the UUID/], "id"],
+    [
+      "getGroup id and name",
+      () => getGroup({ id: region, name: "X" } as never),
+      [/either "id", or "name"/],
+      undefined,
+    ],
+    ["getGroup nothing", () => getGroup({} as never), [/needs "id" or "name"/], undefined],
     [
       "getGroup parentID",
       () => getGroup({ name: "Site", parentID: region } as never),
       [/unknown argument "parentID" \(did you mean "parentId"\?\)/],
+      "parentID",
     ],
     [
       "getGroup parentId not a uuid",
       () => getGroup({ name: "Site", parentId: "Region" }),
       [/argument "parentId" must be the UUID of a parent group/],
+      "parentId",
     ],
     [
       "getGroup not an object",
       () => getGroup("Region" as never),
       [/expected an arguments object, got "Region"/],
+      undefined,
     ],
     [
       "getReleaseChannel no channel",
       () => getReleaseChannel({ appName: "Safety Briefing" } as never),
       [/argument "channelName"/],
+      "channelName",
     ],
     [
       "getDevice two keys",
       () => getDevice({ name: "Headset 01", serialNumber: "ACM1" } as never),
       [/only one of "id", "name" or "serialNumber", not "name" and "serialNumber"/],
+      undefined,
     ],
     [
       "getDevice id ../users",
       () => getDevice({ id: "../users" }),
       [/argument "id" must be the UUID of a device/],
+      "id",
     ],
-    ["getDevice nothing", () => getDevice({} as never), [/needs one of "id", "name" or "serialNumber"/]],
+    [
+      "getDevice nothing",
+      () => getDevice({} as never),
+      [/needs one of "id", "name" or "serialNumber"/],
+      undefined,
+    ],
   ];
 
   it.each(cases)(
     "%s: an error naming the argument and the usage, and no request",
-    async (_label, call, patterns) => {
+    async (label, call, patterns, argument) => {
       emulator.resetStats();
       const error = await failure(call());
+      expect(error).toBeInstanceOf(LookupArgumentError);
+      const refusal = error as LookupArgumentError;
+      expect(refusal.lookup).toBe(label.match(/^get\w+/)![0]);
+      expect(refusal.property).toBe(argument);
+      expect(refusal.usage).toMatch(new RegExp(`^${refusal.lookup}\\(\\{`));
       for (const pattern of patterns) expect(error.message).toMatch(pattern);
       expect(error.message).toMatch(/Usage: get\w+\(\{/);
       expect(error.message).not.toMatch(/No \w+ named "undefined"/);
