@@ -13,7 +13,7 @@ import { EXIT } from "../../provider/drift/cli";
 import { SECRET_SIGNATURE_KEY } from "../../provider/drift/state";
 import type { Finding } from "../../provider/drift/report";
 import { brief, runDrift, type DriftRun } from "./support";
-import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/sharedMode";
+import { SHARED_MODE_SETTINGS as SHARED, THEME_COLOURS } from "../fixtures/declarations";
 
 const repoRoot = path.resolve(__dirname, "../..");
 const ADA = "ada.admin@acme.example";
@@ -48,12 +48,7 @@ function program() {
   new dm.TagSet("simulator-tags", { ownerType: "app", ownerId: simulatorId, tags: ["training"] });
   const brand = new dm.Theme("kiosk-theme", {
     name: "Kiosk Theme",
-    background1: "#101820",
-    background2: "#1C2B39",
-    text: "#FFFFFF",
-    accent1: "#F2AA4C",
-    accent2: "#2BAE66",
-    accent3: "#E94B3C",
+    ...THEME_COLOURS,
   });
   const icon = dm.getImageOutput({ name: "acme-menu-icon.png", type: "headset-xp-menu-icon" });
   new dm.HeadsetExperience("site-kiosk", {

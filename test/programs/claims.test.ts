@@ -8,6 +8,7 @@ import { DeviceMgmtClient } from "../../provider/client";
 import { createEngine, type Engine } from "../engine";
 import type { RunResult } from "../engine/types";
 import * as dm from "../../provider";
+import { SHARED_MODE_SETTINGS as SHARED, THEME_COLOURS } from "../fixtures/declarations";
 
 const repoRoot = path.resolve(__dirname, "../..");
 
@@ -46,24 +47,7 @@ function expectRefused(result: RunResult, type: string, a: string, b: string): s
   return holder;
 }
 
-const colours = (accent: string) => ({
-  background1: "#101820",
-  background2: "#1C2B39",
-  text: "#FFFFFF",
-  accent1: accent,
-  accent2: "#2BAE66",
-  accent3: "#E94B3C",
-});
-
-/** What a group's kiosk must declare (the API requires shared-mode settings for groups). */
-const SHARED = {
-  enableOfflineMode: false,
-  requireManagedMetaLogin: false,
-  enableControllerFree: false,
-  wakeControllers: true,
-  adjustDeviceFit: false,
-  defaultToStationaryBoundary: true,
-};
+const colours = (accent: string) => ({ ...THEME_COLOURS, accent1: accent });
 
 const customThemes = async (name: string) =>
   (await admin.themes.all()).filter((t) => !t.isSystemOwned && t.name === name);

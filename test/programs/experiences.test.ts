@@ -8,7 +8,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { createEngine, type Engine } from "../engine";
 import * as dm from "../../provider";
-import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/sharedMode";
+import { SHARED_MODE_SETTINGS as SHARED, THEME_COLOURS } from "../fixtures/declarations";
 
 const repoRoot = path.resolve(__dirname, "../..");
 const PIN = "739164";
@@ -25,12 +25,7 @@ function program(overrides: { kioskApp?: string } = {}) {
     const config = new pulumi.Config("site");
     const brand = new dm.Theme("brand", {
       name: "Acme Kiosk",
-      background1: "#101820",
-      background2: "#1C2B39",
-      text: "#FFFFFF",
-      accent1: "#F2AA4C",
-      accent2: "#2BAE66",
-      accent3: "#E94B3C",
+      ...THEME_COLOURS,
     });
     const simulator = dm.getAppOutput({ name: overrides.kioskApp ?? "Training Simulator" });
     const safety = dm.getAppOutput({ name: "Safety Briefing" });

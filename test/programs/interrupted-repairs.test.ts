@@ -8,6 +8,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { createEngine, type Engine } from "../engine";
 import * as dm from "../../provider";
+import { SHARED_MODE_SETTINGS as SHARED, THEME_COLOURS as colours } from "../fixtures/declarations";
 
 const repoRoot = path.resolve(__dirname, "../..");
 
@@ -55,15 +56,6 @@ async function killedThenUp(program: () => void, arrived: () => boolean) {
   expect((await engine.up(program)).operations).toEqual([]);
   return next;
 }
-
-const colours = {
-  background1: "#101820",
-  background2: "#1C2B39",
-  text: "#FFFFFF",
-  accent1: "#F2AA4C",
-  accent2: "#2BAE66",
-  accent3: "#E94B3C",
-};
 
 test("Theme: the next up takes over the theme its killed create made; another stack is still refused", async () => {
   const program = () => void new dm.Theme("brand", { name: "Brand", ...colours });
@@ -174,15 +166,6 @@ test("ReleaseChannelShare: the next up takes over the share its killed create ma
 describe("writes that set a state are retried after a lost answer", () => {
   // Seed 18 at rate 0.5: the first write's answer is lost, the next two arrive (the dice are drawn per write).
   const firstAnswerLost = { dropAfterWriteRate: 0.5, seed: 18 };
-
-  const SHARED = {
-    enableOfflineMode: false,
-    requireManagedMetaLogin: false,
-    enableControllerFree: false,
-    wakeControllers: true,
-    adjustDeviceFit: false,
-    defaultToStationaryBoundary: true,
-  };
 
   test("an experience's configure whose answer is lost is sent again, and the up succeeds", async () => {
     const site = () => new dm.Group("site", { name: "Site", configured: true });

@@ -7,7 +7,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { createEngine, type Engine } from "../engine";
 import * as dm from "../../provider";
-import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/sharedMode";
+import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/declarations";
 
 const repoRoot = path.resolve(__dirname, "../..");
 

@@ -4,7 +4,7 @@
 import type { ResourceKind } from "../../provider/kindKeys";
 import type { PropertyMap } from "./providerPlugin";
 import { failure, Managed, serializedProvider, startStack, type Stack } from "./support";
-import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/sharedMode";
+import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/declarations";
 
 let stack: Stack;
 let site: string;

@@ -4,7 +4,7 @@ import { PIN_CHANGED_OUTSIDE } from "../../provider/resources/experience";
 import type { StrictOptions } from "../../emulator/types";
 import type { PropertyMap } from "./providerPlugin";
 import { Managed, startStack, type Stack } from "./support";
-import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/sharedMode";
+import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/declarations";
 
 interface Seed {
   groupId: string;

@@ -5,6 +5,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { configure, handler } from "../../provider/runtime";
 import { DeviceMgmtClient, UnsupportedTokenError } from "../../provider/client";
 import type { Props } from "../../provider/resources/framework";
+import { THEME_COLOURS as colours } from "../fixtures/declarations";
 
 let emulator: RunningEmulator;
 let admin: DeviceMgmtClient;
@@ -19,15 +20,6 @@ beforeAll(async () => {
   await configure({ config: { get: (key: string) => config.get(key) } } as never);
 });
 afterAll(() => emulator.close());
-
-const colours = {
-  background1: "#101820",
-  background2: "#1C2B39",
-  text: "#FFFFFF",
-  accent1: "#F2AA4C",
-  accent2: "#2BAE66",
-  accent3: "#E94B3C",
-};
 
 async function refused(operation: Promise<unknown>): Promise<void> {
   const error = await operation.then(
