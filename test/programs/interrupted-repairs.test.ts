@@ -57,15 +57,11 @@ async function killedThenUp(program: () => void, arrived: () => boolean) {
   return next;
 }
 
-test("Theme: the next up takes over the theme its killed create made; another stack is still refused", async () => {
-  const program = () => void new dm.Theme("brand", { name: "Brand", ...colours });
-  const named = () => emulator.snapshot().themes.filter((t) => t.name === "Brand");
-  await killedThenUp(program, () => named().length > 0);
-  expect(named()).toHaveLength(1);
-  expect(named()[0].colors).toMatchObject({ accent1: "#F2AA4C" });
-  expect(engine.resource("brand").id).toBe(named()[0].id);
-
-  // Another stack (no unfinished create of its own) meets it: the object belongs to someone else.
+/**
+ * Another stack (no unfinished create of its own) meets the object: it belongs to someone else, so the create is
+ * refused naming adoptId, and the organization still holds it once.
+ */
+async function refusedInAnotherStack(program: () => void, named: () => { id: string }[]) {
   const other = await newEngine();
   try {
     const refused = await other.up(program);
@@ -74,6 +70,17 @@ test("Theme: the next up takes over the theme its killed create made; another st
   } finally {
     await other.close();
   }
+}
+
+test("Theme: the next up takes over the theme its killed create made; another stack is still refused", async () => {
+  const program = () => void new dm.Theme("brand", { name: "Brand", ...colours });
+  const named = () => emulator.snapshot().themes.filter((t) => t.name === "Brand");
+  await killedThenUp(program, () => named().length > 0);
+  expect(named()).toHaveLength(1);
+  expect(named()[0].colors).toMatchObject({ accent1: "#F2AA4C" });
+  expect(engine.resource("brand").id).toBe(named()[0].id);
+
+  await refusedInAnotherStack(program, named);
 });
 
 test("Tag: the next up takes over the tag its killed create made", async () => {
@@ -97,15 +104,7 @@ test("User: the next up takes over the user its killed create made; another stac
   expect(named()).toHaveLength(1);
   expect(named()[0]).toMatchObject({ firstName: "Ula", lastName: "Repair" });
   expect(engine.resource("ula").id).toBe(named()[0].id);
-
-  const other = await newEngine();
-  try {
-    const refused = await other.up(program);
-    expect(refused.errors.map((e) => e.message).join("\n")).toContain(`adoptId: "${named()[0].id}"`);
-    expect(named()).toHaveLength(1);
-  } finally {
-    await other.close();
-  }
+  await refusedInAnotherStack(program, named);
 });
 
 describe("a group's file and video (the API cannot list them)", () => {
