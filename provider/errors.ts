@@ -51,7 +51,7 @@ export class NotCreatedHereError extends DeviceMgmtProblem {
 
 /**
  * A second resource of the run declares an object another resource of the run already holds (one live object,
- * one resource: `resources/claims.ts`). Nothing was written for `claimant`.
+ * one resource: `framework/claims.ts`). Nothing was written for `claimant`.
  */
 export class DuplicateClaimError extends DeviceMgmtProblem {
   constructor(

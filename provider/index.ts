@@ -1,31 +1,31 @@
 /**
  * pulumi-devicemgmt: the organization of a device-management service as Pulumi resources.
  */
-export { Group, type GroupArgs } from "./resources/group";
-export { User, type UserArgs, type GroupRole, type GroupRoleArgs } from "./resources/user";
+export { Group, type GroupArgs } from "./kinds/group";
+export { User, type UserArgs, type GroupRole, type GroupRoleArgs } from "./kinds/user";
 export {
   GroupReleaseChannel,
   type GroupReleaseChannelArgs,
   DeviceReleaseChannel,
   type DeviceReleaseChannelArgs,
   type AttachmentArgs,
-} from "./resources/attachments";
-export { DeviceMigration, type DeviceMigrationArgs } from "./resources/deviceMigration";
-export { Theme, type ThemeArgs } from "./resources/theme";
-export { HeadsetExperience } from "./resources/headsetExperience";
-export { DeviceExperience } from "./resources/deviceExperience";
-export { Device, type DeviceArgs } from "./resources/device";
-export { Tag, type TagArgs, TagSet, type TagSetArgs } from "./resources/tag";
-export { GroupFile, GroupVideo, DeviceFile, DeviceVideo } from "./resources/attachments";
-export { ReleaseChannelVersion, type ReleaseChannelVersionArgs } from "./resources/releaseChannelVersion";
-export { RolloutGateError, type RolloutCount } from "./resources/rolloutGate";
-export { ReleaseChannelShare, type ReleaseChannelShareArgs } from "./resources/releaseChannelShare";
-export type * from "./resources/experienceArgs";
+} from "./kinds/attachment";
+export { DeviceMigration, type DeviceMigrationArgs } from "./kinds/deviceMigration";
+export { Theme, type ThemeArgs } from "./kinds/theme";
+export { HeadsetExperience } from "./kinds/headsetExperience";
+export { DeviceExperience } from "./kinds/deviceExperience";
+export { Device, type DeviceArgs } from "./kinds/device";
+export { Tag, type TagArgs, TagSet, type TagSetArgs } from "./kinds/tag";
+export { GroupFile, GroupVideo, DeviceFile, DeviceVideo } from "./kinds/attachment";
+export { ReleaseChannelVersion, type ReleaseChannelVersionArgs } from "./kinds/releaseChannelVersion";
+export { RolloutGateError, type RolloutCount } from "./kinds/releaseChannelVersion/rolloutGate";
+export { ReleaseChannelShare, type ReleaseChannelShareArgs } from "./kinds/releaseChannelShare";
+export type * from "./kinds/experience/args";
 export * from "./lookups";
 export * from "./contentLookups";
 export * from "./releaseLookups";
 export type { ConnectionInput } from "./connection";
-export type { ConnectionArgs } from "./resources/secretConnection";
-export { DeviceMgmtResource, type AdoptionArgs, type ConnectionArg } from "./resources/common";
+export type { ConnectionArgs } from "./framework/secretConnection";
+export { DeviceMgmtResource, type AdoptionArgs, type ConnectionArg } from "./framework/common";
 export type { ImageType } from "./client/types";
 export * from "./errors";

@@ -9,10 +9,10 @@ import type * as pulumi from "@pulumi/pulumi";
 import { stackSettingsFrom, type StackSettings } from "./connection";
 import type { ResourceKind } from "./kindKeys";
 import { KINDS } from "./kinds";
-import type { ResourceHandler } from "./resources/framework";
-import { bindStackSettings } from "./resources/context";
-import { pinnedToOrganization } from "./resources/organization";
-import { claimed } from "./resources/claims";
+import type { ResourceHandler } from "./framework/framework";
+import { bindStackSettings } from "./framework/context";
+import { pinnedToOrganization } from "./framework/organization";
+import { claimed } from "./framework/claims";
 
 const handlers = Object.fromEntries(
   Object.values(KINDS).map((definition) => [

@@ -5,7 +5,7 @@
  */
 
 /**
- * The lists the provider keeps between reads (provider/resources/coalescedReads.ts): every user, every group,
+ * The lists the provider keeps between reads (provider/framework/coalescedReads.ts): every user, every group,
  * and one group's or one device's release channels (which channels are attached, not the channels' contents).
  */
 export type CachedList = "users" | "groups" | "groupReleaseChannels" | "deviceReleaseChannels";

@@ -7,12 +7,7 @@
  * the report, compared or printed: `declaredFormOf` leaves it out, and the state's PIN is a secret.
  */
 import type { ExperienceHolder } from "../client";
-import {
-  declaredFormOf,
-  DEVICE_FIELDS,
-  HEADSET_FIELDS,
-  type ModeFields,
-} from "../resources/experienceFields";
+import { declaredFormOf, DEVICE_FIELDS, HEADSET_FIELDS, type ModeFields } from "../kinds/experience/fields";
 import { canonical, groupPaths, str, type DriftKind, type LiveObject } from "./driftKind";
 import type { ManagedResource } from "./state";
 

@@ -6,7 +6,7 @@
  */
 import type { ReleaseChannel, Role } from "../client";
 import type { ResourceKind } from "../kindKeys";
-import { rolesOf } from "../resources/userRoles";
+import { rolesOf } from "../kinds/user/roles";
 import { contentKinds } from "./contentKinds";
 import { flag, groupPaths, lower, str, text, type DriftKind } from "./driftKind";
 import { experienceKind } from "./experienceKinds";

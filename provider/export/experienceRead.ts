@@ -20,7 +20,7 @@ import {
   declaredFormOf,
   fieldsOfMode,
   type ModeFields,
-} from "../resources/experienceFields";
+} from "../kinds/experience/fields";
 import { compareBy } from "./order";
 
 export type ExperienceRef =

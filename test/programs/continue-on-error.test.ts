@@ -7,17 +7,17 @@
 // SignalAndWaitForShutdown), by when the engine has generated its deletes. It deletes the old name and, when the
 // group was renamed, its attachment too (the new attachment's input is the refused group's id, so the SDK never
 // registers it). The provider refuses, in the same run, to delete an object a create was refused for, or one
-// that refers to such an object (provider/resources/runLedger.ts). Each test asserts the organization afterwards.
+// that refers to such an object (provider/framework/runLedger.ts). Each test asserts the organization afterwards.
 import { Group, GroupReleaseChannel, User } from "../../provider";
 import {
   ClaimedDependentDeleteError,
   ClaimedObjectDeleteError,
   RunLedger,
-} from "../../provider/resources/runLedger";
+} from "../../provider/framework/runLedger";
 import { Managed, startStack, type Stack } from "../resources/support";
 import { useFlagStack } from "./flagStack";
 
-describe("the run ledger (provider/resources/runLedger.ts)", () => {
+describe("the run ledger (provider/framework/runLedger.ts)", () => {
   test("refuses to delete an object a create of the same run was refused for, naming the fix", () => {
     const ledger = new RunLedger();
     ledger.assertDeletable("Group", "g-1"); // nothing recorded: deletable

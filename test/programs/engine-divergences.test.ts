@@ -280,7 +280,7 @@ describe("6. deletes under --continue-on-error after a failed create", () => {
   // performPostSteps; mirrors TestSignalAndWaitForShutdownContinueOnError in
   // pkg/engine/lifecycletest/signal_and_wait_for_shutdown_test.go). What a user should know: a group renamed in
   // code without `aliases` and run with --continue-on-error would lose its attachments and the roles held on it;
-  // this provider refuses those deletes (provider/resources/runLedger.ts), so the organization keeps them.
+  // this provider refuses those deletes (provider/framework/runLedger.ts), so the organization keeps them.
   let groupAdmin: string;
   beforeEach(async () => {
     const admin = new DeviceMgmtClient({

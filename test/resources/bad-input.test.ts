@@ -1,14 +1,11 @@
 // Bad input is caught by `check` (so at preview), each failure naming the property and the fix; connection rules
 // also hold where the stack config / environment connection is resolved.
-import { groupHandler } from "../../provider/resources/group";
-import { userHandler } from "../../provider/resources/user";
-import { deviceMigrationHandler } from "../../provider/resources/deviceMigration";
-import {
-  deviceReleaseChannelHandler,
-  groupReleaseChannelHandler,
-} from "../../provider/resources/attachments";
+import { groupHandler } from "../../provider/kinds/group";
+import { userHandler } from "../../provider/kinds/user";
+import { deviceMigrationHandler } from "../../provider/kinds/deviceMigration";
+import { deviceReleaseChannelHandler, groupReleaseChannelHandler } from "../../provider/kinds/attachment";
 import { resolveConnection, stackSettingsFrom } from "../../provider/connection";
-import type { ResourceHandler } from "../../provider/resources/framework";
+import type { ResourceHandler } from "../../provider/framework/framework";
 import { getGroup, getRole } from "../../provider/lookups";
 import { startEmulator } from "../../emulator";
 

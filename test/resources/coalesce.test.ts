@@ -10,7 +10,7 @@ import {
   type CoalescingSettings,
   type ListSource,
   type TouchedScope,
-} from "../../provider/resources/coalescedReads";
+} from "../../provider/framework/coalescedReads";
 import { BASE_URL, JSON_HEADERS, mockClient, ORIGIN, tokenInfo } from "../client/fixtures";
 
 interface Item {

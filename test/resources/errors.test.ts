@@ -12,9 +12,9 @@ import {
   UnknownKindError,
 } from "../../provider/errors";
 import { handler } from "../../provider/runtime";
-import { groupHandler } from "../../provider/resources/group";
-import { groupReleaseChannelHandler } from "../../provider/resources/attachments";
-import type { Props } from "../../provider/resources/framework";
+import { groupHandler } from "../../provider/kinds/group";
+import { groupReleaseChannelHandler } from "../../provider/kinds/attachment";
+import type { Props } from "../../provider/framework/framework";
 
 const MISSING = "34343434-3434-4343-8343-343434343434";
 

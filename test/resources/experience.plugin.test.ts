@@ -1,6 +1,6 @@
 // Theme, HeadsetExperience and DeviceExperience through the real dynamic-provider plugin against the emulator.
 import type { DeviceMgmtClient } from "../../provider/client";
-import { PIN_CHANGED_OUTSIDE } from "../../provider/resources/experience";
+import { PIN_CHANGED_OUTSIDE } from "../../provider/kinds/experience/handler";
 import type { StrictOptions } from "../../emulator/types";
 import type { PropertyMap } from "./providerPlugin";
 import { Managed, startStack, type Stack } from "./support";

@@ -6,12 +6,12 @@ import {
   checkExperience,
   experienceOutputs,
   PIN_CHANGED_OUTSIDE,
-} from "../../provider/resources/experience";
-import { DEVICE_FIELDS, HEADSET_FIELDS, declaredFormOf } from "../../provider/resources/experienceFields";
-import { checkKind, diffKind } from "../../provider/resources/kind";
-import { HEADSET_FIELD_NAMES, headsetExperienceKind } from "../../provider/resources/headsetExperience";
-import { deviceExperienceKind } from "../../provider/resources/deviceExperience";
-import { themeKind } from "../../provider/resources/theme";
+} from "../../provider/kinds/experience/handler";
+import { DEVICE_FIELDS, HEADSET_FIELDS, declaredFormOf } from "../../provider/kinds/experience/fields";
+import { checkKind, diffKind } from "../../provider/framework/kind";
+import { HEADSET_FIELD_NAMES, headsetExperienceKind } from "../../provider/kinds/headsetExperience";
+import { deviceExperienceKind } from "../../provider/kinds/deviceExperience";
+import { themeKind } from "../../provider/kinds/theme";
 
 const G = "0c4f3b1e-9d7a-4e2b-8f6c-1a2b3c4d5e6f";
 const D = "1d5a4c2f-0e8b-4f3c-9a7d-2b3c4d5e6f70";

@@ -4,8 +4,8 @@
 // are scripted, through the same untilApplied loop the attachment handler uses.
 import { AmbiguousWriteError, ValidationError, type DeviceMgmtClient } from "../../provider/client";
 import { NotCreatedHereError } from "../../provider/errors";
-import { contentOnGroup } from "../../provider/resources/attachments";
-import { untilApplied } from "../../provider/resources/framework";
+import { contentOnGroup } from "../../provider/kinds/attachment";
+import { untilApplied } from "../../provider/framework/framework";
 
 const GROUP = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
 const FILE = "9a2504e0-4f89-41d3-9a0c-0305e82c3302";

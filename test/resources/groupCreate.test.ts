@@ -1,5 +1,5 @@
 // The no-duplicate rule of Group creates, and its numbered exception, without Pulumi.
-import { blockingSiblings, type Sibling } from "../../provider/resources/groupCreate";
+import { blockingSiblings, type Sibling } from "../../provider/kinds/group/create";
 import { sameNameOrdinals } from "../../provider/export/naming";
 import { groupTree } from "../../provider/export/model";
 

@@ -2,8 +2,8 @@
 // the program, where the real value still is, and become the property's check failure; everything else is
 // registered exactly as given.
 import * as pulumi from "@pulumi/pulumi";
-import { alteredInput, guardedInput, refusalIn, REFUSED } from "../../provider/resources/inputIntegrity";
-import { deviceHandler } from "../../provider/resources/device";
+import { alteredInput, guardedInput, refusalIn, REFUSED } from "../../provider/framework/inputIntegrity";
+import { deviceHandler } from "../../provider/kinds/device";
 
 const resolved = (value: unknown) =>
   new Promise<unknown>((resolve) =>

@@ -10,7 +10,7 @@ import {
   journaled,
   unfinishedCreateOf,
   type CreateIdentity,
-} from "../../provider/resources/interruptedCreates";
+} from "../../provider/framework/interruptedCreates";
 
 const identity: CreateIdentity = {
   project: "p",

@@ -1,15 +1,15 @@
 // Pure rules of the issue-20 kinds: check and diff by their declarations, the tag difference, and the rollout
 // gate's counting and verdict.
-import { deviceKind, tagDifference } from "../../provider/resources/device";
-import { tagSetKind } from "../../provider/resources/tag";
-import { releaseChannelVersionKind } from "../../provider/resources/releaseChannelVersion";
+import { deviceKind, tagDifference } from "../../provider/kinds/device";
+import { tagSetKind } from "../../provider/kinds/tag";
+import { releaseChannelVersionKind } from "../../provider/kinds/releaseChannelVersion";
 import {
   countRollout,
   describeRollout,
   judgeRollout,
   pollIntervalOf,
-} from "../../provider/resources/rolloutGate";
-import { diffKind } from "../../provider/resources/kind";
+} from "../../provider/kinds/releaseChannelVersion/rolloutGate";
+import { diffKind } from "../../provider/framework/kind";
 import type { ReleaseChannelDeviceStatus } from "../../provider/client";
 
 const ID = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";

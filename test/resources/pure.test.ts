@@ -5,8 +5,8 @@ import {
   jsonClean,
   UNKNOWN,
   uuid,
-} from "../../provider/resources/framework";
-import { diffGroup, groupHandler, unconfigureFailure } from "../../provider/resources/group";
+} from "../../provider/framework/framework";
+import { diffGroup, groupHandler, unconfigureFailure } from "../../provider/kinds/group";
 import {
   diffUser,
   findDuplicateGroupRoles,
@@ -14,17 +14,17 @@ import {
   userHandler,
   userUpdateBodies,
   type GroupRole,
-} from "../../provider/resources/user";
-import { attachmentId, parseAttachmentId } from "../../provider/resources/attachment";
-import { groupReleaseChannelHandler } from "../../provider/resources/attachments";
+} from "../../provider/kinds/user";
+import { attachmentId, parseAttachmentId } from "../../provider/kinds/attachment/generic";
+import { groupReleaseChannelHandler } from "../../provider/kinds/attachment";
 import {
   deviceMigrationHandler,
   diffMigration,
   migrationForbiddenMessage,
-} from "../../provider/resources/deviceMigration";
+} from "../../provider/kinds/deviceMigration";
 import { resolveConnection, stackSettingsFrom } from "../../provider/connection";
-import { diffKind } from "../../provider/resources/kind";
-import { groupFileKind } from "../../provider/resources/attachments";
+import { diffKind } from "../../provider/framework/kind";
+import { groupFileKind } from "../../provider/kinds/attachment";
 import { OrganizationMoveError } from "../../provider/errors";
 import { z } from "zod";
 

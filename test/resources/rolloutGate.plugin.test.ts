@@ -1,7 +1,7 @@
 // The rollout gate through the real plugin: judged until it passes (a create over a channel that already ships
 // the version, a refresh in between), no device counted is no pass, and the deadline holds when the
 // organization's request budget is spent. The organization is read from the emulator afterwards.
-import { awaitRollout, RolloutGateError } from "../../provider/resources/rolloutGate";
+import { awaitRollout, RolloutGateError } from "../../provider/kinds/releaseChannelVersion/rolloutGate";
 import { failure, Managed, startStack, type Stack } from "./support";
 
 const STATUSES_ROUTE = "GET /apps/{appId}/release-channels/{releaseChannelId}/device-statuses";

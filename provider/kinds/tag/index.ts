@@ -5,10 +5,10 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { MalformedIdError, ObjectGoneError } from "../errors";
-import type { DeviceMgmtClient, Tag as ApiTag, TagOwnerType } from "../client";
-import { DeviceMgmtResource, type AdoptionArgs, type ConnectionArg } from "./common";
-import { clientForProps } from "./context";
+import { MalformedIdError, ObjectGoneError } from "../../errors";
+import type { DeviceMgmtClient, Tag as ApiTag, TagOwnerType } from "../../client";
+import { DeviceMgmtResource, type AdoptionArgs, type ConnectionArg } from "../../framework/common";
+import { clientForProps } from "../../framework/context";
 import {
   adoptable,
   jsonClean,
@@ -19,13 +19,18 @@ import {
   uuid,
   type Props,
   type ResourceHandler,
-} from "./framework";
-import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
-import { carried, stateFrom, type PropertySpecs } from "./properties";
-import { attachTags, tagDifference } from "./device";
-import { heldByAnother, leftByUnfinishedCreate } from "./claims";
-import { explainedNotFound, noteDeclaredTag, tagOwnerFailures, unknownTagFailures } from "./catalogueChecks";
-import { runLedger } from "./runLedger";
+} from "../../framework/framework";
+import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "../../framework/kind";
+import { carried, stateFrom, type PropertySpecs } from "../../framework/properties";
+import { attachTags, tagDifference } from "../device";
+import { heldByAnother, leftByUnfinishedCreate } from "../../framework/claims";
+import {
+  explainedNotFound,
+  noteDeclaredTag,
+  tagOwnerFailures,
+  unknownTagFailures,
+} from "../../framework/catalogueChecks";
+import { runLedger } from "../../framework/runLedger";
 
 const tagName = (what: string) =>
   z

@@ -1,11 +1,11 @@
 /** DeviceExperience: how a configured group's or an ungrouped device's Android side runs (see experience.ts). */
-import { DeviceMgmtResource } from "./common";
+import { DeviceMgmtResource } from "../../framework/common";
 import * as pulumi from "@pulumi/pulumi";
-import type { DeviceExperiencePath } from "../client";
-import { experienceHandler, experienceProperties } from "./experience";
-import type { AnyOf, DeviceExperienceArgs } from "./experienceArgs";
-import { DEVICE_FIELDS, DEVICE_MODES } from "./experienceFields";
-import { defineKind, registration } from "./kind";
+import type { DeviceExperiencePath } from "../../client";
+import { experienceHandler, experienceProperties } from "../experience/handler";
+import type { AnyOf, DeviceExperienceArgs } from "../experience/args";
+import { DEVICE_FIELDS, DEVICE_MODES } from "../experience/fields";
+import { defineKind, registration } from "../../framework/kind";
 
 const FIELDS = ["visibleContents", "launcherContent"] as const;
 

@@ -1,12 +1,19 @@
 import * as pulumi from "@pulumi/pulumi";
-import { MalformedIdError, NotPossibleError } from "../errors";
+import { MalformedIdError, NotPossibleError } from "../../errors";
 import { z } from "zod";
-import { AmbiguousWriteError, ForbiddenError, NotFoundError, type DeviceMgmtClient } from "../client";
-import { clientForProps } from "./context";
-import { carriedInputs, jsonClean, unlessGone, uuid, type Props, type ResourceHandler } from "./framework";
-import { checkKind, defineKind, diffKind, diffKindAsked, registration } from "./kind";
-import { carried, type PropertySpecs } from "./properties";
-import { DeviceMgmtResource, type ConnectionArg } from "./common";
+import { AmbiguousWriteError, ForbiddenError, NotFoundError, type DeviceMgmtClient } from "../../client";
+import { clientForProps } from "../../framework/context";
+import {
+  carriedInputs,
+  jsonClean,
+  unlessGone,
+  uuid,
+  type Props,
+  type ResourceHandler,
+} from "../../framework/framework";
+import { checkKind, defineKind, diffKind, diffKindAsked, registration } from "../../framework/kind";
+import { carried, type PropertySpecs } from "../../framework/properties";
+import { DeviceMgmtResource, type ConnectionArg } from "../../framework/common";
 
 // ---- Properties, declared once (a migration is an event: any change means another migration) -------------
 

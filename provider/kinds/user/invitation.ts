@@ -14,10 +14,10 @@
  * The API has no documented way to list, look up or withdraw an invitation, so the provider only ever looks
  * for the user record: an invitation that expired or was withdrawn in the portal stays pending in state.
  */
-import { NotPossibleError } from "../errors";
-import { ValidationError, type DeviceMgmtClient, type User as ApiUser } from "../client";
-import { notCreatedHere, untilApplied, type Props } from "./framework";
-import type { DeclaredUser } from "./userRoles";
+import { NotPossibleError } from "../../errors";
+import { ValidationError, type DeviceMgmtClient, type User as ApiUser } from "../../client";
+import { notCreatedHere, untilApplied, type Props } from "../../framework/framework";
+import type { DeclaredUser } from "./roles";
 
 /** The start of a pending invitation's id. */
 export const INVITATION_ID_PREFIX = "invite:";

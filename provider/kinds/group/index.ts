@@ -1,10 +1,10 @@
 import * as pulumi from "@pulumi/pulumi";
-import { NotPossibleError, ObjectGoneError } from "../errors";
+import { NotPossibleError, ObjectGoneError } from "../../errors";
 import { z } from "zod";
-import { NotFoundError, ValidationError, type DeviceMgmtClient, type Group as ApiGroup } from "../client";
-import { DeviceMgmtResource, type AdoptionArgs } from "./common";
-import { clientForProps } from "./context";
-import { readGroup } from "./coalescedReads";
+import { NotFoundError, ValidationError, type DeviceMgmtClient, type Group as ApiGroup } from "../../client";
+import { DeviceMgmtResource, type AdoptionArgs } from "../../framework/common";
+import { clientForProps } from "../../framework/context";
+import { readGroup } from "../../framework/coalescedReads";
 import {
   adoptable,
   carriedInputs,
@@ -15,12 +15,19 @@ import {
   type Props,
   unlessGone,
   type ResourceHandler,
-} from "./framework";
-import { createOnce, noteGroupChange } from "./groupCreate";
-import { leftByUnfinishedCreate } from "./claims";
-import { checkKind, defineKind, diffKind, diffKindAsked, liveInputs, registration } from "./kind";
-import { carried, stateFrom, type PropertySpecs, type StateOf } from "./properties";
-import { noteDeclaredConfigured } from "./catalogueChecks";
+} from "../../framework/framework";
+import { createOnce, noteGroupChange } from "./create";
+import { leftByUnfinishedCreate } from "../../framework/claims";
+import {
+  checkKind,
+  defineKind,
+  diffKind,
+  diffKindAsked,
+  liveInputs,
+  registration,
+} from "../../framework/kind";
+import { carried, stateFrom, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { noteDeclaredConfigured } from "../../framework/catalogueChecks";
 
 // ---- Properties, declared once -----------------------------------------------------------------------------
 

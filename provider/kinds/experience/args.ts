@@ -4,8 +4,8 @@
  * JavaScript or an Output, a check failure).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ConnectionArg } from "./common";
-import type { LANGUAGES, SHORTCUTS } from "./experienceFields";
+import type { ConnectionArg } from "../../framework/common";
+import type { LANGUAGES, SHORTCUTS } from "./fields";
 
 /** An app, video, unmanaged app or WebXR link shown by an experience (see getApp, getVideo). */
 export interface ContentArgs {

@@ -1,9 +1,9 @@
 import * as pulumi from "@pulumi/pulumi";
-import { AdoptionError, ObjectGoneError } from "../errors";
+import { AdoptionError, ObjectGoneError } from "../../errors";
 import { z } from "zod";
-import { NotFoundError, ValidationError, type DeviceMgmtClient, type User as ApiUser } from "../client";
-import { clientForProps } from "./context";
-import { readUser } from "./coalescedReads";
+import { NotFoundError, ValidationError, type DeviceMgmtClient, type User as ApiUser } from "../../client";
+import { clientForProps } from "../../framework/context";
+import { readUser } from "../../framework/coalescedReads";
 import {
   adoptable,
   carriedInputs,
@@ -14,11 +14,18 @@ import {
   type Props,
   unlessGone,
   type ResourceHandler,
-} from "./framework";
-import { checkKind, defineKind, diffKind, diffKindAsked, liveInputs, registration } from "./kind";
-import { carried, stateFrom, type PropertySpecs } from "./properties";
-import { DeviceMgmtResource, type AdoptionArgs } from "./common";
-import { leftByUnfinishedCreate, unfinishedCreateStartedAt } from "./claims";
+} from "../../framework/framework";
+import {
+  checkKind,
+  defineKind,
+  diffKind,
+  diffKindAsked,
+  liveInputs,
+  registration,
+} from "../../framework/kind";
+import { carried, stateFrom, type PropertySpecs } from "../../framework/properties";
+import { DeviceMgmtResource, type AdoptionArgs } from "../../framework/common";
+import { leftByUnfinishedCreate, unfinishedCreateStartedAt } from "../../framework/claims";
 import {
   MAX_GROUP_ROLES,
   findDuplicateGroupRoles,
@@ -30,7 +37,7 @@ import {
   userUpdateBodies,
   type DeclaredUser,
   type GroupRole,
-} from "./userRoles";
+} from "./roles";
 import {
   acceptedUser,
   createOrInvite,
@@ -38,7 +45,7 @@ import {
   isInvitationId,
   isPending,
   sameEmail,
-} from "./userInvitation";
+} from "./invitation";
 
 export {
   findDuplicateGroupRoles,
@@ -50,7 +57,7 @@ export {
   type GroupRole,
   type GroupRoleAction,
   type UserFields,
-} from "./userRoles";
+} from "./roles";
 
 // ---- Properties, declared once -----------------------------------------------------------------------------
 

@@ -4,9 +4,9 @@
  * update with the numbers, so CI stops and the reviewer sees why.
  */
 import { z } from "zod";
-import { DeviceMgmtProblem } from "../errors";
-import type { DeviceMgmtClient, ReleaseChannelDeviceStatus } from "../client";
-import { uuid } from "./framework";
+import { DeviceMgmtProblem } from "../../errors";
+import type { DeviceMgmtClient, ReleaseChannelDeviceStatus } from "../../client";
+import { uuid } from "../../framework/framework";
 
 export interface RolloutGate {
   /** The share (0 < share ≤ 1) of the counted devices that must report the version installed. */

@@ -1,17 +1,17 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { AdoptionError, NotPossibleError, ObjectGoneError } from "../errors";
+import { AdoptionError, NotPossibleError, ObjectGoneError } from "../../errors";
 import {
   NotFoundError,
   ValidationError,
   type Device as ApiDevice,
   type DeviceMgmtClient,
   type TagOwnerType,
-} from "../client";
-import { DeviceMgmtResource, type ConnectionArg } from "./common";
-import { clientForProps } from "./context";
-import { readDevice } from "./coalescedReads";
-import { holdObject } from "./claims";
+} from "../../client";
+import { DeviceMgmtResource, type ConnectionArg } from "../../framework/common";
+import { clientForProps } from "../../framework/context";
+import { readDevice } from "../../framework/coalescedReads";
+import { holdObject } from "../../framework/claims";
 import {
   deepEqual,
   jsonClean,
@@ -21,10 +21,10 @@ import {
   uuid,
   type Props,
   type ResourceHandler,
-} from "./framework";
-import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
-import { carried, type PropertySpecs } from "./properties";
-import { noteDeclaredPlacement, unknownTagFailures } from "./catalogueChecks";
+} from "../../framework/framework";
+import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "../../framework/kind";
+import { carried, type PropertySpecs } from "../../framework/properties";
+import { noteDeclaredPlacement, unknownTagFailures } from "../../framework/catalogueChecks";
 
 // ---- Properties, declared once -----------------------------------------------------------------------------
 

@@ -1,13 +1,13 @@
 import * as pulumi from "@pulumi/pulumi";
-import { MalformedIdError, NotPossibleError, ObjectGoneError } from "../errors";
+import { MalformedIdError, NotPossibleError, ObjectGoneError } from "../../errors";
 import {
   NotFoundError,
   type ChannelTarget,
   type DeviceMgmtClient,
   type ReleaseChannel as ApiChannel,
-} from "../client";
-import { DeviceMgmtResource, type ConnectionArg } from "./common";
-import { clientForProps } from "./context";
+} from "../../client";
+import { DeviceMgmtResource, type ConnectionArg } from "../../framework/common";
+import { clientForProps } from "../../framework/context";
 import {
   asError,
   containsUnknown,
@@ -18,11 +18,11 @@ import {
   uuid,
   type Props,
   type ResourceHandler,
-} from "./framework";
-import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
-import { carried, type PropertySpecs } from "./properties";
-import { parseAttachmentId } from "./attachment";
-import { appChannelFailures, explainedNotFound } from "./catalogueChecks";
+} from "../../framework/framework";
+import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "../../framework/kind";
+import { carried, type PropertySpecs } from "../../framework/properties";
+import { parseAttachmentId } from "../attachment/generic";
+import { appChannelFailures, explainedNotFound } from "../../framework/catalogueChecks";
 import {
   awaitRollout,
   describeRollout,

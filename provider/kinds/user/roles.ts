@@ -1,5 +1,5 @@
 /** Pure logic of a user's roles: the sets of group roles, and the updates that reach a declared user. */
-import type { User as ApiUser } from "../client";
+import type { User as ApiUser } from "../../client";
 
 export interface GroupRole {
   roleId: string;

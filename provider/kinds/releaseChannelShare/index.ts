@@ -1,15 +1,15 @@
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { MalformedIdError, NotCreatedHereError } from "../errors";
-import { AmbiguousWriteError, ValidationError, type DeviceMgmtClient } from "../client";
-import { DeviceMgmtResource, type ConnectionArg } from "./common";
-import { clientForProps } from "./context";
-import { jsonClean, unlessGone, uuid, type Props, type ResourceHandler } from "./framework";
-import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
-import { carried, type PropertySpecs } from "./properties";
-import { runLedger } from "./runLedger";
-import { leftByUnfinishedCreate } from "./claims";
-import { appChannelFailures, explainedNotFound, shareSlugFailures } from "./catalogueChecks";
+import { MalformedIdError, NotCreatedHereError } from "../../errors";
+import { AmbiguousWriteError, ValidationError, type DeviceMgmtClient } from "../../client";
+import { DeviceMgmtResource, type ConnectionArg } from "../../framework/common";
+import { clientForProps } from "../../framework/context";
+import { jsonClean, unlessGone, uuid, type Props, type ResourceHandler } from "../../framework/framework";
+import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "../../framework/kind";
+import { carried, type PropertySpecs } from "../../framework/properties";
+import { runLedger } from "../../framework/runLedger";
+import { leftByUnfinishedCreate } from "../../framework/claims";
+import { appChannelFailures, explainedNotFound, shareSlugFailures } from "../../framework/catalogueChecks";
 
 const shareProperties = {
   appId: { schema: uuid("appId"), change: "replace" },

@@ -9,16 +9,16 @@
  * PIN, a marker that differs from every declared value, so the next `up` sets the declared one again.
  */
 import { z } from "zod";
-import { NotPossibleError } from "../errors";
+import { NotPossibleError } from "../../errors";
 import {
   DeviceMgmtError,
   NotFoundError,
   type DeviceMgmtClient,
   type ExperienceHolder,
   type HeadsetExperience,
-} from "../client";
-import { clientForProps } from "./context";
-import { organizationFailures, modeFailures } from "./experienceChecks";
+} from "../../client";
+import { clientForProps } from "../../framework/context";
+import { organizationFailures, modeFailures } from "./checks";
 import {
   declaredFormOf,
   fieldsOfMode,
@@ -26,11 +26,11 @@ import {
   sameOrUndeclared,
   type FieldName,
   type ModeFields,
-} from "./experienceFields";
-import { deepEqual, jsonClean, uuid, type Props, type ResourceHandler } from "./framework";
-import { checkKind, diffKindAsked, liveInputs } from "./kind";
-import { carried, type PropertySpec } from "./properties";
-import { runLedger } from "./runLedger";
+} from "./fields";
+import { deepEqual, jsonClean, uuid, type Props, type ResourceHandler } from "../../framework/framework";
+import { checkKind, diffKindAsked, liveInputs } from "../../framework/kind";
+import { carried, type PropertySpec } from "../../framework/properties";
+import { runLedger } from "../../framework/runLedger";
 
 /** What outputs carry instead of a PIN the API shows and the program does not declare (never a PIN itself). */
 export const PIN_CHANGED_OUTSIDE = "(changed outside Pulumi)";

@@ -4,9 +4,9 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { NotPossibleError, ObjectGoneError } from "../errors";
-import { NotFoundError, ValidationError, type Theme as ApiTheme, type ThemeBody } from "../client";
-import { clientForProps } from "./context";
+import { NotPossibleError, ObjectGoneError } from "../../errors";
+import { NotFoundError, ValidationError, type Theme as ApiTheme, type ThemeBody } from "../../client";
+import { clientForProps } from "../../framework/context";
 import {
   adoptable,
   jsonClean,
@@ -16,11 +16,11 @@ import {
   untilApplied,
   type Props,
   type ResourceHandler,
-} from "./framework";
-import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "./kind";
-import { carried, stateFrom, type PropertySpecs } from "./properties";
-import { DeviceMgmtResource, type AdoptionArgs } from "./common";
-import { heldByAnother, leftByUnfinishedCreate } from "./claims";
+} from "../../framework/framework";
+import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "../../framework/kind";
+import { carried, stateFrom, type PropertySpecs } from "../../framework/properties";
+import { DeviceMgmtResource, type AdoptionArgs } from "../../framework/common";
+import { heldByAnother, leftByUnfinishedCreate } from "../../framework/claims";
 
 /** "hex format" (OpenAPI): `#RRGGBB`. */
 const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;

@@ -6,11 +6,11 @@
  * still has the last word at `up`.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { NotFoundError, type DeviceMgmtClient, type ImageType } from "../client";
-import { becomesConfigured, leavesItsGroup, withArticle } from "./catalogueChecks";
-import { clientForProps } from "./context";
-import { containsUnknown, type Props } from "./framework";
-import { GROUP_REQUIRED, KIOSK_MENU_FIELDS, KIOSK_MENU_REQUIRED, type ModeFields } from "./experienceFields";
+import { NotFoundError, type DeviceMgmtClient, type ImageType } from "../../client";
+import { becomesConfigured, leavesItsGroup, withArticle } from "../../framework/catalogueChecks";
+import { clientForProps } from "../../framework/context";
+import { containsUnknown, type Props } from "../../framework/framework";
+import { GROUP_REQUIRED, KIOSK_MENU_FIELDS, KIOSK_MENU_REQUIRED, type ModeFields } from "./fields";
 
 type Failure = pulumi.dynamic.CheckFailure;
 

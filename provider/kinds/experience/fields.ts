@@ -4,8 +4,8 @@
  * sets, id case, defaults, fields a mode does not take) so that a read never shows a change that is not there.
  */
 import { z } from "zod";
-import type { ExperienceContent, HeadsetExperience } from "../client";
-import { deepEqual, uuid, type Props } from "./framework";
+import type { ExperienceContent, HeadsetExperience } from "../../client";
+import { deepEqual, uuid, type Props } from "../../framework/framework";
 
 // ---- Modes ---------------------------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 /**
  * A resource kind's definition: its key in state, its type token, whether its object has a natural key, its
  * properties (declared once: see properties.ts), its outputs and its handler. Each kind's file exports one, and
- * `provider/kinds.ts` lists them all; everything else (the runtime's handlers, type tokens, display names, the
+ * `provider/kinds/index.ts` lists them all; everything else (the runtime's handlers, type tokens, display names, the
  * exporter's kinds, delete-before-replace) is derived from there.
  */
 import * as pulumi from "@pulumi/pulumi";

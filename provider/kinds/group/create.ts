@@ -3,8 +3,8 @@
  * exception for organizations that really keep several groups of one name under one parent (`sameNameOrdinal`),
  * and the lost-answer check. Pure rules are exported for tests.
  */
-import type { DeviceMgmtClient, Group as ApiGroup } from "../client";
-import { notCreatedHere, untilApplied } from "./framework";
+import type { DeviceMgmtClient, Group as ApiGroup } from "../../client";
+import { notCreatedHere, untilApplied } from "../../framework/framework";
 
 export interface Sibling {
   id: string;

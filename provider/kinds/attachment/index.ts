@@ -4,21 +4,25 @@
  * detach and look, and how a refusal reads in the user's terms.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { AmbiguousWriteError, ValidationError, type DeviceMgmtClient } from "../client";
-import { NotCreatedHereError, NotPossibleError } from "../errors";
-import { runLedger } from "./runLedger";
-import { attachedReleaseChannel, readDevice, readGroup } from "./coalescedReads";
+import { AmbiguousWriteError, ValidationError, type DeviceMgmtClient } from "../../client";
+import { NotCreatedHereError, NotPossibleError } from "../../errors";
+import { runLedger } from "../../framework/runLedger";
+import { attachedReleaseChannel, readDevice, readGroup } from "../../framework/coalescedReads";
 import {
   attachmentHandler,
   attachmentProperties,
   listContains,
   type AttachmentSpec,
   type OwnerKey,
-} from "./attachment";
-import { defineKind, registration } from "./kind";
-import { DeviceMgmtResource, type AdoptionArgs } from "./common";
-import { configuredGroupFailures, contentFailures, ungroupedDeviceFailures } from "./catalogueChecks";
-import { unlessGone, type Props } from "./framework";
+} from "./generic";
+import { defineKind, registration } from "../../framework/kind";
+import { DeviceMgmtResource, type AdoptionArgs } from "../../framework/common";
+import {
+  configuredGroupFailures,
+  contentFailures,
+  ungroupedDeviceFailures,
+} from "../../framework/catalogueChecks";
+import { unlessGone, type Props } from "../../framework/framework";
 
 /**
  * The inputs of an attachment: the owner's and the attached thing's ids (named by the kind), and adoption (its

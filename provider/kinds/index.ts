@@ -1,25 +1,25 @@
 /**
  * The kind table: every resource kind of the provider, in one place. The runtime's handlers, the type tokens,
  * the names users see, the exporter's kinds and delete-before-replace all come from here and from each kind's
- * definition (see `resources/kind.ts` and the recipe in docs/architecture.md).
+ * definition (see `framework/kind.ts` and the recipe in docs/architecture.md).
  *
  * Never remove or rename a key: state written by older versions names it (serialized providers call the
  * runtime's `handler("<key>")`).
  */
-import type { ResourceKind } from "./kindKeys";
-import type { KindDefinition } from "./resources/kind";
-import { groupKind } from "./resources/group";
-import { userKind } from "./resources/user";
-import { deviceMigrationKind } from "./resources/deviceMigration";
-import { deviceReleaseChannelKind, groupReleaseChannelKind } from "./resources/attachments";
-import { themeKind } from "./resources/theme";
-import { headsetExperienceKind } from "./resources/headsetExperience";
-import { deviceExperienceKind } from "./resources/deviceExperience";
-import { deviceKind } from "./resources/device";
-import { tagKind, tagSetKind } from "./resources/tag";
-import { deviceFileKind, deviceVideoKind, groupFileKind, groupVideoKind } from "./resources/attachments";
-import { releaseChannelVersionKind } from "./resources/releaseChannelVersion";
-import { releaseChannelShareKind } from "./resources/releaseChannelShare";
+import type { ResourceKind } from "../kindKeys";
+import type { KindDefinition } from "../framework/kind";
+import { groupKind } from "./group";
+import { userKind } from "./user";
+import { deviceMigrationKind } from "./deviceMigration";
+import { deviceReleaseChannelKind, groupReleaseChannelKind } from "./attachment";
+import { themeKind } from "./theme";
+import { headsetExperienceKind } from "./headsetExperience";
+import { deviceExperienceKind } from "./deviceExperience";
+import { deviceKind } from "./device";
+import { tagKind, tagSetKind } from "./tag";
+import { deviceFileKind, deviceVideoKind, groupFileKind, groupVideoKind } from "./attachment";
+import { releaseChannelVersionKind } from "./releaseChannelVersion";
+import { releaseChannelShareKind } from "./releaseChannelShare";
 
 export const KINDS = kindTable({
   group: groupKind,

@@ -1,11 +1,11 @@
 /** HeadsetExperience: what a configured group's or an ungrouped device's headsets show (see experience.ts). */
-import { DeviceMgmtResource } from "./common";
+import { DeviceMgmtResource } from "../../framework/common";
 import * as pulumi from "@pulumi/pulumi";
-import type { HeadsetExperiencePath } from "../client";
-import { experienceHandler, experienceProperties } from "./experience";
-import type { AnyOf, HeadsetExperienceArgs } from "./experienceArgs";
-import { HEADSET_FIELDS, HEADSET_MODES } from "./experienceFields";
-import { defineKind, registration } from "./kind";
+import type { HeadsetExperiencePath } from "../../client";
+import { experienceHandler, experienceProperties } from "../experience/handler";
+import type { AnyOf, HeadsetExperienceArgs } from "../experience/args";
+import { HEADSET_FIELDS, HEADSET_MODES } from "../experience/fields";
+import { defineKind, registration } from "../../framework/kind";
 
 /** Every field a headset experience of some mode takes. */
 export const HEADSET_FIELD_NAMES = [

@@ -1,8 +1,8 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { AdoptionError, MalformedIdError, NotPossibleError } from "../errors";
+import { AdoptionError, MalformedIdError, NotPossibleError } from "../../errors";
 import { z } from "zod";
-import { NotFoundError, ValidationError, type DeviceMgmtClient } from "../client";
-import { clientForProps } from "./context";
+import { NotFoundError, ValidationError, type DeviceMgmtClient } from "../../client";
+import { clientForProps } from "../../framework/context";
 import {
   carriedInputs,
   containsUnknown,
@@ -13,10 +13,10 @@ import {
   uuid,
   type Props,
   type ResourceHandler,
-} from "./framework";
-import { checkKind, diffKindAsked } from "./kind";
-import { leftByUnfinishedCreate } from "./claims";
-import { carried, type PropertySpec } from "./properties";
+} from "../../framework/framework";
+import { checkKind, diffKindAsked } from "../../framework/kind";
+import { leftByUnfinishedCreate } from "../../framework/claims";
+import { carried, type PropertySpec } from "../../framework/properties";
 
 /** The owners an attachment can have, by the property that names them. */
 export const OWNERS = {
