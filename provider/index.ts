@@ -1,7 +1,7 @@
 /**
  * pulumi-devicemgmt: the organization of a device-management service as Pulumi resources.
  */
-export { Group, type GroupArgs } from "./kinds/group";
+export * from "./kinds/group";
 export { User, type UserArgs, type GroupRole, type GroupRoleArgs } from "./kinds/user";
 export {
   GroupReleaseChannel,

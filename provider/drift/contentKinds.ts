@@ -4,7 +4,7 @@
  * where it cannot show something, the entry says why, and the report lists such resources as not compared.
  */
 import type { ResourceKind } from "../kindKeys";
-import { nameSet, str, text, type DriftKind } from "./driftKind";
+import { nameSet, str, text, type LegacyDriftKind } from "./driftKind";
 import type { LiveOrganization } from "./live";
 
 type ContentKind = Extract<
@@ -20,7 +20,12 @@ type ContentKind = Extract<
 >;
 
 /** A kind the API gives no way to read back: listed under "not compared" with the reason. */
-function unreadable(noun: string, title: string, reason: string, label: (id: string) => string): DriftKind {
+function unreadable(
+  noun: string,
+  title: string,
+  reason: string,
+  label: (id: string) => string,
+): LegacyDriftKind {
   return {
     title,
     noun,
@@ -36,7 +41,7 @@ function unreadable(noun: string, title: string, reason: string, label: (id: str
  * a device's release channels; an item no stack attached is unmanaged. Audit records name the device and the
  * item by name in their description.
  */
-function deviceContentKind(what: "file" | "video"): DriftKind {
+function deviceContentKind(what: "file" | "video"): LegacyDriftKind {
   const key = what === "file" ? "fileId" : "videoId";
   const nameOf = async (org: LiveOrganization) =>
     new Map(
@@ -83,7 +88,7 @@ function deviceContentKind(what: "file" | "video"): DriftKind {
 const GROUP_CONTENT =
   "the API documents no list of a group's files and videos, so a detach made in the portal cannot be seen";
 
-export const contentKinds: Record<ContentKind, DriftKind> = {
+export const contentKinds: Record<ContentKind, LegacyDriftKind> = {
   tag: {
     title: "Tags",
     noun: "tag",

@@ -4,7 +4,10 @@
  */
 import type { AuditRecord, Group } from "../client";
 import type { LiveOrganization } from "./live";
-import type { ManagedResource } from "./state";
+import type { ManagedResource } from "./managed";
+import { canonical } from "../framework/properties";
+
+export { canonical };
 
 /** An object of the organization, as the report compares and names it. */
 export interface LiveObject {
@@ -12,7 +15,10 @@ export interface LiveObject {
   key: string;
   /** How a person finds it in the portal. */
   label: string;
-  /** Compared with the state's outputs of the same names. */
+  /**
+   * Compared with the state's outputs of the same names: the kind's declared live → state mapping of the object
+   * (`liveStateOf` in framework/properties.ts), never written again here.
+   */
   fields: Record<string, unknown>;
   /** The ids audit records name when they are about this object. */
   auditIds: string[];
@@ -30,10 +36,22 @@ export interface AttachedItem {
   name?: string;
 }
 
+/**
+ * What a kind's definition says of it for the drift report (`drift` in framework/kind.ts). The report adds the
+ * rest from the definition (see `DriftKind`), so that nothing is said twice.
+ */
+export type DriftFacet = Omit<DriftKind, "noun" | "compared">;
+
+/** An entry not yet moved into its kind's folder: compared fields by normalising function. */
+export type LegacyDriftKind = Omit<DriftKind, "compared"> & {
+  compared: Record<string, (value: unknown) => unknown>;
+};
+
+/** A kind as the drift report uses it: its facet, its key as the noun, its compared fields from its properties. */
 export interface DriftKind {
   /** Heading in the report. */
   title: string;
-  /** The kind's name in the ignore file and in the JSON output. */
+  /** The kind's name in the ignore file and in the JSON output: its key in the kind table. */
   noun: string;
   /**
    * The kind's live objects (the owners a stack names are read too, so that what they lost shows). Absent for a
@@ -44,8 +62,11 @@ export interface DriftKind {
   notCompared?: string;
   /** The key of the live object a resource stands for, or undefined when it stands for none yet. */
   key: (resource: ManagedResource) => string | undefined;
-  /** Outputs compared with the live fields, and how a value is put in comparable form. */
-  compared: Record<string, (value: unknown) => unknown>;
+  /**
+   * Outputs compared with the live fields of the same names, each with its equality: the kind's properties that
+   * the API shows (`fromLive`), with their own `equal` (`comparedOf` in framework/properties.ts).
+   */
+  compared: Record<string, (recorded: unknown, live: unknown) => boolean>;
   /** A property the program left out is not managed, so it is compared only where the inputs declare it. */
   declaredOnly?: boolean;
   /**
@@ -92,21 +113,6 @@ export function groupPaths(groups: Group[]): Map<string, string> {
   };
   for (const group of groups) pathOf(group, new Set());
   return paths;
-}
-
-/** A value with its objects' keys sorted and absent as null: JSON text that is equal exactly when the values are. */
-export function canonical(value: unknown): unknown {
-  if (value === undefined || value === null) return null;
-  if (Array.isArray(value)) return value.map(canonical);
-  if (typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([, v]) => v !== undefined && v !== null)
-        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-        .map(([k, v]) => [k, canonical(v)]),
-    );
-  }
-  return value;
 }
 
 /** A list of names as a set without regard to case (tags). */

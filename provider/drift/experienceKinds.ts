@@ -8,7 +8,7 @@
  */
 import type { ExperienceHolder } from "../client";
 import { declaredFormOf, DEVICE_FIELDS, HEADSET_FIELDS, type ModeFields } from "../kinds/experience/fields";
-import { canonical, groupPaths, str, type DriftKind, type LiveObject } from "./driftKind";
+import { canonical, groupPaths, str, type LegacyDriftKind, type LiveObject } from "./driftKind";
 import type { ManagedResource } from "./state";
 
 const TABLES: Record<"headset" | "device", Record<string, ModeFields>> = {
@@ -25,7 +25,7 @@ function holderOf(resource: ManagedResource): ExperienceHolder {
 
 const holderId = (holder: ExperienceHolder) => ("groupId" in holder ? holder.groupId : holder.deviceId);
 
-export function experienceKind(kind: "headset" | "device"): DriftKind {
+export function experienceKind(kind: "headset" | "device"): LegacyDriftKind {
   const table = TABLES[kind];
   // Every field some mode takes, from the resources' mode table; never the PIN (a secret, not compared).
   const fields = [

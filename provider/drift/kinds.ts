@@ -6,9 +6,11 @@
  */
 import type { ReleaseChannel, Role } from "../client";
 import type { ResourceKind } from "../kindKeys";
+import { KINDS } from "../kinds";
+import { comparedOf } from "../framework/properties";
 import { rolesOf } from "../kinds/user/roles";
 import { contentKinds } from "./contentKinds";
-import { flag, groupPaths, lower, str, text, type DriftKind } from "./driftKind";
+import { groupPaths, lower, str, text, type DriftKind, type LegacyDriftKind } from "./driftKind";
 import { experienceKind } from "./experienceKinds";
 
 export { groupPaths, type AttachedItem, type DriftKind, type LiveObject } from "./driftKind";
@@ -20,7 +22,7 @@ const groupRoleList = (value: unknown) =>
 
 const channelLabel = (rc: ReleaseChannel) => `"${rc.app.name} / ${rc.name}"`;
 
-function attachmentKind(owner: "group" | "device"): DriftKind {
+function attachmentKind(owner: "group" | "device"): LegacyDriftKind {
   const ownerKey = owner === "group" ? "groupId" : "deviceId";
   return {
     title: owner === "group" ? "Release channels on groups" : "Release channels on devices",
@@ -74,7 +76,7 @@ function roleText(roleId: string, roles: Map<string, Role>): string {
   return roles.get(roleId)?.name ?? roleId;
 }
 
-export const DRIFT_KINDS: Record<ResourceKind, DriftKind> = {
+const LEGACY_DRIFT_KINDS: Partial<Record<ResourceKind, LegacyDriftKind>> = {
   user: {
     title: "Users",
     noun: "user",
@@ -117,24 +119,6 @@ export const DRIFT_KINDS: Record<ResourceKind, DriftKind> = {
           names: [user.email, name],
         };
       });
-    },
-  },
-  group: {
-    title: "Groups",
-    noun: "group",
-    key: (r) => r.id,
-    compared: { name: text, parentId: text, configured: flag },
-    stateLabel: (r) => `"${str(r.outputs.name ?? r.id)}"`,
-    read: async (org) => {
-      const groups = await org.groups();
-      const paths = groupPaths(groups);
-      return groups.map((g) => ({
-        key: g.id,
-        label: `"${paths.get(g.id)}"${g.isConfigured ? " (configured)" : ""}`,
-        fields: { name: g.name, parentId: g.parent?.id ?? null, configured: g.isConfigured },
-        auditIds: [g.id],
-        names: [paths.get(g.id) ?? g.name, g.name],
-      }));
     },
   },
   groupReleaseChannel: attachmentKind("group"),
@@ -210,6 +194,32 @@ export const DRIFT_KINDS: Record<ResourceKind, DriftKind> = {
   },
   ...contentKinds,
 };
+
+/**
+ * The drift report's view of every kind, from the kind table: the definition's drift facet, its key as the noun,
+ * and as compared fields the properties the API shows, each with the property's own equality (`comparedOf`).
+ */
+export const DRIFT_KINDS = Object.fromEntries(
+  // Users first, then the kind table's order: the report leads with people (an unmanaged Admin first of all).
+  [KINDS.user, ...Object.values(KINDS).filter((definition) => definition.kind !== "user")].map(
+    (definition): [ResourceKind, DriftKind] => {
+      const facet = definition.drift;
+      if (facet)
+        return [
+          definition.kind,
+          { ...facet, noun: definition.kind, compared: comparedOf(definition.properties) },
+        ];
+      const legacy = LEGACY_DRIFT_KINDS[definition.kind]!;
+      const compared = Object.fromEntries(
+        Object.entries(legacy.compared).map(([field, comparable]) => [
+          field,
+          (a: unknown, b: unknown) => JSON.stringify(comparable(a)) === JSON.stringify(comparable(b)),
+        ]),
+      );
+      return [definition.kind, { ...legacy, compared }];
+    },
+  ),
+) as Record<ResourceKind, DriftKind>;
 
 /** A value for the report: a secret of the state is never shown, ids are named where the organization names them. */
 export function shown(value: unknown, names: Map<string, string>): string {

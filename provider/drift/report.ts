@@ -274,15 +274,14 @@ function differencesOf(kind: ResourceKind, resource: ManagedResource, object: Li
   if (resource.outputs.pending === true) return [];
   const definition = DRIFT_KINDS[kind];
   const differences: FieldDifference[] = [];
-  for (const [field, comparable] of Object.entries(definition.compared)) {
+  for (const [field, same] of Object.entries(definition.compared)) {
     if (definition.declaredOnly && !resource.declared.includes(field)) continue;
     // An absent output is compared as absent (a root group's parentId, a user without group roles).
     const recorded = resource.outputs[field];
     const secret = recorded !== null && typeof recorded === "object" && "secret" in recorded;
     // A secret of the state cannot be compared without decrypting it, which the report never does.
     if (secret) continue;
-    const same = JSON.stringify(comparable(recorded)) === JSON.stringify(comparable(object.fields[field]));
-    if (!same) {
+    if (!same(recorded, object.fields[field])) {
       differences.push({
         field,
         state: shown(recorded, new Map()),

@@ -9,31 +9,21 @@ import { LEGACY_TYPE, TYPE_MODULE } from "../dynamic";
 import type { ResourceKind } from "../kindKeys";
 import { KINDS } from "../kinds";
 
-/** Pulumi's marker of a secret value (`{"4dabf18193072939515e22adb298388d": "1b47…", "ciphertext": …}`). */
-export const SECRET_SIGNATURE_KEY = "4dabf18193072939515e22adb298388d";
-
-/** What a secret of the state becomes: never the value, and never equal to a live value. */
-export const SECRET = Object.freeze({ secret: true as const });
-export type Secret = typeof SECRET;
-
-export type StateValue =
-  string | number | boolean | null | Secret | StateValue[] | { [key: string]: StateValue };
-export type StateProps = Record<string, StateValue>;
-
-/** One resource of a stack that this provider manages. */
-export interface ManagedResource {
-  kind: ResourceKind;
-  /** The stack it belongs to (from its URN), for the report. */
-  stack: string;
-  urn: string;
-  /** The resource's name in its program (the URN's last part). */
-  name: string;
-  id: string;
-  /** Outputs, secrets replaced by SECRET. */
-  outputs: StateProps;
-  /** The inputs the program gave (their names only): for kinds whose undeclared properties are not managed. */
-  declared: string[];
-}
+export {
+  SECRET,
+  SECRET_SIGNATURE_KEY,
+  type ManagedResource,
+  type Secret,
+  type StateProps,
+  type StateValue,
+} from "./managed";
+import {
+  SECRET,
+  SECRET_SIGNATURE_KEY,
+  type ManagedResource,
+  type StateProps,
+  type StateValue,
+} from "./managed";
 
 export interface StackState {
   /** `<project>/<stack>` from the URNs, or the file's name when it holds no resource. */

@@ -4,6 +4,7 @@
  * the sections it calls (deviceProgram.ts, experienceProgram.ts) both use it: kept in program.ts, it made them
  * an import cycle.
  */
+import type { ProgramPlan } from "./naming";
 /** The width generated code is laid out to (prettier's printWidth in the generated project). */
 export const WIDTH = 110;
 
@@ -62,3 +63,15 @@ export interface Declaring {
   /** `config`, for a section's own stack-config reads (PINs, absent devices). */
   readonly config: string;
 }
+
+/**
+ * A kind's section of the generated program (`export` in its definition): the statements for what the plan holds
+ * of the kind (undefined when it holds none), or why the exporter writes none. `construct` is `new dm.<Type>`
+ * for the kind's own type, so a section cannot name a class the kind table does not have.
+ */
+export type KindSection =
+  | ((plan: ProgramPlan, declaring: Declaring, construct: string) => string | undefined)
+  | { notExported: string };
+
+/** A section: its comment line, then its statements. */
+export const section = (comment: string, lines: string[]) => [comment, ...lines].join("\n");

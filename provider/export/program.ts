@@ -4,10 +4,10 @@
  * kind the exporter does not write says why.
  */
 import type { ResourceKind } from "../kindKeys";
-import type { KindType } from "../kinds";
+import { KINDS, type KindType } from "../kinds";
 import type { ProgramPlan } from "./naming";
 import type { RenderOptions } from "./renderOptions";
-import { statement, type Declaring, type Expr } from "./layout";
+import { section, statement, type Declaring, type Expr, type KindSection } from "./layout";
 import {
   channelVersionSection,
   deviceContentSection,
@@ -21,42 +21,11 @@ import { oneLine, tsString } from "./text";
 /** `new dm.<Kind>`: the kind's name is checked against the kind table. */
 const construct = (type: KindType) => `new dm.${type}`;
 
-/** The section of one kind (undefined when the plan holds none), or why the exporter writes none. */
-type KindSection =
+/** A section not yet moved into its kind's folder. */
+type LegacyKindSection =
   ((plan: ProgramPlan, declaring: Declaring) => string | undefined) | { notExported: string };
 
-const section = (comment: string, lines: string[]) => [comment, ...lines].join("\n");
-
-export const KIND_SECTIONS: { [K in ResourceKind]: KindSection } = {
-  group: (plan, { adopt, opts }) => {
-    if (!plan.groups.length) return undefined;
-    const lines = plan.groups.map((g) => {
-      const parent: [string, Expr][] = g.parentVariable ? [["parentId", `${g.parentVariable}.id`]] : [];
-      if (!g.resourceName) {
-        return statement(g.variable, "dm.getGroupOutput", [], [["name", tsString(g.group.name)], ...parent]);
-      }
-      return statement(
-        g.variable,
-        construct("Group"),
-        [tsString(g.resourceName)],
-        [
-          ["name", tsString(g.group.name)],
-          ...parent,
-          ...(g.group.configured ? [["configured", "true"] as [string, Expr]] : []),
-          ...(g.sameNameOrdinal ? [["sameNameOrdinal", String(g.sameNameOrdinal)] as [string, Expr]] : []),
-          adopt(g.resourceName),
-        ],
-        opts(g.resourceName),
-      );
-    });
-    return section(
-      plan.declaresGroups
-        ? "// Groups, parents before children. Configured groups hold devices and release channels."
-        : "// Groups are not declared by this program: the ones it refers to are looked up by name under their parent.",
-      lines,
-    );
-  },
-
+const LEGACY_KIND_SECTIONS: Partial<Record<ResourceKind, LegacyKindSection>> = {
   user: (plan, { adopt, opts }) => {
     if (!plan.users.length) return undefined;
     return section(
@@ -167,6 +136,14 @@ export const KIND_SECTIONS: { [K in ResourceKind]: KindSection } = {
   },
 };
 
+/** Every kind's section, in the kind table's order (its definition's `export`). */
+export const KIND_SECTIONS = Object.fromEntries(
+  Object.values(KINDS).map((definition): [ResourceKind, KindSection] => [
+    definition.kind,
+    definition.export ?? LEGACY_KIND_SECTIONS[definition.kind]!,
+  ]),
+) as Record<ResourceKind, KindSection>;
+
 export function renderProgram(plan: ProgramPlan, options: RenderOptions): string {
   const org = plan.organization;
   const sections: string[] = [];
@@ -221,8 +198,10 @@ export function renderProgram(plan: ProgramPlan, options: RenderOptions): string
       ),
     );
   }
-  for (const render of Object.values(KIND_SECTIONS)) {
-    const text = typeof render === "function" ? render(plan, declaring) : undefined;
+  for (const definition of Object.values(KINDS)) {
+    const render = KIND_SECTIONS[definition.kind];
+    const text =
+      typeof render === "function" ? render(plan, declaring, `new dm.${definition.type}`) : undefined;
     if (text !== undefined) sections.push(text);
   }
   const preamble = renderPreamble(uses, options);

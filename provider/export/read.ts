@@ -19,6 +19,8 @@ import {
   type RoleRef,
 } from "./model";
 import { compareBy } from "./order";
+import { liveStateOf } from "../framework/properties";
+import { groupProperties } from "../kinds/group/properties";
 import { readDevicesAndTags } from "./deviceRead";
 import { readExperiences } from "./experienceRead";
 
@@ -42,9 +44,7 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
 
   const groups: ModelGroup[] = (await readAll(client.groups.list(), "groups", progress)).map((g) => ({
     id: g.id,
-    name: g.name,
-    parentId: g.parent?.id ?? null,
-    configured: g.isConfigured,
+    ...liveStateOf(groupProperties, g),
   }));
   const tree = groupTree(groups);
   const pathOf = new Map(tree.map((g) => [g.id, g.path.join(" > ")]));

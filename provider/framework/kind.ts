@@ -15,8 +15,49 @@ import {
   type Props,
   type ResourceHandler,
 } from "./framework";
-import { diffSpecOf, liveInputsOf, registeredInputs, schemaShape, type PropertySpecs } from "./properties";
+import {
+  diffSpecOf,
+  liveInputsOf,
+  registeredInputs,
+  schemaShape,
+  type PropertySpecs,
+  type StateOf,
+} from "./properties";
 import { CLAIMANT_KEY, type Claimant } from "./claims";
+import type { DriftFacet } from "../drift/driftKind";
+import type { KindSection } from "../export/layout";
+
+/**
+ * The inputs the engine carries beside the declared ones: the serialized provider (a partial failure must hand it
+ * back) and the resource's name (claims.ts). A type alias, not an interface, so that it stays assignable to Props.
+ */
+export type HiddenInputs = { __provider?: unknown; __claimant?: Claimant };
+
+/** What a kind's `check` returns and its `create` and `update` receive: every declared property after check. */
+export type InputsOf<P> = StateOf<P> & HiddenInputs;
+
+/**
+ * What state records for a resource of the kind: its declared properties (as check left them) and its outputs,
+ * which each handler reads by name. State written by an older version may lack a property declared since: such a
+ * value is absent, which every optional property's type allows and every handler treats as its default.
+ */
+export type RecordedOf<P> = StateOf<P> & HiddenInputs & Props;
+
+/**
+ * A kind's CRUD with typed inputs (pulumi-command's handlers are the model): `check` validates by the property
+ * declarations and returns them typed, and the other methods receive what check returned (create, update) or
+ * what state recorded (diff, read, update's olds, delete). `diff`'s `news` is check's result too, but during a
+ * preview any value may still be the engine's unknown sentinel, so diff takes it as it comes and leaves it to
+ * `diffKind`. The runtime hands the plugin's untyped calls to it (`ResourceHandler`, the boundary).
+ */
+export interface KindHandler<P> {
+  check(olds: Props, news: Props): Promise<{ inputs: InputsOf<P>; failures: pulumi.dynamic.CheckFailure[] }>;
+  diff(id: string, olds: RecordedOf<P>, news: Props): Promise<pulumi.dynamic.DiffResult>;
+  create(inputs: InputsOf<P>): Promise<pulumi.dynamic.CreateResult>;
+  read(id: string, props: RecordedOf<P>): Promise<pulumi.dynamic.ReadResult>;
+  update(id: string, olds: RecordedOf<P>, news: InputsOf<P>): Promise<pulumi.dynamic.UpdateResult>;
+  delete(id: string, props: RecordedOf<P>): Promise<void>;
+}
 
 export interface KindDefinition<
   Key extends string = string,
@@ -36,7 +77,24 @@ export interface KindDefinition<
   properties: P;
   /** Outputs that are not declared properties (read from the API, or recorded when the object was made). */
   outputs: readonly string[];
-  handler: ResourceHandler;
+  handler: KindHandler<P> | ResourceHandler;
+  /**
+   * What the drift report knows of the kind (drift/driftKind.ts): how its live objects are read and labelled, or
+   * why it is not compared. The compared fields are not here: they are the properties the kind reads from the
+   * API (`fromLive`), compared with their own `equal`.
+   */
+  drift?: DriftFacet;
+  /** The exporter's section of the generated program for the kind, or why it writes none (export/layout.ts). */
+  export?: KindSection;
+}
+
+/**
+ * The kind's handler as the plugin calls it: untyped. The one place a kind's inputs stop being `Props`: what the
+ * engine hands create and update is what the kind's `check` returned (checkKind types it by the declarations), and
+ * what it hands read, update and delete is what the kind's own handlers recorded.
+ */
+export function pluginHandler(definition: Pick<KindDefinition, "handler">): ResourceHandler {
+  return definition.handler as ResourceHandler;
 }
 
 /** Keeps the literal types of a definition (its key, its properties) for the checks built on them. */
@@ -48,9 +106,17 @@ export function defineKind<
   return definition;
 }
 
-/** `check` by the declaration: one failure per bad property, each naming it and the fix. */
-export function checkKind(definition: Pick<KindDefinition, "type" | "properties">, news: Props) {
-  return checkProperties(definition.type, schemaShape(definition.properties), news);
+/**
+ * `check` by the declaration: one failure per bad property, each naming it and the fix. The inputs are typed by
+ * the declarations here, once: each value is what its own schema produced (or, during a preview, the engine's
+ * unknown sentinel, which only `diff` sees).
+ */
+export function checkKind<P extends PropertySpecs<never>>(
+  definition: { type: string; properties: P },
+  news: Props,
+): { inputs: InputsOf<P>; failures: pulumi.dynamic.CheckFailure[] } {
+  const { inputs, failures } = checkProperties(definition.type, schemaShape(definition.properties), news);
+  return { inputs: inputs as InputsOf<P>, failures };
 }
 
 /**

@@ -16,7 +16,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DeviceMgmtProblem } from "../errors";
 import { clientForProps } from "./context";
 import { deepEqual, PartialFailureError, type Props, type ResourceHandler } from "./framework";
-import type { KindDefinition } from "./kind";
+import { pluginHandler, type KindDefinition } from "./kind";
 import { runLedger } from "./runLedger";
 
 /** The output every resource carries: the id of the organization it lives in. */
@@ -83,7 +83,9 @@ function pinFailure(error: unknown, organizationId: string): unknown {
   return error;
 }
 
-export function pinnedToOrganization({ kind, type, handler }: KindDefinition): ResourceHandler {
+export function pinnedToOrganization(definition: KindDefinition): ResourceHandler {
+  const { kind, type } = definition;
+  const handler = pluginHandler(definition);
   return {
     check: (olds, news) => handler.check(olds, news),
     diff: (id, olds, news) => handler.diff(id, olds, news),

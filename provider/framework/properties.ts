@@ -39,8 +39,17 @@ export type PropertySpecs<Live> = Record<string, PropertySpec<Live, any>>; // es
 /** A property's value after `check`. */
 export type ValueOf<S> = S extends PropertySpec<any, infer T> ? T : never; // eslint-disable-line @typescript-eslint/no-explicit-any
 
-/** The declared state of a kind: every property after `check`. */
-export type StateOf<P> = { [K in keyof P]: ValueOf<P[K]> };
+/** The properties whose value after `check` may be absent (optional, without a default). */
+type OptionalKeys<P> = { [K in keyof P]: undefined extends ValueOf<P[K]> ? K : never }[keyof P];
+
+/**
+ * The declared state of a kind: every property after `check`, a property that may be absent as an optional key.
+ * One object type (not an intersection), so editors show it and it stays assignable to `Props`.
+ */
+export type StateOf<P> = Flat<
+  { [K in Exclude<keyof P, OptionalKeys<P>>]: ValueOf<P[K]> } & { [K in OptionalKeys<P>]?: ValueOf<P[K]> }
+>;
+type Flat<T> = { [K in keyof T]: T[K] };
 
 /**
  * The two properties every kind has: adoption of an existing object, and its own connection. The whole
@@ -85,6 +94,62 @@ export function stateFrom<Live, P extends PropertySpecs<Live>>(
     state[key] = spec.fromLive ? spec.fromLive(live) : props[key];
   }
   return jsonClean(state);
+}
+
+/** The keys of the properties the API shows (those with `fromLive`). */
+export type LiveKeys<P> = {
+  [K in keyof P]: P[K] extends { fromLive: (live: never) => unknown } ? K : never;
+}[keyof P];
+
+/**
+ * What the API shows of a live object, by the declared mappings only: the one live → state mapping of a kind,
+ * which its handlers' outputs (`stateFrom`), the drift report's compared fields and the exporter's model share.
+ */
+export function liveStateOf<Live, P extends PropertySpecs<Live>>(
+  properties: P,
+  live: Live,
+): Pick<StateOf<P>, LiveKeys<P> & keyof StateOf<P>> {
+  const state: Props = {};
+  for (const [key, spec] of Object.entries(properties)) if (spec.fromLive) state[key] = spec.fromLive(live);
+  return jsonClean(state) as Pick<StateOf<P>, LiveKeys<P> & keyof StateOf<P>>;
+}
+
+/**
+ * How the drift report compares a recorded output with the live value, per property the API shows: the
+ * property's own `equal` (the one that keeps a read from showing a change that is not there), else equality of
+ * values with absent and null alike.
+ */
+export function comparedOf(
+  properties: PropertySpecs<never>,
+): Record<string, (a: unknown, b: unknown) => boolean> {
+  const compared: Record<string, (a: unknown, b: unknown) => boolean> = {};
+  for (const [key, spec] of Object.entries(properties)) {
+    if (!spec.fromLive) continue;
+    const fallback = spec.default;
+    const equal = spec.equal ?? sameValue;
+    compared[key] = (a, b) => equal(a ?? fallback ?? null, b ?? fallback ?? null);
+  }
+  return compared;
+}
+
+/** Deep equality with absent and null alike, and object keys in any order. */
+function sameValue(a: unknown, b: unknown): boolean {
+  return JSON.stringify(canonical(a)) === JSON.stringify(canonical(b));
+}
+
+/** A value with its objects' keys sorted and absent as null: JSON text that is equal exactly when the values are. */
+export function canonical(value: unknown): unknown {
+  if (value === undefined || value === null) return null;
+  if (Array.isArray(value)) return value.map(canonical);
+  if (typeof value === "object") {
+    return Object.fromEntries(
+      Object.entries(value)
+        .filter(([, v]) => v !== undefined && v !== null)
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([k, v]) => [k, canonical(v)]),
+    );
+  }
+  return value;
 }
 
 /** What refresh reports as the inputs that would produce a recorded output: the declared properties only. */

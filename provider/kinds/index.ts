@@ -8,7 +8,7 @@
  */
 import type { ResourceKind } from "../kindKeys";
 import type { KindDefinition } from "../framework/kind";
-import { groupKind } from "./group";
+import { groupKind } from "./group/definition";
 import { userKind } from "./user";
 import { deviceMigrationKind } from "./deviceMigration";
 import { deviceReleaseChannelKind, groupReleaseChannelKind } from "./attachment";
@@ -30,8 +30,8 @@ export const KINDS = kindTable({
   theme: themeKind,
   headsetExperience: headsetExperienceKind,
   deviceExperience: deviceExperienceKind,
-  device: deviceKind,
   tag: tagKind,
+  device: deviceKind,
   tagSet: tagSetKind,
   groupFile: groupFileKind,
   groupVideo: groupVideoKind,

@@ -7,6 +7,7 @@ import { Group, GroupReleaseChannel, User } from "../../provider";
 import { DeviceMgmtClient } from "../../provider/client";
 import type { ResourceKind } from "../../provider/kindKeys";
 import { KINDS } from "../../provider/kinds";
+import { pluginHandler } from "../../provider/framework/kind";
 import { useFlagStack } from "./flagStack";
 
 const stack = useFlagStack();
@@ -111,9 +112,9 @@ describe('1. a Diff answering "changes unknown" with replaces', () => {
         if (key === "connection") continue;
         const [a, b] = values[key] ?? ["a", "b"];
         const olds = { ...base, ...recorded[kind], [key]: a };
-        const same = await definition.handler.diff("id-1", olds, { ...base, [key]: a });
+        const same = await pluginHandler(definition).diff("id-1", olds, { ...base, [key]: a });
         expect([kind, key, same.changes, same.replaces]).toEqual([kind, key, false, []]);
-        const result = await definition.handler.diff("id-1", olds, { ...base, [key]: b });
+        const result = await pluginHandler(definition).diff("id-1", olds, { ...base, [key]: b });
         expect([kind, key, typeof result.changes]).toEqual([kind, key, "boolean"]);
         if (result.replaces?.length) expect([kind, key, result.changes]).toEqual([kind, key, true]);
         if (spec.change === "update")

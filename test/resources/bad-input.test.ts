@@ -1,12 +1,12 @@
 // Bad input is caught by `check` (so at preview), each failure naming the property and the fix; connection rules
 // also hold where the stack config / environment connection is resolved.
-import { groupHandler } from "../../provider/kinds/group";
+import { groupHandler } from "../../provider/kinds/group/handler";
 import { userHandler } from "../../provider/kinds/user";
 import { deviceMigrationHandler } from "../../provider/kinds/deviceMigration";
 import { deviceReleaseChannelHandler, groupReleaseChannelHandler } from "../../provider/kinds/attachment";
 import { resolveConnection, stackSettingsFrom } from "../../provider/connection";
 import type { ResourceHandler } from "../../provider/framework/framework";
-import { getGroup, getRole } from "../../provider/lookups";
+import { getGroup, getRole } from "../../provider";
 import { startEmulator } from "../../emulator";
 
 const A = "11111111-1111-4111-8111-111111111111";

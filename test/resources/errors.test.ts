@@ -12,7 +12,7 @@ import {
   UnknownKindError,
 } from "../../provider/errors";
 import { handler } from "../../provider/runtime";
-import { groupHandler } from "../../provider/kinds/group";
+import { groupHandler } from "../../provider/kinds/group/handler";
 import { groupReleaseChannelHandler } from "../../provider/kinds/attachment";
 import type { Props } from "../../provider/framework/framework";
 
@@ -47,7 +47,15 @@ describe("actionable errors carry their kind, property and fix", () => {
   });
 
   it("adoptId naming nothing: AdoptionError with the id", async () => {
-    const error = await failureOf(groupHandler.create({ name: "Adopted", adoptId: MISSING, connection }));
+    const error = await failureOf(
+      groupHandler.create({
+        name: "Adopted",
+        parentId: null,
+        configured: false,
+        adoptId: MISSING,
+        connection,
+      }),
+    );
     expect(error).toBeInstanceOf(AdoptionError);
     expect(error).toMatchObject({ adoptId: MISSING, property: "adoptId" });
   });

@@ -22,7 +22,7 @@ import {
   getRoleOutput,
   getTokenInfo,
   getTokenInfoOutput,
-} from "../../provider/lookups";
+} from "../../provider";
 import { ForbiddenError, UnauthorizedError, UnsupportedTokenError } from "../../provider/client";
 import { ConnectionSettingError, LookupArgumentError, LookupError } from "../../provider/errors";
 import { failure } from "./support";

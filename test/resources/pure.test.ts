@@ -6,7 +6,7 @@ import {
   UNKNOWN,
   uuid,
 } from "../../provider/framework/framework";
-import { diffGroup, groupHandler, unconfigureFailure } from "../../provider/kinds/group";
+import { diffGroup, groupHandler, unconfigureFailure } from "../../provider/kinds/group/handler";
 import {
   diffUser,
   findDuplicateGroupRoles,

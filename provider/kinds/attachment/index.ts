@@ -15,7 +15,7 @@ import {
   type AttachmentSpec,
   type OwnerKey,
 } from "./generic";
-import { defineKind, registration } from "../../framework/kind";
+import { defineKind, pluginHandler, registration } from "../../framework/kind";
 import { DeviceMgmtResource, type AdoptionArgs } from "../../framework/common";
 import {
   configuredGroupFailures,
@@ -99,8 +99,8 @@ export const deviceReleaseChannelKind = attachmentKind("deviceReleaseChannel", {
     groupedDevice(client, deviceId, "release channels", "GroupReleaseChannel"),
 });
 
-export const groupReleaseChannelHandler = groupReleaseChannelKind.handler;
-export const deviceReleaseChannelHandler = deviceReleaseChannelKind.handler;
+export const groupReleaseChannelHandler = pluginHandler(groupReleaseChannelKind);
+export const deviceReleaseChannelHandler = pluginHandler(deviceReleaseChannelKind);
 
 /** The inputs of a {@link GroupReleaseChannel}: `groupId` (a configured group) and `releaseChannelId` (see `getReleaseChannel`). */
 export type GroupReleaseChannelArgs = AttachmentArgs<"groupId", "releaseChannelId">;

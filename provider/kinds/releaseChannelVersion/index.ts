@@ -226,7 +226,7 @@ export const releaseChannelVersionHandler: ResourceHandler = {
     if (checked.failures.length === 0) {
       const named = await versionNameOf(olds, checked.inputs);
       if (named.failure) checked.failures.push(named.failure);
-      if (named.versionName !== undefined) checked.inputs.versionName = named.versionName;
+      if (named.versionName !== undefined) Object.assign(checked.inputs, { versionName: named.versionName });
     }
     return checked;
   },

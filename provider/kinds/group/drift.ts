@@ -1,0 +1,21 @@
+/** What the drift report reads of groups: every group, labelled by its path; fields by the declared mapping. */
+import { groupPaths, str, type DriftFacet } from "../../drift/driftKind";
+import { liveStateOf } from "../../framework/properties";
+import { groupProperties } from "./properties";
+
+export const groupDrift: DriftFacet = {
+  title: "Groups",
+  key: (r) => r.id,
+  stateLabel: (r) => `"${str(r.outputs.name ?? r.id)}"`,
+  read: async (org) => {
+    const groups = await org.groups();
+    const paths = groupPaths(groups);
+    return groups.map((g) => ({
+      key: g.id,
+      label: `"${paths.get(g.id)}"${g.isConfigured ? " (configured)" : ""}`,
+      fields: liveStateOf(groupProperties, g),
+      auditIds: [g.id],
+      names: [paths.get(g.id) ?? g.name, g.name],
+    }));
+  },
+};
