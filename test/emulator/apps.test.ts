@@ -222,13 +222,6 @@ describe("POST /apps and PUT /apps/{appId} (default readings)", () => {
     expect(await auditTotal(admin)).toBe(audits);
   });
 
-  it("app names may repeat (switch uniqueAppNames)", async () => {
-    const first = await admin.post("/apps", { name: "Twin" });
-    const second = await admin.post("/apps", { name: "twin" });
-    expect([first.status, second.status]).toEqual([201, 201]);
-    expect((await admin.put(`/apps/${second.body.id}`, { name: "Twin" })).status).toBe(200);
-  });
-
   it("a created app survives a restart with --state", async () => {
     const dir = mkdtempSync(path.join(tmpdir(), "devicemgmt-apps-"));
     try {
