@@ -124,7 +124,8 @@ export function seedVersions(data: StoredOrg): { versions: AppVersion[]; bundles
       if (!versions.has(version.id)) versions.set(version.id, version);
       addBundle(channel.bundleId, versions.get(version.id) as AppVersion);
     }
-    if (!versions.has(app.latestBuild.id)) {
+    // An app made through POST /apps has no build yet.
+    if (app.latestBuild && !versions.has(app.latestBuild.id)) {
       const latest = { ...app.latestBuild, appId: app.id };
       versions.set(latest.id, latest);
       addBundle(derivedId(`${key}/version/${latest.version}/bundle`), latest);

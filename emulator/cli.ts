@@ -17,7 +17,7 @@ const EXPERIENCE_SWITCHES: Record<string, keyof StrictOptions> = {
   "no-meta-hms-devices": "noMetaHmsDevices",
 };
 
-/** `--strict-catalog NAME` values: tags, content attachments, sharing (emulator/README.md, Strictness switches). */
+/** `--strict-catalog NAME` values: tags, content attachments, sharing, apps (emulator/README.md, Strictness switches). */
 const CATALOG_SWITCHES: Record<string, keyof StrictOptions> = {
   "merge-device-tags-on-put": "mergeDeviceTagsOnPut",
   "reject-unknown-tags": "rejectUnknownTags",
@@ -26,6 +26,10 @@ const CATALOG_SWITCHES: Record<string, keyof StrictOptions> = {
   "repeat-share-is-no-op": "repeatShareIsNoOp",
   "list-group-content": "listGroupContent",
   "audit-attachments-by-item": "auditAttachmentsByItem",
+  "unique-app-names": "uniqueAppNames",
+  "default-app-models-to-supported": "defaultAppModelsToSupported",
+  "merge-app-tags-on-put": "mergeAppTagsOnPut",
+  "keep-empty-app-description": "keepEmptyAppDescription",
 };
 
 function catalogSwitches(names: string[] | undefined, all: boolean | undefined): StrictOptions {
@@ -70,9 +74,12 @@ const USAGE = `usage: devicemgmt-emulator [options]
                               drop-on-group-join, withhold-admin-pin, reject-unused-fields, sort-lists,
                               reject-deleting-used-theme, unique-theme-names, lowercase-theme-colors,
                               no-meta-hms-devices
-  --strict-catalog NAME       a tag, content or sharing switch (repeatable), one of:
+  --strict-catalog NAME       a tag, content, sharing or app switch (repeatable), one of:
                               merge-device-tags-on-put, reject-unknown-tags, reject-repeated-tag-attach,
-                              ignore-repeated-content-attach, repeat-share-is-no-op, list-group-content
+                              ignore-repeated-content-attach, repeat-share-is-no-op, list-group-content,
+                              audit-attachments-by-item, unique-app-names,
+                              default-app-models-to-supported, merge-app-tags-on-put,
+                              keep-empty-app-description
   --strict-no-retry-after     a rate-limit 429 carries no Retry-After or X-RateLimit-Reset
   --rollout-duration-ms MS    simulated rollouts: devices install within MS of a version change (default 60000)
   --strict                    all of the above, and --max-per-page 25 unless given

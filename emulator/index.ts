@@ -9,6 +9,7 @@ import { FaultInjector } from "./faults";
 import { DEFAULT_MAX_PER_PAGE, pageQuerySchema } from "./pagination";
 import { readStateFile, StateFile } from "./persistence";
 import { DEFAULT_RATE_LIMIT, FixedWindowRateLimiter } from "./rate-limit";
+import { appRoutes } from "./routes/apps";
 import { auditRoutes } from "./routes/audit";
 import { catalogRoutes } from "./routes/catalog";
 import { deviceContentRoutes, groupContentListRoutes } from "./routes/device-content";
@@ -39,6 +40,7 @@ export const API_ROUTES = [
   ...deviceRoutes,
   ...deviceContentRoutes,
   ...catalogRoutes,
+  ...appRoutes,
   ...sharingRoutes,
   ...tagRoutes,
   ...releaseRoutes,
@@ -102,6 +104,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     repeatShareIsNoOp: options.strict?.repeatShareIsNoOp ?? false,
     listGroupContent: options.strict?.listGroupContent ?? false,
     auditAttachmentsByItem: options.strict?.auditAttachmentsByItem ?? false,
+    uniqueAppNames: options.strict?.uniqueAppNames ?? false,
+    defaultAppModelsToSupported: options.strict?.defaultAppModelsToSupported ?? false,
+    mergeAppTagsOnPut: options.strict?.mergeAppTagsOnPut ?? false,
+    keepEmptyAppDescription: options.strict?.keepEmptyAppDescription ?? false,
     noRetryAfter: options.strict?.noRetryAfter ?? false,
   };
   const invitations = new Map<string, PendingInvitation[]>();

@@ -130,11 +130,16 @@ export interface AppBuild extends Timestamps {
 export interface App extends Timestamps {
   id: string;
   name: string;
+  /** Set through `PUT /apps/{id}`; absent in state files from before it could be (read as null). */
+  description?: string | null;
+  /** Null until a build is uploaded (an app made through `POST /apps` has none). */
   packageName: string | null;
   tags: string[];
   deviceModelIds: string[];
-  iconId: string;
-  latestBuild: AppBuild;
+  /** Null for an app made through `POST /apps`: nobody uploaded an icon. */
+  iconId: string | null;
+  /** Null for an app made through `POST /apps`: no build yet. */
+  latestBuild: AppBuild | null;
 }
 
 export interface ReleaseChannel extends Timestamps {

@@ -89,6 +89,14 @@ export interface StrictOptions {
    * (documents silent).
    */
   auditAttachmentsByItem?: boolean;
+  /** `POST /apps` / `PUT /apps/{id}` with a name another app of the organization has (case-insensitively) is 422. */
+  uniqueAppNames?: boolean;
+  /** `POST /apps` without `deviceModelIds` makes an app for every supported model instead of for none. */
+  defaultAppModelsToSupported?: boolean;
+  /** `PUT /apps/{id}` with `tags` adds them to the app's tags instead of replacing them. */
+  mergeAppTagsOnPut?: boolean;
+  /** `PUT /apps/{id}` with `description: ""` keeps the empty string instead of reading it as null. */
+  keepEmptyAppDescription?: boolean;
   /**
    * A 429 of the rate limit carries neither `Retry-After` nor `X-RateLimit-Reset` (the documents do not show its
    * headers) instead of both, so a client cannot learn when the window resets.

@@ -173,6 +173,7 @@ export function appView(store: Store, org: OrgState, app: App) {
   return {
     id: app.id,
     name: app.name,
+    description: app.description ?? null,
     tags: app.tags,
     deviceModels: app.deviceModelIds.flatMap((id) => {
       const model = store.deviceModels.get(id);
@@ -181,14 +182,17 @@ export function appView(store: Store, org: OrgState, app: App) {
     packageName: app.packageName,
     // Devices with a version installed through one of its channels (simulated rollouts, emulator/rollout.ts).
     installedDeviceCount: store.rollouts.installedDeviceCount(org, app.id),
-    icon: {
-      id: app.iconId,
-      status: "available",
-      downloadUrl: null,
-      createdAt: app.createdAt,
-      updatedAt: app.updatedAt,
-    },
-    latestAvailableVersion: app.latestBuild.version,
+    icon:
+      app.iconId === null
+        ? null
+        : {
+            id: app.iconId,
+            status: "available",
+            downloadUrl: null,
+            createdAt: app.createdAt,
+            updatedAt: app.updatedAt,
+          },
+    latestAvailableVersion: app.latestBuild?.version ?? null,
     ownerOrganization: organizationView(org.org),
     createdAt: app.createdAt,
     updatedAt: app.updatedAt,

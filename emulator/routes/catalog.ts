@@ -11,7 +11,7 @@ function found<T>(value: T | undefined): T {
 }
 
 /** All supported models, plus the unsupported ones a device of the organization is enrolled with. */
-function listedModels(ctx: RequestContext): DeviceModel[] {
+export function listedModels(ctx: RequestContext): DeviceModel[] {
   const enrolled = new Set<string>();
   for (const device of ctx.org.devices.values()) enrolled.add(device.deviceModelId);
   return ctx.store.deviceModels.list().filter((m) => m.isSupported || enrolled.has(m.id));

@@ -143,10 +143,29 @@ export interface AuditLogOperations {
   list(filter?: AuditLogFilter): PageIterator<AuditRecord>;
 }
 
+/** `POST /apps`: the app itself; its builds, icon and package name come from uploads. */
+export interface CreateAppBody {
+  /** 1..100 characters. */
+  name: string;
+  /** The device models it is for (`deviceModels.list()`); it cannot be changed afterwards (UpdateApp has none). */
+  deviceModelIds?: readonly string[];
+}
+
+/** `PUT /apps/{appId}`: each field given is set, each left out kept. */
+export interface UpdateAppBody {
+  name?: string;
+  /** null clears it; whether `""` reads back as `""` or null is not documented. */
+  description?: string | null;
+  /** Tag names; whether they replace the app's tags or are added to them is not documented. */
+  tags?: readonly string[];
+}
+
 export interface AppOperations {
   list(): PageIterator<App>;
   all(): Promise<App[]>;
   get(appId: string): Promise<App>;
+  create(body: CreateAppBody): Promise<App>;
+  update(appId: string, body: UpdateAppBody): Promise<App>;
   releaseChannels(appId: string): PageIterator<ReleaseChannel>;
   releaseChannel(appId: string, releaseChannelId: string): Promise<ReleaseChannel>;
 }
@@ -187,6 +206,11 @@ export interface Operations extends ExperienceOperations, ContentOperations {
 
 /** Declarations shared by several routes. */
 const USERS: Invalidates = [{ kind: "users" }];
+/**
+ * No cached list holds an app: users, groups and devices do not embed one, and release-channel lists are
+ * cached only for which channels are attached (by id). Tags a PUT creates are not cached either.
+ */
+const APPS: Invalidates = INVALIDATES_NOTHING;
 const GROUPS: Invalidates = [{ kind: "groups" }];
 const groupChannels = (groupId: string): Invalidates => [{ kind: "groupReleaseChannels", ownerId: groupId }];
 const deviceChannels = (deviceId: string): Invalidates => [
@@ -314,6 +338,23 @@ export function createOperations(run: Executor): Operations {
       list: () => list(`/apps`, appsPage),
       all: () => list(`/apps`, appsPage).all(),
       get: (appId: string) => run.get(`/apps/${e(appId)}`, s.appSchema),
+      // Only the declared fields are sent; a field left undefined is not sent (a PUT keeps it).
+      create: (body: CreateAppBody) =>
+        run.write(
+          "POST",
+          `/apps`,
+          APPS,
+          { name: body.name, deviceModelIds: body.deviceModelIds && [...body.deviceModelIds] },
+          s.appSchema,
+        ),
+      update: (appId: string, body: UpdateAppBody) =>
+        run.write(
+          "PUT",
+          `/apps/${e(appId)}`,
+          APPS,
+          { name: body.name, description: body.description, tags: body.tags && [...body.tags] },
+          s.appSchema,
+        ),
       releaseChannels: (appId: string) => list(`/apps/${e(appId)}/release-channels`, releaseChannelsPage),
       releaseChannel: (appId: string, releaseChannelId: string) =>
         run.get(`/apps/${e(appId)}/release-channels/${e(releaseChannelId)}`, s.releaseChannelSchema),

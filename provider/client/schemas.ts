@@ -190,6 +190,7 @@ export const appSchema = parsesTo<t.App>()(
   z.object({
     id,
     name: z.string(),
+    description: z.string().nullable().optional(),
     tags: z.array(z.string()).optional(),
     deviceModels: z.array(deviceModelSchema).optional(),
     packageName: z.string().nullable().optional(),

@@ -151,6 +151,7 @@ export interface Checksum {
 export interface App extends Timestamps {
   id: string;
   name: string;
+  description?: string | null;
   tags?: string[];
   deviceModels?: DeviceModel[];
   packageName?: string | null;

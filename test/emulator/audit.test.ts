@@ -296,6 +296,22 @@ describe("what records", () => {
       { ...onChannel, action: "update-release-channel" },
     );
 
+    const app = await write("POST /apps", () => admin.post("/apps", { name: "Audited App" }), {
+      type: "created",
+      action: "create-app",
+      resourceType: "app",
+    });
+    expect(app.description).toBe("Created app 'Audited App'.");
+    const renamedApp = await write(
+      "PUT /apps/{appId}",
+      () => admin.put(`/apps/${app.resourceId}`, { name: "Audited App 2" }),
+      { type: "updated", action: "update-app", resourceType: "app", resourceId: app.resourceId },
+    );
+    expect([renamedApp.resourceName, renamedApp.description]).toEqual([
+      "Audited App 2",
+      "Updated app 'Audited App'.",
+    ]);
+
     await auditExperienceWrites(write, admin, child);
 
     const replacement = (await admin.post("/groups", { name: "Replacement", parentId: null })).body.id;

@@ -136,6 +136,13 @@ if (!existsSync(OPENAPI)) {
 
       const apps = (await probe("GET /apps", {})).data;
       await probe("GET /apps", {}, { token: t.v2 });
+      const made = (await probe("POST /apps", {}, { body: { name: "Contract App", deviceModelIds: [] } })).id;
+      await probe("POST /apps", {}, { body: { name: "" } });
+      await probe("POST /apps", {}, { ...reader, body: { name: "No" } });
+      await probe("PUT /apps/{appId}", { appId: made }, { body: { description: "Probed", tags: ["lobby"] } });
+      await probe("PUT /apps/{appId}", { appId: made }, { body: { tags: "lobby" } });
+      await probe("PUT /apps/{appId}", { appId: missing }, { body: {} });
+      await probe("GET /apps/{appId}", { appId: made });
       await probe("GET /apps/{appId}", { appId: apps[0].id });
       await probe("GET /apps/{appId}", { appId: missing });
       const channels = (await probe("GET /apps/{appId}/release-channels", { appId: apps[0].id })).data;
