@@ -19,7 +19,16 @@ export interface IgnoreRule {
   matches: (text: string) => boolean;
 }
 
-export class IgnoreFileError extends Error {}
+/** A line of the ignore file (`source`: `<file>:<line>`, or the file) the report cannot use, and why. */
+export class IgnoreFileError extends Error {
+  constructor(
+    readonly source: string,
+    readonly problem: string,
+  ) {
+    super(`${source}: ${problem}`);
+    this.name = "IgnoreFileError";
+  }
+}
 
 function globMatcher(pattern: string): (text: string) => boolean {
   const escaped = pattern
@@ -41,12 +50,14 @@ export function parseIgnoreFile(text: string, file: string, kinds: readonly stri
     const pattern = space < 0 ? "" : line.slice(space).trim();
     if (kind !== "*" && !kinds.includes(kind)) {
       throw new IgnoreFileError(
-        `${source}: "${kind}" is not a kind; a rule is "<kind> <pattern>" with kind one of ${kinds.join(", ")} or *.`,
+        source,
+        `"${kind}" is not a kind; a rule is "<kind> <pattern>" with kind one of ${kinds.join(", ")} or *.`,
       );
     }
     if (!pattern) {
       throw new IgnoreFileError(
-        `${source}: no pattern after "${kind}"; write e.g. "user breakglass@example.com" (* matches anything).`,
+        source,
+        `no pattern after "${kind}"; write e.g. "user breakglass@example.com" (* matches anything).`,
       );
     }
     rules.push({ kind, pattern, source, matches: globMatcher(pattern) });
@@ -59,7 +70,7 @@ export async function readIgnoreFile(file: string, kinds: readonly string[]): Pr
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new IgnoreFileError(`Cannot read the ignore file ${file}: ${(error as Error).message}`);
+    throw new IgnoreFileError(file, `Cannot read the ignore file: ${(error as Error).message}`);
   }
   return parseIgnoreFile(text, file, kinds);
 }

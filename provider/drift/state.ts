@@ -36,7 +36,16 @@ export interface StackState {
   unreadable: Array<{ urn: string; reason: string }>;
 }
 
-export class StateFileError extends Error {}
+/** A stack export the report cannot read: which file, and what is wrong with it (the message says both). */
+export class StateFileError extends Error {
+  constructor(
+    readonly file: string,
+    readonly problem: string,
+  ) {
+    super(`${file}: ${problem}`);
+    this.name = "StateFileError";
+  }
+}
 
 /** Deeper than any value this provider writes (a few levels): a resource with a value beyond it is not read. */
 export const MAX_VALUE_DEPTH = 100;
@@ -129,9 +138,7 @@ export function parseStackExport(text: string, file: string): StackState {
   try {
     checkpoint = JSON.parse(text) as typeof checkpoint;
   } catch {
-    throw new StateFileError(
-      `${file} is not JSON: give the output of \`pulumi stack export --file <file>\`.`,
-    );
+    throw new StateFileError(file, "not JSON: give the output of `pulumi stack export --file <file>`.");
   }
   if (
     !READABLE_VERSIONS.includes(checkpoint?.version as number) ||
@@ -139,12 +146,13 @@ export function parseStackExport(text: string, file: string): StackState {
     typeof checkpoint.deployment !== "object"
   ) {
     throw new StateFileError(
-      `${file} is not a stack export of version 3 or 4 (its "version" is ${JSON.stringify(checkpoint?.version)}): ` +
+      file,
+      `not a stack export of version 3 or 4 (its "version" is ${JSON.stringify(checkpoint?.version)}): ` +
         "give the output of `pulumi stack export --file <file>` from Pulumi 3.",
     );
   }
   const listed = checkpoint.deployment.resources ?? [];
-  if (!Array.isArray(listed)) throw new StateFileError(`${file}: deployment.resources is not a list.`);
+  if (!Array.isArray(listed)) throw new StateFileError(file, "deployment.resources is not a list.");
   const resources: ManagedResource[] = [];
   const unknown: string[] = [];
   const unreadable: StackState["unreadable"] = [];
@@ -205,7 +213,7 @@ export async function readStackExport(file: string): Promise<StackState> {
   try {
     text = await readFile(file, "utf8");
   } catch (error) {
-    throw new StateFileError(`Cannot read the stack export ${file}: ${(error as Error).message}`);
+    throw new StateFileError(file, `Cannot read the stack export: ${(error as Error).message}`);
   }
   return parseStackExport(text, file);
 }

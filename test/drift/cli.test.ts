@@ -44,7 +44,7 @@ describe("devicemgmt-drift usage", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "drift-cli-"));
     const missing = await run([path.join(dir, "nope.json")], ENV);
     expect(missing.code).toBe(EXIT.failed);
-    expect(missing.stderr).toMatch(/Cannot read the stack export .*nope\.json/);
+    expect(missing.stderr).toMatch(/nope\.json: Cannot read the stack export/);
     const state = path.join(dir, "state.json");
     fs.writeFileSync(state, JSON.stringify({ version: 3, deployment: { resources: [] } }));
     const noIgnore = await run(["--ignore", path.join(dir, "ignore"), state], ENV);
@@ -89,9 +89,21 @@ describe("the ignore file", () => {
   it("names the line and the fix for a bad rule", () => {
     expect(() => parseIgnoreFile("users bob@example.com", "ignore", KINDS)).toThrow(
       new IgnoreFileError(
-        'ignore:1: "users" is not a kind; a rule is "<kind> <pattern>" with kind one of user, group, theme or *.',
+        "ignore:1",
+        '"users" is not a kind; a rule is "<kind> <pattern>" with kind one of user, group, theme or *.',
       ),
     );
     expect(() => parseIgnoreFile("\nuser", "ignore", KINDS)).toThrow(/ignore:2: no pattern after "user"/);
+    let thrown: unknown;
+    try {
+      parseIgnoreFile("\nuser", "ignore", KINDS);
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(IgnoreFileError);
+    expect(thrown).toMatchObject({
+      source: "ignore:2",
+      problem: expect.stringMatching(/^no pattern after "user"/),
+    });
   });
 });
