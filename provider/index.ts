@@ -19,7 +19,7 @@ export { Tag, type TagArgs, TagSet, type TagSetArgs } from "./kinds/tag";
 export { GroupFile, GroupVideo, DeviceFile, DeviceVideo } from "./kinds/attachment";
 export { ReleaseChannelVersion, type ReleaseChannelVersionArgs } from "./kinds/releaseChannelVersion";
 export { RolloutGateError, type RolloutCount } from "./kinds/releaseChannelVersion/rolloutGate";
-export { ReleaseChannelShare, type ReleaseChannelShareArgs } from "./kinds/releaseChannelShare";
+export * from "./kinds/releaseChannelShare";
 export type * from "./kinds/experience/args";
 export * from "./lookups";
 export * from "./contentLookups";

@@ -1,6 +1,6 @@
 /**
  * The drift report's entries for the kinds of devices, content and releases: tags, tag sets, files and videos on
- * groups and devices, release-channel versions and shares. Each reads from list pages where the API has them;
+ * groups and devices, release-channel versions. Each reads from list pages where the API has them;
  * where it cannot show something, the entry says why, and the report lists such resources as not compared.
  */
 import type { ResourceKind } from "../kindKeys";
@@ -9,14 +9,7 @@ import type { LiveOrganization } from "./live";
 
 type ContentKind = Extract<
   ResourceKind,
-  | "tag"
-  | "tagSet"
-  | "groupFile"
-  | "groupVideo"
-  | "deviceFile"
-  | "deviceVideo"
-  | "releaseChannelVersion"
-  | "releaseChannelShare"
+  "tag" | "tagSet" | "groupFile" | "groupVideo" | "deviceFile" | "deviceVideo" | "releaseChannelVersion"
 >;
 
 /** A kind the API gives no way to read back: listed under "not compared" with the reason. */
@@ -163,10 +156,4 @@ export const contentKinds: Record<ContentKind, LegacyDriftKind> = {
       }));
     },
   },
-  releaseChannelShare: unreadable(
-    "releaseChannelShare",
-    "Release channel shares",
-    "the API cannot list a channel's shares, so an unshare made in the portal cannot be seen",
-    (id) => `share ${id}`,
-  ),
 };

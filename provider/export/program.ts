@@ -130,10 +130,6 @@ const LEGACY_KIND_SECTIONS: Partial<Record<ResourceKind, LegacyKindSection>> = {
   deviceFile: (plan, declaring) => deviceContentSection(plan, declaring, "file"),
   deviceVideo: (plan, declaring) => deviceContentSection(plan, declaring, "video"),
   releaseChannelVersion: (plan) => channelVersionSection(plan),
-  releaseChannelShare: {
-    notExported:
-      "the API has no read of the organizations a channel is shared with (only share and unshare), so shares cannot be read",
-  },
 };
 
 /** Every kind's section, in the kind table's order (its definition's `export`). */

@@ -19,7 +19,7 @@ import { deviceKind } from "./device";
 import { tagKind, tagSetKind } from "./tag";
 import { deviceFileKind, deviceVideoKind, groupFileKind, groupVideoKind } from "./attachment";
 import { releaseChannelVersionKind } from "./releaseChannelVersion";
-import { releaseChannelShareKind } from "./releaseChannelShare";
+import { releaseChannelShareKind } from "./releaseChannelShare/definition";
 
 export const KINDS = kindTable({
   group: groupKind,
