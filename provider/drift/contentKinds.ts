@@ -1,6 +1,6 @@
 /**
- * The drift report's entries for the kinds of devices, content and releases: tags, tag sets, files and videos on
- * groups and devices, release-channel versions and shares. Each reads from list pages where the API has them;
+ * The drift report's entries for the kinds of devices and content: tags, tag sets, files and videos on groups
+ * and devices. Each reads from list pages where the API has them;
  * where it cannot show something, the entry says why, and the report lists such resources as not compared.
  */
 import type { ResourceKind } from "../kindKeys";
@@ -9,14 +9,7 @@ import type { LiveOrganization } from "./live";
 
 type ContentKind = Extract<
   ResourceKind,
-  | "tag"
-  | "tagSet"
-  | "groupFile"
-  | "groupVideo"
-  | "deviceFile"
-  | "deviceVideo"
-  | "releaseChannelVersion"
-  | "releaseChannelShare"
+  "tag" | "tagSet" | "groupFile" | "groupVideo" | "deviceFile" | "deviceVideo"
 >;
 
 /** A kind the API gives no way to read back: listed under "not compared" with the reason. */
@@ -141,32 +134,4 @@ export const contentKinds: Record<ContentKind, LegacyDriftKind> = {
   groupVideo: unreadable("groupVideo", "Videos of groups", GROUP_CONTENT, (id) => `group video ${id}`),
   deviceFile: deviceContentKind("file"),
   deviceVideo: deviceContentKind("video"),
-  releaseChannelVersion: {
-    title: "Release channel versions",
-    noun: "releaseChannelVersion",
-    key: (r) => `${str(r.outputs.appId)}/${str(r.outputs.releaseChannelId)}`,
-    compared: { versionId: text, version: text },
-    // Every channel delivers some version; one no stack pins is not managed.
-    reportsUnmanaged: false,
-    stateLabel: (r) =>
-      `release channel ${str(r.outputs.channelName ?? r.outputs.releaseChannelId)} at version ${str(r.outputs.version)}`,
-    // Records name the channel; a promotion is one that changed its version.
-    concerns: (record) => /version/i.test(record.description),
-    read: async (org, managed) => {
-      if (!managed.length) return [];
-      return (await org.releaseChannels()).map((rc) => ({
-        key: `${rc.app.id}/${rc.id}`,
-        label: `"${rc.app.name} / ${rc.name}" delivers ${rc.version.version ?? rc.version.id}`,
-        fields: { versionId: rc.version.id, version: rc.version.version ?? null },
-        auditIds: [rc.id],
-        names: [`${rc.app.name} / ${rc.name}`],
-      }));
-    },
-  },
-  releaseChannelShare: unreadable(
-    "releaseChannelShare",
-    "Release channel shares",
-    "the API cannot list a channel's shares, so an unshare made in the portal cannot be seen",
-    (id) => `share ${id}`,
-  ),
 };

@@ -38,9 +38,11 @@ export interface AttachedItem {
 
 /**
  * What a kind's definition says of it for the drift report (`drift` in framework/kind.ts). The report adds the
- * rest from the definition (see `DriftKind`), so that nothing is said twice.
+ * rest from the definition (see `DriftKind`), so that nothing is said twice. `comparedOutputs` names outputs that
+ * are no declared property but that the live object shows too (a channel's version name beside its id): compared
+ * with the live field of the same name, absent and null alike.
  */
-export type DriftFacet = Omit<DriftKind, "noun" | "compared">;
+export type DriftFacet = Omit<DriftKind, "noun" | "compared"> & { comparedOutputs?: readonly string[] };
 
 /** An entry not yet moved into its kind's folder: compared fields by normalising function. */
 export type LegacyDriftKind = Omit<DriftKind, "compared"> & {

@@ -7,7 +7,7 @@
 import type { ReleaseChannel, Role } from "../client";
 import type { ResourceKind } from "../kindKeys";
 import { KINDS } from "../kinds";
-import { comparedOf } from "../framework/properties";
+import { canonical, comparedOf } from "../framework/properties";
 import { rolesOf } from "../kinds/user/roles";
 import { contentKinds } from "./contentKinds";
 import { groupPaths, lower, str, text, type DriftKind, type LegacyDriftKind } from "./driftKind";
@@ -195,6 +195,15 @@ const LEGACY_DRIFT_KINDS: Partial<Record<ResourceKind, LegacyDriftKind>> = {
   ...contentKinds,
 };
 
+/** The outputs a facet compares beside its properties, each as a value with absent and null alike. */
+const outputsCompared = (outputs: readonly string[] = []) =>
+  Object.fromEntries(
+    outputs.map((output) => [
+      output,
+      (a: unknown, b: unknown) => JSON.stringify(canonical(a)) === JSON.stringify(canonical(b)),
+    ]),
+  );
+
 /**
  * The drift report's view of every kind, from the kind table: the definition's drift facet, its key as the noun,
  * and as compared fields the properties the API shows, each with the property's own equality (`comparedOf`).
@@ -207,7 +216,11 @@ export const DRIFT_KINDS = Object.fromEntries(
       if (facet)
         return [
           definition.kind,
-          { ...facet, noun: definition.kind, compared: comparedOf(definition.properties) },
+          {
+            ...facet,
+            noun: definition.kind,
+            compared: { ...comparedOf(definition.properties), ...outputsCompared(facet.comparedOutputs) },
+          },
         ];
       const legacy = LEGACY_DRIFT_KINDS[definition.kind]!;
       const compared = Object.fromEntries(

@@ -1,5 +1,5 @@
 /**
- * The generated program's sections for tags, devices and channel versions (KIND_SECTIONS in program.ts).
+ * The generated program's sections for tags and devices (KIND_SECTIONS in program.ts).
  */
 import type { ProgramPlan } from "./naming";
 import { statement, type Declaring, type Expr } from "./layout";
@@ -131,37 +131,5 @@ export function deviceSection(plan: ProgramPlan, declaring: Declaring): string |
         ],
       ),
     ),
-  );
-}
-
-export function channelVersionSection(plan: ProgramPlan): string | undefined {
-  if (!plan.placement.channelVersions.length) return undefined;
-  return section(
-    "// The version each release channel delivers, found by app and version name. Destroy leaves the channel as it is.",
-    plan.placement.channelVersions.flatMap((v) => [
-      ...(v.firstWithVersion
-        ? [
-            statement(
-              v.versionVariable,
-              "dm.getAppVersionOutput",
-              [],
-              [
-                ["appName", tsString(v.channelVersion.appName)],
-                ["version", tsString(v.channelVersion.version)],
-              ],
-            ),
-          ]
-        : []),
-      statement(
-        undefined,
-        "new dm.ReleaseChannelVersion",
-        [tsString(v.resourceName)],
-        [
-          ["appId", `${v.channelVariable}.appId`],
-          ["releaseChannelId", `${v.channelVariable}.id`],
-          ["versionId", `${v.versionVariable}.id`],
-        ],
-      ),
-    ]),
   );
 }

@@ -8,13 +8,7 @@ import { KINDS, type KindType } from "../kinds";
 import type { ProgramPlan } from "./naming";
 import type { RenderOptions } from "./renderOptions";
 import { section, statement, type Declaring, type Expr, type KindSection } from "./layout";
-import {
-  channelVersionSection,
-  deviceContentSection,
-  deviceSection,
-  tagSection,
-  tagSetSection,
-} from "./deviceProgram";
+import { deviceContentSection, deviceSection, tagSection, tagSetSection } from "./deviceProgram";
 import { experienceSection, themeSection } from "./experienceProgram";
 import { oneLine, tsString } from "./text";
 
@@ -129,11 +123,6 @@ const LEGACY_KIND_SECTIONS: Partial<Record<ResourceKind, LegacyKindSection>> = {
   },
   deviceFile: (plan, declaring) => deviceContentSection(plan, declaring, "file"),
   deviceVideo: (plan, declaring) => deviceContentSection(plan, declaring, "video"),
-  releaseChannelVersion: (plan) => channelVersionSection(plan),
-  releaseChannelShare: {
-    notExported:
-      "the API has no read of the organizations a channel is shared with (only share and unshare), so shares cannot be read",
-  },
 };
 
 /** Every kind's section, in the kind table's order (its definition's `export`). */

@@ -18,8 +18,8 @@ import { deviceExperienceKind } from "./deviceExperience";
 import { deviceKind } from "./device";
 import { tagKind, tagSetKind } from "./tag";
 import { deviceFileKind, deviceVideoKind, groupFileKind, groupVideoKind } from "./attachment";
-import { releaseChannelVersionKind } from "./releaseChannelVersion";
-import { releaseChannelShareKind } from "./releaseChannelShare";
+import { releaseChannelVersionKind } from "./releaseChannelVersion/definition";
+import { releaseChannelShareKind } from "./releaseChannelShare/definition";
 
 export const KINDS = kindTable({
   group: groupKind,

@@ -2,14 +2,14 @@
 // gate's counting and verdict.
 import { deviceKind, tagDifference } from "../../provider/kinds/device";
 import { tagSetKind } from "../../provider/kinds/tag";
-import { releaseChannelVersionKind } from "../../provider/kinds/releaseChannelVersion";
+import { releaseChannelVersionKind } from "../../provider/kinds/releaseChannelVersion/definition";
 import {
   countRollout,
   describeRollout,
   judgeRollout,
   pollIntervalOf,
 } from "../../provider/kinds/releaseChannelVersion/rolloutGate";
-import { diffKind } from "../../provider/framework/kind";
+import { diffKind, pluginHandler } from "../../provider/framework/kind";
 import type { ReleaseChannelDeviceStatus } from "../../provider/client";
 
 const ID = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
@@ -69,7 +69,7 @@ describe("TagSet and ReleaseChannelVersion check", () => {
   });
 
   it("ReleaseChannelVersion takes exactly one of versionId and bundleId, and a sane gate", async () => {
-    const handler = releaseChannelVersionKind.handler;
+    const handler = pluginHandler(releaseChannelVersionKind);
     const both = await handler.check({}, { appId: ID, releaseChannelId: ID, versionId: ID, bundleId: OTHER });
     expect((both.failures ?? []).map((f) => f.property)).toEqual(["versionId"]);
     const gate = await handler.check(
@@ -88,7 +88,7 @@ describe("TagSet and ReleaseChannelVersion check", () => {
   });
 
   it("bounds a gate's polling at check: an interval of a second or more, within the timeout, at most 6 hours", async () => {
-    const handler = releaseChannelVersionKind.handler;
+    const handler = pluginHandler(releaseChannelVersionKind);
     const reasons = async (rollout: object) =>
       (
         (await handler.check({}, { appId: ID, releaseChannelId: ID, versionId: ID, rollout })).failures ?? []
@@ -113,7 +113,7 @@ describe("TagSet and ReleaseChannelVersion check", () => {
   });
 
   it("a gate that has not passed for the recorded version makes the next up judge it again", async () => {
-    const handler = releaseChannelVersionKind.handler;
+    const handler = pluginHandler(releaseChannelVersionKind);
     const news = { appId: ID, releaseChannelId: ID, versionId: ID, rollout: { share: 1, timeoutSeconds: 5 } };
     // 0.1.0 recorded "unchanged" for a gate it skipped: never judged, so not passed.
     expect((await handler.diff("x", { ...news, rolloutStatus: "unchanged" }, news)).changes).toBe(true);
@@ -125,7 +125,7 @@ describe("TagSet and ReleaseChannelVersion check", () => {
   });
 
   it("a gate that did not pass makes the next up wait again; a passed one does not", async () => {
-    const handler = releaseChannelVersionKind.handler;
+    const handler = pluginHandler(releaseChannelVersionKind);
     const news = { appId: ID, releaseChannelId: ID, versionId: ID, rollout: { share: 1, timeoutSeconds: 5 } };
     const failed = await handler.diff("x", { ...news, rolloutStatus: "failed" }, news);
     expect(failed.changes).toBe(true);

@@ -1,0 +1,24 @@
+/** The ReleaseChannelVersion kind: one line of the kind table (kinds/index.ts) points here. */
+import { defineKind } from "../../framework/kind";
+import { releaseChannelVersionDrift } from "./drift";
+import { releaseChannelVersionSection } from "./export";
+import { releaseChannelVersionHandler } from "./handler";
+import { releaseChannelVersionProperties } from "./properties";
+
+export const releaseChannelVersionKind = defineKind({
+  kind: "releaseChannelVersion",
+  type: "ReleaseChannelVersion",
+  naturalKey: false,
+  properties: releaseChannelVersionProperties,
+  outputs: [
+    "version",
+    "channelName",
+    "previousVersion",
+    "rolloutStatus",
+    "rolloutSummary",
+    "rolloutVersionId",
+  ],
+  handler: releaseChannelVersionHandler,
+  drift: releaseChannelVersionDrift,
+  export: releaseChannelVersionSection,
+});

@@ -1,0 +1,30 @@
+/**
+ * What the drift report reads of channel versions: every channel of every app (once a stack pins one), its
+ * version by the declared mapping and, beside it, the version's name, which the report shows as a reviewer reads it.
+ */
+import { str, type DriftFacet } from "../../drift/driftKind";
+import { liveStateOf } from "../../framework/properties";
+import { releaseChannelVersionProperties } from "./properties";
+
+export const releaseChannelVersionDrift: DriftFacet = {
+  title: "Release channel versions",
+  key: (r) => `${str(r.outputs.appId)}/${str(r.outputs.releaseChannelId)}`,
+  // The version's name is an output, not a property: a promotion shows as "2.4.0" → "2.4.1" beside the two ids.
+  comparedOutputs: ["version"],
+  // Every channel delivers some version; one no stack pins is not managed.
+  reportsUnmanaged: false,
+  stateLabel: (r) =>
+    `release channel ${str(r.outputs.channelName ?? r.outputs.releaseChannelId)} at version ${str(r.outputs.version)}`,
+  // Records name the channel; a promotion is one that changed its version.
+  concerns: (record) => /version/i.test(record.description),
+  read: async (org, managed) => {
+    if (!managed.length) return [];
+    return (await org.releaseChannels()).map((rc) => ({
+      key: `${rc.app.id}/${rc.id}`,
+      label: `"${rc.app.name} / ${rc.name}" delivers ${rc.version.version ?? rc.version.id}`,
+      fields: { ...liveStateOf(releaseChannelVersionProperties, rc), version: rc.version.version ?? null },
+      auditIds: [rc.id],
+      names: [`${rc.app.name} / ${rc.name}`],
+    }));
+  },
+};
