@@ -7,14 +7,13 @@ import {
   uuid,
 } from "../../provider/framework/framework";
 import { diffGroup, groupHandler, unconfigureFailure } from "../../provider/kinds/group/handler";
+import { diffUser, userHandler } from "../../provider/kinds/user/handler";
 import {
-  diffUser,
   findDuplicateGroupRoles,
   groupRoleActions,
-  userHandler,
   userUpdateBodies,
   type GroupRole,
-} from "../../provider/kinds/user";
+} from "../../provider/kinds/user/roles";
 import { attachmentId, parseAttachmentId } from "../../provider/kinds/attachment/generic";
 import { groupReleaseChannelHandler } from "../../provider/kinds/attachment";
 import {
