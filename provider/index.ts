@@ -2,7 +2,7 @@
  * pulumi-devicemgmt: the organization of a device-management service as Pulumi resources.
  */
 export * from "./kinds/group";
-export { User, type UserArgs, type GroupRole, type GroupRoleArgs } from "./kinds/user";
+export * from "./kinds/user";
 export {
   GroupReleaseChannel,
   type GroupReleaseChannelArgs,

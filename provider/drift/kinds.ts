@@ -4,21 +4,15 @@
  * entry per kind of the provider, so a kind added to the provider's table is a compile error here until it has
  * an entry.
  */
-import type { ReleaseChannel, Role } from "../client";
+import type { ReleaseChannel } from "../client";
 import type { ResourceKind } from "../kindKeys";
 import { KINDS } from "../kinds";
 import { canonical, comparedOf } from "../framework/properties";
-import { rolesOf } from "../kinds/user/roles";
 import { contentKinds } from "./contentKinds";
 import { groupPaths, lower, str, text, type DriftKind, type LegacyDriftKind } from "./driftKind";
 import { experienceKind } from "./experienceKinds";
 
 export { groupPaths, type AttachedItem, type DriftKind, type LiveObject } from "./driftKind";
-
-const groupRoleList = (value: unknown) =>
-  Array.isArray(value)
-    ? value.map((r: { roleId?: unknown; groupId?: unknown }) => `${str(r?.roleId)}@${str(r?.groupId)}`).sort()
-    : [];
 
 const channelLabel = (rc: ReleaseChannel) => `"${rc.app.name} / ${rc.name}"`;
 
@@ -72,55 +66,7 @@ function attachmentKind(owner: "group" | "device"): LegacyDriftKind {
   };
 }
 
-function roleText(roleId: string, roles: Map<string, Role>): string {
-  return roles.get(roleId)?.name ?? roleId;
-}
-
 const LEGACY_DRIFT_KINDS: Partial<Record<ResourceKind, LegacyDriftKind>> = {
-  user: {
-    title: "Users",
-    noun: "user",
-    // By e-mail, the natural key: a pending invitation's resource has no user id yet.
-    key: (r) => (typeof r.outputs.email === "string" ? r.outputs.email.toLowerCase() : undefined),
-    compared: {
-      firstName: text,
-      lastName: text,
-      email: lower,
-      defaultRoleId: text,
-      groupRoles: groupRoleList,
-    },
-    stateLabel: (r) => str(r.outputs.email ?? r.id),
-    read: async (org) => {
-      const [users, roles, groups] = await Promise.all([org.users(), org.roles(), org.groups()]);
-      const roleById = new Map(roles.map((r) => [r.id, r]));
-      const paths = groupPaths(groups);
-      return users.map((user) => {
-        const { defaultRoleId, groupRoles } = rolesOf(user);
-        const orgRole = user.accessControls.find((ac) => ac.protectable.type === "organization")?.role;
-        const roleTexts = [
-          ...(defaultRoleId ? [roleText(defaultRoleId, roleById)] : []),
-          ...groupRoles.map(
-            (r) => `${roleText(r.roleId, roleById)} on "${paths.get(r.groupId) ?? r.groupId}"`,
-          ),
-        ];
-        const name = `${user.firstName} ${user.lastName}`.trim();
-        return {
-          key: user.email.toLowerCase(),
-          label: `${user.email}${name ? ` (${name})` : ""}: ${roleTexts.join(", ") || "no role"}`,
-          fields: {
-            firstName: user.firstName,
-            lastName: user.lastName,
-            email: user.email,
-            defaultRoleId,
-            groupRoles,
-          },
-          auditIds: [user.id],
-          admin: orgRole?.type === "organization" && orgRole.name === "Admin",
-          names: [user.email, name],
-        };
-      });
-    },
-  },
   groupReleaseChannel: attachmentKind("group"),
   deviceReleaseChannel: attachmentKind("device"),
   theme: {

@@ -7,7 +7,7 @@ import type { ResourceKind } from "../kindKeys";
 import { KINDS, type KindType } from "../kinds";
 import type { ProgramPlan } from "./naming";
 import type { RenderOptions } from "./renderOptions";
-import { section, statement, type Declaring, type Expr, type KindSection } from "./layout";
+import { section, statement, type Declaring, type KindSection } from "./layout";
 import { deviceContentSection, deviceSection, tagSection, tagSetSection } from "./deviceProgram";
 import { experienceSection, themeSection } from "./experienceProgram";
 import { oneLine, tsString } from "./text";
@@ -20,44 +20,6 @@ type LegacyKindSection =
   ((plan: ProgramPlan, declaring: Declaring) => string | undefined) | { notExported: string };
 
 const LEGACY_KIND_SECTIONS: Partial<Record<ResourceKind, LegacyKindSection>> = {
-  user: (plan, { adopt, opts }) => {
-    if (!plan.users.length) return undefined;
-    return section(
-      "// Users with their default role and group roles (the token's own user is not here: see README.md).",
-      plan.users.map((u) => {
-        const groupRoles: [string, Expr][] = u.groupRoles.length
-          ? [
-              [
-                "groupRoles",
-                {
-                  array: u.groupRoles.map((r) => ({
-                    object: [
-                      ["roleId", `${r.roleVariable}.id`],
-                      ["groupId", `${r.groupVariable}.id`],
-                    ],
-                  })),
-                },
-              ],
-            ]
-          : [];
-        return statement(
-          undefined,
-          construct("User"),
-          [tsString(u.resourceName)],
-          [
-            ["firstName", tsString(u.user.firstName)],
-            ["lastName", tsString(u.user.lastName)],
-            ["email", tsString(u.user.email)],
-            ["defaultRoleId", `${u.defaultRoleVariable}.id`],
-            ...groupRoles,
-            adopt(u.resourceName),
-          ],
-          opts(u.resourceName),
-        );
-      }),
-    );
-  },
-
   groupReleaseChannel: (plan, { adopt, opts }) => {
     if (!plan.groupChannels.length) return undefined;
     return section(

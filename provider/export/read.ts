@@ -21,6 +21,7 @@ import {
 import { compareBy } from "./order";
 import { liveStateOf } from "../framework/properties";
 import { groupProperties } from "../kinds/group/properties";
+import { userProperties } from "../kinds/user/properties";
 import { readDevicesAndTags } from "./deviceRead";
 import { readExperiences } from "./experienceRead";
 
@@ -289,12 +290,14 @@ export function exportableUser(
       ],
     };
   }
+  // Names and e-mail are the properties' values; the roles are the model's own, by name (looked up in the program).
+  const { firstName, lastName, email } = liveStateOf(userProperties, user);
   return {
     user: {
       id: user.id,
-      firstName: user.firstName,
-      lastName: user.lastName,
-      email: user.email,
+      firstName,
+      lastName,
+      email,
       defaultRole,
       groupRoles,
     },

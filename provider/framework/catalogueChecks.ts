@@ -184,11 +184,8 @@ export async function unknownTagFailures(property: string, inputs: Props, olds: 
   if (!Array.isArray(names)) return [];
   const client = clientOf(inputs);
   if (client === undefined) return [];
-  const before = new Set(
-    (Array.isArray(olds[property]) ? (olds[property] as unknown[]) : [])
-      .filter(known)
-      .map((n) => n.toLowerCase()),
-  );
+  const recorded: unknown = olds[property];
+  const before = new Set((Array.isArray(recorded) ? recorded : []).filter(known).map((n) => n.toLowerCase()));
   const declared = declaredTags.get(client);
   const fresh = names
     .filter(known)
@@ -230,14 +227,16 @@ const OWNER_READS: Record<
 };
 type OwnerType = keyof typeof OWNER_READS;
 
+const isOwnerType = (value: unknown): value is OwnerType => known(value) && value in OWNER_READS;
+
 /**
  * `ownerId` must name an object of `ownerType`. When it names none, the other owner types are asked too, so the
  * message can say "that is a group's id: set ownerType: "group"".
  */
 export async function tagOwnerFailures(inputs: Props, olds: Props): Promise<Failure[]> {
-  const type = inputs.ownerType as OwnerType;
+  const type = inputs.ownerType;
   const id = inputs.ownerId;
-  if (!known(id) || !known(type) || !(type in OWNER_READS)) return [];
+  if (!known(id) || !isOwnerType(type)) return [];
   if (id === olds.ownerId && type === olds.ownerType) return [];
   const client = clientOf(inputs);
   if (client === undefined) return [];

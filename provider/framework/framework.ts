@@ -3,7 +3,7 @@ import { AdoptionError, NotCreatedHereError } from "../errors";
 import { z } from "zod";
 import { AmbiguousWriteError, NotFoundError } from "../client";
 import { apiTokenProblem, baseUrlProblem } from "../connection";
-import { clientForProps } from "./context";
+import { clientForProps, connectionOf } from "./context";
 import { runLedger } from "./runLedger";
 import { refusalIn } from "./inputIntegrity";
 
@@ -165,8 +165,7 @@ export const adoptIdSchema = uuid("adoptId").optional();
 
 /** The declared connection's organization: a change of base URL means another organization, so a replacement. */
 export function connectionBaseUrl(props: Props): string | undefined {
-  const connection = props.connection as { baseUrl?: string } | undefined;
-  return connection?.baseUrl;
+  return connectionOf(props)?.baseUrl;
 }
 
 export interface PropertyDiffSpec {

@@ -20,6 +20,7 @@ import {
   liveInputsOf,
   registeredInputs,
   schemaShape,
+  type CheckedStateOf,
   type PropertySpecs,
   type StateOf,
 } from "./properties";
@@ -33,8 +34,11 @@ import type { KindSection } from "../export/layout";
  */
 export type HiddenInputs = { __provider?: unknown; __claimant?: Claimant };
 
-/** What a kind's `check` returns and its `create` and `update` receive: every declared property after check. */
-export type InputsOf<P> = StateOf<P> & HiddenInputs;
+/**
+ * What a kind's `check` returns and its `create` and `update` receive: every declared property after check, as
+ * its schema produced it (recorded state may also hold what the API showed: `RecordedOf`).
+ */
+export type InputsOf<P> = CheckedStateOf<P> & HiddenInputs;
 
 /**
  * What state records for a resource of the kind: its declared properties (as check left them) and its outputs,

@@ -52,6 +52,21 @@ export type StateOf<P> = Flat<
 type Flat<T> = { [K in keyof T]: T[K] };
 
 /**
+ * A property's value as `check` leaves it: what its schema produces. Narrower than `ValueOf` where the API can
+ * show a value no declaration may give (a user without an organization-wide role has no defaultRoleId).
+ */
+export type CheckedValueOf<S> = S extends { schema: infer Z extends z.ZodType } ? z.output<Z> : never;
+
+type OptionalCheckedKeys<P> = { [K in keyof P]: undefined extends CheckedValueOf<P[K]> ? K : never }[keyof P];
+
+/** The declared state as `check` returns it: every property as its schema produced it. */
+export type CheckedStateOf<P> = Flat<
+  { [K in Exclude<keyof P, OptionalCheckedKeys<P>>]: CheckedValueOf<P[K]> } & {
+    [K in OptionalCheckedKeys<P>]?: CheckedValueOf<P[K]>;
+  }
+>;
+
+/**
  * The two properties every kind has: adoption of an existing object, and its own connection. The whole
  * connection is secret, not just its token: the engine marks an output secret only when the input of the same
  * name is secret, and the connection travels to outputs (delete needs it).

@@ -9,7 +9,7 @@
 import type { ResourceKind } from "../kindKeys";
 import type { KindDefinition } from "../framework/kind";
 import { groupKind } from "./group/definition";
-import { userKind } from "./user";
+import { userKind } from "./user/definition";
 import { deviceMigrationKind } from "./deviceMigration";
 import { deviceReleaseChannelKind, groupReleaseChannelKind } from "./attachment";
 import { themeKind } from "./theme";

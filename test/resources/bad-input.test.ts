@@ -1,7 +1,7 @@
 // Bad input is caught by `check` (so at preview), each failure naming the property and the fix; connection rules
 // also hold where the stack config / environment connection is resolved.
 import { groupHandler } from "../../provider/kinds/group/handler";
-import { userHandler } from "../../provider/kinds/user";
+import { userHandler } from "../../provider/kinds/user/handler";
 import { deviceMigrationHandler } from "../../provider/kinds/deviceMigration";
 import { deviceReleaseChannelHandler, groupReleaseChannelHandler } from "../../provider/kinds/attachment";
 import { resolveConnection, stackSettingsFrom } from "../../provider/connection";

@@ -7,14 +7,13 @@ import {
   uuid,
 } from "../../provider/framework/framework";
 import { diffGroup, groupHandler, unconfigureFailure } from "../../provider/kinds/group/handler";
+import { diffUser, userHandler } from "../../provider/kinds/user/handler";
 import {
-  diffUser,
   findDuplicateGroupRoles,
   groupRoleActions,
-  userHandler,
   userUpdateBodies,
   type GroupRole,
-} from "../../provider/kinds/user";
+} from "../../provider/kinds/user/roles";
 import { attachmentId, parseAttachmentId } from "../../provider/kinds/attachment/generic";
 import { groupReleaseChannelHandler } from "../../provider/kinds/attachment";
 import {
@@ -23,6 +22,7 @@ import {
   migrationForbiddenMessage,
 } from "../../provider/kinds/deviceMigration";
 import { resolveConnection, stackSettingsFrom } from "../../provider/connection";
+import { connectionOf } from "../../provider/framework/context";
 import { diffKind } from "../../provider/framework/kind";
 import { groupFileKind } from "../../provider/kinds/attachment";
 import { OrganizationMoveError } from "../../provider/errors";
@@ -310,6 +310,17 @@ describe("DeviceMigration", () => {
       { deviceId: A, organizationSlug: "no spaces!" },
     );
     expect(failures?.map((f) => f.property)).toEqual(["organizationSlug"]);
+  });
+});
+
+describe("a resource's own connection (connectionOf)", () => {
+  it("reads what check left, keeps a value not known yet, and is none where no object is", () => {
+    const connection = { baseUrl: "https://h.example/api/v3", apiToken: "1|t", allowInsecureHttp: true };
+    expect(connectionOf({ connection })).toEqual(connection);
+    expect(connectionOf({ connection: { baseUrl: UNKNOWN } })).toEqual({ baseUrl: UNKNOWN });
+    expect(connectionOf({ connection: UNKNOWN })).toBeUndefined();
+    expect(connectionOf({ connection: null })).toBeUndefined();
+    expect(connectionOf({})).toBeUndefined();
   });
 });
 

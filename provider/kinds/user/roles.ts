@@ -88,9 +88,28 @@ export function userUpdateBodies(current: UserFields, want: DeclaredUser): Recor
   return bodies;
 }
 
+const isGroupRole = (value: unknown): value is GroupRole =>
+  typeof value === "object" &&
+  value !== null &&
+  "roleId" in value &&
+  "groupId" in value &&
+  typeof value.roleId === "string" &&
+  typeof value.groupId === "string";
+
+/**
+ * A declared, recorded or live list of group roles as a sorted set of keys (absent: none). State no version of
+ * the provider wrote (a hand-edited export) keeps its text, so that the drift report shows it as a difference
+ * instead of failing on it.
+ */
+const groupRoleKeys = (value: unknown): string[] => {
+  if (value === undefined || value === null) return [];
+  const entries: unknown[] = Array.isArray(value) ? value : [value];
+  return [...new Set(entries.map((r) => (isGroupRole(r) ? keyOf(r) : JSON.stringify(r))))].sort();
+};
+
 /** Whether two lists hold the same group roles, in any order. */
 export const sameGroupRoles = (a: unknown, b: unknown) =>
-  groupRoleActions((a as GroupRole[] | undefined) ?? [], (b as GroupRole[] | undefined) ?? []).length === 0;
+  JSON.stringify(groupRoleKeys(a)) === JSON.stringify(groupRoleKeys(b));
 
 /** The user's mutable fields as the API shows them. */
 export const fieldsOf = (user: ApiUser): UserFields => ({
@@ -99,10 +118,18 @@ export const fieldsOf = (user: ApiUser): UserFields => ({
   ...rolesOf(user),
 });
 
-/** The user's mutable fields as recorded in outputs. */
-export const fieldsFromOutputs = (olds: Record<string, unknown>): UserFields => ({
-  firstName: olds.firstName as string,
-  lastName: olds.lastName as string,
-  defaultRoleId: (olds.defaultRoleId as string | undefined) ?? null,
-  groupRoles: (olds.groupRoles as GroupRole[] | undefined) ?? [],
+/**
+ * The user's mutable fields as recorded in outputs. A user without an organization-wide role is recorded with
+ * none, and state of an older version may lack groupRoles: both count as their defaults.
+ */
+export const fieldsFromOutputs = (olds: {
+  firstName: string;
+  lastName: string;
+  defaultRoleId?: string | null;
+  groupRoles?: GroupRole[];
+}): UserFields => ({
+  firstName: olds.firstName,
+  lastName: olds.lastName,
+  defaultRoleId: olds.defaultRoleId ?? null,
+  groupRoles: olds.groupRoles ?? [],
 });

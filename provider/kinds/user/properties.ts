@@ -1,0 +1,81 @@
+/**
+ * The User kind's properties, declared once (framework/properties.ts): its schemas, how each change applies,
+ * and how the API shows it. Everything else of the kind reads them from here.
+ */
+import { z } from "zod";
+import type { User as ApiUser } from "../../client";
+import { uuid } from "../../framework/framework";
+import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { sameEmail } from "./invitation";
+import { MAX_GROUP_ROLES, findDuplicateGroupRoles, rolesOf, sameGroupRoles, sortGroupRoles } from "./roles";
+
+const groupRoleSchema = z.object({ roleId: uuid("roleId"), groupId: uuid("groupId") }).strict();
+
+/** The API's limit on names and e-mail addresses. */
+const MAX_TEXT = 255;
+
+export const userProperties = {
+  firstName: {
+    schema: z
+      .string({ error: "firstName is required and must be a string" })
+      .trim()
+      .min(1, { error: "firstName must not be empty" })
+      .max(MAX_TEXT, { error: `firstName must be at most ${MAX_TEXT} characters: shorten it` }),
+    change: "update",
+    fromLive: (live: ApiUser) => live.firstName,
+  },
+  lastName: {
+    schema: z
+      .string({ error: "lastName is required and must be a string" })
+      .trim()
+      .min(1, { error: "lastName must not be empty" })
+      .max(MAX_TEXT, { error: `lastName must be at most ${MAX_TEXT} characters: shorten it` }),
+    change: "update",
+    fromLive: (live: ApiUser) => live.lastName,
+  },
+  email: {
+    schema: z
+      .email({ error: "email must be an e-mail address such as ada@example.com" })
+      .max(MAX_TEXT, { error: `email must be at most ${MAX_TEXT} characters` }),
+    change: "replace",
+    fromLive: (live: ApiUser) => live.email,
+    equal: sameEmail,
+  },
+  defaultRoleId: {
+    schema: uuid("defaultRoleId"),
+    change: "update",
+    fromLive: (live: ApiUser) => rolesOf(live).defaultRoleId,
+  },
+  groupRoles: {
+    schema: z
+      .array(groupRoleSchema, { error: "groupRoles must be a list of { roleId, groupId }" })
+      .max(MAX_GROUP_ROLES, { error: `groupRoles can hold at most ${MAX_GROUP_ROLES} entries` })
+      .optional()
+      .transform((roles) => roles ?? [])
+      .superRefine((roles, ctx) => {
+        const duplicates = findDuplicateGroupRoles(roles);
+        if (duplicates.length) {
+          ctx.addIssue({
+            code: "custom",
+            message: `duplicate entries: ${duplicates.map((r) => `{ roleId: ${r.roleId}, groupId: ${r.groupId} }`).join(", ")}`,
+          });
+        }
+      })
+      .transform(sortGroupRoles),
+    change: "update",
+    fromLive: (live: ApiUser) => rolesOf(live).groupRoles,
+    default: [],
+    equal: sameGroupRoles,
+  },
+  invite: {
+    schema: z
+      .boolean({ error: "invite must be true or false" })
+      .optional()
+      .transform((v) => v ?? false),
+    change: "createOnly",
+  },
+  ...carried,
+} satisfies PropertySpecs<ApiUser>;
+
+export type UserProperties = typeof userProperties;
+export type UserState = StateOf<UserProperties>;
