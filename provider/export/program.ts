@@ -8,13 +8,7 @@ import { KINDS, type KindType } from "../kinds";
 import type { ProgramPlan } from "./naming";
 import type { RenderOptions } from "./renderOptions";
 import { section, statement, type Declaring, type Expr, type KindSection } from "./layout";
-import {
-  channelVersionSection,
-  deviceContentSection,
-  deviceSection,
-  tagSection,
-  tagSetSection,
-} from "./deviceProgram";
+import { channelVersionSection, deviceSection, tagSection, tagSetSection } from "./deviceProgram";
 import { experienceSection, themeSection } from "./experienceProgram";
 import { oneLine, tsString } from "./text";
 
@@ -64,51 +58,6 @@ const LEGACY_KIND_SECTIONS: Partial<Record<ResourceKind, LegacyKindSection>> = {
     );
   },
 
-  groupReleaseChannel: (plan, { adopt, opts }) => {
-    if (!plan.groupChannels.length) return undefined;
-    return section(
-      "// Release channels on groups (an attachment's id is <groupId>/<releaseChannelId>).",
-      plan.groupChannels.map((a) =>
-        statement(
-          undefined,
-          construct("GroupReleaseChannel"),
-          [tsString(a.resourceName)],
-          [
-            ["groupId", `${a.groupVariable}.id`],
-            ["releaseChannelId", `${a.channelVariable}.id`],
-            adopt(a.resourceName),
-          ],
-          opts(a.resourceName),
-        ),
-      ),
-    );
-  },
-
-  deviceReleaseChannel: (plan, { adopt, opts }) => {
-    if (!plan.devices.length) return undefined;
-    return section(
-      plan.devices.some((d) => d.channels.length)
-        ? "// Release channels on ungrouped devices; devices are looked up by name (a staging organization mirrors them)."
-        : "// Ungrouped devices with experiences, looked up by name (a staging organization mirrors them).",
-      plan.devices.flatMap((d) => [
-        statement(d.variable, "dm.getDeviceOutput", [], [["name", tsString(d.deviceName)]]),
-        ...d.channels.map((a) =>
-          statement(
-            undefined,
-            construct("DeviceReleaseChannel"),
-            [tsString(a.resourceName)],
-            [
-              ["deviceId", `${d.variable}.id`],
-              ["releaseChannelId", `${a.channelVariable}.id`],
-              adopt(a.resourceName),
-            ],
-            opts(a.resourceName),
-          ),
-        ),
-      ]),
-    );
-  },
-
   deviceMigration: {
     notExported:
       "a migration is an event that already happened: the migrated device is in the other organization",
@@ -121,14 +70,6 @@ const LEGACY_KIND_SECTIONS: Partial<Record<ResourceKind, LegacyKindSection>> = {
   tag: tagSection,
   device: (plan, declaring) => deviceSection(plan, declaring),
   tagSet: (plan) => tagSetSection(plan),
-  groupFile: {
-    notExported: "the API lists no group's files (no GET /groups/{id}/files), so they cannot be read back",
-  },
-  groupVideo: {
-    notExported: "the API lists no group's videos (no GET /groups/{id}/videos), so they cannot be read back",
-  },
-  deviceFile: (plan, declaring) => deviceContentSection(plan, declaring, "file"),
-  deviceVideo: (plan, declaring) => deviceContentSection(plan, declaring, "video"),
   releaseChannelVersion: (plan) => channelVersionSection(plan),
   releaseChannelShare: {
     notExported:

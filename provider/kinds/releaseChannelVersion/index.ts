@@ -21,7 +21,7 @@ import {
 } from "../../framework/framework";
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "../../framework/kind";
 import { carried, type PropertySpecs } from "../../framework/properties";
-import { parseAttachmentId } from "../attachment/generic";
+import { parseAttachmentId } from "../attachment/properties";
 import { appChannelFailures, explainedNotFound } from "../../framework/catalogueChecks";
 import {
   awaitRollout,
