@@ -3,11 +3,11 @@ import type { DeviceMgmtClient } from "../../client";
 import { contentFailures, ungroupedDeviceFailures } from "../../framework/catalogueChecks";
 import { readDevice } from "../../framework/coalescedReads";
 import { groupedDevice, listContains, type AttachmentSpec } from "./handler";
-import { contentKind, contentNoun, type ContentKey } from "./groupContent";
+import { contentNoun, groupContentType, type ContentKey } from "./properties";
 
 export function contentOnDevice(key: ContentKey): AttachmentSpec {
   const noun = contentNoun(key);
-  const onGroup = contentKind("Group", key);
+  const onGroup = groupContentType(key);
   const list = (client: DeviceMgmtClient, deviceId: string) =>
     key === "fileId" ? client.deviceContent.files(deviceId) : client.deviceContent.videos(deviceId);
   return {

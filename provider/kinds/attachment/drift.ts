@@ -8,7 +8,13 @@ import type { ReleaseChannel } from "../../client";
 import { groupPaths, str, type DriftFacet } from "../../drift/driftKind";
 import type { LiveOrganization } from "../../drift/live";
 import { liveStateOf } from "../../framework/properties";
-import { OWNERS, type AttachmentDeclaration, type OwnerKey } from "./properties";
+import {
+  contentNoun,
+  OWNERS,
+  type AttachmentDeclaration,
+  type ContentKey,
+  type OwnerKey,
+} from "./properties";
 
 const channelLabel = (rc: ReleaseChannel) => `"${rc.app.name} / ${rc.name}"`;
 
@@ -69,11 +75,11 @@ export function releaseChannelDrift<Owner extends OwnerKey>({
  * a device's release channels; an item no stack attached is unmanaged. Audit records name the device and the
  * item by name in their description.
  */
-export function deviceContentDrift<Key extends "fileId" | "videoId">({
+export function deviceContentDrift<Key extends ContentKey>({
   attachedKey,
   properties,
 }: AttachmentDeclaration<"deviceId", Key>): DriftFacet {
-  const what = attachedKey === "fileId" ? "file" : "video";
+  const what = contentNoun(attachedKey);
   const nameOf = async (org: LiveOrganization) =>
     new Map(
       what === "file"

@@ -12,12 +12,7 @@ import { readGroup } from "../../framework/coalescedReads";
 import { unlessGone, type Props } from "../../framework/framework";
 import { runLedger } from "../../framework/runLedger";
 import { unconfiguredGroup, type AttachmentSpec } from "./handler";
-
-export type ContentKey = "fileId" | "videoId";
-export const contentNoun = (key: ContentKey) => (key === "fileId" ? "file" : "video");
-/** The kind a file or video is attached by, on a group or on a device. */
-export const contentKind = (owner: "Group" | "Device", key: ContentKey) =>
-  `${owner}${key === "fileId" ? "File" : "Video"}`;
+import { contentNoun, groupContentType, type ContentKey } from "./properties";
 
 /** Writes of a group's content that were answered ambiguously, by `<group>/<item>`: their repeat may meet them. */
 const ambiguousGroupAttaches = new Set<string>();
@@ -70,7 +65,7 @@ function unknownContent(key: ContentKey, id: string): NotPossibleError {
   return new NotPossibleError(
     `${key}: no ${noun} with id ${id} exists in the organization, so it cannot be attached. Correct ${key} ` +
       `(see get${noun === "file" ? "File" : "Video"}).`,
-    { kind: contentKind("Group", key), property: key, fix: `correct ${key}` },
+    { kind: groupContentType(key), property: key, fix: `correct ${key}` },
   );
 }
 
@@ -79,7 +74,7 @@ function attachedElsewhere(key: ContentKey, groupId: string, id: string): NotCre
   const pair = `${groupId}/${id}`;
   runLedger.recordRefusedCreate(pair); // this run must not detach what the refused create met
   return new NotCreatedHereError(
-    `${contentNoun(key)} ${id} is already attached to group ${groupId}, and this ${contentKind("Group", key)} did ` +
+    `${contentNoun(key)} ${id} is already attached to group ${groupId}, and this ${groupContentType(key)} did ` +
       `not attach it. Nothing was changed. If you renamed this resource or moved it in code, add the resource ` +
       `option aliases: [{ name: "<old name>" }] so Pulumi knows it is the same one. To manage the attachment made ` +
       `outside this stack, set adoptId: "${pair}".`,

@@ -23,6 +23,12 @@ export function parseAttachmentId(id: string): { ownerId: string; attachedId: st
   return ownerId && attachedId && rest.length === 0 ? { ownerId, attachedId } : undefined;
 }
 
+/** What a file or video attachment names its item by. */
+export type ContentKey = "fileId" | "videoId";
+export const contentNoun = (key: ContentKey) => (key === "fileId" ? "file" : "video");
+/** The kind that attaches a file or video to a group (where a grouped device's own content goes instead). */
+export const groupContentType = (key: ContentKey) => (key === "fileId" ? "GroupFile" : "GroupVideo");
+
 /** An attachment as the drift report reads it: the owner's id and the attached item's id. */
 export interface LiveAttachment {
   ownerId: string;
