@@ -3,20 +3,13 @@
  */
 export * from "./kinds/group";
 export * from "./kinds/user";
-export {
-  GroupReleaseChannel,
-  type GroupReleaseChannelArgs,
-  DeviceReleaseChannel,
-  type DeviceReleaseChannelArgs,
-  type AttachmentArgs,
-} from "./kinds/attachment";
+export * from "./kinds/attachment";
 export { DeviceMigration, type DeviceMigrationArgs } from "./kinds/deviceMigration";
 export { Theme, type ThemeArgs } from "./kinds/theme";
 export { HeadsetExperience } from "./kinds/headsetExperience";
 export { DeviceExperience } from "./kinds/deviceExperience";
 export { Device, type DeviceArgs } from "./kinds/device";
 export { Tag, type TagArgs, TagSet, type TagSetArgs } from "./kinds/tag";
-export { GroupFile, GroupVideo, DeviceFile, DeviceVideo } from "./kinds/attachment";
 export * from "./kinds/releaseChannelVersion";
 export * from "./kinds/releaseChannelShare";
 export type * from "./kinds/experience/args";

@@ -4,7 +4,6 @@
  * entry per kind of the provider, so a kind added to the provider's table is a compile error here until it has
  * an entry.
  */
-import type { ReleaseChannel } from "../client";
 import type { ResourceKind } from "../kindKeys";
 import { KINDS } from "../kinds";
 import { canonical, comparedOf } from "../framework/properties";
@@ -14,61 +13,7 @@ import { experienceKind } from "./experienceKinds";
 
 export { groupPaths, type AttachedItem, type DriftKind, type LiveObject } from "./driftKind";
 
-const channelLabel = (rc: ReleaseChannel) => `"${rc.app.name} / ${rc.name}"`;
-
-function attachmentKind(owner: "group" | "device"): LegacyDriftKind {
-  const ownerKey = owner === "group" ? "groupId" : "deviceId";
-  return {
-    title: owner === "group" ? "Release channels on groups" : "Release channels on devices",
-    noun: owner === "group" ? "groupReleaseChannel" : "deviceReleaseChannel",
-    key: (r) => `${str(r.outputs[ownerKey])}/${str(r.outputs.releaseChannelId)}`,
-    compared: {},
-    stateLabel: (r) =>
-      `release channel ${str(r.outputs.releaseChannelId)} on ${owner} ${str(r.outputs[ownerKey])}`,
-    itemOf: (r) => ({ id: str(r.outputs.releaseChannelId) }),
-    itemNames: async (org) => new Map((await org.releaseChannels()).map((rc) => [rc.id, rc.name])),
-    // The documents do not say whether such a record names the owner or the channel: either is taken. Under
-    // the owner, only a record about a release channel of this name (a rename, another channel: not this).
-    concerns: (record, item) =>
-      (item !== undefined && record.resourceId === item.id) ||
-      (/release.?channel/i.test(`${record.action} ${record.description}`) &&
-        (item?.name === undefined || record.description.includes(`'${item.name}'`))),
-    read: async (org, managed) => {
-      const named = managed.map((r) => str(r.outputs[ownerKey]));
-      let owners: Map<string, string>;
-      let lists: Map<string, ReleaseChannel[]>;
-      if (owner === "group") {
-        const groups = await org.groups();
-        const paths = groupPaths(groups);
-        owners = new Map(groups.map((g) => [g.id, `group "${paths.get(g.id)}"`]));
-        // Only a configured group holds content; a named one is read whatever it is, to see what it lost.
-        lists = await org.groupChannels([...groups.filter((g) => g.isConfigured).map((g) => g.id), ...named]);
-      } else {
-        const devices = await org.devices();
-        owners = new Map(devices.map((d) => [d.id, `device "${d.name}" (${d.serialNumber})`]));
-        // A device in a group runs its group's channels; its own attachments are read where it has no group.
-        lists = await org.deviceChannels([...devices.filter((d) => !d.group).map((d) => d.id), ...named]);
-      }
-      return [...lists].flatMap(([ownerId, channels]) =>
-        channels.map((rc) => {
-          const label = `${channelLabel(rc)} on ${owners.get(ownerId) ?? `${owner} ${ownerId}`}`;
-          return {
-            key: `${ownerId}/${rc.id}`,
-            label,
-            fields: {},
-            auditIds: [ownerId, rc.id],
-            item: { id: rc.id, name: rc.name },
-            names: [label],
-          };
-        }),
-      );
-    },
-  };
-}
-
 const LEGACY_DRIFT_KINDS: Partial<Record<ResourceKind, LegacyDriftKind>> = {
-  groupReleaseChannel: attachmentKind("group"),
-  deviceReleaseChannel: attachmentKind("device"),
   theme: {
     title: "Themes",
     noun: "theme",

@@ -70,32 +70,6 @@ export function tagSetSection(plan: ProgramPlan): string | undefined {
   ]);
 }
 
-/** Files and videos on ungrouped devices, by `<deviceId>/<fileId|videoId>` in the adopt map. */
-export function deviceContentSection(
-  plan: ProgramPlan,
-  { adopt, opts }: Declaring,
-  type: "file" | "video",
-): string | undefined {
-  const items = plan.placement.deviceContent.filter((c) => c.content.type === type);
-  if (!items.length) return undefined;
-  return section(
-    `// ${type === "file" ? "Files" : "Videos"} on ungrouped devices themselves.`,
-    items.map((c) =>
-      statement(
-        undefined,
-        type === "file" ? "new dm.DeviceFile" : "new dm.DeviceVideo",
-        [tsString(c.resourceName)],
-        [
-          ["deviceId", `${c.deviceVariable}.id`],
-          [type === "file" ? "fileId" : "videoId", `${c.contentVariable}.id`],
-          adopt(c.resourceName),
-        ],
-        opts(c.resourceName),
-      ),
-    ),
-  );
-}
-
 export function deviceSection(plan: ProgramPlan, declaring: Declaring): string | undefined {
   if (!plan.placement.devices.length) return undefined;
   return section(

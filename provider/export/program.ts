@@ -4,67 +4,19 @@
  * kind the exporter does not write says why.
  */
 import type { ResourceKind } from "../kindKeys";
-import { KINDS, type KindType } from "../kinds";
+import { KINDS } from "../kinds";
 import type { ProgramPlan } from "./naming";
 import type { RenderOptions } from "./renderOptions";
 import { section, statement, type Declaring, type KindSection } from "./layout";
-import { deviceContentSection, deviceSection, tagSection, tagSetSection } from "./deviceProgram";
+import { deviceSection, tagSection, tagSetSection } from "./deviceProgram";
 import { experienceSection, themeSection } from "./experienceProgram";
 import { oneLine, tsString } from "./text";
-
-/** `new dm.<Kind>`: the kind's name is checked against the kind table. */
-const construct = (type: KindType) => `new dm.${type}`;
 
 /** A section not yet moved into its kind's folder. */
 type LegacyKindSection =
   ((plan: ProgramPlan, declaring: Declaring) => string | undefined) | { notExported: string };
 
 const LEGACY_KIND_SECTIONS: Partial<Record<ResourceKind, LegacyKindSection>> = {
-  groupReleaseChannel: (plan, { adopt, opts }) => {
-    if (!plan.groupChannels.length) return undefined;
-    return section(
-      "// Release channels on groups (an attachment's id is <groupId>/<releaseChannelId>).",
-      plan.groupChannels.map((a) =>
-        statement(
-          undefined,
-          construct("GroupReleaseChannel"),
-          [tsString(a.resourceName)],
-          [
-            ["groupId", `${a.groupVariable}.id`],
-            ["releaseChannelId", `${a.channelVariable}.id`],
-            adopt(a.resourceName),
-          ],
-          opts(a.resourceName),
-        ),
-      ),
-    );
-  },
-
-  deviceReleaseChannel: (plan, { adopt, opts }) => {
-    if (!plan.devices.length) return undefined;
-    return section(
-      plan.devices.some((d) => d.channels.length)
-        ? "// Release channels on ungrouped devices; devices are looked up by name (a staging organization mirrors them)."
-        : "// Ungrouped devices with experiences, looked up by name (a staging organization mirrors them).",
-      plan.devices.flatMap((d) => [
-        statement(d.variable, "dm.getDeviceOutput", [], [["name", tsString(d.deviceName)]]),
-        ...d.channels.map((a) =>
-          statement(
-            undefined,
-            construct("DeviceReleaseChannel"),
-            [tsString(a.resourceName)],
-            [
-              ["deviceId", `${d.variable}.id`],
-              ["releaseChannelId", `${a.channelVariable}.id`],
-              adopt(a.resourceName),
-            ],
-            opts(a.resourceName),
-          ),
-        ),
-      ]),
-    );
-  },
-
   deviceMigration: {
     notExported:
       "a migration is an event that already happened: the migrated device is in the other organization",
@@ -77,14 +29,6 @@ const LEGACY_KIND_SECTIONS: Partial<Record<ResourceKind, LegacyKindSection>> = {
   tag: tagSection,
   device: (plan, declaring) => deviceSection(plan, declaring),
   tagSet: (plan) => tagSetSection(plan),
-  groupFile: {
-    notExported: "the API lists no group's files (no GET /groups/{id}/files), so they cannot be read back",
-  },
-  groupVideo: {
-    notExported: "the API lists no group's videos (no GET /groups/{id}/videos), so they cannot be read back",
-  },
-  deviceFile: (plan, declaring) => deviceContentSection(plan, declaring, "file"),
-  deviceVideo: (plan, declaring) => deviceContentSection(plan, declaring, "video"),
 };
 
 /** Every kind's section, in the kind table's order (its definition's `export`). */

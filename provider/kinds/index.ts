@@ -11,13 +11,13 @@ import type { KindDefinition } from "../framework/kind";
 import { groupKind } from "./group/definition";
 import { userKind } from "./user/definition";
 import { deviceMigrationKind } from "./deviceMigration";
-import { deviceReleaseChannelKind, groupReleaseChannelKind } from "./attachment";
+import { deviceReleaseChannelKind, groupReleaseChannelKind } from "./attachment/definitions";
 import { themeKind } from "./theme";
 import { headsetExperienceKind } from "./headsetExperience";
 import { deviceExperienceKind } from "./deviceExperience";
 import { deviceKind } from "./device";
 import { tagKind, tagSetKind } from "./tag";
-import { deviceFileKind, deviceVideoKind, groupFileKind, groupVideoKind } from "./attachment";
+import { deviceFileKind, deviceVideoKind, groupFileKind, groupVideoKind } from "./attachment/definitions";
 import { releaseChannelVersionKind } from "./releaseChannelVersion/definition";
 import { releaseChannelShareKind } from "./releaseChannelShare/definition";
 

@@ -3,7 +3,10 @@
 import { groupHandler } from "../../provider/kinds/group/handler";
 import { userHandler } from "../../provider/kinds/user/handler";
 import { deviceMigrationHandler } from "../../provider/kinds/deviceMigration";
-import { deviceReleaseChannelHandler, groupReleaseChannelHandler } from "../../provider/kinds/attachment";
+import {
+  deviceReleaseChannelHandler,
+  groupReleaseChannelHandler,
+} from "../../provider/kinds/attachment/definitions";
 import { resolveConnection, stackSettingsFrom } from "../../provider/connection";
 import type { ResourceHandler } from "../../provider/framework/framework";
 import { getGroup, getRole } from "../../provider";

@@ -13,7 +13,8 @@ import {
 } from "../../provider/errors";
 import { handler } from "../../provider/runtime";
 import { groupHandler } from "../../provider/kinds/group/handler";
-import { groupReleaseChannelHandler } from "../../provider/kinds/attachment";
+import { groupReleaseChannelKind } from "../../provider/kinds/attachment/definitions";
+import { pluginHandler } from "../../provider/framework/kind";
 import type { Props } from "../../provider/framework/framework";
 
 const MISSING = "34343434-3434-4343-8343-343434343434";
@@ -68,7 +69,9 @@ describe("actionable errors carry their kind, property and fix", () => {
   });
 
   it("an attachment id of another shape: MalformedIdError", async () => {
-    const error = await failureOf(groupReleaseChannelHandler.read("not-an-attachment-id", { connection }));
+    const error = await failureOf(
+      pluginHandler(groupReleaseChannelKind).read("not-an-attachment-id", { connection }),
+    );
     expect(error).toBeInstanceOf(MalformedIdError);
     expect(error).toMatchObject({ kind: "GroupReleaseChannel", id: "not-an-attachment-id" });
   });

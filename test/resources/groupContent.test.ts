@@ -4,7 +4,7 @@
 // are scripted, through the same untilApplied loop the attachment handler uses.
 import { AmbiguousWriteError, ValidationError, type DeviceMgmtClient } from "../../provider/client";
 import { NotCreatedHereError } from "../../provider/errors";
-import { contentOnGroup } from "../../provider/kinds/attachment";
+import { contentOnGroup } from "../../provider/kinds/attachment/groupContent";
 import { untilApplied } from "../../provider/framework/framework";
 
 const GROUP = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
@@ -37,7 +37,7 @@ function scripted(outcomes: (Error | undefined)[]) {
   return { client, calls };
 }
 
-/** The create's write loop, as attachment.ts runs it. */
+/** The create's write loop, as the attachment handler (kinds/attachment/handler.ts) runs it. */
 function attach(client: DeviceMgmtClient) {
   const spec = contentOnGroup("fileId");
   return untilApplied(

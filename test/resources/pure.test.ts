@@ -14,8 +14,8 @@ import {
   userUpdateBodies,
   type GroupRole,
 } from "../../provider/kinds/user/roles";
-import { attachmentId, parseAttachmentId } from "../../provider/kinds/attachment/generic";
-import { groupReleaseChannelHandler } from "../../provider/kinds/attachment";
+import { attachmentId, parseAttachmentId } from "../../provider/kinds/attachment/properties";
+import { groupReleaseChannelHandler } from "../../provider/kinds/attachment/definitions";
 import {
   deviceMigrationHandler,
   diffMigration,
@@ -24,7 +24,7 @@ import {
 import { resolveConnection, stackSettingsFrom } from "../../provider/connection";
 import { connectionOf } from "../../provider/framework/context";
 import { diffKind } from "../../provider/framework/kind";
-import { groupFileKind } from "../../provider/kinds/attachment";
+import { groupFileKind } from "../../provider/kinds/attachment/definitions";
 import { OrganizationMoveError } from "../../provider/errors";
 import { z } from "zod";
 

@@ -22,7 +22,7 @@ import {
 } from "../../framework/framework";
 import { checkKind, diffKindAsked, liveInputs, type InputsOf, type KindHandler } from "../../framework/kind";
 import { liveStateOf } from "../../framework/properties";
-import { parseAttachmentId } from "../attachment/generic";
+import { parseAttachmentId } from "../attachment/properties";
 import { appChannelFailures, explainedNotFound } from "../../framework/catalogueChecks";
 import { awaitRollout, describeRollout, RolloutGateError } from "./rolloutGate";
 import { releaseChannelVersionProperties, type ReleaseChannelVersionProperties } from "./properties";

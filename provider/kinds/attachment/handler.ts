@@ -1,6 +1,10 @@
+/**
+ * The handler every attachment kind shares, generic over the kind's properties: ids, adoption, the look before a
+ * write, the lost answer, refusals in the user's terms. A pairing (releaseChannels.ts, groupContent.ts,
+ * deviceContent.ts) says which client calls attach, detach and look, and how a refusal reads.
+ */
 import type * as pulumi from "@pulumi/pulumi";
-import { AdoptionError, MalformedIdError, NotPossibleError } from "../../errors";
-import { z } from "zod";
+import { AdoptionError, MalformedIdError, NotPossibleError, type NotCreatedHereError } from "../../errors";
 import { NotFoundError, ValidationError, type DeviceMgmtClient } from "../../client";
 import { clientForProps } from "../../framework/context";
 import {
@@ -10,32 +14,18 @@ import {
   notCreatedHere,
   unlessGone,
   untilApplied,
-  uuid,
   type Props,
-  type ResourceHandler,
 } from "../../framework/framework";
-import { checkKind, diffKindAsked } from "../../framework/kind";
+import { checkKind, diffKindAsked, type KindHandler } from "../../framework/kind";
 import { leftByUnfinishedCreate } from "../../framework/claims";
-import { carried, type PropertySpec } from "../../framework/properties";
-
-/** The owners an attachment can have, by the property that names them. */
-export const OWNERS = {
-  groupId: { noun: "group" },
-  deviceId: { noun: "device" },
-} as const;
-export type OwnerKey = keyof typeof OWNERS;
+import type { CheckedStateOf, PropertySpecs, StateOf } from "../../framework/properties";
+import { attachmentId, OWNERS, parseAttachmentId, type AttachmentState, type OwnerKey } from "./properties";
 
 /**
- * One pairing of an owner (a group, a device) with what is attached to it (a release channel, a file, ...):
- * the property names, the client calls, and how a refusal is explained. Everything else (ids, adoption,
- * ambiguity, preconditions, diff) is the shared attachment logic below.
+ * One pairing of an owner (a group, a device) with what is attached to it (a release channel, a file, ...): the
+ * client calls, and how a refusal is explained. Everything else is the shared logic below.
  */
-export interface AttachmentSpec<Owner extends OwnerKey = OwnerKey, Attached extends string = string> {
-  /** The type token's last part and the name users see, e.g. "GroupReleaseChannel". */
-  resourceName: string;
-  ownerKey: Owner;
-  /** The property naming what is attached, e.g. "releaseChannelId". */
-  attachedKey: Attached;
+export interface AttachmentSpec {
   /** How a person names what is attached, e.g. "release channel". */
   attachedNoun: string;
   /** Whether it is attached, as of now (a create's look before it writes). */
@@ -55,61 +45,42 @@ export interface AttachmentSpec<Owner extends OwnerKey = OwnerKey, Attached exte
    * attaches and takes "already attached" as the adopted attachment.
    */
   unlisted?: boolean;
-  /** What the organization would refuse of the declared ids, asked at check (see catalogueChecks.ts). */
+  /** What the organization would refuse of the declared ids, asked at check (framework/catalogueChecks.ts). */
   checkLive?(inputs: Props, olds: Props): Promise<pulumi.dynamic.CheckFailure[]>;
 }
 
-/** Attachment ids are `<owner id>/<attached id>`, so an existing attachment can be named and adopted. */
-export const attachmentId = (ownerId: string, attachedId: string) => `${ownerId}/${attachedId}`;
-
-export function parseAttachmentId(id: string): { ownerId: string; attachedId: string } | undefined {
-  const [ownerId, attachedId, ...rest] = id.split("/");
-  return ownerId && attachedId && rest.length === 0 ? { ownerId, attachedId } : undefined;
+/** What the shared handler needs of a kind's declaration (properties.ts), with the kind's type. */
+export interface AttachmentKindDeclaration<P> {
+  type: string;
+  ownerKey: OwnerKey;
+  attachedKey: string;
+  properties: P;
+  /** The attachment's ids as the kind's typed state names them. */
+  stateOf(state: StateOf<P> | CheckedStateOf<P>): AttachmentState;
 }
 
-/** The declared properties of an attachment: owner and attached (both replace), adoption and connection. */
-export function attachmentProperties<Owner extends string, Attached extends string>(
-  ownerKey: Owner,
-  attachedKey: Attached,
-): { [K in Owner | Attached | "adoptId"]: PropertySpec<never, string> } & Pick<typeof carried, "connection"> {
-  const adoptIdError = `adoptId must be the attachment's id, <${ownerKey}>/<${attachedKey}>`;
-  return {
-    [ownerKey]: { schema: uuid(ownerKey), change: "replace" },
-    [attachedKey]: { schema: uuid(attachedKey), change: "replace" },
-    adoptId: {
-      schema: z
-        .string({ error: adoptIdError })
-        .refine((id) => parseAttachmentId(id) !== undefined, { error: adoptIdError })
-        .transform((id) => id.toLowerCase())
-        .optional(),
-      change: "createOnly",
-    },
-    connection: carried.connection,
-  } as { [K in Owner | Attached | "adoptId"]: PropertySpec<never, string> } & Pick<
-    typeof carried,
-    "connection"
-  >;
-}
-
-/** The handler of an attachment kind (every attachment is a natural key: an owner holds a thing once). */
-export function attachmentHandler(spec: AttachmentSpec, kind: string): ResourceHandler {
-  const { ownerKey, attachedKey } = spec;
-  const declaration = {
-    type: spec.resourceName,
-    properties: attachmentProperties(ownerKey, attachedKey),
-    naturalKey: true,
-  };
+/**
+ * The handler of an attachment kind (every attachment is a natural key: an owner holds a thing once). `kind` is
+ * the kind's key in the kind table (claims.ts finds a killed run's attachment by it).
+ */
+export function attachmentHandler<P extends PropertySpecs<never>>(
+  kind: string,
+  declaration: AttachmentKindDeclaration<P>,
+  spec: AttachmentSpec,
+): KindHandler<P> {
+  const { type, ownerKey, attachedKey } = declaration;
+  const definition = { type, properties: declaration.properties, naturalKey: true };
   const ownerNoun = OWNERS[ownerKey].noun;
   const describe = (ownerId: string, attachedId: string) =>
     `${spec.attachedNoun} ${attachedId} on ${ownerNoun} ${ownerId}`;
   const refused = (action: string, what: string, reason: string) =>
-    new NotPossibleError(`Cannot ${action} ${what}: ${reason}`, { kind: spec.resourceName, fix: reason });
+    new NotPossibleError(`Cannot ${action} ${what}: ${reason}`, { kind: type, fix: reason });
   const outputs = (ownerId: string, attachedId: string, props: Props): Props =>
     jsonClean({ [ownerKey]: ownerId, [attachedKey]: attachedId, ...carriedInputs(props) });
 
   return {
     async check(olds, news) {
-      const checked = checkKind(declaration, news);
+      const checked = checkKind(definition, news);
       const mismatch = adoptIdMismatch(ownerKey, attachedKey, checked.inputs);
       if (mismatch) checked.failures.push({ property: "adoptId", reason: mismatch });
       if (checked.failures.length === 0 && spec.checkLive)
@@ -118,31 +89,30 @@ export function attachmentHandler(spec: AttachmentSpec, kind: string): ResourceH
     },
 
     async diff(_id, olds, news): Promise<pulumi.dynamic.DiffResult> {
-      return diffKindAsked(declaration, olds, news);
+      return diffKindAsked(definition, olds, news);
     },
 
     async create(inputs) {
       const client = clientForProps(inputs);
-      const ownerId = inputs[ownerKey] as string;
-      const attachedId = inputs[attachedKey] as string;
+      const { ownerId, attachedId, adoptId } = declaration.stateOf(inputs);
       const result = { id: attachmentId(ownerId, attachedId), outs: outputs(ownerId, attachedId, inputs) };
       // Look before writing. An attachment that exists is taken over only when the program says so (adoptId):
       // taken silently, a later destroy or rename of this resource would detach it from under its owner.
       const attached = await unlessGone(spec.attached(client, ownerId, attachedId));
-      if (typeof inputs.adoptId === "string") {
+      if (adoptId !== undefined) {
         if (attached) return result;
         if (spec.unlisted) return (await spec.attach(client, ownerId, attachedId, true), result);
         throw new AdoptionError(
           `adoptId: ${describe(ownerId, attachedId)} is not attached, so there is nothing to adopt. Remove adoptId ` +
             `to attach it.`,
-          inputs.adoptId,
-          spec.resourceName,
+          adoptId,
+          type,
         );
       }
       // What a killed run of this very resource attached is its own (interruptedCreates.ts).
       const ours = leftByUnfinishedCreate(kind, inputs, [{ id: result.id }]) !== undefined;
       if (attached && ours) return result;
-      if (attached) throw alreadyAttached(spec.resourceName, describe(ownerId, attachedId), result.id);
+      if (attached) throw alreadyAttached(type, describe(ownerId, attachedId), result.id);
       try {
         await untilApplied(
           async () => (await spec.attach(client, ownerId, attachedId, ours), true),
@@ -153,7 +123,7 @@ export function attachmentHandler(spec: AttachmentSpec, kind: string): ResourceH
         if (error instanceof ValidationError) {
           // Attached since we looked (by another writer): not ours to take over silently.
           if (await spec.attached(client, ownerId, attachedId))
-            throw alreadyAttached(spec.resourceName, describe(ownerId, attachedId), result.id);
+            throw alreadyAttached(type, describe(ownerId, attachedId), result.id);
           const reason = await spec.explainRefusal(client, ownerId);
           if (reason) throw refused("attach", describe(ownerId, attachedId), reason);
         }
@@ -161,7 +131,7 @@ export function attachmentHandler(spec: AttachmentSpec, kind: string): ResourceH
           throw new NotPossibleError(
             `Cannot attach ${describe(ownerId, attachedId)}: the ${ownerNoun} or the ${spec.attachedNoun} does not exist ` +
               `in the organization (${error.message}).`,
-            { kind: spec.resourceName, fix: `correct ${ownerKey} or ${attachedKey}` },
+            { kind: type, fix: `correct ${ownerKey} or ${attachedKey}` },
           );
         }
         throw error;
@@ -169,30 +139,25 @@ export function attachmentHandler(spec: AttachmentSpec, kind: string): ResourceH
     },
 
     async read(id, props) {
-      const client = clientForProps(props);
+      // The id names the pair (`pulumi import` gives nothing else); what state records is the same pair.
       const parsed = parseAttachmentId(id);
-      const ownerId = (props[ownerKey] as string | undefined) ?? parsed?.ownerId;
-      const attachedId = (props[attachedKey] as string | undefined) ?? parsed?.attachedId;
-      if (!ownerId || !attachedId)
-        throw new MalformedIdError(
-          `${spec.resourceName} id "${id}" is not <${ownerKey}>/<${attachedKey}>.`,
-          spec.resourceName,
-          id,
-        );
-      if (!(await unlessGone(spec.attachedForRead(client, ownerId, attachedId)))) return {};
+      if (!parsed)
+        throw new MalformedIdError(`${type} id "${id}" is not <${ownerKey}>/<${attachedKey}>.`, type, id);
+      const { ownerId, attachedId } = parsed;
+      if (!(await unlessGone(spec.attachedForRead(clientForProps(props), ownerId, attachedId)))) return {};
       const live = outputs(ownerId, attachedId, props);
       return { id, props: live, inputs: live };
     },
 
     async update(_id, _olds, news) {
       // Every property replaces; only the token (connection) can change in place.
-      return { outs: outputs(news[ownerKey] as string, news[attachedKey] as string, news) };
+      const { ownerId, attachedId } = declaration.stateOf(news);
+      return { outs: outputs(ownerId, attachedId, news) };
     },
 
     async delete(_id, props) {
       const client = clientForProps(props);
-      const ownerId = props[ownerKey] as string;
-      const attachedId = props[attachedKey] as string;
+      const { ownerId, attachedId } = declaration.stateOf(props);
       try {
         await spec.detach(client, ownerId, attachedId);
       } catch (error) {
@@ -224,7 +189,7 @@ export function adoptIdMismatch(ownerKey: string, attachedKey: string, inputs: P
     : `adoptId ${adoptId} names another attachment than the one declared (${expected}): use adoptId: "${expected}".`;
 }
 
-function alreadyAttached(resourceName: string, what: string, id: string): Error {
+function alreadyAttached(resourceName: string, what: string, id: string): NotCreatedHereError {
   return notCreatedHere(
     `${what} is already attached, and this ${resourceName} did not attach it.`,
     "an attachment",
@@ -236,4 +201,30 @@ function alreadyAttached(resourceName: string, what: string, id: string): Error 
 export async function listContains(items: AsyncIterable<{ id: string }>, id: string): Promise<boolean> {
   for await (const item of items) if (item.id === id) return true;
   return false;
+}
+
+// ---- Why an owner refuses --------------------------------------------------------------------------------------
+
+/** Why a group refuses `what` (release channels, files, videos): it is not configured. */
+export async function unconfiguredGroup(client: DeviceMgmtClient, groupId: string, what: string) {
+  const group = await client.groups.get(groupId);
+  return group.isConfigured
+    ? undefined
+    : `group ${groupId} ("${group.name}") is not configured, and ${what} attach only to configured groups. Set ` +
+        `configured: true on the Group (configuring is irreversible).`;
+}
+
+/** Why a device refuses its own channels, files and videos: it is in a group (`instead` names the group's kind). */
+export async function groupedDevice(
+  client: DeviceMgmtClient,
+  deviceId: string,
+  what: string,
+  instead: string,
+) {
+  const device = await client.devices.get(deviceId);
+  return device.group
+    ? `device ${deviceId} ("${device.name}") is in group ${device.group.id} ("${device.group.name}"), and ${what} ` +
+        `attach to a device only while it is ungrouped. Attach to the group instead (${instead}), or take the ` +
+        `device out of the group.`
+    : undefined;
 }
