@@ -11,7 +11,7 @@ export {
   type AttachmentArgs,
 } from "./kinds/attachment";
 export { DeviceMigration, type DeviceMigrationArgs } from "./kinds/deviceMigration";
-export { Theme, type ThemeArgs } from "./kinds/theme";
+export * from "./kinds/theme";
 export { HeadsetExperience } from "./kinds/headsetExperience";
 export { DeviceExperience } from "./kinds/deviceExperience";
 export { Device, type DeviceArgs } from "./kinds/device";

@@ -123,32 +123,6 @@ const LEGACY_DRIFT_KINDS: Partial<Record<ResourceKind, LegacyDriftKind>> = {
   },
   groupReleaseChannel: attachmentKind("group"),
   deviceReleaseChannel: attachmentKind("device"),
-  theme: {
-    title: "Themes",
-    noun: "theme",
-    key: (r) => r.id,
-    compared: {
-      name: text,
-      background1: lower,
-      background2: lower,
-      text: lower,
-      accent1: lower,
-      accent2: lower,
-      accent3: lower,
-    },
-    stateLabel: (r) => `"${str(r.outputs.name ?? r.id)}"`,
-    read: async (org) =>
-      // The service's own themes are nobody's to manage.
-      (await org.themes())
-        .filter((t) => !t.isSystemOwned)
-        .map((t) => ({
-          key: t.id,
-          label: `"${t.name}"`,
-          fields: { ...t },
-          auditIds: [t.id],
-          names: [t.name],
-        })),
-  },
   headsetExperience: experienceKind("headset"),
   deviceExperience: experienceKind("device"),
   deviceMigration: {

@@ -1,67 +1,13 @@
 /**
- * The generated program's themes, content lookups and experiences (the `theme`, `headsetExperience` and
- * `deviceExperience` entries of KIND_SECTIONS). The admin PIN is never written: the program reads it from a
+ * The generated program's experiences (the `headsetExperience` and `deviceExperience` entries of KIND_SECTIONS;
+ * themes and the content lookups: kinds/theme/export.ts). The admin PIN is never written: the program reads it from a
  * config secret the user sets (README.md says which).
  */
-import type { ExperienceRef } from "./experienceRead";
-import { THEME_COLORS } from "./experienceRead";
 import type { ExperienceKindName } from "./experienceRead";
 import type { PlannedExperience } from "./experiencePlan";
 import type { ProgramPlan } from "./naming";
 import { statement, type Declaring, type Expr } from "./layout";
 import { tsString } from "./text";
-
-const LOOKUP_CALL: Record<ExperienceRef["kind"], string> = {
-  app: "dm.getAppOutput",
-  video: "dm.getVideoOutput",
-  image: "dm.getImageOutput",
-  environment: "dm.getCustom3DEnvironmentOutput",
-  theme: "dm.getThemeOutput",
-};
-
-function lookupProps(ref: ExperienceRef): [string, Expr][] {
-  const props: [string, Expr][] = [["name", tsString(ref.name)]];
-  if (ref.kind === "image") props.push(["type", tsString(ref.type)]);
-  if (ref.kind === "theme") props.push(["systemOwned", String(ref.systemOwned)]);
-  return props;
-}
-
-/** Themes: the lookups the experiences need, then the organization's custom themes. */
-export function themeSection(plan: ProgramPlan, { adopt, opts }: Declaring): string | undefined {
-  const { lookups, themes } = plan.content;
-  // A theme no experience shows is declared without a variable: nothing would read it.
-  const read = new Set(plan.content.experiences.flatMap((x) => Object.values(x.refVariables)));
-  const parts: string[] = [];
-  if (lookups.length) {
-    parts.push(
-      [
-        "// What the experiences show, looked up by name: the target organization must have the same names.",
-        ...lookups.map((l) => statement(l.variable, LOOKUP_CALL[l.ref.kind], [], lookupProps(l.ref))),
-      ].join("\n"),
-    );
-  }
-  if (themes.length) {
-    parts.push(
-      [
-        "// The organization's own menu themes (system themes are the service's: looked up by name).",
-        ...themes.map((t) =>
-          statement(
-            read.has(t.variable) ? t.variable : undefined,
-            "new dm.Theme",
-            [tsString(t.resourceName)],
-            [
-              ["name", tsString(t.theme.colors.name)],
-              ...THEME_COLORS.map((c) => [c, tsString(t.theme.colors[c])] as [string, Expr]),
-              adopt(t.resourceName),
-            ],
-            opts(t.resourceName),
-          ),
-        ),
-      ].join("\n"),
-    );
-  }
-  return parts.length ? parts.join("\n\n") : undefined;
-}
 
 /** A declared-form value as code: ids the plan looked up become `<variable>.id`. */
 function valueExpr(value: unknown, refVariables: Record<string, string>): Expr {

@@ -14,6 +14,7 @@
  *   objects share, an object the token cannot see) is left out with a sentence saying why, never exported wrong.
  */
 import type { DeviceMgmtClient, ImageType, Theme, ThemeBody } from "../client";
+import { liveStateOf } from "../framework/properties";
 import {
   DEVICE_FIELDS,
   HEADSET_FIELDS,
@@ -21,6 +22,7 @@ import {
   fieldsOfMode,
   type ModeFields,
 } from "../kinds/experience/fields";
+import { themeProperties } from "../kinds/theme/properties";
 import { compareBy } from "./order";
 
 export type ExperienceRef =
@@ -55,8 +57,6 @@ const IMAGE_FIELDS: Record<string, ImageType> = {
   skyboxImageId: "headset-xp-skybox",
   threeSixtyImageId: "three-sixty-background",
 };
-
-export const THEME_COLORS = ["background1", "background2", "text", "accent1", "accent2", "accent3"] as const;
 
 /** Names per id of everything an experience can refer to, with how many objects share each name. */
 interface Catalog {
@@ -196,13 +196,7 @@ export async function readExperiences(
   const themes: ModelTheme[] = input.withThemes
     ? allThemes
         .filter((t) => !t.isSystemOwned)
-        .map((t) => ({
-          id: t.id,
-          colors: {
-            name: t.name,
-            ...Object.fromEntries(THEME_COLORS.map((c) => [c, t[c]])),
-          } as ThemeBody,
-        }))
+        .map((t) => ({ id: t.id, colors: liveStateOf(themeProperties, t) }))
         .sort(
           compareBy(
             (t) => t.colors.name,

@@ -15,7 +15,7 @@ import {
   tagSection,
   tagSetSection,
 } from "./deviceProgram";
-import { experienceSection, themeSection } from "./experienceProgram";
+import { experienceSection } from "./experienceProgram";
 import { oneLine, tsString } from "./text";
 
 /** `new dm.<Kind>`: the kind's name is checked against the kind table. */
@@ -114,7 +114,6 @@ const LEGACY_KIND_SECTIONS: Partial<Record<ResourceKind, LegacyKindSection>> = {
       "a migration is an event that already happened: the migrated device is in the other organization",
   },
 
-  theme: themeSection,
   headsetExperience: (plan, declaring) => experienceSection(plan, declaring, "headset"),
   deviceExperience: (plan, declaring) => experienceSection(plan, declaring, "device"),
 

@@ -12,7 +12,7 @@ import { groupKind } from "./group/definition";
 import { userKind } from "./user";
 import { deviceMigrationKind } from "./deviceMigration";
 import { deviceReleaseChannelKind, groupReleaseChannelKind } from "./attachment";
-import { themeKind } from "./theme";
+import { themeKind } from "./theme/definition";
 import { headsetExperienceKind } from "./headsetExperience";
 import { deviceExperienceKind } from "./deviceExperience";
 import { deviceKind } from "./device";

@@ -11,7 +11,7 @@ import { DEVICE_FIELDS, HEADSET_FIELDS, declaredFormOf } from "../../provider/ki
 import { checkKind, diffKind } from "../../provider/framework/kind";
 import { HEADSET_FIELD_NAMES, headsetExperienceKind } from "../../provider/kinds/headsetExperience";
 import { deviceExperienceKind } from "../../provider/kinds/deviceExperience";
-import { themeKind } from "../../provider/kinds/theme";
+import { themeKind } from "../../provider/kinds/theme/definition";
 
 const G = "0c4f3b1e-9d7a-4e2b-8f6c-1a2b3c4d5e6f";
 const D = "1d5a4c2f-0e8b-4f3c-9a7d-2b3c4d5e6f70";
