@@ -12,8 +12,8 @@ export {
 } from "./kinds/attachment";
 export { DeviceMigration, type DeviceMigrationArgs } from "./kinds/deviceMigration";
 export * from "./kinds/theme";
-export { HeadsetExperience } from "./kinds/headsetExperience";
-export { DeviceExperience } from "./kinds/deviceExperience";
+export * from "./kinds/headsetExperience";
+export * from "./kinds/deviceExperience";
 export { Device, type DeviceArgs } from "./kinds/device";
 export { Tag, type TagArgs, TagSet, type TagSetArgs } from "./kinds/tag";
 export { GroupFile, GroupVideo, DeviceFile, DeviceVideo } from "./kinds/attachment";

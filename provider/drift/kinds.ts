@@ -11,7 +11,6 @@ import { comparedOf } from "../framework/properties";
 import { rolesOf } from "../kinds/user/roles";
 import { contentKinds } from "./contentKinds";
 import { groupPaths, lower, str, text, type DriftKind, type LegacyDriftKind } from "./driftKind";
-import { experienceKind } from "./experienceKinds";
 
 export { groupPaths, type AttachedItem, type DriftKind, type LiveObject } from "./driftKind";
 
@@ -123,8 +122,6 @@ const LEGACY_DRIFT_KINDS: Partial<Record<ResourceKind, LegacyDriftKind>> = {
   },
   groupReleaseChannel: attachmentKind("group"),
   deviceReleaseChannel: attachmentKind("device"),
-  headsetExperience: experienceKind("headset"),
-  deviceExperience: experienceKind("device"),
   deviceMigration: {
     title: "Device migrations",
     noun: "deviceMigration",

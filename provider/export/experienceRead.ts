@@ -1,7 +1,8 @@
 /**
  * What the headsets show, read for the export: the organization's custom themes, and the headset and device
- * experiences of configured groups and ungrouped devices, in the resources' declared form (experienceFields.ts)
- * with every id they refer to named, so the program can look it up by name in another organization.
+ * experiences of configured groups and ungrouped devices, in the resources' declared form
+ * (kinds/experience/fields.ts) with every id they refer to named, so the program can look it up by name in
+ * another organization.
  *
  * Decisions:
  * - An experience nobody configured (the GET answers `id: null`: the device's default home) is not exported:
@@ -245,6 +246,8 @@ export async function readExperiences(
     live: Record<string, unknown>,
   ) => {
     if (live.id === null || live.id === undefined) return; // never configured: the device's default home
+    // The kinds' live mapping itself (their properties' `fromLive` is this form), in the mode's field order,
+    // which is the order the generated program declares them in.
     const fields = declaredFormOf(table, live);
     const refs: Record<string, ExperienceRef> = {};
     for (const reference of referencesOf(fields)) {

@@ -15,7 +15,6 @@ import {
   tagSection,
   tagSetSection,
 } from "./deviceProgram";
-import { experienceSection } from "./experienceProgram";
 import { oneLine, tsString } from "./text";
 
 /** `new dm.<Kind>`: the kind's name is checked against the kind table. */
@@ -113,9 +112,6 @@ const LEGACY_KIND_SECTIONS: Partial<Record<ResourceKind, LegacyKindSection>> = {
     notExported:
       "a migration is an event that already happened: the migrated device is in the other organization",
   },
-
-  headsetExperience: (plan, declaring) => experienceSection(plan, declaring, "headset"),
-  deviceExperience: (plan, declaring) => experienceSection(plan, declaring, "device"),
 
   tag: tagSection,
   device: (plan, declaring) => deviceSection(plan, declaring),
