@@ -49,7 +49,7 @@ export interface ExperienceSpec<M extends string> {
 type Named = Pick<ExperienceSpec<string>, "resourceName" | "noun">;
 
 /** The owner an experience belongs to; `id`, the resource's id, is the owner's id too. */
-export const holderOf = (props: { groupId?: string; deviceId?: string }, id: string): ExperienceHolder =>
+const holderOf = (props: { groupId?: string; deviceId?: string }, id: string): ExperienceHolder =>
   props.groupId !== undefined ? { groupId: props.groupId } : { deviceId: props.deviceId ?? id };
 
 /**
