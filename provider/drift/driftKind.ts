@@ -5,9 +5,6 @@
 import type { AuditRecord, Group } from "../client";
 import type { LiveOrganization } from "./live";
 import type { ManagedResource } from "./managed";
-import { canonical } from "../framework/properties";
-
-export { canonical };
 
 /** An object of the organization, as the report compares and names it. */
 export interface LiveObject {

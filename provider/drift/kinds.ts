@@ -8,40 +8,11 @@ import type { ResourceKind } from "../kindKeys";
 import { KINDS } from "../kinds";
 import { canonical, comparedOf } from "../framework/properties";
 import { contentKinds } from "./contentKinds";
-import { groupPaths, lower, str, text, type DriftKind, type LegacyDriftKind } from "./driftKind";
-import { experienceKind } from "./experienceKinds";
+import { groupPaths, str, text, type DriftKind, type LegacyDriftKind } from "./driftKind";
 
 export { groupPaths, type AttachedItem, type DriftKind, type LiveObject } from "./driftKind";
 
 const LEGACY_DRIFT_KINDS: Partial<Record<ResourceKind, LegacyDriftKind>> = {
-  theme: {
-    title: "Themes",
-    noun: "theme",
-    key: (r) => r.id,
-    compared: {
-      name: text,
-      background1: lower,
-      background2: lower,
-      text: lower,
-      accent1: lower,
-      accent2: lower,
-      accent3: lower,
-    },
-    stateLabel: (r) => `"${str(r.outputs.name ?? r.id)}"`,
-    read: async (org) =>
-      // The service's own themes are nobody's to manage.
-      (await org.themes())
-        .filter((t) => !t.isSystemOwned)
-        .map((t) => ({
-          key: t.id,
-          label: `"${t.name}"`,
-          fields: { ...t },
-          auditIds: [t.id],
-          names: [t.name],
-        })),
-  },
-  headsetExperience: experienceKind("headset"),
-  deviceExperience: experienceKind("device"),
   deviceMigration: {
     title: "Device migrations",
     noun: "deviceMigration",

@@ -1,7 +1,8 @@
 /**
  * What the headsets show, read for the export: the organization's custom themes, and the headset and device
- * experiences of configured groups and ungrouped devices, in the resources' declared form (experienceFields.ts)
- * with every id they refer to named, so the program can look it up by name in another organization.
+ * experiences of configured groups and ungrouped devices, in the resources' declared form
+ * (kinds/experience/fields.ts) with every id they refer to named, so the program can look it up by name in
+ * another organization.
  *
  * Decisions:
  * - An experience nobody configured (the GET answers `id: null`: the device's default home) is not exported:
@@ -14,6 +15,7 @@
  *   objects share, an object the token cannot see) is left out with a sentence saying why, never exported wrong.
  */
 import type { DeviceMgmtClient, ImageType, Theme, ThemeBody } from "../client";
+import { liveStateOf } from "../framework/properties";
 import {
   DEVICE_FIELDS,
   HEADSET_FIELDS,
@@ -21,6 +23,7 @@ import {
   fieldsOfMode,
   type ModeFields,
 } from "../kinds/experience/fields";
+import { themeProperties } from "../kinds/theme/properties";
 import { compareBy } from "./order";
 
 export type ExperienceRef =
@@ -55,8 +58,6 @@ const IMAGE_FIELDS: Record<string, ImageType> = {
   skyboxImageId: "headset-xp-skybox",
   threeSixtyImageId: "three-sixty-background",
 };
-
-export const THEME_COLORS = ["background1", "background2", "text", "accent1", "accent2", "accent3"] as const;
 
 /** Names per id of everything an experience can refer to, with how many objects share each name. */
 interface Catalog {
@@ -196,13 +197,7 @@ export async function readExperiences(
   const themes: ModelTheme[] = input.withThemes
     ? allThemes
         .filter((t) => !t.isSystemOwned)
-        .map((t) => ({
-          id: t.id,
-          colors: {
-            name: t.name,
-            ...Object.fromEntries(THEME_COLORS.map((c) => [c, t[c]])),
-          } as ThemeBody,
-        }))
+        .map((t) => ({ id: t.id, colors: liveStateOf(themeProperties, t) }))
         .sort(
           compareBy(
             (t) => t.colors.name,
@@ -251,6 +246,8 @@ export async function readExperiences(
     live: Record<string, unknown>,
   ) => {
     if (live.id === null || live.id === undefined) return; // never configured: the device's default home
+    // The kinds' live mapping itself (their properties' `fromLive` is this form), in the mode's field order,
+    // which is the order the generated program declares them in.
     const fields = declaredFormOf(table, live);
     const refs: Record<string, ExperienceRef> = {};
     for (const reference of referencesOf(fields)) {

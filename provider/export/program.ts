@@ -9,7 +9,6 @@ import type { ProgramPlan } from "./naming";
 import type { RenderOptions } from "./renderOptions";
 import { section, statement, type Declaring, type KindSection } from "./layout";
 import { deviceSection, tagSection, tagSetSection } from "./deviceProgram";
-import { experienceSection, themeSection } from "./experienceProgram";
 import { oneLine, tsString } from "./text";
 
 /** A section not yet moved into its kind's folder. */
@@ -21,10 +20,6 @@ const LEGACY_KIND_SECTIONS: Partial<Record<ResourceKind, LegacyKindSection>> = {
     notExported:
       "a migration is an event that already happened: the migrated device is in the other organization",
   },
-
-  theme: themeSection,
-  headsetExperience: (plan, declaring) => experienceSection(plan, declaring, "headset"),
-  deviceExperience: (plan, declaring) => experienceSection(plan, declaring, "device"),
 
   tag: tagSection,
   device: (plan, declaring) => deviceSection(plan, declaring),

@@ -7,9 +7,9 @@ import {
   getCustom3DEnvironment,
   getImage,
   getImageOutput,
-  getTheme,
   getVideo,
 } from "../../provider/contentLookups";
+import { getTheme } from "../../provider";
 import { LookupError } from "../../provider/errors";
 
 let emulator: RunningEmulator;
@@ -57,9 +57,14 @@ it("getTheme finds a system theme and a custom one by name; a custom twin of a s
   expect(await getTheme({ name: "ArborXR Dark", systemOwned: false })).toMatchObject({ id: twin.id });
   expect(await getTheme({ name: "ArborXR Dark", systemOwned: true })).toMatchObject({ id: dark.id });
 
-  await expect(getTheme({ name: "No Such Theme" })).rejects.toThrow(
-    /No theme named "No Such Theme".*Available: .*"ArborXR Light"/,
-  );
+  const none = getTheme({ name: "No Such Theme" });
+  await expect(none).rejects.toBeInstanceOf(LookupError);
+  await expect(none).rejects.toMatchObject({
+    what: 'theme named "No Such Theme"',
+    matches: 0,
+    available: expect.arrayContaining(["ArborXR Light"]),
+  });
+  await expect(none).rejects.toThrow(/No theme named "No Such Theme".*Available: .*"ArborXR Light"/);
 });
 
 it("getImage finds an image by file name within its type, and says when the type is wrong", async () => {

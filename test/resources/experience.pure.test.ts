@@ -9,9 +9,15 @@ import {
 } from "../../provider/kinds/experience/handler";
 import { DEVICE_FIELDS, HEADSET_FIELDS, declaredFormOf } from "../../provider/kinds/experience/fields";
 import { checkKind, diffKind } from "../../provider/framework/kind";
-import { HEADSET_FIELD_NAMES, headsetExperienceKind } from "../../provider/kinds/headsetExperience";
-import { deviceExperienceKind } from "../../provider/kinds/deviceExperience";
-import { themeKind } from "../../provider/kinds/theme";
+import {
+  HEADSET_FIELD_NAMES,
+  headsetExperienceProperties,
+} from "../../provider/kinds/headsetExperience/properties";
+import { DRIFT_KINDS } from "../../provider/drift/kinds";
+import { liveStateOf } from "../../provider/framework/properties";
+import { headsetExperienceKind } from "../../provider/kinds/headsetExperience/definition";
+import { deviceExperienceKind } from "../../provider/kinds/deviceExperience/definition";
+import { themeKind } from "../../provider/kinds/theme/definition";
 
 const G = "0c4f3b1e-9d7a-4e2b-8f6c-1a2b3c4d5e6f";
 const D = "1d5a4c2f-0e8b-4f3c-9a7d-2b3c4d5e6f70";
@@ -269,5 +275,52 @@ describe("Theme check and diff", () => {
       changes: true,
       replaces: [],
     });
+  });
+});
+
+describe("what the drift report compares (derived from the properties' live mapping)", () => {
+  it("an experience: the mode and every field its kind takes but the PIN, by the read's declared form", () => {
+    const headset = DRIFT_KINDS.headsetExperience.compared;
+    expect(Object.keys(headset).sort()).toEqual(
+      ["mode", ...HEADSET_FIELD_NAMES.filter((f) => f !== "adminPin")].sort(),
+    );
+    expect(Object.keys(DRIFT_KINDS.deviceExperience.compared)).toEqual([
+      "mode",
+      "visibleContents",
+      "launcherContent",
+    ]);
+    const live = {
+      id: "x",
+      mode: "arborxr-kiosk",
+      kioskContent: { type: "app", id: A1.toUpperCase() },
+      isMenuEnabled: false,
+      language: "en",
+      adminPin: "9999",
+      createdAt: null,
+      updatedAt: null,
+    };
+    // The kiosk without its menu takes no language, and the PIN is never read.
+    expect(liveStateOf(headsetExperienceProperties, live)).toEqual({
+      mode: "arborxr-kiosk",
+      kioskContent: { type: "app", id: A1 },
+      isMenuEnabled: false,
+    });
+    expect(headset.visibleContents(null, undefined)).toBe(true);
+    expect(headset.visibleContents([{ type: "app", id: A1 }], null)).toBe(false);
+  });
+
+  it("a theme: its name and colours, colours without case", () => {
+    const compared = DRIFT_KINDS.theme.compared;
+    expect(Object.keys(compared)).toEqual([
+      "name",
+      "background1",
+      "background2",
+      "text",
+      "accent1",
+      "accent2",
+      "accent3",
+    ]);
+    expect(compared.background1("#ABCDEF", "#abcdef")).toBe(true);
+    expect(compared.name("Brand", "brand")).toBe(false);
   });
 });

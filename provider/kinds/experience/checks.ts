@@ -10,7 +10,13 @@ import { NotFoundError, type DeviceMgmtClient, type ImageType } from "../../clie
 import { becomesConfigured, leavesItsGroup, withArticle } from "../../framework/catalogueChecks";
 import { clientForProps } from "../../framework/context";
 import { containsUnknown, type Props } from "../../framework/framework";
-import { GROUP_REQUIRED, KIOSK_MENU_FIELDS, KIOSK_MENU_REQUIRED, type ModeFields } from "./fields";
+import {
+  GROUP_REQUIRED,
+  KIOSK_MENU_FIELDS,
+  KIOSK_MENU_REQUIRED,
+  type FieldName,
+  type ModeFields,
+} from "./fields";
 
 type Failure = pulumi.dynamic.CheckFailure;
 
@@ -20,7 +26,7 @@ const present = (inputs: Props, field: string) => inputs[field] !== undefined;
 export function modeFailures(
   resourceName: string,
   table: Record<string, ModeFields>,
-  allFields: readonly string[],
+  allFields: readonly FieldName[],
   inputs: Props,
 ): Failure[] {
   const failures: Failure[] = [];
@@ -45,8 +51,8 @@ export function modeFailures(
       required = required.filter((f) => f !== field);
     }
   }
-  const groupRequired =
-    onGroup && allFields.includes(GROUP_REQUIRED[mode] ?? "") ? GROUP_REQUIRED[mode] : undefined;
+  const needed = GROUP_REQUIRED[mode];
+  const groupRequired = onGroup && needed !== undefined && allFields.includes(needed) ? needed : undefined;
   if (groupRequired) required.push(groupRequired);
   for (const field of required) {
     if (!present(inputs, field)) {
@@ -69,6 +75,10 @@ export function modeFailures(
 
 const known = (value: unknown): value is string => typeof value === "string" && !containsUnknown(value);
 
+/** An object's members (a background, a content item), or none: what check reads of a value it has not typed. */
+const membersOf = (value: unknown): Record<string, unknown> =>
+  value !== null && typeof value === "object" ? Object.fromEntries(Object.entries(value)) : {};
+
 /** A read whose 404 is an answer (undefined) and whose other failures are no answer (null). */
 async function look<T>(read: () => Promise<T>): Promise<T | undefined | null> {
   try {
@@ -86,11 +96,11 @@ async function look<T>(read: () => Promise<T>): Promise<T | undefined | null> {
 export async function organizationFailures(
   inputs: Props,
   olds: Props = {},
-  fields: readonly string[] = [],
+  fields: readonly FieldName[] = [],
 ): Promise<Failure[]> {
   if (containsUnknown(inputs.connection)) return [];
-  const oldBackground = (olds.background ?? {}) as Record<string, unknown>;
-  const fresh = (value: unknown, before: unknown) => known(value) && value !== before;
+  const oldBackground = membersOf(olds.background);
+  const fresh = (value: unknown, before: unknown): value is string => known(value) && value !== before;
   let client: DeviceMgmtClient;
   try {
     client = clientForProps(inputs);
@@ -98,8 +108,9 @@ export async function organizationFailures(
     return [];
   }
   const checks: Promise<Failure | undefined>[] = [];
-  if (fresh(inputs.groupId, olds.groupId)) {
-    const id = inputs.groupId as string;
+  const { groupId, deviceId, mode, themeId } = inputs;
+  if (fresh(groupId, olds.groupId)) {
+    const id = groupId;
     checks.push(
       look(() => client.groups.get(id)).then((group) => {
         if (group === undefined)
@@ -115,8 +126,8 @@ export async function organizationFailures(
       }),
     );
   }
-  if (fresh(inputs.deviceId, olds.deviceId)) {
-    const id = inputs.deviceId as string;
+  if (fresh(deviceId, olds.deviceId)) {
+    const id = deviceId;
     checks.push(
       look(() => client.devices.get(id)).then((device) => {
         if (device === undefined)
@@ -129,7 +140,7 @@ export async function organizationFailures(
               `and a device in a group shows its group's experience (the API refuses with 409). Declare the ` +
               `experience on the group (groupId), or take the device out of the group.`,
           };
-        const needed = GROUP_REQUIRED[inputs.mode as string];
+        const needed = typeof mode === "string" ? GROUP_REQUIRED[mode] : undefined;
         if (!device || !needed || !fields.includes(needed) || inputs[needed] !== undefined) return undefined;
         // "Required for groups and Meta HMS devices": the device list's `hms_modes[]` filter tells which devices
         // are not (NON_APPLICABLE). A service that ignored the filter would list the device, and it passes.
@@ -141,7 +152,7 @@ export async function organizationFailures(
             : {
                 property: needed,
                 reason:
-                  `${needed} is required for mode "${String(inputs.mode)}" on device ${id} ("${device.name}", a ` +
+                  `${needed} is required for mode "${String(mode)}" on device ${id} ("${device.name}", a ` +
                   `${device.deviceModel.name}), a Meta HMS device: the API requires it for groups and Meta HMS ` +
                   `devices. Declare it.`,
               },
@@ -151,9 +162,8 @@ export async function organizationFailures(
   }
   const image = (property: string, id: unknown, before: unknown, type: ImageType) => {
     if (!fresh(id, before)) return;
-    const imageId = id as string;
     checks.push(
-      look(() => client.images.get(imageId)).then((found) => {
+      look(() => client.images.get(id)).then((found) => {
         if (found === undefined)
           return { property, reason: `${property}: no image with id ${id} exists (see getImage).` };
         if (found && found.type !== type)
@@ -166,7 +176,7 @@ export async function organizationFailures(
     );
   };
   image("menuIconImageId", inputs.menuIconImageId, olds.menuIconImageId, "headset-xp-menu-icon");
-  const background = (inputs.background ?? {}) as Record<string, unknown>;
+  const background = membersOf(inputs.background);
   image(
     "background.bannerImageId",
     background.bannerImageId,
@@ -185,8 +195,8 @@ export async function organizationFailures(
     oldBackground.threeSixtyImageId,
     "three-sixty-background",
   );
-  if (fresh(inputs.themeId, olds.themeId)) {
-    const id = inputs.themeId as string;
+  if (fresh(themeId, olds.themeId)) {
+    const id = themeId;
     checks.push(
       look(() => client.themes.get(id)).then((theme) =>
         theme === undefined
@@ -195,8 +205,9 @@ export async function organizationFailures(
       ),
     );
   }
-  if (fresh(background.custom3DEnvironmentId, oldBackground.custom3DEnvironmentId)) {
-    const id = background.custom3DEnvironmentId as string;
+  const environmentId = background.custom3DEnvironmentId;
+  if (fresh(environmentId, oldBackground.custom3DEnvironmentId)) {
+    const id = environmentId;
     checks.push(
       look(() => client.custom3DEnvironments.all()).then((all) =>
         all && !all.some((e) => e.id === id)
@@ -240,7 +251,7 @@ function contentTypeChecks(
   const checks: Promise<Failure | undefined>[] = [];
   for (const field of ["visibleContents", "kioskContent", "launcherContent"]) {
     for (const [path, item] of items(field, inputs)) {
-      const { type, id } = (item ?? {}) as { type?: unknown; id?: unknown };
+      const { type, id } = membersOf(item);
       const read = typeof type === "string" ? CONTENT_READS[type] : undefined;
       if (!read || !known(id) || before.has(JSON.stringify(item))) continue;
       checks.push(

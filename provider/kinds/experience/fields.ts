@@ -24,8 +24,8 @@ export const declaredMode = (readMode: string): string => MODE_OF_READ[readMode]
 
 /** Per mode: the fields it requires and the ones it may take. */
 export interface ModeFields {
-  required: readonly string[];
-  optional: readonly string[];
+  required: readonly FieldName[];
+  optional: readonly FieldName[];
 }
 
 const MENU = ["language", "menuIconImageId", "removePoweredByArborXrBranding", "themeId"] as const;
@@ -57,7 +57,7 @@ export const KIOSK_MENU_FIELDS = [...MENU, "shortcuts", "adminPin"] as const;
 export const KIOSK_MENU_REQUIRED = MENU;
 
 /** Fields a group must send (the API requires them for groups and for "Meta HMS devices"). */
-export const GROUP_REQUIRED: Partial<Record<string, string>> = {
+export const GROUP_REQUIRED: Partial<Record<string, FieldName>> = {
   "arborxr-home": "sharedModeSettings",
   "arborxr-kiosk": "sharedModeSettings",
   "in-house-launcher": "sharedModeSettings",
@@ -254,7 +254,7 @@ export function fieldsOfMode(
   table: Record<string, ModeFields>,
   mode: string,
   menuEnabled?: unknown,
-): string[] {
+): FieldName[] {
   const fields = table[mode];
   if (!fields) return [];
   const all = [...fields.required, ...fields.optional];

@@ -1,102 +1,64 @@
 /**
- * What HeadsetExperience and DeviceExperience share: their properties, and a handler over the client's
- * `headsetExperiences` or `deviceExperiences`. There is no create or delete in the API (a configured group or
- * ungrouped device always has an experience of each kind): create and update configure the declared mode, and
- * delete leaves the experience as it is unless `resetOnDelete` asks for the device's default home.
+ * The handler HeadsetExperience and DeviceExperience share, over the client's `headsetExperiences` or
+ * `deviceExperiences`. There is no create or delete in the API (a configured group or ungrouped device always has
+ * an experience of each kind): create and update configure the declared mode, and delete leaves the experience as
+ * it is unless `resetOnDelete` asks for the device's default home.
  *
  * The admin PIN: the API may read it back or not (the GET carries `adminPin`, possibly null). It never enters
  * state from a read; outputs carry the declared PIN (secret, as its input) or, when the API shows a different
  * PIN, a marker that differs from every declared value, so the next `up` sets the declared one again.
  */
-import { z } from "zod";
+import type * as pulumi from "@pulumi/pulumi";
 import { NotPossibleError } from "../../errors";
 import {
   DeviceMgmtError,
   NotFoundError,
   type DeviceMgmtClient,
   type ExperienceHolder,
-  type HeadsetExperience,
+  type HeadsetExperience as ApiExperience,
 } from "../../client";
 import { clientForProps } from "../../framework/context";
-import { organizationFailures, modeFailures } from "./checks";
-import {
-  declaredFormOf,
-  fieldsOfMode,
-  FIELD_SCHEMAS,
-  sameOrUndeclared,
-  type FieldName,
-  type ModeFields,
-} from "./fields";
-import { deepEqual, jsonClean, uuid, type Props, type ResourceHandler } from "../../framework/framework";
-import { checkKind, diffKindAsked, liveInputs } from "../../framework/kind";
-import { carried, type PropertySpec } from "../../framework/properties";
+import { deepEqual, jsonClean, type Props } from "../../framework/framework";
+import { checkKind, diffKindAsked, liveInputs, type KindDefinition } from "../../framework/kind";
+import type { PropertySpecs } from "../../framework/properties";
 import { runLedger } from "../../framework/runLedger";
+import { organizationFailures, modeFailures } from "./checks";
+import { declaredFormOf, fieldsOfMode, type FieldName, type ModeFields } from "./fields";
+import type { ExperienceInputs } from "./properties";
 
 /** What outputs carry instead of a PIN the API shows and the program does not declare (never a PIN itself). */
 export const PIN_CHANGED_OUTSIDE = "(changed outside Pulumi)";
 
-type FieldSpecs<F extends FieldName> = { [K in F]: PropertySpec<never, unknown> };
-
-/** The properties of an experience kind with the fields `fields`. */
-export function experienceProperties<const F extends FieldName, const M extends string>(
-  modes: readonly [M, ...M[]],
-  fields: readonly F[],
-) {
-  const fieldSpecs = {} as FieldSpecs<F>;
-  for (const field of fields) {
-    fieldSpecs[field] =
-      field === "adminPin"
-        ? { schema: FIELD_SCHEMAS.adminPin.optional(), change: "update", default: null, secret: true }
-        : {
-            schema: (FIELD_SCHEMAS[field] as z.ZodType).optional(),
-            change: "update",
-            equal: sameOrUndeclared,
-          };
-  }
-  return {
-    groupId: { schema: uuid("groupId").optional(), change: "replace" as const },
-    deviceId: { schema: uuid("deviceId").optional(), change: "replace" as const },
-    mode: {
-      schema: z.enum(modes, { error: `mode must be one of ${modes.join(", ")}` }),
-      change: "update" as const,
-    },
-    ...fieldSpecs,
-    resetOnDelete: {
-      schema: z
-        .boolean({ error: "resetOnDelete must be true or false" })
-        .optional()
-        .transform((v) => v ?? false),
-      change: "update" as const,
-      default: false,
-    },
-    connection: carried.connection,
-  };
-}
-
-/** How one experience kind reaches the API. */
-export interface ExperienceSpec {
+/** How one experience kind (its modes `M`) reaches the API. */
+export interface ExperienceSpec<M extends string> {
   resourceName: "HeadsetExperience" | "DeviceExperience";
   noun: string;
-  table: Record<string, ModeFields>;
+  table: Record<M, ModeFields>;
   fields: readonly FieldName[];
   calls: (client: DeviceMgmtClient) => {
-    get(holder: ExperienceHolder): Promise<Props | HeadsetExperience>;
-    set(holder: ExperienceHolder, path: never, body: object): Promise<void>;
+    /** A device experience reads as a headset experience with none of the headset's fields. */
+    get(holder: ExperienceHolder): Promise<ApiExperience>;
+    /** `default-home` is every kind's (resetOnDelete sets it). */
+    set(holder: ExperienceHolder, path: NoInfer<M> | "default-home", body: object): Promise<void>;
   };
   /** The body that sets the device's default home (resetOnDelete), given what was recorded. */
-  resetBody: (recorded: Props) => object;
+  resetBody: (recorded: ExperienceInputs<M>) => object;
 }
 
-export const holderOf = (props: Props): ExperienceHolder =>
-  typeof props.groupId === "string" ? { groupId: props.groupId } : { deviceId: props.deviceId as string };
+/** What messages and the run ledger call the kind. */
+type Named = Pick<ExperienceSpec<string>, "resourceName" | "noun">;
+
+/** The owner an experience belongs to; `id`, the resource's id, is the owner's id too. */
+const holderOf = (props: { groupId?: string; deviceId?: string }, id: string): ExperienceHolder =>
+  props.groupId !== undefined ? { groupId: props.groupId } : { deviceId: props.deviceId ?? id };
 
 /**
  * The body of the POST for the declared mode: the declared fields, and for an optional field the program does
  * not declare, the value recorded (so a write keeps what the program does not manage); the PIN as declared
  * (none when absent).
  */
-export function bodyFor(table: Record<string, ModeFields>, news: Props, olds?: Props): Props {
-  const mode = news.mode as string;
+export function bodyFor(table: Record<string, ModeFields>, news: ExperienceInputs, olds?: Props): Props {
+  const mode = news.mode;
   const body: Props = {};
   for (const field of fieldsOfMode(table, mode, news.isMenuEnabled)) {
     if (field === "adminPin") {
@@ -110,12 +72,15 @@ export function bodyFor(table: Record<string, ModeFields>, news: Props, olds?: P
 }
 
 /** The PIN outputs carry: the declared one, unless the API shows another. */
-function pinOutput(live: Props, props: Props): string | null {
-  const declared = (props.adminPin as string | null | undefined) ?? null;
+function pinOutput(live: ApiExperience | Props, declared: string | null): string | null {
   return typeof live.adminPin === "string" && live.adminPin !== declared ? PIN_CHANGED_OUTSIDE : declared;
 }
 
-export function experienceOutputs(spec: ExperienceSpec, live: Props, props: Props): Props {
+export function experienceOutputs(
+  spec: Pick<ExperienceSpec<string>, "table" | "fields">,
+  live: ApiExperience | Props,
+  props: Partial<ExperienceInputs> & Props,
+): Props {
   const outputs: Props = {
     groupId: props.groupId,
     deviceId: props.deviceId,
@@ -124,12 +89,12 @@ export function experienceOutputs(spec: ExperienceSpec, live: Props, props: Prop
     connection: props.connection,
     configuredInRun: props.configuredInRun,
   };
-  if (spec.fields.includes("adminPin")) outputs.adminPin = pinOutput(live, props);
+  if (spec.fields.includes("adminPin")) outputs.adminPin = pinOutput(live, props.adminPin ?? null);
   return jsonClean(outputs);
 }
 
 /** Whose id this is: a group's, else a device's. */
-async function ownerOf(client: DeviceMgmtClient, id: string): Promise<Props> {
+async function ownerOf(client: DeviceMgmtClient, id: string): Promise<ExperienceHolder> {
   const group = await client.groups.get(id).catch((error: unknown) => {
     if (error instanceof NotFoundError) return undefined;
     throw error;
@@ -137,14 +102,15 @@ async function ownerOf(client: DeviceMgmtClient, id: string): Promise<Props> {
   return group ? { groupId: id } : { deviceId: id };
 }
 
-/** The run ledger's key of an experience: the kind and its holder (a create writes over what the holder shows). */
-const writeKey = (spec: ExperienceSpec, props: Props) => `${spec.resourceName}:${holderText(props)}`;
+const holderText = (props: { groupId?: string; deviceId?: string }) =>
+  props.groupId !== undefined ? `group ${props.groupId}` : `device ${String(props.deviceId)}`;
 
-const holderText = (props: Props) =>
-  typeof props.groupId === "string" ? `group ${props.groupId}` : `device ${String(props.deviceId)}`;
+/** The run ledger's key of an experience: the kind and its holder (a create writes over what the holder shows). */
+const writeKey = (spec: Named, props: { groupId?: string; deviceId?: string }) =>
+  `${spec.resourceName}:${holderText(props)}`;
 
 /** A 409 is the API saying the device is in a group; the user's terms for it. */
-function explained(spec: ExperienceSpec, props: Props, error: unknown): unknown {
+function explained(spec: Named, props: ExperienceInputs, error: unknown): unknown {
   if (error instanceof DeviceMgmtError && error.status === 409) {
     return new NotPossibleError(
       `${spec.resourceName}: ${holderText(props)} is in a group, and a device in a group shows its group's ` +
@@ -156,10 +122,22 @@ function explained(spec: ExperienceSpec, props: Props, error: unknown): unknown 
   return error;
 }
 
+/** The owner's id, which is the resource's id: check has made sure the inputs name exactly one. */
+function ownerIdOf(spec: Named, inputs: ExperienceInputs): string {
+  const id = inputs.groupId ?? inputs.deviceId;
+  if (id === undefined) {
+    throw new NotPossibleError(
+      `${spec.resourceName} belongs to exactly one group or one device, and these inputs name neither.`,
+      { kind: spec.resourceName, property: "groupId", fix: "declare groupId or deviceId" },
+    );
+  }
+  return id;
+}
+
 /** Pure: the declared properties, then the mode table's rules (a property refused already is not named twice). */
-export function checkExperience(
-  spec: Pick<ExperienceSpec, "resourceName" | "table" | "fields">,
-  definition: Parameters<typeof checkKind>[0],
+export function checkExperience<P extends PropertySpecs<never>>(
+  spec: Pick<ExperienceSpec<string>, "resourceName" | "table" | "fields">,
+  definition: { type: string; properties: P },
   news: Props,
 ) {
   const { inputs, failures } = checkKind(definition, news);
@@ -169,70 +147,76 @@ export function checkExperience(
   return { inputs, failures };
 }
 
-export function experienceHandler(
-  spec: ExperienceSpec,
-  definition: () => Parameters<typeof checkKind>[0] & Parameters<typeof diffKindAsked>[0],
-): ResourceHandler {
-  const configure = async (props: Props, olds?: Props): Promise<Props> => {
+/** What an experience resource records besides its inputs: the run that configured it (see delete). */
+type Configured<I> = I & { configuredInRun?: string };
+
+/**
+ * The handler of an experience kind: `check` is the kind's own (its typed inputs `I`, by its declared
+ * properties), the rest is shared. `definition` is what diff and read take of the kind.
+ */
+export function experienceHandler<M extends string, I extends ExperienceInputs<M>>(
+  spec: ExperienceSpec<M>,
+  definition: Pick<KindDefinition, "type" | "properties" | "naturalKey">,
+  check: (news: Props) => { inputs: I; failures: pulumi.dynamic.CheckFailure[] },
+) {
+  const configure = async (props: Configured<I>, olds?: Props): Promise<Props> => {
     const client = clientForProps(props);
-    const holder = holderOf(props);
+    const holder = holderOf(props, ownerIdOf(spec, props));
     try {
-      await spec.calls(client).set(holder, props.mode as never, bodyFor(spec.table, props, olds));
-      return experienceOutputs(spec, (await spec.calls(client).get(holder)) as Props, props);
+      await spec.calls(client).set(holder, props.mode, bodyFor(spec.table, props, olds));
+      return experienceOutputs(spec, await spec.calls(client).get(holder), props);
     } catch (error) {
       throw explained(spec, props, error);
     }
   };
 
   return {
-    async check(olds, news) {
-      const { inputs, failures } = checkExperience(spec, definition(), news);
+    async check(olds: Props, news: Props) {
+      const { inputs, failures } = check(news);
       if (failures.length === 0) failures.push(...(await organizationFailures(inputs, olds, spec.fields)));
       return { inputs, failures };
     },
 
-    async diff(_id, olds, news) {
-      return diffKindAsked(definition(), olds, news);
+    async diff(_id: string, olds: Props, news: Props) {
+      return diffKindAsked(definition, olds, news);
     },
 
-    async create(inputs) {
+    async create(inputs: I) {
       const outs = await configure({ ...inputs, configuredInRun: runLedger.runId });
       runLedger.recordWrite(writeKey(spec, inputs));
-      return { id: (inputs.groupId ?? inputs.deviceId) as string, outs };
+      return { id: ownerIdOf(spec, inputs), outs };
     },
 
-    async read(id, recorded) {
+    async read(id: string, recorded: I & Props): Promise<pulumi.dynamic.ReadResult> {
       const client = clientForProps(recorded);
       // Read by id alone (`pulumi import`): the id is a group's or a device's.
       const props =
         recorded.groupId === undefined && recorded.deviceId === undefined
           ? { ...recorded, ...(await ownerOf(client, id)) }
           : recorded;
-      const holder = holderOf(props);
-      let live: Props;
+      const holder = holderOf(props, id);
+      let live: ApiExperience;
       try {
-        live = (await spec.calls(client).get(holder)) as Props;
+        live = await spec.calls(client).get(holder);
       } catch (error) {
         // The device joined a group: its own experience no longer applies, so the stack no longer has one.
         if (error instanceof DeviceMgmtError && error.status === 409) return {};
         if (!(error instanceof NotFoundError)) throw error;
         // Gone with its group or device; or (where the API answers 404 until one is set) never configured.
         const exists = await (
-          typeof props.groupId === "string"
-            ? client.groups.get(props.groupId)
-            : client.devices.get(props.deviceId as string)
+          "groupId" in holder ? client.groups.get(holder.groupId) : client.devices.get(holder.deviceId)
         ).then(
           () => true,
           (e: unknown) => (e instanceof NotFoundError ? false : Promise.reject(e)),
         );
         if (!exists) return {};
-        live = { mode: "device-default" };
+        live = { id: null, mode: "device-default", createdAt: null, updatedAt: null };
       }
       const outputs = experienceOutputs(spec, live, props);
-      return { id, props: outputs, inputs: liveInputs(definition(), outputs) };
+      return { id, props: outputs, inputs: liveInputs(definition, outputs) };
     },
 
-    async update(_id, olds, news) {
+    async update(_id: string, olds: I & Props, news: I) {
       // Only what travels with the resource changed (resetOnDelete, the connection): nothing to send.
       const unchanged =
         olds.mode === news.mode &&
@@ -246,17 +230,18 @@ export function experienceHandler(
           }),
         };
       }
-      return { outs: await configure({ ...news, configuredInRun: olds.configuredInRun }, olds) };
+      const configuredInRun = typeof olds.configuredInRun === "string" ? olds.configuredInRun : undefined;
+      return { outs: await configure({ ...news, configuredInRun }, olds) };
     },
 
-    async delete(_id, props) {
+    async delete(id: string, props: I & Props) {
       if (props.resetOnDelete !== true) return; // the stack stops managing it; the experience stays as it is
       // Another resource of this run configured the same holder (this one was renamed in code without aliases:
       // the new name is created before the old is deleted): what is live is the new name's, not to be reset.
       if (runLedger.wasWritten(writeKey(spec, props)) && props.configuredInRun !== runLedger.runId) return;
       const client = clientForProps(props);
       try {
-        await spec.calls(client).set(holderOf(props), "default-home" as never, spec.resetBody(props));
+        await spec.calls(client).set(holderOf(props, id), "default-home", spec.resetBody(props));
       } catch (error) {
         // Nothing left to reset: the group or device is gone, or the device now shows its group's experience.
         if (error instanceof NotFoundError) return;

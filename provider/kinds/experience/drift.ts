@@ -1,20 +1,15 @@
 /**
- * The drift report's entries for HeadsetExperience and DeviceExperience. The API lists no experiences: each is
- * read with one GET per owner, and only for the owners a stack manages (every configured group and ungrouped
- * device always has one of each kind, so none is "unmanaged", and reading all of them would cost a request per
- * owner for nothing). A read is brought to the declared form by the resources' own `declaredFormOf`, and only
- * the fields the program declares are compared, as the resources compare them. The admin PIN is never read into
- * the report, compared or printed: `declaredFormOf` leaves it out, and the state's PIN is a secret.
+ * The drift report's facet of HeadsetExperience and DeviceExperience. The API lists no experiences: each is read
+ * with one GET per owner, and only for the owners a stack manages (every configured group and ungrouped device
+ * always has one of each kind, so none is "unmanaged", and reading all of them would cost a request per owner for
+ * nothing). A read's fields are the kind's declared live mapping (the read's declared form), and only the fields
+ * the program declares are compared, as the resources compare them. The admin PIN is never read into the report,
+ * compared or printed: the properties read no PIN from the API, and the state's PIN is a secret.
  */
-import type { ExperienceHolder } from "../client";
-import { declaredFormOf, DEVICE_FIELDS, HEADSET_FIELDS, type ModeFields } from "../kinds/experience/fields";
-import { canonical, groupPaths, str, type LegacyDriftKind, type LiveObject } from "./driftKind";
-import type { ManagedResource } from "./state";
-
-const TABLES: Record<"headset" | "device", Record<string, ModeFields>> = {
-  headset: HEADSET_FIELDS,
-  device: DEVICE_FIELDS,
-};
+import type { ExperienceHolder, HeadsetExperience as ApiExperience } from "../../client";
+import { groupPaths, str, type DriftFacet, type LiveObject } from "../../drift/driftKind";
+import type { ManagedResource } from "../../drift/managed";
+import { liveStateOf, type PropertySpecs } from "../../framework/properties";
 
 /** The owner a resource's experience belongs to (its id is the owner's id, too). */
 function holderOf(resource: ManagedResource): ExperienceHolder {
@@ -25,19 +20,14 @@ function holderOf(resource: ManagedResource): ExperienceHolder {
 
 const holderId = (holder: ExperienceHolder) => ("groupId" in holder ? holder.groupId : holder.deviceId);
 
-export function experienceKind(kind: "headset" | "device"): LegacyDriftKind {
-  const table = TABLES[kind];
-  // Every field some mode takes, from the resources' mode table; never the PIN (a secret, not compared).
-  const fields = [
-    "mode",
-    ...new Set(Object.values(table).flatMap((m) => [...m.required, ...m.optional])),
-  ].filter((f) => f !== "adminPin");
+export function experienceDrift(
+  kind: "headset" | "device",
+  properties: PropertySpecs<ApiExperience>,
+): DriftFacet {
   const mentions = new RegExp(`${kind}.?experience`, "i");
   return {
     title: kind === "headset" ? "Headset experiences" : "Device experiences",
-    noun: `${kind}Experience`,
     key: (r) => holderId(holderOf(r)),
-    compared: Object.fromEntries(fields.map((f) => [f, canonical])),
     declaredOnly: true,
     reportsUnmanaged: false,
     stateLabel: (r) => {
@@ -67,12 +57,17 @@ export function experienceKind(kind: "headset" | "device"): LegacyDriftKind {
             : device && `device "${device.name}" (${device.serialNumber})`;
         if (!owner) continue; // the group or device is gone
         // A 404 for an owner that exists: the API answers so until an experience is set (as the resource reads it).
-        const live = experiences.get(id) ?? { mode: "device-default" };
-        const form = declaredFormOf(table, live);
+        const live = experiences.get(id) ?? {
+          id: null,
+          mode: "device-default",
+          createdAt: null,
+          updatedAt: null,
+        };
+        const fields: Record<string, unknown> = liveStateOf(properties, live);
         objects.push({
           key: id,
-          label: `${kind} experience of ${owner}: ${str(form.mode)}`,
-          fields: Object.fromEntries(fields.map((f) => [f, form[f] ?? null])),
+          label: `${kind} experience of ${owner}: ${str(fields.mode)}`,
+          fields,
           auditIds: [id],
           names: [owner],
         });

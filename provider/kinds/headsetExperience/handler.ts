@@ -1,0 +1,37 @@
+/** The HeadsetExperience kind's handler: the experiences' shared one (experience/handler.ts) on its own calls. */
+import type { KindHandler } from "../../framework/kind";
+import { HEADSET_FIELDS } from "../experience/fields";
+import { checkExperience, experienceHandler, type ExperienceSpec } from "../experience/handler";
+import {
+  HEADSET_FIELD_NAMES,
+  headsetExperienceProperties,
+  type HeadsetExperienceProperties,
+} from "./properties";
+
+/** What check, diff and read take of the kind (the definition itself would make this file import its importer). */
+const HEADSET = {
+  type: "HeadsetExperience",
+  properties: headsetExperienceProperties,
+  naturalKey: false,
+} as const;
+
+const DEFAULT_META_HMS = { isStoreEnabled: true, isSocialEnabled: true, isAddAccountsEnabled: true };
+
+const headsetExperienceSpec = {
+  resourceName: "HeadsetExperience",
+  noun: "headset experience",
+  table: HEADSET_FIELDS,
+  fields: HEADSET_FIELD_NAMES,
+  calls: (client) => ({
+    get: (holder) => client.headsetExperiences.get(holder),
+    set: (holder, path, body) => client.headsetExperiences.set(holder, path, body),
+  }),
+  // Groups (and Meta HMS devices) must send metaHmsSettings: what was recorded, else the store's defaults.
+  resetBody: (recorded) => ({ metaHmsSettings: recorded.metaHmsSettings ?? DEFAULT_META_HMS }),
+} satisfies ExperienceSpec<keyof typeof HEADSET_FIELDS>;
+
+export const headsetExperienceHandler: KindHandler<HeadsetExperienceProperties> = experienceHandler(
+  headsetExperienceSpec,
+  HEADSET,
+  (news) => checkExperience(headsetExperienceSpec, HEADSET, news),
+);

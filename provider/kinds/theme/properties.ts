@@ -1,0 +1,51 @@
+/**
+ * The Theme kind's properties, declared once (framework/properties.ts): the name and the six colours, how each
+ * change applies (every one in place: PUT takes the whole theme) and how the API shows it. Everything else of the
+ * kind reads them from here.
+ */
+import { z } from "zod";
+import type { Theme as ApiTheme, ThemeBody } from "../../client";
+import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+
+/** "hex format" (OpenAPI): `#RRGGBB`. */
+const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
+
+/** The six colours of a theme, in the order the API and the generated program list them. */
+export const THEME_COLORS = ["background1", "background2", "text", "accent1", "accent2", "accent3"] as const;
+type ThemeColor = (typeof THEME_COLORS)[number] & keyof ThemeBody;
+
+/** Colours compare without case: an API may store `#ABCDEF` as `#abcdef`, which is the same colour. */
+export const sameColor = (a: unknown, b: unknown) =>
+  typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : a === b;
+
+const color = (key: ThemeColor) => ({
+  schema: z
+    .string({ error: `${key} is required: a colour in hex format such as "#1A2B3C"` })
+    .trim()
+    .regex(HEX_COLOR, { error: `${key} must be a colour in hex format "#RRGGBB", such as "#1A2B3C"` }),
+  change: "update" as const,
+  fromLive: (live: ApiTheme) => live[key],
+  equal: sameColor,
+});
+
+export const themeProperties = {
+  name: {
+    schema: z
+      .string({ error: "name is required and must be a string" })
+      .trim()
+      .min(1, { error: "name must not be empty" })
+      .max(255, { error: "name must be at most 255 characters" }),
+    change: "update",
+    fromLive: (live: ApiTheme) => live.name,
+  },
+  background1: color("background1"),
+  background2: color("background2"),
+  text: color("text"),
+  accent1: color("accent1"),
+  accent2: color("accent2"),
+  accent3: color("accent3"),
+  ...carried,
+} satisfies PropertySpecs<ApiTheme>;
+
+export type ThemeProperties = typeof themeProperties;
+export type ThemeState = StateOf<ThemeProperties>;
