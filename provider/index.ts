@@ -14,7 +14,7 @@ export { DeviceMigration, type DeviceMigrationArgs } from "./kinds/deviceMigrati
 export { Theme, type ThemeArgs } from "./kinds/theme";
 export { HeadsetExperience } from "./kinds/headsetExperience";
 export { DeviceExperience } from "./kinds/deviceExperience";
-export { Device, type DeviceArgs } from "./kinds/device";
+export * from "./kinds/device";
 export { Tag, type TagArgs, TagSet, type TagSetArgs } from "./kinds/tag";
 export { GroupFile, GroupVideo, DeviceFile, DeviceVideo } from "./kinds/attachment";
 export { ReleaseChannelVersion, type ReleaseChannelVersionArgs } from "./kinds/releaseChannelVersion";

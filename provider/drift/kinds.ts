@@ -159,39 +159,6 @@ const LEGACY_DRIFT_KINDS: Partial<Record<ResourceKind, LegacyDriftKind>> = {
     compared: {},
     stateLabel: (r) => `device ${str(r.outputs.deviceId ?? r.id)}`,
   },
-  device: {
-    title: "Devices",
-    noun: "device",
-    key: (r) => r.id,
-    compared: {
-      name: text,
-      groupId: text,
-      tags: (value) => (Array.isArray(value) ? value.map((t) => str(t).toLowerCase()).sort() : []),
-      customFields: (value) =>
-        value !== null && typeof value === "object"
-          ? Object.entries(value).sort(([a], [b]) => a.localeCompare(b))
-          : [],
-    },
-    declaredOnly: true,
-    reportsUnmanaged: false,
-    stateLabel: (r) => `device ${str(r.outputs.name ?? "")} (${str(r.outputs.serialNumber ?? r.id)})`,
-    read: async (org) => {
-      const [devices, groups] = await Promise.all([org.devices(), org.groups()]);
-      const paths = groupPaths(groups);
-      return devices.map((d) => ({
-        key: d.id,
-        label: `"${d.name}" (${d.serialNumber})${d.group ? ` in "${paths.get(d.group.id) ?? d.group.name}"` : ", ungrouped"}`,
-        fields: {
-          name: d.name,
-          groupId: d.group?.id ?? null,
-          tags: d.tags,
-          customFields: Object.fromEntries(d.customFields.map((f) => [f.name, f.value])),
-        },
-        auditIds: [d.id],
-        names: [d.name, d.serialNumber],
-      }));
-    },
-  },
   ...contentKinds,
 };
 

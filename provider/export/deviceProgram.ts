@@ -2,15 +2,10 @@
  * The generated program's sections for tags, devices and channel versions (KIND_SECTIONS in program.ts).
  */
 import type { ProgramPlan } from "./naming";
-import { statement, type Declaring, type Expr } from "./layout";
+import { statement, type Declaring } from "./layout";
 import { tsString } from "./text";
 
 const section = (comment: string, lines: string[]) => [comment, ...lines].join("\n");
-
-/** An object key as prettier writes it: bare where it is an identifier, quoted otherwise. */
-const key = (name: string) =>
-  // `__proto__: …` (bare or quoted) would set the object's prototype instead of holding a field of that name.
-  name === "__proto__" ? `[${tsString(name)}]` : /^[A-Za-z_$][\w$]*$/.test(name) ? name : tsString(name);
 
 export function tagSection(plan: ProgramPlan, { adopt, opts }: Declaring): string | undefined {
   if (!plan.placement.tags.length) return undefined;
@@ -91,44 +86,6 @@ export function deviceContentSection(
           adopt(c.resourceName),
         ],
         opts(c.resourceName),
-      ),
-    ),
-  );
-}
-
-export function deviceSection(plan: ProgramPlan, declaring: Declaring): string | undefined {
-  if (!plan.placement.devices.length) return undefined;
-  return section(
-    [
-      "// Devices are enrolled on the headset, never created: each is adopted by serial number, and destroy leaves it",
-      '// where it is. Stack config "absentDevices" lists those this stack\'s organization has not enrolled (the',
-      "// staging match sets it), so a staging copy places only the headsets it holds.",
-      `const absentDevices = new Set(${declaring.config}.getObject<string[]>("absentDevices") ?? []);`,
-      "const placeDevice = (resourceName: string, args: dm.DeviceArgs) =>",
-      "  absentDevices.has(resourceName) ? undefined : new dm.Device(resourceName, args);",
-    ].join("\n"),
-    plan.placement.devices.map((d) =>
-      statement(
-        undefined,
-        "placeDevice",
-        [tsString(d.resourceName)],
-        [
-          ["serialNumber", tsString(d.device.serialNumber)],
-          ["name", tsString(d.device.name)],
-          ["groupId", d.groupVariable ? `${d.groupVariable}.id` : "null"],
-          [
-            "tags",
-            {
-              array: d.device.tags.map((t, i) =>
-                d.tagVariables[i] ? `${d.tagVariables[i]}.name` : tsString(t),
-              ),
-            },
-          ],
-          [
-            "customFields",
-            { object: d.device.customFields.map(([k, v]) => [key(k), tsString(v)] as [string, Expr]) },
-          ],
-        ],
       ),
     ),
   );

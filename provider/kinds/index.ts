@@ -15,7 +15,7 @@ import { deviceReleaseChannelKind, groupReleaseChannelKind } from "./attachment"
 import { themeKind } from "./theme";
 import { headsetExperienceKind } from "./headsetExperience";
 import { deviceExperienceKind } from "./deviceExperience";
-import { deviceKind } from "./device";
+import { deviceKind } from "./device/definition";
 import { tagKind, tagSetKind } from "./tag";
 import { deviceFileKind, deviceVideoKind, groupFileKind, groupVideoKind } from "./attachment";
 import { releaseChannelVersionKind } from "./releaseChannelVersion";

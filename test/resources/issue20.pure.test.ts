@@ -1,6 +1,7 @@
 // Pure rules of the issue-20 kinds: check and diff by their declarations, the tag difference, and the rollout
 // gate's counting and verdict.
-import { deviceKind, tagDifference } from "../../provider/kinds/device";
+import { deviceKind } from "../../provider/kinds/device/definition";
+import { tagDifference } from "../../provider/kinds/device/tags";
 import { tagSetKind } from "../../provider/kinds/tag";
 import { releaseChannelVersionKind } from "../../provider/kinds/releaseChannelVersion";
 import {

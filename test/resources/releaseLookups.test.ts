@@ -2,8 +2,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { LookupError } from "../../provider/errors";
-import { getAppVersion, getDevices, getDevicesOutput, getFile, getTag } from "../../provider/releaseLookups";
+import { LookupArgumentError, LookupError } from "../../provider/errors";
+import { getAppVersion, getDevices, getDevicesOutput, getFile, getTag } from "../../provider";
 import { failure } from "./support";
 
 let emulator: RunningEmulator;
@@ -64,6 +64,9 @@ describe("issue 20 lookups", () => {
     const bySerial = await valueOf(getDevicesOutput({ serialNumbers: serials }));
     expect(bySerial.map((d) => d.serialNumber).sort()).toEqual([...serials].sort());
     expect(await getDevices({ serialNumbers: [] })).toEqual([]);
-    await expect(getDevices({ groupId: "../x" })).rejects.toThrow(/argument "groupId" must be the UUID/);
+    const refusal = await failure(getDevices({ groupId: "../x" }));
+    expect(refusal).toBeInstanceOf(LookupArgumentError);
+    expect(refusal).toMatchObject({ lookup: "getDevices", property: "groupId" });
+    expect(refusal.message).toMatch(/argument "groupId" must be the UUID/);
   });
 });

@@ -22,7 +22,7 @@ import {
 } from "../../framework/framework";
 import { checkKind, defineKind, diffKindAsked, liveInputs, registration } from "../../framework/kind";
 import { carried, stateFrom, type PropertySpecs } from "../../framework/properties";
-import { attachTags, tagDifference } from "../device";
+import { attachTags, tagDifference } from "../device/tags";
 import { heldByAnother, leftByUnfinishedCreate } from "../../framework/claims";
 import {
   explainedNotFound,
