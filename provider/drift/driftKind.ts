@@ -114,7 +114,3 @@ export function groupPaths(groups: Group[]): Map<string, string> {
   for (const group of groups) pathOf(group, new Set());
   return paths;
 }
-
-/** A list of names as a set without regard to case (tags). */
-export const nameSet = (value: unknown) =>
-  Array.isArray(value) ? [...new Set(value.map((t) => str(t).toLowerCase()))].sort() : [];

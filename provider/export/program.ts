@@ -8,7 +8,7 @@ import { KINDS, type KindType } from "../kinds";
 import type { ProgramPlan } from "./naming";
 import type { RenderOptions } from "./renderOptions";
 import { section, statement, type Declaring, type Expr, type KindSection } from "./layout";
-import { channelVersionSection, deviceContentSection, tagSection, tagSetSection } from "./deviceProgram";
+import { channelVersionSection, deviceContentSection } from "./deviceProgram";
 import { experienceSection, themeSection } from "./experienceProgram";
 import { oneLine, tsString } from "./text";
 
@@ -112,8 +112,6 @@ const LEGACY_KIND_SECTIONS: Partial<Record<ResourceKind, LegacyKindSection>> = {
   headsetExperience: (plan, declaring) => experienceSection(plan, declaring, "headset"),
   deviceExperience: (plan, declaring) => experienceSection(plan, declaring, "device"),
 
-  tag: tagSection,
-  tagSet: (plan) => tagSetSection(plan),
   groupFile: {
     notExported: "the API lists no group's files (no GET /groups/{id}/files), so they cannot be read back",
   },

@@ -2,7 +2,7 @@
 // gate's counting and verdict.
 import { deviceKind } from "../../provider/kinds/device/definition";
 import { tagDifference } from "../../provider/kinds/device/tags";
-import { tagSetKind } from "../../provider/kinds/tag";
+import { tagSetKind } from "../../provider/kinds/tagSet/definition";
 import { releaseChannelVersionKind } from "../../provider/kinds/releaseChannelVersion";
 import {
   countRollout,

@@ -43,7 +43,10 @@ describe("issue 20 lookups", () => {
     const tag = await getTag({ name: "LOBBY" });
     expect(tag.name).toBe("lobby");
     expect(tag.id).toBe((await admin.tags.all()).find((t) => t.name === "lobby")?.id);
-    await expect(getTag({ name: "nowhere" })).rejects.toThrow(/No tag named "nowhere"/);
+    const missing = await failure(getTag({ name: "nowhere" }));
+    expect(missing).toBeInstanceOf(LookupError);
+    expect(missing).toMatchObject({ what: 'tag named "nowhere"', matches: 0 });
+    expect(missing.message).toMatch(/No tag named "nowhere"/);
   });
 
   it("getDevices lists the devices of a group, of tags and of serial numbers", async () => {
