@@ -10,7 +10,7 @@ export {
   type DeviceReleaseChannelArgs,
   type AttachmentArgs,
 } from "./kinds/attachment";
-export { DeviceMigration, type DeviceMigrationArgs } from "./kinds/deviceMigration";
+export * from "./kinds/deviceMigration";
 export { Theme, type ThemeArgs } from "./kinds/theme";
 export { HeadsetExperience } from "./kinds/headsetExperience";
 export { DeviceExperience } from "./kinds/deviceExperience";

@@ -151,14 +151,6 @@ const LEGACY_DRIFT_KINDS: Partial<Record<ResourceKind, LegacyDriftKind>> = {
   },
   headsetExperience: experienceKind("headset"),
   deviceExperience: experienceKind("device"),
-  deviceMigration: {
-    title: "Device migrations",
-    noun: "deviceMigration",
-    notCompared: "a migration is something done to a device, not an object of this organization",
-    key: () => undefined,
-    compared: {},
-    stateLabel: (r) => `device ${str(r.outputs.deviceId ?? r.id)}`,
-  },
   ...contentKinds,
 };
 

@@ -103,11 +103,6 @@ const LEGACY_KIND_SECTIONS: Partial<Record<ResourceKind, LegacyKindSection>> = {
     );
   },
 
-  deviceMigration: {
-    notExported:
-      "a migration is an event that already happened: the migrated device is in the other organization",
-  },
-
   theme: themeSection,
   headsetExperience: (plan, declaring) => experienceSection(plan, declaring, "headset"),
   deviceExperience: (plan, declaring) => experienceSection(plan, declaring, "device"),

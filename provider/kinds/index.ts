@@ -10,7 +10,7 @@ import type { ResourceKind } from "../kindKeys";
 import type { KindDefinition } from "../framework/kind";
 import { groupKind } from "./group/definition";
 import { userKind } from "./user";
-import { deviceMigrationKind } from "./deviceMigration";
+import { deviceMigrationKind } from "./deviceMigration/definition";
 import { deviceReleaseChannelKind, groupReleaseChannelKind } from "./attachment";
 import { themeKind } from "./theme";
 import { headsetExperienceKind } from "./headsetExperience";

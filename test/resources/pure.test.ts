@@ -21,7 +21,7 @@ import {
   deviceMigrationHandler,
   diffMigration,
   migrationForbiddenMessage,
-} from "../../provider/kinds/deviceMigration";
+} from "../../provider/kinds/deviceMigration/handler";
 import { resolveConnection, stackSettingsFrom } from "../../provider/connection";
 import { diffKind } from "../../provider/framework/kind";
 import { groupFileKind } from "../../provider/kinds/attachment";
