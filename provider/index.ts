@@ -4,12 +4,13 @@
 export * from "./kinds/group";
 export * from "./kinds/user";
 export * from "./kinds/attachment";
-export { DeviceMigration, type DeviceMigrationArgs } from "./kinds/deviceMigration";
+export * from "./kinds/deviceMigration";
 export * from "./kinds/theme";
 export * from "./kinds/headsetExperience";
 export * from "./kinds/deviceExperience";
-export { Device, type DeviceArgs } from "./kinds/device";
-export { Tag, type TagArgs, TagSet, type TagSetArgs } from "./kinds/tag";
+export * from "./kinds/device";
+export * from "./kinds/tag";
+export * from "./kinds/tagSet";
 export * from "./kinds/releaseChannelVersion";
 export * from "./kinds/releaseChannelShare";
 export type * from "./kinds/experience/args";

@@ -2,11 +2,9 @@
  * Lookups of the organization's structure: roles, groups, release channels, devices, the organization and the
  * token's user (what every lookup shares is in lookupSupport.ts; experience content in contentLookups.ts).
  */
-import type { Device as ApiDevice } from "./client";
 import { checker } from "./client/arguments";
 import {
   appNamed,
-  byId,
   exactlyOne,
   lookupClient,
   toOutput,
@@ -118,86 +116,6 @@ export async function getReleaseChannel(
 }
 /** {@link getReleaseChannel} with Inputs, as an Output. */
 export const getReleaseChannelOutput = toOutput(getReleaseChannel);
-
-// ---- Devices ------------------------------------------------------------------------------------------------
-
-/** A device of the organization. */
-export interface DeviceResult {
-  id: string;
-  name: string;
-  serialNumber: string;
-  /** The group the device is in; null when ungrouped. */
-  groupId: string | null;
-}
-
-/** Arguments of {@link getDevice}: exactly one of `id`, `name` or `serialNumber`. */
-export type GetDeviceArgs =
-  | {
-      /** The device's UUID. */
-      id: string;
-      name?: never;
-      serialNumber?: never;
-    }
-  | {
-      id?: never;
-      /** The device's exact name (1 to 255 characters); it must be unique in the organization. */
-      name: string;
-      serialNumber?: never;
-    }
-  | {
-      id?: never;
-      name?: never;
-      /** The device's serial number (1 to 255 characters). */
-      serialNumber: string;
-    };
-
-const DEVICE_USAGE =
-  'getDevice({ id: "<device uuid>" }), getDevice({ name: "Headset 03" }) or getDevice({ serialNumber: "ACM0003" })';
-
-const deviceResult = (d: ApiDevice): DeviceResult => ({
-  id: d.id,
-  name: d.name,
-  serialNumber: d.serialNumber,
-  groupId: d.group?.id ?? null,
-});
-
-/**
- * Finds a device by id, by name or by serial number.
- *
- * @example
- * const beta = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Beta" });
- * const headset = dm.getDeviceOutput({ serialNumber: "ACM0003" });
- * new dm.DeviceReleaseChannel("headset-beta", { deviceId: headset.id, releaseChannelId: beta.id });
- */
-export async function getDevice(args: GetDeviceArgs, options?: LookupOptions): Promise<DeviceResult> {
-  const check = checker("getDevice", args, DEVICE_USAGE);
-  check.only("id", "name", "serialNumber");
-  const given = (["id", "name", "serialNumber"] as const).filter((key) => check.has(key));
-  if (given.length !== 1) {
-    check.fail(
-      given.length === 0
-        ? 'it needs one of "id", "name" or "serialNumber".'
-        : `give only one of "id", "name" or "serialNumber", not ${given.map((k) => `"${k}"`).join(" and ")}.`,
-    );
-  }
-  const field = given[0];
-  if (field === "id") {
-    const id = check.uuid("id", "device");
-    const client = lookupClient(options);
-    return deviceResult(await byId("device", id, () => client.devices.get(id)));
-  }
-  const value = check.name(field, field === "name" ? "device's name" : "device's serial number");
-  const devices = await lookupClient(options).devices.all();
-  const device = exactlyOne(
-    `device with ${field} "${value}"`,
-    devices.filter((d) => d[field] === value),
-    (d) => `${d.id} (serial ${d.serialNumber})`,
-    [],
-  );
-  return deviceResult(device);
-}
-/** {@link getDevice} with Inputs, as an Output. */
-export const getDeviceOutput = toOutput(getDevice);
 
 // ---- The caller ---------------------------------------------------------------------------------------------
 

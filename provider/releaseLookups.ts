@@ -6,7 +6,6 @@
  */
 import { checker } from "./client/arguments";
 import { appNamed, exactlyOne, lookupClient, toOutput, type LookupOptions } from "./lookupSupport";
-import type { DeviceResult } from "./lookups";
 
 // ---- App versions -------------------------------------------------------------------------------------------
 
@@ -101,90 +100,3 @@ export async function getFile(args: GetFileArgs, options?: LookupOptions): Promi
 }
 /** {@link getFile} with Inputs, as an Output. */
 export const getFileOutput = toOutput(getFile);
-
-export interface TagResult {
-  id: string;
-  /** As the catalogue spells it. */
-  name: string;
-}
-
-/** Arguments of {@link getTag}. */
-export interface GetTagArgs {
-  /** The tag's name, matched without case as the API matches it. */
-  name: string;
-}
-
-/**
- * Finds a tag of the organization's catalogue by name.
- *
- * @example
- * export const lobbyTagId = dm.getTagOutput({ name: "lobby" }).id;
- */
-export async function getTag(args: GetTagArgs, options?: LookupOptions): Promise<TagResult> {
-  const check = checker("getTag", args, 'getTag({ name: "lobby" })');
-  check.only("name");
-  const name = check.name("name", "tag's name");
-  // The whole catalogue: the documents do not say how `search` matches.
-  const tags = await lookupClient(options).tags.all();
-  const tag = exactlyOne(
-    `tag named "${name}"`,
-    tags.filter((t) => t.name.toLowerCase() === name.toLowerCase()),
-    (t) => t.id,
-    tags.map((t) => t.name),
-  );
-  return { id: tag.id, name: tag.name };
-}
-/** {@link getTag} with Inputs, as an Output. */
-export const getTagOutput = toOutput(getTag);
-
-// ---- Devices, as a list -------------------------------------------------------------------------------------
-
-/** Arguments of {@link getDevices}: every filter given applies; none lists every device. */
-export interface GetDevicesArgs {
-  /** Only the devices of this group. */
-  groupId?: string;
-  /** Only the devices carrying every one of these tags (names, matched without case). */
-  tags?: string[];
-  /** Only the devices with these serial numbers. */
-  serialNumbers?: string[];
-}
-
-const DEVICES_USAGE = 'getDevices({ groupId: "<group uuid>", tags: ["lobby"], serialNumbers: ["ACM0001"] })';
-
-/**
- * The organization's devices that match every filter given, in the API's order (possibly none).
- *
- * @example
- * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
- * const lobbyHeadsets = dm.getDevicesOutput({ groupId: berlin.id, tags: ["lobby"] });
- * export const lobbySerials = lobbyHeadsets.apply((devices) => devices.map((d) => d.serialNumber));
- */
-export async function getDevices(args: GetDevicesArgs, options?: LookupOptions): Promise<DeviceResult[]> {
-  const check = checker("getDevices", args, DEVICES_USAGE);
-  check.only("groupId", "tags", "serialNumbers");
-  const groupId = check.has("groupId") ? check.uuid("groupId", "group") : undefined;
-  const list = (key: "tags" | "serialNumbers") => {
-    const value = (args as unknown as Record<string, unknown>)[key];
-    if (value === undefined) return undefined;
-    if (!Array.isArray(value) || value.some((v) => typeof v !== "string" || v.trim() === "")) {
-      check.fail(`argument "${key}" must be a list of non-empty strings.`, key);
-    }
-    return value as string[];
-  };
-  const tags = list("tags");
-  const serialNumbers = list("serialNumbers");
-  if (serialNumbers?.length === 0) return []; // no serial number names no device (not "every device")
-  const devices = await lookupClient(options).devices.all({
-    groupIds: groupId ? [groupId] : undefined,
-    tagsAll: tags?.length ? tags : undefined,
-    serialNumbers: serialNumbers?.length ? serialNumbers : undefined,
-  });
-  return devices.map((d) => ({
-    id: d.id,
-    name: d.name,
-    serialNumber: d.serialNumber,
-    groupId: d.group?.id ?? null,
-  }));
-}
-/** {@link getDevices} with Inputs, as an Output. */
-export const getDevicesOutput = toOutput(getDevices);

@@ -41,11 +41,6 @@ export interface AttachedItem {
  */
 export type DriftFacet = Omit<DriftKind, "noun" | "compared"> & { comparedOutputs?: readonly string[] };
 
-/** An entry not yet moved into its kind's folder: compared fields by normalising function. */
-export type LegacyDriftKind = Omit<DriftKind, "compared"> & {
-  compared: Record<string, (value: unknown) => unknown>;
-};
-
 /** A kind as the drift report uses it: its facet, its key as the noun, its compared fields from its properties. */
 export interface DriftKind {
   /** Heading in the report. */
@@ -113,7 +108,3 @@ export function groupPaths(groups: Group[]): Map<string, string> {
   for (const group of groups) pathOf(group, new Set());
   return paths;
 }
-
-/** A list of names as a set without regard to case (tags). */
-export const nameSet = (value: unknown) =>
-  Array.isArray(value) ? [...new Set(value.map((t) => str(t).toLowerCase()))].sort() : [];

@@ -1,61 +1,14 @@
 /**
- * What the drift report knows of each resource kind: how to read the kind's live objects, which object a
- * resource of the state stands for, which of its outputs to compare, and which audit records concern it. One
- * entry per kind of the provider, so a kind added to the provider's table is a compile error here until it has
- * an entry.
+ * What the drift report knows of each resource kind, from the kind table: each definition's drift facet (how to
+ * read the kind's live objects, which object a resource of the state stands for, which audit records concern
+ * it) and the fields its properties map from the API. A kind cannot be in the table without a facet.
  */
 import type { ResourceKind } from "../kindKeys";
 import { KINDS } from "../kinds";
 import { canonical, comparedOf } from "../framework/properties";
-import { contentKinds } from "./contentKinds";
-import { groupPaths, str, text, type DriftKind, type LegacyDriftKind } from "./driftKind";
+import type { DriftKind } from "./driftKind";
 
 export { groupPaths, type AttachedItem, type DriftKind, type LiveObject } from "./driftKind";
-
-const LEGACY_DRIFT_KINDS: Partial<Record<ResourceKind, LegacyDriftKind>> = {
-  deviceMigration: {
-    title: "Device migrations",
-    noun: "deviceMigration",
-    notCompared: "a migration is something done to a device, not an object of this organization",
-    key: () => undefined,
-    compared: {},
-    stateLabel: (r) => `device ${str(r.outputs.deviceId ?? r.id)}`,
-  },
-  device: {
-    title: "Devices",
-    noun: "device",
-    key: (r) => r.id,
-    compared: {
-      name: text,
-      groupId: text,
-      tags: (value) => (Array.isArray(value) ? value.map((t) => str(t).toLowerCase()).sort() : []),
-      customFields: (value) =>
-        value !== null && typeof value === "object"
-          ? Object.entries(value).sort(([a], [b]) => a.localeCompare(b))
-          : [],
-    },
-    declaredOnly: true,
-    reportsUnmanaged: false,
-    stateLabel: (r) => `device ${str(r.outputs.name ?? "")} (${str(r.outputs.serialNumber ?? r.id)})`,
-    read: async (org) => {
-      const [devices, groups] = await Promise.all([org.devices(), org.groups()]);
-      const paths = groupPaths(groups);
-      return devices.map((d) => ({
-        key: d.id,
-        label: `"${d.name}" (${d.serialNumber})${d.group ? ` in "${paths.get(d.group.id) ?? d.group.name}"` : ", ungrouped"}`,
-        fields: {
-          name: d.name,
-          groupId: d.group?.id ?? null,
-          tags: d.tags,
-          customFields: Object.fromEntries(d.customFields.map((f) => [f.name, f.value])),
-        },
-        auditIds: [d.id],
-        names: [d.name, d.serialNumber],
-      }));
-    },
-  },
-  ...contentKinds,
-};
 
 /** The outputs a facet compares beside its properties, each as a value with absent and null alike. */
 const outputsCompared = (outputs: readonly string[] = []) =>
@@ -73,26 +26,17 @@ const outputsCompared = (outputs: readonly string[] = []) =>
 export const DRIFT_KINDS = Object.fromEntries(
   // Users first, then the kind table's order: the report leads with people (an unmanaged Admin first of all).
   [KINDS.user, ...Object.values(KINDS).filter((definition) => definition.kind !== "user")].map(
-    (definition): [ResourceKind, DriftKind] => {
-      const facet = definition.drift;
-      if (facet)
-        return [
-          definition.kind,
-          {
-            ...facet,
-            noun: definition.kind,
-            compared: { ...comparedOf(definition.properties), ...outputsCompared(facet.comparedOutputs) },
-          },
-        ];
-      const legacy = LEGACY_DRIFT_KINDS[definition.kind]!;
-      const compared = Object.fromEntries(
-        Object.entries(legacy.compared).map(([field, comparable]) => [
-          field,
-          (a: unknown, b: unknown) => JSON.stringify(comparable(a)) === JSON.stringify(comparable(b)),
-        ]),
-      );
-      return [definition.kind, { ...legacy, compared }];
-    },
+    (definition): [ResourceKind, DriftKind] => [
+      definition.kind,
+      {
+        ...definition.drift,
+        noun: definition.kind,
+        compared: {
+          ...comparedOf(definition.properties),
+          ...outputsCompared(definition.drift.comparedOutputs),
+        },
+      },
+    ],
   ),
 ) as Record<ResourceKind, DriftKind>;
 

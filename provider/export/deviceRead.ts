@@ -11,6 +11,9 @@
  */
 import type { DeviceMgmtClient } from "../client";
 import { compareBy } from "./order";
+import { liveStateOf } from "../framework/properties";
+import { tagProperties } from "../kinds/tag/properties";
+import { tagSetProperties } from "../kinds/tagSet/properties";
 
 export interface ModelTag {
   id: string;
@@ -70,7 +73,9 @@ export async function readDevicesAndTags(
 ): Promise<DeviceRead> {
   const leftOut: string[] = [];
   const tags: ModelTag[] = options.withTags
-    ? (await client.tags.all()).map((t) => ({ id: t.id, name: t.name })).sort(compareBy((t) => t.name))
+    ? (await client.tags.all())
+        .map((t) => ({ id: t.id, ...liveStateOf(tagProperties, t) }))
+        .sort(compareBy((t) => t.name))
     : [];
 
   const tagSets: ModelTagSet[] = [];
@@ -85,19 +90,19 @@ export async function readDevicesAndTags(
         ownerType: "app" as const,
         ownerId: a.id,
         ownerName: a.name,
-        tags: a.tags ?? [],
+        tags: liveStateOf(tagSetProperties, a).tags,
       })),
       ...files.map((f) => ({
         ownerType: "file" as const,
         ownerId: f.id,
         ownerName: f.filename,
-        tags: f.tags ?? [],
+        tags: liveStateOf(tagSetProperties, f).tags,
       })),
       ...videos.map((v) => ({
         ownerType: "video" as const,
         ownerId: v.id,
         ownerName: v.name,
-        tags: v.tags ?? [],
+        tags: liveStateOf(tagSetProperties, v).tags,
       })),
     ];
     for (const owner of owners) {

@@ -8,30 +8,11 @@ import { KINDS } from "../kinds";
 import type { ProgramPlan } from "./naming";
 import type { RenderOptions } from "./renderOptions";
 import { section, statement, type Declaring, type KindSection } from "./layout";
-import { deviceSection, tagSection, tagSetSection } from "./deviceProgram";
 import { oneLine, tsString } from "./text";
-
-/** A section not yet moved into its kind's folder. */
-type LegacyKindSection =
-  ((plan: ProgramPlan, declaring: Declaring) => string | undefined) | { notExported: string };
-
-const LEGACY_KIND_SECTIONS: Partial<Record<ResourceKind, LegacyKindSection>> = {
-  deviceMigration: {
-    notExported:
-      "a migration is an event that already happened: the migrated device is in the other organization",
-  },
-
-  tag: tagSection,
-  device: (plan, declaring) => deviceSection(plan, declaring),
-  tagSet: (plan) => tagSetSection(plan),
-};
 
 /** Every kind's section, in the kind table's order (its definition's `export`). */
 export const KIND_SECTIONS = Object.fromEntries(
-  Object.values(KINDS).map((definition): [ResourceKind, KindSection] => [
-    definition.kind,
-    definition.export ?? LEGACY_KIND_SECTIONS[definition.kind]!,
-  ]),
+  Object.values(KINDS).map((definition): [ResourceKind, KindSection] => [definition.kind, definition.export]),
 ) as Record<ResourceKind, KindSection>;
 
 export function renderProgram(plan: ProgramPlan, options: RenderOptions): string {

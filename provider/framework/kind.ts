@@ -65,7 +65,9 @@ export interface KindHandler<P> {
 
 export interface KindDefinition<
   Key extends string = string,
-  P extends PropertySpecs<never> = PropertySpecs<never>,
+  // Without its own properties named, a definition is one of any kind (the table, the runtime): its handler's
+  // typed inputs are then not known, and the plugin's calls reach it untyped (`pluginHandler`).
+  P extends PropertySpecs<never> = any, // eslint-disable-line @typescript-eslint/no-explicit-any
   Type extends string = string,
 > {
   /** What serialized providers pass to the runtime's `handler(kind)`: never renamed, old state names it. */
@@ -81,15 +83,15 @@ export interface KindDefinition<
   properties: P;
   /** Outputs that are not declared properties (read from the API, or recorded when the object was made). */
   outputs: readonly string[];
-  handler: KindHandler<P> | ResourceHandler;
+  handler: KindHandler<P>;
   /**
    * What the drift report knows of the kind (drift/driftKind.ts): how its live objects are read and labelled, or
    * why it is not compared. The compared fields are not here: they are the properties the kind reads from the
    * API (`fromLive`), compared with their own `equal`.
    */
-  drift?: DriftFacet;
+  drift: DriftFacet;
   /** The exporter's section of the generated program for the kind, or why it writes none (export/layout.ts). */
-  export?: KindSection;
+  export: KindSection;
 }
 
 /**

@@ -2,7 +2,7 @@
 // also hold where the stack config / environment connection is resolved.
 import { groupHandler } from "../../provider/kinds/group/handler";
 import { userHandler } from "../../provider/kinds/user/handler";
-import { deviceMigrationHandler } from "../../provider/kinds/deviceMigration";
+import { deviceMigrationHandler } from "../../provider/kinds/deviceMigration/handler";
 import {
   deviceReleaseChannelHandler,
   groupReleaseChannelHandler,
@@ -11,6 +11,7 @@ import { resolveConnection, stackSettingsFrom } from "../../provider/connection"
 import type { ResourceHandler } from "../../provider/framework/framework";
 import { getGroup, getRole } from "../../provider";
 import { startEmulator } from "../../emulator";
+import { ValidationError } from "../../provider/client";
 
 const A = "11111111-1111-4111-8111-111111111111";
 const B = "22222222-2222-4222-8222-222222222222";
@@ -300,6 +301,8 @@ describe("a migration to a group the target organization does not have", () => {
         () => undefined,
         (e: Error) => e,
       );
+      expect(error).toBeInstanceOf(ValidationError);
+      expect(error).toMatchObject({ status: 422, fieldErrors: { groupId: expect.any(Array) } });
       expect(error?.message).toMatch(/422/);
       expect(error?.message).toMatch(/groupId/);
       expect(error?.message).not.toContain(emulator.tokens.multiOrgAdmin.split("|")[1]);

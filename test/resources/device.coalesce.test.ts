@@ -1,7 +1,7 @@
 // Refresh of many Device resources reads the devices from list pages, not one request each (request counts,
 // not timing), and answers as one GET per device would.
 import { startEmulator, type RunningEmulator } from "../../emulator";
-import { deviceKind } from "../../provider/kinds/device";
+import { deviceKind } from "../../provider/kinds/device/definition";
 
 const DEVICES = 400;
 let emulator: RunningEmulator;

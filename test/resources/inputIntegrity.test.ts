@@ -3,7 +3,7 @@
 // registered exactly as given.
 import * as pulumi from "@pulumi/pulumi";
 import { alteredInput, guardedInput, refusalIn, REFUSED } from "../../provider/framework/inputIntegrity";
-import { deviceHandler } from "../../provider/kinds/device";
+import { deviceHandler } from "../../provider/kinds/device/handler";
 
 const resolved = (value: unknown) =>
   new Promise<unknown>((resolve) =>

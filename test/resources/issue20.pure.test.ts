@@ -1,7 +1,10 @@
 // Pure rules of the issue-20 kinds: check and diff by their declarations, the tag difference, and the rollout
 // gate's counting and verdict.
-import { deviceKind, tagDifference } from "../../provider/kinds/device";
-import { tagSetKind } from "../../provider/kinds/tag";
+import { deviceKind } from "../../provider/kinds/device/definition";
+import { tagDifference } from "../../provider/kinds/device/tags";
+import { deviceHandler } from "../../provider/kinds/device/handler";
+import { NotPossibleError } from "../../provider/errors";
+import { tagSetKind } from "../../provider/kinds/tagSet/definition";
 import { releaseChannelVersionKind } from "../../provider/kinds/releaseChannelVersion/definition";
 import {
   countRollout,
@@ -40,6 +43,21 @@ describe("Device check and diff", () => {
     const moved = diffKind(deviceKind, recorded, { deviceId: ID, groupId: OTHER, customFields: {} });
     expect(moved).toMatchObject({ changes: true, replaces: [] });
     expect(diffKind(deviceKind, recorded, { deviceId: OTHER }).replaces).toEqual(["deviceId"]);
+  });
+
+  it("a create that names no device (past check) is refused naming deviceId, before any request", async () => {
+    // Nothing listens on port 9: a request would fail as a connection error, not as this refusal.
+    const connection = { baseUrl: "http://127.0.0.1:9/api/v3", apiToken: "1|token" };
+    const error = await deviceHandler.create({ connection, name: "Lobby 01" }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(NotPossibleError);
+    expect(error).toMatchObject({
+      kind: "Device",
+      property: "deviceId",
+      fix: "give deviceId or serialNumber",
+    });
   });
 
   it("tagDifference attaches and detaches only the difference, without case", () => {

@@ -429,7 +429,7 @@ describe("lookup argument types are exact", () => {
   // combination must be a compile error, not an index-signature catch-all.
   it("misspelt keys and mixed alternatives do not compile; the documented forms do", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), "devicemgmt-lookup-types-"));
-    const lookups = path.resolve(__dirname, "../../provider/lookups").replace(/\\/g, "/");
+    const lookups = path.resolve(__dirname, "../../provider").replace(/\\/g, "/");
     // The snippet lives outside the repository, so the SDK is imported by path too.
     const pulumiSdk = path.dirname(require.resolve("@pulumi/pulumi")).replace(/\\/g, "/");
     const lines = [

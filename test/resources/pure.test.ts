@@ -20,7 +20,7 @@ import {
   deviceMigrationHandler,
   diffMigration,
   migrationForbiddenMessage,
-} from "../../provider/kinds/deviceMigration";
+} from "../../provider/kinds/deviceMigration/handler";
 import { resolveConnection, stackSettingsFrom } from "../../provider/connection";
 import { connectionOf } from "../../provider/framework/context";
 import { diffKind } from "../../provider/framework/kind";

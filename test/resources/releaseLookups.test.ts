@@ -2,8 +2,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { LookupError } from "../../provider/errors";
-import { getAppVersion, getDevices, getDevicesOutput, getFile, getTag } from "../../provider/releaseLookups";
+import { LookupArgumentError, LookupError } from "../../provider/errors";
+import { getAppVersion, getDevices, getDevicesOutput, getFile, getTag } from "../../provider";
 import { failure } from "./support";
 
 let emulator: RunningEmulator;
@@ -43,7 +43,10 @@ describe("issue 20 lookups", () => {
     const tag = await getTag({ name: "LOBBY" });
     expect(tag.name).toBe("lobby");
     expect(tag.id).toBe((await admin.tags.all()).find((t) => t.name === "lobby")?.id);
-    await expect(getTag({ name: "nowhere" })).rejects.toThrow(/No tag named "nowhere"/);
+    const missing = await failure(getTag({ name: "nowhere" }));
+    expect(missing).toBeInstanceOf(LookupError);
+    expect(missing).toMatchObject({ what: 'tag named "nowhere"', matches: 0 });
+    expect(missing.message).toMatch(/No tag named "nowhere"/);
   });
 
   it("getDevices lists the devices of a group, of tags and of serial numbers", async () => {
@@ -64,6 +67,9 @@ describe("issue 20 lookups", () => {
     const bySerial = await valueOf(getDevicesOutput({ serialNumbers: serials }));
     expect(bySerial.map((d) => d.serialNumber).sort()).toEqual([...serials].sort());
     expect(await getDevices({ serialNumbers: [] })).toEqual([]);
-    await expect(getDevices({ groupId: "../x" })).rejects.toThrow(/argument "groupId" must be the UUID/);
+    const refusal = await failure(getDevices({ groupId: "../x" }));
+    expect(refusal).toBeInstanceOf(LookupArgumentError);
+    expect(refusal).toMatchObject({ lookup: "getDevices", property: "groupId" });
+    expect(refusal.message).toMatch(/argument "groupId" must be the UUID/);
   });
 });

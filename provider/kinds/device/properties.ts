@@ -1,0 +1,92 @@
+/**
+ * The Device kind's properties, declared once (framework/properties.ts): which enrolled device, and what of it is
+ * managed. A property left out of the program is not managed, so each one's equality lets an undeclared value
+ * through. Everything else of the kind reads them from here.
+ */
+import { z } from "zod";
+import type { Device as ApiDevice } from "../../client";
+import { deepEqual, uuid } from "../../framework/framework";
+import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+
+/** Tag names compare without case (the API matches them so and stores the catalogue's spelling). */
+const tagKey = (names: readonly string[]) => [...new Set(names.map((n) => n.toLowerCase()))].sort();
+
+/** A managed property left out of the program is not managed: whatever the device has is no change. */
+const unlessUndeclared =
+  (equal: (a: unknown, b: unknown) => boolean) =>
+  (recorded: unknown, declared: unknown): boolean =>
+    declared === undefined || equal(recorded, declared);
+
+const tagsEqual = (a: unknown, b: unknown) =>
+  Array.isArray(a) && Array.isArray(b) && deepEqual(tagKey(a), tagKey(b));
+
+export const customFieldsOf = (live: ApiDevice): Record<string, string> =>
+  Object.fromEntries(live.customFields.map((f) => [f.name, f.value]));
+
+export const deviceProperties = {
+  deviceId: {
+    schema: uuid("deviceId").optional(),
+    change: "replace",
+    fromLive: (live: ApiDevice) => live.id,
+    equal: unlessUndeclared(deepEqual),
+  },
+  serialNumber: {
+    schema: z
+      .string({ error: "serialNumber must be a string (the device's serial number)" })
+      .min(1)
+      .optional(),
+    change: "replace",
+    fromLive: (live: ApiDevice) => live.serialNumber,
+    equal: (a: unknown, b: unknown) =>
+      b === undefined ||
+      (typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase()),
+  },
+  name: {
+    schema: z
+      .string({ error: "name must be a string" })
+      .trim()
+      .min(1, { error: "name must not be empty" })
+      .max(255, { error: "name must be at most 255 characters" })
+      .optional(),
+    change: "update",
+    fromLive: (live: ApiDevice) => live.name,
+    equal: unlessUndeclared(deepEqual),
+  },
+  groupId: {
+    schema: uuid("groupId").nullable().optional(),
+    change: "update",
+    fromLive: (live: ApiDevice) => live.group?.id ?? null,
+    equal: unlessUndeclared(deepEqual),
+  },
+  tags: {
+    schema: z
+      .array(
+        z
+          .string({ error: "tags must be tag names" })
+          .trim()
+          .min(1, { error: "a tag name must not be empty" }),
+        {
+          error: "tags must be a list of tag names",
+        },
+      )
+      .max(100, { error: "tags: at most 100 tags" })
+      .optional(),
+    change: "update",
+    fromLive: (live: ApiDevice) => live.tags,
+    equal: unlessUndeclared(tagsEqual),
+  },
+  customFields: {
+    schema: z
+      .record(z.string().min(1, { error: "a custom field name must not be empty" }), z.string(), {
+        error: "customFields must map field names to string values",
+      })
+      .optional(),
+    change: "update",
+    fromLive: customFieldsOf,
+    equal: unlessUndeclared(deepEqual),
+  },
+  connection: carried.connection,
+} satisfies PropertySpecs<ApiDevice>;
+
+export type DeviceProperties = typeof deviceProperties;
+export type DeviceState = StateOf<DeviceProperties>;

@@ -1,0 +1,45 @@
+/**
+ * The TagSet kind's properties, declared once (framework/properties.ts): which owner carries the tags, and the
+ * whole set of them. The API shows an app's, file's or video's tags in its representation (a group's: not at
+ * all), so the owner is the live object the set's tags are read from.
+ */
+import { z } from "zod";
+import type { App, DeviceFile, TagOwnerType, Video } from "../../client";
+import { uuid } from "../../framework/framework";
+import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { tagDifference } from "../device/tags";
+import { tagName } from "../tag/properties";
+
+export const OWNER_TYPES = ["group", "app", "file", "video"] as const;
+export type OwnerType = (typeof OWNER_TYPES)[number];
+export const pathOf = (owner: OwnerType): TagOwnerType => `${owner}s`;
+
+/** What carries a set's tags where the API shows them. */
+export type TagOwner = App | DeviceFile | Video;
+
+/** The same set of tags: names without case, in any order. */
+const tagsEqual = (a: unknown, b: unknown) =>
+  Array.isArray(a) &&
+  Array.isArray(b) &&
+  tagDifference(a, b).attach.length === 0 &&
+  tagDifference(a, b).detach.length === 0;
+
+export const tagSetProperties = {
+  ownerType: {
+    schema: z.enum(OWNER_TYPES, { error: `ownerType must be one of ${OWNER_TYPES.join(", ")}` }),
+    change: "replace",
+  },
+  ownerId: { schema: uuid("ownerId"), change: "replace" },
+  tags: {
+    schema: z.array(tagName("tags[]"), { error: "tags must be a list of tag names" }).max(100, {
+      error: "tags: at most 100 tags",
+    }),
+    change: "update",
+    fromLive: (owner: TagOwner) => owner.tags ?? [],
+    equal: tagsEqual,
+  },
+  connection: carried.connection,
+} satisfies PropertySpecs<TagOwner>;
+
+export type TagSetProperties = typeof tagSetProperties;
+export type TagSetState = StateOf<TagSetProperties>;
