@@ -21,3 +21,4 @@ export type { ConnectionArgs } from "./framework/secretConnection";
 export { DeviceMgmtResource, type AdoptionArgs, type ConnectionArg } from "./framework/common";
 export type { ImageType } from "./client/types";
 export * from "./errors";
+export * from "./kinds/app";

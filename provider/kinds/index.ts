@@ -20,6 +20,7 @@ import { tagKind, tagSetKind } from "./tag";
 import { deviceFileKind, deviceVideoKind, groupFileKind, groupVideoKind } from "./attachment/definitions";
 import { releaseChannelVersionKind } from "./releaseChannelVersion/definition";
 import { releaseChannelShareKind } from "./releaseChannelShare/definition";
+import { appKind } from "./app/definition";
 
 export const KINDS = kindTable({
   group: groupKind,
@@ -39,6 +40,7 @@ export const KINDS = kindTable({
   deviceVideo: deviceVideoKind,
   releaseChannelVersion: releaseChannelVersionKind,
   releaseChannelShare: releaseChannelShareKind,
+  app: appKind,
 });
 
 /**

@@ -2,8 +2,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
+import { getApp } from "../../provider/kinds/app";
 import {
-  getApp,
   getCustom3DEnvironment,
   getImage,
   getImageOutput,
