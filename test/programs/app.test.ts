@@ -2,10 +2,13 @@
 // real dynamic-provider plugin, and the emulator is the organization, asserted through its API afterwards.
 // Create, `up` twice without a change, a rename in place, a portal rename seen by refresh and repaired by `up`,
 // and a destroy that forgets the app (the API cannot delete one) and says so.
+import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { createEngine, type Engine } from "../engine";
+import { brief, runDrift } from "../drift/support";
 import * as dm from "../../provider";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -85,8 +88,21 @@ test("a rename in the program updates the same app in place, and the tags stay",
   expect(await appsNamed("Forklift Trainer")).toEqual([]);
 });
 
-test("a rename made in the portal shows on refresh, and up puts the declared name back", async () => {
+test("a rename made in the portal shows in the drift report and on refresh, and up puts the name back", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "app-drift-"));
+  const stateFile = path.join(dir, "state.json");
+  await engine.saveState(stateFile);
+  const env = { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly };
+  // The organization's other apps are nobody's to declare (the exporter declares none): not reported.
+  expect((await runDrift(dir, ["--kinds", "app", stateFile], env)).report.findings).toEqual([]);
   await admin.apps.update(appId, { name: "Forklift Trainer (portal)" });
+  const drift = await runDrift(dir, ["--kinds", "app", stateFile], env);
+  expect(drift.report.findings.map((f) => [brief(f), f.differences])).toEqual([
+    [
+      'changed app "Forklift Trainer (portal)"',
+      [{ field: "name", state: "Forklift Trainer XR", live: "Forklift Trainer (portal)" }],
+    ],
+  ]);
   const refreshed = await engine.refresh();
   expect(refreshed.errors).toEqual([]);
   expect(refreshed.steps.update.map((s) => s.name)).toEqual(["trainer"]);

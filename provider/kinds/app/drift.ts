@@ -11,12 +11,12 @@ export const appDrift: DriftFacet = {
   title: "Apps",
   key: (r) => r.id,
   reportsUnmanaged: false,
-  stateLabel: (r) => `app "${str(r.outputs.name ?? r.id)}"`,
+  stateLabel: (r) => `"${str(r.outputs.name ?? r.id)}"`,
   // Only a stack's apps can be changed or gone: without one, the list is not read.
   read: async (org, managed) =>
     (managed.length ? await org.apps() : []).map((a) => ({
       key: a.id,
-      label: `app "${a.name}"`,
+      label: `"${a.name}"`,
       fields: liveStateOf(appProperties, a),
       auditIds: [a.id],
       names: [a.name],
