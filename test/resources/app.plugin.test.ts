@@ -118,6 +118,22 @@ describe.each(READINGS)("App, %s", (_reading, emulatorOptions) => {
     });
   });
 
+  it("refuses a rename onto another app's name (without case) at preview and at update, before any write", async () => {
+    const app = await Managed.of(stack.plugin, "app", "renamer");
+    await app.create({ name: "Rename Me" });
+    const onto = { name: "safety briefing" };
+    const atPreview = await failure(app.diff(onto));
+    expect(atPreview.message).toMatch(/^name: another app of the organization is named "Safety Briefing"/);
+    stack.emulator.resetStats();
+    const atUpdate = await failure(app.update(onto));
+    expect(atUpdate.message).toMatch(/would leave two apps of one name/);
+    expect(stack.emulator.stats().writes).toBe(0);
+    expect(await live(app.id)).toMatchObject({ name: "Rename Me" });
+    // Its own name in another case is not another app's.
+    await app.update({ name: "RENAME ME" });
+    expect(await live(app.id)).toMatchObject({ name: "RENAME ME" });
+  });
+
   it("refuses to adopt an app for other models, and unknown model ids at check", async () => {
     const app = await stack.admin.apps.create({ name: "Model Bound", deviceModelIds: [models[0].id] });
     const adopter = await Managed.of(stack.plugin, "app", "model-bound");

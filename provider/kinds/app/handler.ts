@@ -158,6 +158,28 @@ async function createOnce(client: DeviceMgmtClient, inputs: InputsOf<AppProperti
   );
 }
 
+/**
+ * A rename onto the name of another app of the organization is refused before the PUT, for the reason a create is
+ * (a strict service refuses it too, with a bare 422): two apps of one name break every lookup by that name.
+ */
+async function refuseTakenName(
+  client: DeviceMgmtClient,
+  id: string,
+  olds: Props,
+  name: string,
+): Promise<void> {
+  if (typeof olds.name === "string" && olds.name === name) return;
+  const taken = (await client.apps.all()).filter((a) => a.id !== id && sameName(a.name, name));
+  if (!taken.length) return;
+  throw new NotPossibleError(
+    `name: another app of the organization is named "${taken[0].name}" (id ${taken.map((a) => a.id).join(", ")}), ` +
+      `so renaming app ${id} to "${name}" would leave two apps of one name (compared without case), and every ` +
+      `lookup by that name (getApp, getReleaseChannel) would find two. Nothing was changed. Choose another name, ` +
+      `or rename the other app first.`,
+    { kind: "App", property: "name", fix: "choose a name no other app has" },
+  );
+}
+
 /** One PUT when the live name or description differs from the declared ones; undefined when none was needed. */
 async function reconcile(
   client: DeviceMgmtClient,
@@ -180,8 +202,18 @@ export const appHandler: KindHandler<AppProperties> = {
     return { inputs, failures };
   },
 
-  async diff(_id, olds, news) {
-    return diffApp(olds, news, await diffKindAsked(APP, olds, news));
+  async diff(id, olds, news) {
+    const result = diffApp(olds, news, await diffKindAsked(APP, olds, news));
+    // At preview already, where the name and the connection are known; the update asks again before its PUT.
+    if (result.changes && typeof news.name === "string" && !containsUnknown(news.name)) {
+      try {
+        if (!containsUnknown(news.connection))
+          await refuseTakenName(clientForProps(news), id, olds, news.name);
+      } catch (error) {
+        if (error instanceof NotPossibleError) throw error; // an organization that cannot be asked lets it pass
+      }
+    }
+    return result;
   },
 
   async create(inputs) {
@@ -211,6 +243,7 @@ export const appHandler: KindHandler<AppProperties> = {
 
   async update(id, olds, news) {
     const client = clientForProps(news);
+    await refuseTakenName(client, id, olds, news.name);
     try {
       // Planned from the recorded outputs (no extra read): a connection-only change sends nothing.
       const updated = (await reconcile(client, id, olds, news)) ?? (await client.apps.get(id));
