@@ -42,6 +42,10 @@ describe.each(READINGS)("App, %s", (_reading, emulatorOptions) => {
     expect(
       await app.diff({ name: "Forklift Trainer", description: "Onboarding", deviceModelIds: ids }),
     ).toMatchObject({ changes: "none" });
+    // A check of the same models asks nothing (only ids new since the recorded inputs are looked up).
+    stack.emulator.resetStats();
+    expect((await app.check({ name: "Forklift Trainer", deviceModelIds: ids })).failures).toEqual([]);
+    expect(stack.emulator.stats().byRoute["GET /device-models"]).toBeUndefined();
     const read = await app.read();
     expect(read.id).toBe(app.id);
     expect(read.inputs).toBeUndefined(); // nothing changed outside: the engine keeps the recorded inputs

@@ -31,6 +31,11 @@ describe("App check", () => {
     expect(inputs).toEqual({ name: "Forklift Trainer", description: null, deviceModelIds: [Q2, Q3] });
     expect((await appHandler.check({}, { name: "A", description: null })).inputs.description).toBeNull();
     expect((await appHandler.check({}, { name: "A" })).inputs).toEqual({ name: "A", description: null });
+    // A list not known yet (preview) passes as it is.
+    expect(await appHandler.check({}, { name: "A", deviceModelIds: UNKNOWN })).toMatchObject({
+      inputs: { deviceModelIds: UNKNOWN },
+      failures: [],
+    });
   });
 
   it("refuses bad input, one failure per property, naming the property and the limit", async () => {

@@ -195,7 +195,12 @@ async function reconcile(
 export const appHandler: KindHandler<AppProperties> = {
   async check(olds, news) {
     const { inputs, failures } = checkKind(APP, news);
-    if (!failures.some((f) => f.property === "deviceModelIds") && Array.isArray(inputs.deviceModelIds)) {
+    // Only ids new since the recorded inputs are asked about (a preview of an unchanged App asks nothing).
+    const recorded = Array.isArray(olds.deviceModelIds) ? olds.deviceModelIds : [];
+    // (During a preview the list, or an id of it, may still be the engine's unknown value.)
+    const declared: unknown = inputs.deviceModelIds;
+    const fresh = Array.isArray(declared) ? declared.filter((id) => !recorded.includes(id)) : [];
+    if (!failures.some((f) => f.property === "deviceModelIds") && fresh.length) {
       const models = await organizationModels(inputs);
       if (models) failures.push(...unknownModelFailures(inputs.deviceModelIds, olds.deviceModelIds, models));
     }
