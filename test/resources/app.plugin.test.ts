@@ -162,6 +162,20 @@ describe.each(READINGS)("App, %s", (_reading, emulatorOptions) => {
     ]);
   });
 
+  it("replaces for other models under a new name: the new app is made, the old one forgotten and kept", async () => {
+    const app = await Managed.of(stack.plugin, "app", "remodelled");
+    await app.create({ name: "Pilot Trainer", deviceModelIds: [models[0].id] });
+    const next = { name: "Pilot Trainer 2", deviceModelIds: [models[1].id] };
+    expect(await app.diff(next)).toMatchObject({ changes: "some", replaces: ["deviceModelIds"] });
+    const { oldId } = await app.replace(next);
+    expect(app.id).not.toBe(oldId);
+    expect(await live(app.id)).toMatchObject({
+      name: "Pilot Trainer 2",
+      deviceModels: [expect.objectContaining({ id: models[1].id })],
+    });
+    expect(await live(oldId)).toMatchObject({ name: "Pilot Trainer" }); // the API cannot delete it
+  });
+
   it("creates once when the answer to the create was lost", async () => {
     const app = await Managed.of(stack.plugin, "app", "lost");
     stack.emulator.setFaults({ dropAfterWriteRate: 1 });
