@@ -75,5 +75,12 @@ export function snapshotOf(org: OrgState): OrgSnapshot {
         name: t.name,
         colors: Object.fromEntries(THEME_COLORS.map((c) => [c, t[c]])),
       })),
+    apps: [...org.apps.values()].map((a) => ({
+      id: a.id,
+      name: a.name,
+      description: a.description ?? null,
+      tags: [...a.tags],
+      deviceModelIds: [...a.deviceModelIds],
+    })),
   };
 }

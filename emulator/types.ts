@@ -241,6 +241,8 @@ export interface OrgSnapshot {
   }[];
   /** The organization's own themes (system themes are not part of its state). */
   themes: { id: string; name: string; colors: Record<string, string> }[];
+  /** Every app of the organization (seeded or made through `POST /apps`), oldest first. */
+  apps: { id: string; name: string; description: string | null; tags: string[]; deviceModelIds: string[] }[];
 }
 
 export interface RunningEmulator {

@@ -1,11 +1,11 @@
 /**
- * Lookups of what an experience refers to: images, custom 3D environments, apps and videos, by name (getTheme is
- * in kinds/theme/lookups.ts). Each fails with a LookupError that lists what there is when nothing matches, and
- * the ids when several do.
+ * Lookups of what an experience refers to: images, custom 3D environments and videos, by name (getTheme is in
+ * kinds/theme/lookups.ts, getApp in kinds/app/lookups.ts). Each fails with a LookupError that lists what there is
+ * when nothing matches, and the ids when several do.
  */
 import type { ImageType } from "./client";
 import { checker } from "./client/arguments";
-import { appNamed, exactlyOne, lookupClient, toOutput, type LookupOptions } from "./lookupSupport";
+import { exactlyOne, lookupClient, toOutput, type LookupOptions } from "./lookupSupport";
 
 // ---- Images -------------------------------------------------------------------------------------------------
 
@@ -111,41 +111,7 @@ export async function getCustom3DEnvironment(
 /** {@link getCustom3DEnvironment} with Inputs, as an Output. */
 export const getCustom3DEnvironmentOutput = toOutput(getCustom3DEnvironment);
 
-// ---- Apps and videos ------------------------------------------------------------------------------------------
-
-export interface AppResult {
-  /** For an experience's content `{ type: "app", id }`. */
-  id: string;
-  name: string;
-  packageName: string | null;
-}
-
-/** Arguments of {@link getApp}. */
-export interface GetAppArgs {
-  /** The app's exact name, e.g. "Training Simulator" (case-sensitive). */
-  name: string;
-}
-
-/**
- * Finds an app of the organization by name.
- *
- * @example
- * const simulator = dm.getAppOutput({ name: "Training Simulator" });
- * new dm.TagSet("simulator-tags", { ownerType: "app", ownerId: simulator.id, tags: ["training"] });
- */
-export async function getApp(args: GetAppArgs, options?: LookupOptions): Promise<AppResult> {
-  const check = checker("getApp", args, 'getApp({ name: "Training Simulator" })');
-  check.only("name");
-  const name = check.name("name", "app's name");
-  const app = await appNamed(
-    lookupClient(options),
-    name,
-    (a) => `${a.id}${a.packageName ? ` (${a.packageName})` : ""}`,
-  );
-  return { id: app.id, name: app.name, packageName: app.packageName ?? null };
-}
-/** {@link getApp} with Inputs, as an Output. */
-export const getAppOutput = toOutput(getApp);
+// ---- Videos (getApp is the App kind's: kinds/app/lookups.ts) -------------------------------------------------
 
 export interface VideoResult {
   /** For an experience's content `{ type: "video", id }`. */

@@ -13,6 +13,7 @@ export * from "./kinds/tag";
 export * from "./kinds/tagSet";
 export * from "./kinds/releaseChannelVersion";
 export * from "./kinds/releaseChannelShare";
+export * from "./kinds/app";
 export type * from "./kinds/experience/args";
 export * from "./lookups";
 export * from "./contentLookups";

@@ -24,4 +24,5 @@ export type ResourceKind =
   | "deviceFile"
   | "deviceVideo"
   | "releaseChannelVersion"
-  | "releaseChannelShare";
+  | "releaseChannelShare"
+  | "app";

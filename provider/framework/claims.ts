@@ -80,6 +80,12 @@ const CLAIMS: Partial<Record<ResourceKind, ClaimSpec>> = {
     keys: (p) => (str(p.name) === undefined ? undefined : [str(p.name) as string]),
     describe: (p) => `the custom theme "${String(p.name)}"`,
   },
+  // Apps as their create compares names: without case (kinds/app/handler.ts).
+  app: {
+    property: "name",
+    keys: (p) => (str(p.name) === undefined ? undefined : [(str(p.name) as string).trim().toLowerCase()]),
+    describe: (p) => `the app "${String(p.name)}" (app names compare without case)`,
+  },
   tag: {
     property: "name",
     keys: (p) => (str(p.name) === undefined ? undefined : [(str(p.name) as string).toLowerCase()]),

@@ -21,6 +21,7 @@ import { tagSetKind } from "./tagSet/definition";
 import { deviceFileKind, deviceVideoKind, groupFileKind, groupVideoKind } from "./attachment/definitions";
 import { releaseChannelVersionKind } from "./releaseChannelVersion/definition";
 import { releaseChannelShareKind } from "./releaseChannelShare/definition";
+import { appKind } from "./app/definition";
 
 export const KINDS = kindTable({
   group: groupKind,
@@ -40,6 +41,7 @@ export const KINDS = kindTable({
   deviceVideo: deviceVideoKind,
   releaseChannelVersion: releaseChannelVersionKind,
   releaseChannelShare: releaseChannelShareKind,
+  app: appKind,
 });
 
 /**

@@ -1,6 +1,6 @@
 // Repair without a human: an `up` killed after a create's write reached the service (its answer lost, the CLI
 // and plugin SIGKILLed while the provider looks for it) leaves the object live and the state without it. The
-// next `up` of the same stack takes over what its own killed create made — Theme, Tag, User, GroupFile,
+// next `up` of the same stack takes over what its own killed create made — Theme, Tag, User, App, GroupFile,
 // GroupVideo, ReleaseChannelShare — instead of asking for adoptId; the organization holds the object once.
 // Another stack meeting the same object is still refused, naming adoptId, and adoptId takes a group's file over.
 import * as path from "path";
@@ -104,6 +104,17 @@ test("User: the next up takes over the user its killed create made; another stac
   expect(named()).toHaveLength(1);
   expect(named()[0]).toMatchObject({ firstName: "Ula", lastName: "Repair" });
   expect(engine.resource("ula").id).toBe(named()[0].id);
+  await refusedInAnotherStack(program, named);
+});
+
+test("App: the next up takes over the app its killed create made; another stack is still refused", async () => {
+  const program = () => void new dm.App("trainer", { name: "Forklift Trainer", description: "Onboarding" });
+  const named = () => emulator.snapshot().apps.filter((a) => a.name === "Forklift Trainer");
+  await killedThenUp(program, () => named().length > 0);
+  // One app (the API could never delete a second), with the description the killed run had not set yet.
+  expect(named()).toHaveLength(1);
+  expect(named()[0].description).toBe("Onboarding");
+  expect(engine.resource("trainer").id).toBe(named()[0].id);
   await refusedInAnotherStack(program, named);
 });
 

@@ -2,13 +2,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import {
-  getApp,
-  getCustom3DEnvironment,
-  getImage,
-  getImageOutput,
-  getVideo,
-} from "../../provider/contentLookups";
+import { getApp } from "../../provider/kinds/app";
+import { getCustom3DEnvironment, getImage, getImageOutput, getVideo } from "../../provider/contentLookups";
 import { getTheme } from "../../provider";
 import { LookupError } from "../../provider/errors";
 

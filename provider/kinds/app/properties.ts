@@ -1,0 +1,53 @@
+/**
+ * The App kind's properties, declared once (framework/properties.ts): its schemas, how each change applies, and
+ * how the API shows it. Everything else of the kind reads them from here. Tags are not among them: `TagSet` owns
+ * an app's tags (the provider never sends UpdateApp's `tags`).
+ */
+import { z } from "zod";
+import type { App as ApiApp } from "../../client";
+import { deepEqual, uuid } from "../../framework/framework";
+import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+
+/** The models as a set: ids without case, each once, in any order. */
+const modelSet = (ids: unknown): string[] | undefined =>
+  Array.isArray(ids) ? [...new Set(ids.map((id) => String(id).toLowerCase()))].sort() : undefined;
+
+export const appProperties = {
+  name: {
+    schema: z
+      .string({ error: "name is required and must be a string" })
+      .trim()
+      .min(1, { error: "name must not be empty" })
+      .max(100, { error: "name must be at most 100 characters (the API's limit for an app's name)" }),
+    change: "update",
+    fromLive: (live: ApiApp) => live.name,
+  },
+  description: {
+    // "" and null both mean "no description": the documents do not say whether the API keeps "" or reads it as
+    // null (the emulator's keepEmptyAppDescription switch), so both are null here, declared and read back.
+    schema: z
+      .string({ error: "description must be a string, or null for none" })
+      .nullable()
+      .optional()
+      .transform((v) => (v === undefined || v === null || v === "" ? null : v)),
+    change: "update",
+    fromLive: (live: ApiApp) => live.description || null,
+    default: null,
+  },
+  deviceModelIds: {
+    schema: z
+      .array(uuid("deviceModelIds[]"), { error: "deviceModelIds must be a list of device model ids" })
+      .optional()
+      .transform(modelSet),
+    // CreateApp takes the models, UpdateApp does not: a change needs a new app.
+    change: "replace",
+    fromLive: (live: ApiApp) => modelSet((live.deviceModels ?? []).map((m) => m.id)),
+    // Left out of the program, the models are not managed: whatever the service gave the app is no change.
+    equal: (recorded: unknown, declared: unknown) =>
+      declared === undefined || deepEqual(modelSet(recorded) ?? recorded, modelSet(declared) ?? declared),
+  },
+  ...carried,
+} satisfies PropertySpecs<ApiApp>;
+
+export type AppProperties = typeof appProperties;
+export type AppState = StateOf<AppProperties>;
