@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
+import { request } from "undici";
 import { parse } from "yaml";
 import { API_ROUTES, type RunningEmulator } from "../../emulator";
 import type { RouteDefinition } from "../../emulator/context";
@@ -143,6 +144,28 @@ if (!existsSync(OPENAPI)) {
       await probe("PUT /apps/{appId}", { appId: made }, { body: { tags: "lobby" } });
       await probe("PUT /apps/{appId}", { appId: missing }, { body: {} });
       await probe("GET /apps/{appId}", { appId: made });
+
+      // Uploading a file: initiate, pre-sign, the part to storage (not an API operation), complete.
+      const started = await probe("POST /files", {}, { body: { filename: "contract.txt", path: "/sdcard" } });
+      await probe("POST /files", {}, { body: { filename: "contract.apk", path: "/sdcard" } });
+      const upload = { key: started.key, uploadId: started.uploadId };
+      const at = { fileId: started.fileId };
+      const [part] = await probe("POST /files/{fileId}/pre-sign", at, {
+        body: { ...upload, partNumbers: [1] },
+      });
+      await probe("POST /files/{fileId}/pre-sign", at, { body: { ...upload, partNumbers: [1, 2, 3, 4, 5] } });
+      const sent = await request(part.presignedUrl, { method: "PUT", body: "contract" });
+      await sent.body.text();
+      const eTag = sent.headers.etag as string;
+      await probe("POST /files/{fileId}/complete", at, {
+        body: { ...upload, parts: [{ partNumber: 2, eTag }] },
+      });
+      await probe("POST /files/{fileId}/complete", at, {
+        body: { ...upload, parts: [{ partNumber: 1, eTag }] },
+      });
+      await probe("POST /files/{fileId}/complete", at, {
+        body: { ...upload, parts: [{ partNumber: 1, eTag }] },
+      });
       await probe("GET /apps/{appId}", { appId: apps[0].id });
       await probe("GET /apps/{appId}", { appId: missing });
       const channels = (await probe("GET /apps/{appId}/release-channels", { appId: apps[0].id })).data;
