@@ -7,13 +7,16 @@ import { PageIterator } from "./pagination";
 import * as s from "./schemas";
 import { createExperienceOperations, type ExperienceOperations } from "./experienceOperations";
 import { createContentOperations, type ContentOperations } from "./contentOperations";
-import { type Invalidates, INVALIDATES_NOTHING } from "./invalidates";
+import { type Invalidates, INVALIDATES_NOTHING, REPEATABLE } from "./invalidates";
 import type { Executor, Query } from "./executor";
 import type {
   App,
   AuditRecord,
   Device,
   DeviceFile,
+  FileUploadStart,
+  PresignedPart,
+  UploadedPart,
   DeviceModel,
   Group,
   GroupHierarchyNode,
@@ -175,10 +178,43 @@ export interface DeviceModelOperations {
   all(): Promise<DeviceModel[]>;
 }
 
+/** `POST /files`: a file to upload (its name on devices and the folder it goes to). */
+export interface InitiateFileUploadBody {
+  filename: string;
+  /** The folder on the device, e.g. "/sdcard/Docs". */
+  path: string;
+  /** A bundle the file belongs to (only then may it be an `.obb`). */
+  appBundleId?: string;
+}
+
+/** `POST …/pre-sign`: URLs for at most 4 parts of a pending upload. */
+export interface PresignUploadBody {
+  key: string;
+  uploadId: string;
+  partNumbers: number[];
+}
+
+/** What a file of the same name at the same path becomes: replaced, or kept beside the new one. */
+export type ConflictStrategy = "replace" | "keep-both";
+
+/** `POST /files/{fileId}/complete`: every part, ascending, with the ETag storage answered. */
+export interface CompleteFileUploadBody {
+  key: string;
+  uploadId: string;
+  parts: UploadedPart[];
+  conflictStrategy?: ConflictStrategy;
+}
+
 export interface FileOperations {
   list(): PageIterator<DeviceFile>;
   all(): Promise<DeviceFile[]>;
   get(fileId: string): Promise<DeviceFile>;
+  /** Starts an upload; the file exists only once `completeUpload` answered. */
+  initiateUpload(body: InitiateFileUploadBody): Promise<FileUploadStart>;
+  /** Pre-signed URLs for at most 4 parts (an API call: it counts against the rate budget). */
+  presignUpload(fileId: string, body: PresignUploadBody): Promise<PresignedPart[]>;
+  /** Makes the file from the parts storage received; answers it with its size and checksum. */
+  completeUpload(fileId: string, body: CompleteFileUploadBody): Promise<DeviceFile>;
 }
 
 export interface VideoOperations {
@@ -369,6 +405,22 @@ export function createOperations(run: Executor): Operations {
       list: () => list(`/files`, filesPage),
       all: () => list(`/files`, filesPage).all(),
       get: (fileId: string) => run.get(`/files/${e(fileId)}`, s.fileSchema),
+      // Files are in no cached list: an upload makes nothing stale.
+      initiateUpload: (body: InitiateFileUploadBody) =>
+        run.write("POST", `/files`, INVALIDATES_NOTHING, body, s.fileUploadStartSchema),
+      // Pre-signing changes nothing (it hands out URLs): retried like a PUT.
+      presignUpload: (fileId: string, body: PresignUploadBody) =>
+        run.write(
+          "POST",
+          `/files/${e(fileId)}/pre-sign`,
+          INVALIDATES_NOTHING,
+          body,
+          s.presignedPartsSchema,
+          undefined,
+          REPEATABLE,
+        ),
+      completeUpload: (fileId: string, body: CompleteFileUploadBody) =>
+        run.write("POST", `/files/${e(fileId)}/complete`, INVALIDATES_NOTHING, body, s.fileSchema),
     },
 
     videos: {
