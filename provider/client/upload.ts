@@ -183,16 +183,12 @@ class PresignedUrls {
     return this.urls.get(partNumber) as Promise<string>;
   }
 
-  /** Forget `url` for this part (it expired), unless a newer one was already asked for. */
-  renew(partNumber: number, url: string): void {
+  /** Forgets `url` for this part (it expired), unless a newer one was asked for meanwhile. */
+  async renew(partNumber: number, url: string): Promise<void> {
     const current = this.urls.get(partNumber);
     if (current === undefined) return;
-    void current.then(
-      (latest) => {
-        if (latest === url && this.urls.get(partNumber) === current) this.urls.delete(partNumber);
-      },
-      () => undefined,
-    );
+    const latest = await current.catch(() => undefined);
+    if (latest === url && this.urls.get(partNumber) === current) this.urls.delete(partNumber);
   }
 }
 
@@ -226,7 +222,7 @@ export async function uploadInParts<T>(
           break;
         } catch (error) {
           if (!(error instanceof PresignedUrlExpiredError) || renewals >= MAX_URL_RENEWALS) throw error;
-          urls.renew(partNumber, url);
+          await urls.renew(partNumber, url);
         }
       }
       progress.sentBytes += bytes.length;
