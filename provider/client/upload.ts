@@ -153,9 +153,16 @@ async function readPart(file: import("node:fs/promises").FileHandle, position: n
   return buffer.subarray(0, filled);
 }
 
-/** Pre-signed URLs by part, asked for 4 at a time, the next parts along, and again for one that expired. */
+/**
+ * Pre-signed URLs by part, asked for 4 at a time (the part wanted and the next ones along that have none), and
+ * asked for again when one expired: then the other unsent parts of the same answer are taken to be expired too
+ * (they were signed at the same instant), so one call renews them all.
+ */
 class PresignedUrls {
   private readonly urls = new Map<number, Promise<string>>();
+  /** The pre-sign answer each part's URL came from. */
+  private readonly answers = new Map<number, Promise<PresignedPart[]>>();
+  private readonly sent = new Set<number>();
   calls = 0;
 
   constructor(
@@ -168,7 +175,7 @@ class PresignedUrls {
     if (known) return known;
     const batch: number[] = [];
     for (let n = partNumber; n <= this.parts && batch.length < PRESIGN_BATCH; n++)
-      if (!this.urls.has(n)) batch.push(n);
+      if (!this.urls.has(n) && !this.sent.has(n)) batch.push(n);
     this.calls++;
     const answer = this.ask(batch);
     for (const n of batch) {
@@ -177,18 +184,34 @@ class PresignedUrls {
         if (!found) throw new PresignMissingPartError(n);
         return found.url;
       });
+      // A failed pre-sign is not remembered: the part asks again (and fails the upload if that fails too).
       url.catch(() => this.urls.get(n) === url && this.urls.delete(n));
       this.urls.set(n, url);
+      this.answers.set(n, answer);
     }
     return this.urls.get(partNumber) as Promise<string>;
   }
 
-  /** Forgets `url` for this part (it expired), unless a newer one was asked for meanwhile. */
+  /** The part is stored: its URL is not needed again. */
+  done(partNumber: number): void {
+    this.sent.add(partNumber);
+  }
+
+  /**
+   * `url` of this part expired: forget it, and the URLs of the same answer's unsent parts, unless a newer one
+   * was asked for meanwhile.
+   */
   async renew(partNumber: number, url: string): Promise<void> {
     const current = this.urls.get(partNumber);
     if (current === undefined) return;
     const latest = await current.catch(() => undefined);
-    if (latest === url && this.urls.get(partNumber) === current) this.urls.delete(partNumber);
+    if (latest !== url || this.urls.get(partNumber) !== current) return;
+    const answer = this.answers.get(partNumber);
+    for (const [n, from] of this.answers)
+      if (from === answer && !this.sent.has(n)) {
+        this.urls.delete(n);
+        this.answers.delete(n);
+      }
   }
 }
 
@@ -219,6 +242,7 @@ export async function uploadInParts<T>(
         const url = await urls.get(partNumber);
         try {
           eTags.set(partNumber, await putPart(storage, url, bytes));
+          urls.done(partNumber);
           break;
         } catch (error) {
           if (!(error instanceof PresignedUrlExpiredError) || renewals >= MAX_URL_RENEWALS) throw error;

@@ -109,6 +109,7 @@ test("parts are pre-signed at most 4 per call: 6 parts take two calls", async ()
 test("an expired URL is pre-signed again and its part sent again; the file is whole", async () => {
   const { source, sha512 } = localFile("expired.bin", 11 * MiB, 2);
   const before = emulator.storageRequests().length;
+  emulator.resetStats();
   emulator.setFaults({ expireUploadUrls: 1 }); // the first URL handed out (part 1) is already expired
   const result = await client().uploadFile({ source, filename: "expired.bin", path: "/sdcard" });
   expect(result.presignCalls).toBe(2);
@@ -119,6 +120,34 @@ test("an expired URL is pre-signed again and its part sent again; the file is wh
     [1, 200],
   ]);
   expect((await filesNamed("expired.bin")).map((f) => f.checksum.value)).toEqual([sha512]);
+});
+
+test("URLs that expired together are renewed together: one pre-sign call, not one per part", async () => {
+  const { source, sha512 } = localFile("expired-batch.bin", 18 * MiB, 9);
+  emulator.resetStats();
+  emulator.setFaults({ expireUploadUrls: 4 }); // the whole first answer (parts 1-4) is expired
+  const result = await client().uploadFile({
+    source,
+    filename: "expired-batch.bin",
+    path: "/sdcard",
+    concurrency: 1,
+  });
+  expect(result).toMatchObject({ parts: 4, presignCalls: 2, checksum: sha512 });
+  expect(emulator.stats().faults.uploadUrlsExpired).toBe(4);
+  expect((await filesNamed("expired-batch.bin")).map((f) => f.checksum.value)).toEqual([sha512]);
+});
+
+test("under s3PartSizes (S3's minimum part size) the client's parts complete", async () => {
+  const strict = await startEmulator({ quiet: true, strict: { s3PartSizes: true } });
+  try {
+    const { source, sha512 } = localFile("strict.bin", 11 * MiB, 10);
+    const result = await client(strict).uploadFile({ source, filename: "strict.bin", path: "/sdcard" });
+    expect(result).toMatchObject({ parts: 3, checksum: sha512 });
+    const held = (await client(strict).files.all()).filter((f) => f.filename === "strict.bin");
+    expect(held.map((f) => [f.sizeBytes, f.checksum.value])).toEqual([[11 * MiB, sha512]]);
+  } finally {
+    await strict.close();
+  }
 });
 
 test("a part that fails is retried alone; the others are sent once", async () => {
