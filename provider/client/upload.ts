@@ -141,12 +141,11 @@ export function partSizeFor(totalBytes: number, asked = MIN_PART_BYTES): number 
   return Math.ceil(needed / MiB) * MiB;
 }
 
-/** Reads exactly `length` bytes at `position`, or fewer at the end of the file. */
-async function readPart(file: import("node:fs/promises").FileHandle, position: number, length: number) {
-  const buffer = Buffer.allocUnsafe(length);
+/** Fills `buffer` from `position`, or less of it at the end of the file; answers the part read. */
+async function readPart(file: import("node:fs/promises").FileHandle, position: number, buffer: Buffer) {
   let filled = 0;
-  while (filled < length) {
-    const { bytesRead } = await file.read(buffer, filled, length - filled, position + filled);
+  while (filled < buffer.length) {
+    const { bytesRead } = await file.read(buffer, filled, buffer.length - filled, position + filled);
     if (bytesRead === 0) break;
     filled += bytesRead;
   }
@@ -255,28 +254,31 @@ export async function uploadInParts<T>(
     };
 
     const inFlight = new Set<Promise<void>>();
+    // One buffer per part in flight, reused: memory is `concurrency` parts whatever the file's size.
+    const buffers: Buffer[] = [];
     let failure: { error: unknown } | undefined;
     let position = 0;
     for (let partNumber = 1; partNumber <= parts && failure === undefined; partNumber++) {
       while (inFlight.size >= concurrency) await Promise.race(inFlight);
       if (failure !== undefined) break;
-      const bytes = await readPart(file, position, Math.min(partSize, totalBytes - position));
+      const buffer = buffers.pop() ?? Buffer.allocUnsafe(partSize);
+      const length = Math.min(partSize, totalBytes - position);
+      const bytes = await readPart(file, position, buffer.subarray(0, length));
       position += bytes.length;
       hash.update(bytes);
-      const task: Promise<void> = send(partNumber, bytes).then(
-        () => void inFlight.delete(task),
-        (error: unknown) => {
-          failure ??= { error };
+      const task: Promise<void> = send(partNumber, bytes)
+        .catch((error: unknown) => void (failure ??= { error }))
+        .finally(() => {
           inFlight.delete(task);
-        },
-      );
+          buffers.push(buffer);
+        });
       inFlight.add(task);
     }
     await Promise.all(inFlight);
     if (failure !== undefined) throw failure.error;
 
     const checksum = hash.digest("hex");
-    const grown = (await readPart(file, position, 1)).length > 0;
+    const grown = (await readPart(file, position, Buffer.alloc(1))).length > 0;
     if (position !== totalBytes || grown)
       throw new SourceChangedError(source, `${totalBytes} bytes`, grown ? "more bytes" : `${position} bytes`);
     if (options.expectedChecksum !== undefined && options.expectedChecksum.toLowerCase() !== checksum)
