@@ -23,11 +23,12 @@ import type { Checksum } from "./model";
 import type { StorageRequestRecord } from "./types";
 
 /** What is uploaded: the path segment of its operations (`/files`, later `/videos`, …). */
-export type UploadKind = "files";
+export type UploadKind = "files" | "videos";
 
 /** The checksum each kind answers (files and videos SHA-512, app builds SHA-256). */
 const ALGORITHM: Record<UploadKind, { name: Checksum["algorithm"]; node: string }> = {
   files: { name: "SHA-512", node: "sha512" },
+  videos: { name: "SHA-512", node: "sha512" },
 };
 
 /** S3's part limits, enforced under the `s3PartSizes` switch (the v3 documents name none). */

@@ -166,6 +166,25 @@ if (!existsSync(OPENAPI)) {
       await probe("POST /files/{fileId}/complete", at, {
         body: { ...upload, parts: [{ partNumber: 1, eTag }] },
       });
+      // Uploading a video: the same protocol, with the rendering fields.
+      const video = { filename: "contract.mp4", videoType: "TwoDimensional", audioEncoding: "STEREO" };
+      const begun = await probe("POST /videos", {}, { body: video });
+      await probe("POST /videos", {}, { body: { ...video, videoType: "ThreeSixty" } });
+      const videoUpload = { key: begun.key, uploadId: begun.uploadId };
+      const videoAt = { videoId: begun.videoId };
+      const [videoPart] = await probe("POST /videos/{videoId}/pre-sign", videoAt, {
+        body: { ...videoUpload, partNumbers: [1] },
+      });
+      await probe("POST /videos/{videoId}/pre-sign", videoAt, { body: { ...videoUpload, partNumbers: [] } });
+      const videoSent = await request(videoPart.presignedUrl, { method: "PUT", body: "contract" });
+      await videoSent.body.text();
+      const videoETag = videoSent.headers.etag as string;
+      await probe("POST /videos/{videoId}/complete", videoAt, {
+        body: { ...videoUpload, parts: [{ partNumber: 1, eTag: "wrong" }] },
+      });
+      await probe("POST /videos/{videoId}/complete", videoAt, {
+        body: { ...videoUpload, parts: [{ partNumber: 1, eTag: videoETag }] },
+      });
       await probe("GET /apps/{appId}", { appId: apps[0].id });
       await probe("GET /apps/{appId}", { appId: missing });
       const channels = (await probe("GET /apps/{appId}/release-channels", { appId: apps[0].id })).data;

@@ -422,3 +422,83 @@ describe("upload faults (counts: each hits the next occurrence)", () => {
       expect((await api.get(`/files/${started.fileId}`)).body.checksum.value).toBe(sha512(bytes(10, 1)));
     }));
 });
+
+describe("videos: the same protocol, the OpenAPI's rules between the rendering fields", () => {
+  const immersive = {
+    filename: "tour.mp4",
+    videoType: "ThreeSixty",
+    videoMapping: "EQUIRECTANGULAR",
+    videoDisplay: "Stereoscopic",
+    videoPacking: "TOP_BOTTOM",
+    audioEncoding: "AMBIX_4",
+  };
+
+  test("a video uploaded in parts: the video with its rendering fields, size and SHA-512", () =>
+    withEmulator({}, async (emulator, api) => {
+      const started = await api.post("/videos", immersive);
+      expect(started.status).toBe(200);
+      const { videoId, key, uploadId } = started.body;
+      expect(videoId).toMatch(UUID);
+      expect((await api.get(`/videos/${videoId}`)).status).toBe(404);
+      const signed = await api.post(`/videos/${videoId}/pre-sign`, { key, uploadId, partNumbers: [1, 2] });
+      const parts = [bytes(3 * MiB, 1), bytes(77, 2)];
+      const sent = await Promise.all(signed.body.map((p: Json, i: number) => put(p.presignedUrl, parts[i])));
+      const complete = await api.post(`/videos/${videoId}/complete`, {
+        key,
+        uploadId,
+        parts: sent.map((s, i) => ({ partNumber: i + 1, eTag: s.etag })),
+      });
+      expect(complete.status).toBe(200);
+      expect(complete.body).toMatchObject({
+        id: videoId,
+        name: "tour.mp4",
+        filename: "tour.mp4",
+        sizeBytes: 3 * MiB + 77,
+        checksum: { algorithm: "SHA-512", value: sha512(...parts) },
+        details: {
+          videoType: "ThreeSixty",
+          videoMapping: "EQUIRECTANGULAR",
+          videoDisplay: "Stereoscopic",
+          videoPacking: "TOP_BOTTOM",
+          audioEncoding: "AMBIX_4",
+          playtimeSeconds: null,
+        },
+      });
+      expect((await api.get(`/videos/${videoId}`)).body).toEqual(complete.body);
+      expect(emulator.storageRequests().filter((r) => r.authorization)).toEqual([]);
+      // A file's upload id is not a video's, nor the other way round.
+      expect((await api.post(`/files/${videoId}/pre-sign`, { key, uploadId, partNumbers: [1] })).status).toBe(
+        404,
+      );
+    }));
+
+  test("the rendering rules: required for 360/180, prohibited for 2D, packing only for stereoscopic", () =>
+    withEmulator({}, async (_emulator, api) => {
+      const refused = async (body: Record<string, unknown>) =>
+        validationErrors(await api.post("/videos", body));
+      expect(
+        await refused({ ...immersive, videoMapping: null, videoDisplay: undefined, videoPacking: null }),
+      ).toEqual({
+        videoMapping: ["The video mapping field is required when video type is ThreeSixty."],
+        videoDisplay: ["The video display field is required when video type is ThreeSixty."],
+      });
+      expect(await refused({ ...immersive, videoType: "TwoDimensional" })).toEqual({
+        videoMapping: ["The video mapping field is prohibited when video type is TwoDimensional."],
+        videoDisplay: ["The video display field is prohibited when video type is TwoDimensional."],
+      });
+      expect(await refused({ ...immersive, videoPacking: null })).toEqual({
+        videoPacking: ["The video packing field is required when video display is Stereoscopic."],
+      });
+      expect(await refused({ ...immersive, videoDisplay: "Monoscopic" })).toEqual({
+        videoPacking: ["The video packing field is prohibited unless video display is Stereoscopic."],
+      });
+      expect(await refused({ ...immersive, filename: "tour.mov" })).toHaveProperty("filename");
+      expect(await refused({ ...immersive, audioEncoding: undefined })).toHaveProperty("audioEncoding");
+      const flat = await api.post("/videos", {
+        filename: "flat.webm",
+        videoType: "TwoDimensional",
+        audioEncoding: "MONO",
+      });
+      expect(flat.status).toBe(200);
+    }));
+});
