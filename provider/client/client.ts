@@ -34,8 +34,15 @@ import { type BackoffSettings, DEFAULT_BACKOFF } from "./retry";
 import * as s from "./schemas";
 import type { RequestFn } from "./chain";
 import { STORAGE_BACKOFF, storageChain } from "./storage";
-import type { ApiInfo, DeviceFile, Organization, TokenInfo, User } from "./types";
-import { type FileUploadOptions, fileUploadProtocol, type UploadResult, uploadInParts } from "./upload";
+import type { ApiInfo, DeviceFile, Organization, TokenInfo, User, Video } from "./types";
+import {
+  type FileUploadOptions,
+  fileUploadProtocol,
+  type UploadResult,
+  uploadInParts,
+  type VideoUploadOptions,
+  videoUploadProtocol,
+} from "./upload";
 import {
   DEFAULT_RATE_LIMIT,
   limiterFor,
@@ -250,6 +257,11 @@ export class DeviceMgmtClient {
    */
   uploadFile(options: FileUploadOptions): Promise<UploadResult<DeviceFile>> {
     return uploadInParts(fileUploadProtocol(this.files, options), this.#storage, options);
+  }
+
+  /** Uploads a local video in parts, as `uploadFile` does (SHA-512 compared the same way). */
+  uploadVideo(options: VideoUploadOptions): Promise<UploadResult<Video>> {
+    return uploadInParts(videoUploadProtocol(this.videos, options), this.#storage, options);
   }
 
   /** Counters of this client's traffic (read by the benchmark). */

@@ -11,6 +11,7 @@ export type {
   AuditLogFilter,
   AuditLogOperations,
   CompleteFileUploadBody,
+  CompleteVideoUploadBody,
   ConflictStrategy,
   CreateAppBody,
   CreateUserBody,
@@ -22,6 +23,7 @@ export type {
   GroupBody,
   GroupOperations,
   InitiateFileUploadBody,
+  InitiateVideoUploadBody,
   InviteUserBody,
   MigrateDeviceOptions,
   Operations,
@@ -97,6 +99,7 @@ export {
   type UploadedPart,
   type User,
   type Video,
+  type VideoUploadStart,
 } from "./types";
 export {
   AmbiguousWriteError,
@@ -169,6 +172,7 @@ export {
   type UploadProtocol,
   type UploadResult,
   uploadInParts,
+  type VideoUploadOptions,
 } from "./upload";
 export { type ClientStats, type HttpMethod, organizationStats } from "./transport";
 export { closeDispatchers, parseBaseUrl, resolveEndpoints, userAgent } from "./connection";

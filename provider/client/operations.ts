@@ -17,6 +17,7 @@ import type {
   FileUploadStart,
   PresignedPart,
   UploadedPart,
+  VideoUploadStart,
   DeviceModel,
   Group,
   GroupHierarchyNode,
@@ -217,10 +218,38 @@ export interface FileOperations {
   completeUpload(fileId: string, body: CompleteFileUploadBody): Promise<DeviceFile>;
 }
 
+/**
+ * `POST /videos`: a video to upload and how it renders. `videoMapping` and `videoDisplay` are for ThreeSixty and
+ * OneEighty videos (not TwoDimensional), `videoPacking` for stereoscopic ones.
+ */
+export interface InitiateVideoUploadBody {
+  /** Ends in .mp4, .mkv or .webm. */
+  filename: string;
+  videoType: "ThreeSixty" | "OneEighty" | "TwoDimensional";
+  videoMapping?: "EQUIRECTANGULAR" | "CUBEMAP" | null;
+  videoDisplay?: "Stereoscopic" | "Monoscopic" | null;
+  videoPacking?: "TOP_BOTTOM" | "LEFT_RIGHT" | null;
+  /** One of the OpenAPI's encodings: "STEREO", "MONO", "AMBIX_4", … */
+  audioEncoding: string;
+}
+
+/** `POST /videos/{videoId}/complete`: every part, ascending, with the ETag storage answered. */
+export interface CompleteVideoUploadBody {
+  key: string;
+  uploadId: string;
+  parts: UploadedPart[];
+}
+
 export interface VideoOperations {
   list(): PageIterator<Video>;
   all(): Promise<Video[]>;
   get(videoId: string): Promise<Video>;
+  /** Starts an upload; the video exists only once `completeUpload` answered. */
+  initiateUpload(body: InitiateVideoUploadBody): Promise<VideoUploadStart>;
+  /** Pre-signed URLs for at most 4 parts (an API call: it counts against the rate budget). */
+  presignUpload(videoId: string, body: PresignUploadBody): Promise<PresignedPart[]>;
+  /** Makes the video from the parts storage received; answers it with its size and checksum. */
+  completeUpload(videoId: string, body: CompleteVideoUploadBody): Promise<Video>;
 }
 
 /**
@@ -427,6 +456,20 @@ export function createOperations(run: Executor): Operations {
       list: () => list(`/videos`, videosPage),
       all: () => list(`/videos`, videosPage).all(),
       get: (videoId: string) => run.get(`/videos/${e(videoId)}`, s.videoSchema),
+      initiateUpload: (body: InitiateVideoUploadBody) =>
+        run.write("POST", `/videos`, INVALIDATES_NOTHING, body, s.videoUploadStartSchema),
+      presignUpload: (videoId: string, body: PresignUploadBody) =>
+        run.write(
+          "POST",
+          `/videos/${e(videoId)}/pre-sign`,
+          INVALIDATES_NOTHING,
+          body,
+          s.presignedPartsSchema,
+          undefined,
+          REPEATABLE,
+        ),
+      completeUpload: (videoId: string, body: CompleteVideoUploadBody) =>
+        run.write("POST", `/videos/${e(videoId)}/complete`, INVALIDATES_NOTHING, body, s.videoSchema),
     },
 
     auditLogs: {

@@ -254,6 +254,11 @@ export const fileUploadStartSchema = parsesTo<t.FileUploadStart>()(
   true,
 );
 
+export const videoUploadStartSchema = parsesTo<t.VideoUploadStart>()(
+  z.object({ key: z.string().min(1), uploadId: z.string().min(1), videoId: id }),
+  true,
+);
+
 /** Pre-sign answers: files, videos and images say `presignedUrl`; app versions' schema `url` (its example the other). */
 export const presignedPartsSchema = parsesTo<t.PresignedPart[]>()(
   z.array(

@@ -212,6 +212,13 @@ export interface FileUploadStart {
   fileId: string;
 }
 
+/** What initiating a video upload answers. */
+export interface VideoUploadStart {
+  key: string;
+  uploadId: string;
+  videoId: string;
+}
+
 /** A pre-signed URL for one part of an upload (the API names it `presignedUrl`, or `url` for app versions). */
 export interface PresignedPart {
   partNumber: number;

@@ -19,8 +19,14 @@ import { DeviceMgmtProblem } from "../errors";
 import type { RequestFn } from "./chain";
 import { AmbiguousWriteError, NotFoundError, PresignedUrlExpiredError } from "./errors";
 import { putPart } from "./storage";
-import type { ConflictStrategy, FileOperations, InitiateFileUploadBody } from "./operations";
-import type { Checksum, DeviceFile, PresignedPart, UploadedPart } from "./types";
+import type {
+  ConflictStrategy,
+  FileOperations,
+  InitiateFileUploadBody,
+  InitiateVideoUploadBody,
+  VideoOperations,
+} from "./operations";
+import type { Checksum, DeviceFile, PresignedPart, UploadedPart, Video } from "./types";
 
 const MiB = 1024 * 1024;
 export const MIN_PART_BYTES = 5 * MiB;
@@ -358,6 +364,41 @@ export function fileUploadProtocol(
       const candidates = (await files.all()).filter(
         (f) => f.filename === filename && f.location === path && same(f),
       );
+      return candidates.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+    },
+  };
+}
+
+/** What `DeviceMgmtClient.uploadVideo` takes: the file and how the video renders. */
+export interface VideoUploadOptions extends UploadOptions, InitiateVideoUploadBody {}
+
+/** Videos: SHA-512; after a lost complete, the video of that id (or filename) with the checksum. */
+export function videoUploadProtocol(
+  videos: VideoOperations,
+  options: VideoUploadOptions,
+): UploadProtocol<Video> {
+  const { filename, videoType, videoMapping, videoDisplay, videoPacking, audioEncoding } = options;
+  const rendering = Object.fromEntries(
+    Object.entries({ videoMapping, videoDisplay, videoPacking }).filter(([, value]) => value !== undefined),
+  );
+  return {
+    algorithm: "SHA-512",
+    initiate: async () => {
+      const started = await videos.initiateUpload({ filename, videoType, audioEncoding, ...rendering });
+      return { id: started.videoId, key: started.key, uploadId: started.uploadId };
+    },
+    presign: (id, body) => videos.presignUpload(id, body),
+    complete: (id, body) => videos.completeUpload(id, body),
+    checksumOf: (video) => video.checksum,
+    idOf: (video) => video.id,
+    findCompleted: async (id, checksum) => {
+      const same = (video: Video) => video.checksum.value.toLowerCase() === checksum;
+      const byId = await videos.get(id).catch((error: unknown) => {
+        if (error instanceof NotFoundError) return undefined;
+        throw error;
+      });
+      if (byId !== undefined && same(byId)) return byId;
+      const candidates = (await videos.all()).filter((v) => v.filename === filename && same(v));
       return candidates.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
     },
   };

@@ -229,3 +229,37 @@ describe("replace (documents silent: replaceKeepsFileId), both readings", () => 
     expect(two).toBe(one);
   });
 });
+
+describe("videos: uploadVideo on the same machinery", () => {
+  test("a 360 video goes up in parts with its rendering fields; the organization holds it once", async () => {
+    const { source, sha512 } = localFile("tour.mp4", 11 * MiB, 11);
+    const before = emulator.storageRequests().length;
+    const result = await client().uploadVideo({
+      source,
+      filename: "tour.mp4",
+      videoType: "ThreeSixty",
+      videoMapping: "EQUIRECTANGULAR",
+      videoDisplay: "Monoscopic",
+      audioEncoding: "STEREO",
+    });
+    expect(result).toMatchObject({ parts: 3, checksum: sha512, sizeBytes: 11 * MiB });
+    const held = (await client().videos.all()).filter((v) => v.filename === "tour.mp4");
+    expect(held.map((v) => [v.id, v.sizeBytes, v.checksum])).toEqual([
+      [result.made.id, 11 * MiB, { algorithm: "SHA-512", value: sha512 }],
+    ]);
+    expect(partPuts(before).filter((r) => r.authorization)).toEqual([]);
+  });
+
+  test("a lost complete answer leaves one video", async () => {
+    const { source, sha512 } = localFile("drill.webm", 1 * MiB, 12);
+    emulator.setFaults({ loseCompleteAnswers: 1 });
+    const result = await client().uploadVideo({
+      source,
+      filename: "drill.webm",
+      videoType: "TwoDimensional",
+      audioEncoding: "MONO",
+    });
+    const held = (await client().videos.all()).filter((v) => v.filename === "drill.webm");
+    expect(held.map((v) => [v.id, v.checksum.value])).toEqual([[result.made.id, sha512]]);
+  });
+});
