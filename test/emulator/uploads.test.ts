@@ -5,6 +5,9 @@
  * the upload faults, and each switch for what the documents leave open, tested both ways.
  */
 import { createHash } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import * as path from "node:path";
 import { request } from "undici";
 import type { RunningEmulator } from "../../emulator";
 import { optionsFromArgs } from "../../emulator/cli";
@@ -501,4 +504,24 @@ describe("videos: the same protocol, the OpenAPI's rules between the rendering f
       });
       expect(flat.status).toBe(200);
     }));
+});
+
+test("an uploaded file is part of --state; a pending upload is not (after a restart its id is unknown)", async () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "devicemgmt-upload-state-"));
+  const statePath = path.join(folder, "state.json");
+  try {
+    let made: Json;
+    let pending: Started;
+    await withEmulator({ statePath }, async (_emulator, api) => {
+      made = (await upload(api, [bytes(100, 1)], "kept.bin")).complete.body;
+      pending = await initiate(api, "pending.bin");
+    });
+    await withEmulator({ statePath }, async (_emulator, api) => {
+      expect((await api.get(`/files/${made.id}`)).body).toEqual(made);
+      const again = { key: pending.key, uploadId: pending.uploadId, partNumbers: [1] };
+      expect((await api.post(`/files/${pending.fileId}/pre-sign`, again)).status).toBe(404);
+    });
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 });
