@@ -84,6 +84,15 @@ const amzDate = (ms: number) =>
 const fromAmzDate = (text: string) =>
   Date.parse(text.replace(/^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2})(\d{2})Z$/, "$1-$2-$3T$4:$5:$6Z"));
 
+/** The object key a URL path names; a malformed escape names no object (and then no signature matches). */
+function decodedKey(path: string): string {
+  try {
+    return decodeURIComponent(path);
+  } catch {
+    return path;
+  }
+}
+
 export class Uploads {
   private readonly pending = new Map<string, PendingUpload>();
   private readonly secret = randomBytes(32);
@@ -209,7 +218,7 @@ export class Uploads {
     const url = new URL(req.url ?? "/", "http://storage");
     const record: StorageRequestRecord = {
       method: req.method ?? "",
-      key: decodeURIComponent(url.pathname.replace(`/${BUCKET}/`, "")),
+      key: decodedKey(url.pathname.replace(`/${BUCKET}/`, "")),
       partNumber: Number(url.searchParams.get("partNumber")) || null,
       authorization: req.headers.authorization !== undefined,
       status: 0,

@@ -525,3 +525,16 @@ test("an uploaded file is part of --state; a pending upload is not (after a rest
     rmSync(folder, { recursive: true, force: true });
   }
 });
+
+test("storage survives a malformed path: 403, and it still serves the next request", () =>
+  withEmulator({}, async (emulator, api) => {
+    const response = await request(`${emulator.storageUrl}/devicemgmt-emulator/%E0%A4%A?partNumber=1`, {
+      method: "PUT",
+      body: "x",
+    });
+    await response.body.text();
+    expect(response.statusCode).toBe(403);
+    const started = await initiate(api);
+    const [url] = await presign(api, started, [1]);
+    expect((await put(url, bytes(10, 1))).status).toBe(200);
+  }));
