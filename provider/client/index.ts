@@ -159,6 +159,7 @@ export {
 export { TokenBucket } from "./tokenBucket";
 export {
   type ChecksumAlgorithm,
+  checksumOfFile,
   type FileUploadOptions,
   MAX_PARTS,
   MIN_PART_BYTES,

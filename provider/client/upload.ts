@@ -14,6 +14,7 @@
  * protocol finds what the first one made, so a lost answer never makes a second object.
  */
 import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { DeviceMgmtProblem } from "../errors";
 import type { RequestFn } from "./chain";
@@ -139,6 +140,16 @@ export class PresignMissingPartError extends DeviceMgmtProblem {
   constructor(readonly partNumber: number) {
     super(`The pre-sign answer has no URL for part ${partNumber}.`, { fix: "retry the upload" });
   }
+}
+
+/**
+ * The checksum (hex) of a local file as the API computes it for a kind, streamed: a 4 GiB file costs a
+ * buffer's worth of memory. What a caller takes at preview and passes as `expectedChecksum`.
+ */
+export async function checksumOfFile(source: string, algorithm: ChecksumAlgorithm): Promise<string> {
+  const hash = createHash(NODE_HASH[algorithm]);
+  for await (const chunk of createReadStream(source, { highWaterMark: MiB })) hash.update(chunk as Buffer);
+  return hash.digest("hex");
 }
 
 /** The vendor CLI's sizing: at least 5 MiB (or the size asked), whole MiB, few enough for 1000 parts. */

@@ -21,6 +21,7 @@ import {
 } from "../../provider/client/storage";
 import type { DeviceFile, PresignedPart } from "../../provider/client/types";
 import {
+  checksumOfFile,
   MAX_PARTS,
   MIN_PART_BYTES,
   partSizeFor,
@@ -258,4 +259,21 @@ describe("uploadInParts around a fake protocol", () => {
     expect(result).toMatchObject({ parts: 9, presignCalls: 3, checksum: sent });
     expect(protocol.presigned).toEqual([[1, 2, 3, 4], [5, 6, 7, 8], [9]]);
   });
+});
+
+test("checksumOfFile streams a file through SHA-512 or SHA-256 as the API names them", async () => {
+  const folder = mkdtempSync(path.join(tmpdir(), "devicemgmt-checksum-"));
+  try {
+    const source = path.join(folder, "three.bin");
+    const bytes = Buffer.alloc(3 * MiB + 5, 9);
+    writeFileSync(source, bytes);
+    await expect(checksumOfFile(source, "SHA-512")).resolves.toBe(
+      createHash("sha512").update(bytes).digest("hex"),
+    );
+    await expect(checksumOfFile(source, "SHA-256")).resolves.toBe(
+      createHash("sha256").update(bytes).digest("hex"),
+    );
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
 });
