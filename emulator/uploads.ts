@@ -10,7 +10,8 @@
  * part is written to a temporary folder as it arrives (never held in memory) and answered with its ETag (the
  * MD5 of its bytes, quoted, as S3 does); `complete` reads the parts back in the order given to compute the
  * checksum and size of what was received. Pending uploads and their parts live only as long as the emulator
- * (not in `--state`): the folder is removed on close.
+ * (not in `--state`): the folder is made when the first part arrives (an emulator that is killed before
+ * receiving any leaves nothing behind) and removed on close.
  */
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import { closeSync, createWriteStream, mkdirSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
@@ -96,7 +97,7 @@ function decodedKey(path: string): string {
 export class Uploads {
   private readonly pending = new Map<string, PendingUpload>();
   private readonly secret = randomBytes(32);
-  private readonly folder = mkdtempSync(path.join(tmpdir(), "devicemgmt-storage-"));
+  private folderMade: string | undefined;
   private readonly log: StorageRequestRecord[] = [];
   private server: Server | undefined;
   private base = "";
@@ -123,7 +124,7 @@ export class Uploads {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
-    rmSync(this.folder, { recursive: true, force: true });
+    if (this.folderMade !== undefined) rmSync(this.folderMade, { recursive: true, force: true });
   }
 
   /** Every request the storage endpoint received, oldest first (what tests assert about its traffic). */
@@ -205,7 +206,11 @@ export class Uploads {
   }
 
   private uploadFolder(upload: PendingUpload): string {
-    return path.join(this.folder, createHash("sha256").update(upload.uploadId).digest("hex").slice(0, 32));
+    this.folderMade ??= mkdtempSync(path.join(tmpdir(), "devicemgmt-storage-"));
+    return path.join(
+      this.folderMade,
+      createHash("sha256").update(upload.uploadId).digest("hex").slice(0, 32),
+    );
   }
 
   private sign(key: string, uploadId: string, partNumber: number, date: string, lifetime: number): string {
