@@ -30,6 +30,9 @@ const CATALOG_SWITCHES: Record<string, keyof StrictOptions> = {
   "default-app-models-to-supported": "defaultAppModelsToSupported",
   "merge-app-tags-on-put": "mergeAppTagsOnPut",
   "keep-empty-app-description": "keepEmptyAppDescription",
+  "replace-keeps-file-id": "replaceKeepsFileId",
+  "require-conflict-strategy": "requireConflictStrategy",
+  "s3-part-sizes": "s3PartSizes",
 };
 
 function catalogSwitches(names: string[] | undefined, all: boolean | undefined): StrictOptions {
@@ -79,9 +82,11 @@ const USAGE = `usage: devicemgmt-emulator [options]
                               ignore-repeated-content-attach, repeat-share-is-no-op, list-group-content,
                               audit-attachments-by-item, unique-app-names,
                               default-app-models-to-supported, merge-app-tags-on-put,
-                              keep-empty-app-description
+                              keep-empty-app-description, replace-keeps-file-id,
+                              require-conflict-strategy, s3-part-sizes
   --strict-no-retry-after     a rate-limit 429 carries no Retry-After or X-RateLimit-Reset
   --rollout-duration-ms MS    simulated rollouts: devices install within MS of a version change (default 60000)
+  --upload-url-lifetime S     pre-signed upload URLs expire S seconds after pre-sign (default 3600)
   --strict                    all of the above, and --max-per-page 25 unless given
   --help                      show this help`;
 
@@ -127,6 +132,7 @@ export function optionsFromArgs(args: string[]): EmulatorOptions | "help" {
       "strict-catalog": { type: "string", multiple: true },
       "strict-no-retry-after": { type: "boolean" },
       "rollout-duration-ms": { type: "string" },
+      "upload-url-lifetime": { type: "string" },
       strict: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -168,6 +174,7 @@ export function optionsFromArgs(args: string[]): EmulatorOptions | "help" {
       ...catalogSwitches(values["strict-catalog"], values.strict),
       noRetryAfter: Boolean(values.strict || values["strict-no-retry-after"]),
     },
+    uploadUrlLifetimeSeconds: number("upload-url-lifetime", values["upload-url-lifetime"]),
     rollouts: rolloutDurationMs !== undefined ? { durationMs: rolloutDurationMs } : undefined,
     seed: devices !== undefined ? { devices } : undefined,
     faults,

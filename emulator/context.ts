@@ -6,6 +6,7 @@ import { paginate, parsePageRequest, type Page, type PageQuerySchema } from "./p
 import type { TokenRecord } from "./seed";
 import type { OrgState, Store } from "./store";
 import type { PendingInvitation, StrictOptions } from "./types";
+import type { Uploads } from "./uploads";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -25,6 +26,8 @@ export interface RouteDefinition {
   path: string;
   auth: AuthMode;
   underApiRoot?: boolean;
+  /** An upload's complete: the fault `loseCompleteAnswers` may drop its answer once it is applied. */
+  answerMayBeLost?: boolean;
   handler: Handler;
 }
 
@@ -39,6 +42,8 @@ export interface SharedServices {
   strict: Required<StrictOptions>;
   /** Pending invitations by organization id (used only with strict.pendingInvitations). */
   invitations: Map<string, PendingInvitation[]>;
+  /** Pending uploads and the storage endpoint their part URLs point at. */
+  uploads: Uploads;
 }
 
 /**

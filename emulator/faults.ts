@@ -9,9 +9,13 @@ export const NO_FAULTS: FaultConfig = {
   dropBeforeWriteRate: 0,
   dropAfterWriteRate: 0,
   seed: 1,
+  expireUploadUrls: 0,
+  failUploadParts: 0,
+  loseCompleteAnswers: 0,
 };
 
 const share = z.number().min(0).max(1);
+const count = z.number().int().min(0).max(1_000_000);
 
 export const faultConfigPatchSchema = z
   .object({
@@ -24,6 +28,9 @@ export const faultConfigPatchSchema = z
     dropBeforeWriteRate: share,
     dropAfterWriteRate: share,
     seed: z.number().int(),
+    expireUploadUrls: count,
+    failUploadParts: count,
+    loseCompleteAnswers: count,
   })
   .partial()
   .strict();
@@ -104,6 +111,37 @@ export class FaultInjector {
     return drop;
   }
 
+  /**
+   * Upload faults are counts, not dice: each call takes one from its count while any is left, so a test says
+   * exactly which URL, part or answer the fault hits (the next ones).
+   */
+  private take(fault: "expireUploadUrls" | "failUploadParts" | "loseCompleteAnswers"): boolean {
+    if (this.current[fault] <= 0) return false;
+    this.current[fault]--;
+    return true;
+  }
+
+  /** Whether the URL pre-sign is handing out now is to be already expired. */
+  expireUploadUrl(): boolean {
+    const expired = this.take("expireUploadUrls");
+    if (expired) this.stats.uploadUrlsExpired++;
+    return expired;
+  }
+
+  /** Whether the part PUT that storage is receiving now is to fail (500, the part not stored). */
+  failUploadPart(): boolean {
+    const failed = this.take("failUploadParts");
+    if (failed) this.stats.uploadPartsFailed++;
+    return failed;
+  }
+
+  /** Whether the answer of the upload `complete` just applied is to be lost (the connection dropped). */
+  loseCompleteAnswer(): boolean {
+    const lost = this.take("loseCompleteAnswers");
+    if (lost) this.stats.completeAnswersLost++;
+    return lost;
+  }
+
   resetStats(): void {
     Object.assign(this.stats, emptyFaultStats());
   }
@@ -116,5 +154,8 @@ function emptyFaultStats(): FaultStats {
     rateLimitBursts: 0,
     droppedBeforeWrite: 0,
     droppedAfterWrite: 0,
+    uploadUrlsExpired: 0,
+    uploadPartsFailed: 0,
+    completeAnswersLost: 0,
   };
 }

@@ -21,6 +21,7 @@ import { releaseRoutes } from "./routes/releases";
 import { sharingRoutes } from "./routes/sharing";
 import { tagRoutes } from "./routes/tags";
 import { themeRoutes } from "./routes/themes";
+import { uploadRoutes } from "./routes/uploads";
 import { userRoutes } from "./routes/users";
 import { SEED_ORGS, SEED_TOKEN_RECORDS, SEED_TOKENS, seedState } from "./seed";
 import { API_V3_PREFIX, buildServer } from "./server";
@@ -28,6 +29,7 @@ import { snapshotOf } from "./snapshot";
 import { StatsCollector } from "./stats";
 import { Store } from "./store";
 import type { EmulatorOptions, PendingInvitation, RunningEmulator } from "./types";
+import { DEFAULT_URL_LIFETIME_SECONDS, Uploads } from "./uploads";
 
 export type * from "./types";
 export { PERMISSIONS, SYSTEM_ROLES, type Permission } from "./permissions";
@@ -40,6 +42,7 @@ export const API_ROUTES = [
   ...deviceRoutes,
   ...deviceContentRoutes,
   ...catalogRoutes,
+  ...uploadRoutes,
   ...appRoutes,
   ...sharingRoutes,
   ...tagRoutes,
@@ -108,6 +111,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     defaultAppModelsToSupported: options.strict?.defaultAppModelsToSupported ?? false,
     mergeAppTagsOnPut: options.strict?.mergeAppTagsOnPut ?? false,
     keepEmptyAppDescription: options.strict?.keepEmptyAppDescription ?? false,
+    replaceKeepsFileId: options.strict?.replaceKeepsFileId ?? false,
+    requireConflictStrategy: options.strict?.requireConflictStrategy ?? false,
+    s3PartSizes: options.strict?.s3PartSizes ?? false,
     noRetryAfter: options.strict?.noRetryAfter ?? false,
   };
   const invitations = new Map<string, PendingInvitation[]>();
@@ -116,6 +122,17 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   });
   const faults = new FaultInjector(options.faults);
   const stats = new StatsCollector();
+  const urlLifetimeSeconds = options.uploadUrlLifetimeSeconds ?? DEFAULT_URL_LIFETIME_SECONDS;
+  if (!Number.isInteger(urlLifetimeSeconds) || urlLifetimeSeconds < 1)
+    throw new Error("uploadUrlLifetimeSeconds must be a positive integer");
+  const uploads = new Uploads({
+    host,
+    faults,
+    clock: store.rollouts,
+    urlLifetimeSeconds,
+    s3PartSizes: strict.s3PartSizes,
+  });
+  const storageUrl = await uploads.start();
   const app = buildServer({
     services: {
       store,
@@ -123,6 +140,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       describeRateLimit: () => limiter.describe(),
       strict,
       invitations,
+      uploads,
     },
     tokens: SEED_TOKEN_RECORDS,
     limiter,
@@ -141,7 +159,12 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     }),
   });
 
-  await app.listen({ host, port: options.port ?? 0 });
+  try {
+    await app.listen({ host, port: options.port ?? 0 });
+  } catch (error) {
+    await uploads.close();
+    throw error;
+  }
   const { port } = app.server.address() as AddressInfo;
   const url = `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
   const baseUrl = url + API_V3_PREFIX;
@@ -150,6 +173,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   return {
     url,
     baseUrl,
+    storageUrl,
+    storageRequests: () => uploads.requests(),
     adminToken,
     tokens: { ...SEED_TOKENS },
     orgs: { primary: { ...SEED_ORGS.primary }, secondary: { ...SEED_ORGS.secondary } },
@@ -169,6 +194,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     },
     close: async () => {
       await app.close();
+      await uploads.close();
       await stateFile?.settle();
     },
   };

@@ -171,8 +171,21 @@ export interface Video extends Timestamps {
   sizeBytes: number;
   checksum: Checksum;
   tags: string[];
-  playtimeSeconds: number;
+  /** null for an uploaded video: the emulator does not decode media. */
+  playtimeSeconds: number | null;
   videoType: "ThreeSixty" | "OneEighty" | "TwoDimensional";
+  /**
+   * The rendering fields an upload's initiate gave; absent on seeded videos (and state files from before
+   * uploads), which read as the view derives them from the type.
+   */
+  rendering?: VideoRendering;
+}
+
+export interface VideoRendering {
+  videoMapping: "EQUIRECTANGULAR" | "CUBEMAP" | null;
+  videoDisplay: "Stereoscopic" | "Monoscopic" | null;
+  videoPacking: "TOP_BOTTOM" | "LEFT_RIGHT" | null;
+  audioEncoding: string;
 }
 
 /** One audit record (GetAuditLogs_200_response_data_inner): who did what to which resource, and when. */

@@ -19,6 +19,12 @@ export interface FaultConfig {
   dropAfterWriteRate: number;
   /** Seed of the fault dice; setting it (again) restarts the deterministic sequence. */
   seed: number;
+  /** Upload faults (counts, each taken by the next occurrence): pre-signed URLs handed out already expired. */
+  expireUploadUrls: number;
+  /** Part PUTs the storage endpoint answers 500 without storing the part. */
+  failUploadParts: number;
+  /** Upload completes that are applied, then answered by dropping the connection. */
+  loseCompleteAnswers: number;
 }
 
 export interface RateLimitConfig {
@@ -98,6 +104,22 @@ export interface StrictOptions {
   /** `PUT /apps/{id}` with `description: ""` keeps the empty string instead of reading it as null. */
   keepEmptyAppDescription?: boolean;
   /**
+   * `conflictStrategy: "replace"` of an upload's complete gives the new content to the file it replaces, which
+   * keeps its id (the id initiate answered never becomes a file), instead of the new file (the initiated id)
+   * taking the replaced file's place, tags and attachments.
+   */
+  replaceKeepsFileId?: boolean;
+  /**
+   * A complete without `conflictStrategy` over a file of the same name at the same path is 422 instead of keeping
+   * both.
+   */
+  requireConflictStrategy?: boolean;
+  /**
+   * S3's part rules: every part but the last at least 5 MiB (422 at complete), none above 5 GiB (storage 400),
+   * instead of parts of any size.
+   */
+  s3PartSizes?: boolean;
+  /**
    * A 429 of the rate limit carries neither `Retry-After` nor `X-RateLimit-Reset` (the documents do not show its
    * headers) instead of both, so a client cannot learn when the window resets.
    */
@@ -134,6 +156,8 @@ export interface EmulatorOptions {
   strict?: StrictOptions;
   /** Simulated rollouts (durations and install faults), settable later with `setRollouts`. */
   rollouts?: Partial<RolloutConfig>;
+  /** How long a pre-signed upload URL is valid, in seconds of the emulator clock (default 3600; documents silent). */
+  uploadUrlLifetimeSeconds?: number;
 }
 
 export interface SeedTokens {
@@ -157,6 +181,21 @@ export interface FaultStats {
   rateLimitBursts: number;
   droppedBeforeWrite: number;
   droppedAfterWrite: number;
+  uploadUrlsExpired: number;
+  uploadPartsFailed: number;
+  completeAnswersLost: number;
+}
+
+/** One request the storage endpoint received (`RunningEmulator.storageRequests`). */
+export interface StorageRequestRecord {
+  method: string;
+  /** The object key the URL names (below the bucket). */
+  key: string;
+  partNumber: number | null;
+  /** Whether the request carried an Authorization header (refused: a pre-signed URL takes none). */
+  authorization: boolean;
+  /** The status answered (0 while the part is still arriving). */
+  status: number;
 }
 
 export interface EmulatorStats {
@@ -250,6 +289,10 @@ export interface RunningEmulator {
   url: string;
   /** url + "/api/v3" */
   baseUrl: string;
+  /** http://HOST:PORT of the storage endpoint the pre-signed upload URLs point at (its own port). */
+  storageUrl: string;
+  /** Every request the storage endpoint received, oldest first. */
+  storageRequests(): StorageRequestRecord[];
   adminToken: string;
   tokens: SeedTokens;
   orgs: { primary: OrgRef; secondary: OrgRef };

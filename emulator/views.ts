@@ -301,10 +301,12 @@ export function videoView(org: OrgState, video: Video) {
     checksum: video.checksum,
     details: {
       videoType: video.videoType,
-      videoMapping: video.videoType === "TwoDimensional" ? null : "EQUIRECTANGULAR",
-      videoDisplay: video.videoType === "TwoDimensional" ? null : "Monoscopic",
-      videoPacking: null,
-      audioEncoding: "STEREO",
+      ...(video.rendering ?? {
+        videoMapping: video.videoType === "TwoDimensional" ? null : "EQUIRECTANGULAR",
+        videoDisplay: video.videoType === "TwoDimensional" ? null : "Monoscopic",
+        videoPacking: null,
+        audioEncoding: "STEREO",
+      }),
       playtimeSeconds: video.playtimeSeconds,
     },
     tags: video.tags,

@@ -20,7 +20,8 @@ export interface ChainRequest {
   /** The URL's path and query with secrets scrubbed: what logs and errors show. */
   shownPath: string;
   headers: Record<string, string>;
-  body?: string;
+  /** JSON text for the API; the bytes of one part for a storage host (./storage). */
+  body?: string | Uint8Array;
   /** A POST that sets a state, retried like a PUT (see RequestSpec.repeatable). */
   repeatable?: boolean;
   /** Set by withRetry: which attempt of the call this is, 1 for the first. */

@@ -32,7 +32,17 @@ import { pageSizeMemory } from "./pagination";
 import { secretsOf } from "./redact";
 import { type BackoffSettings, DEFAULT_BACKOFF } from "./retry";
 import * as s from "./schemas";
-import type { ApiInfo, Organization, TokenInfo, User } from "./types";
+import type { RequestFn } from "./chain";
+import { STORAGE_BACKOFF, storageChain } from "./storage";
+import type { ApiInfo, DeviceFile, Organization, TokenInfo, User, Video } from "./types";
+import {
+  type FileUploadOptions,
+  fileUploadProtocol,
+  type UploadResult,
+  uploadInParts,
+  type VideoUploadOptions,
+  videoUploadProtocol,
+} from "./upload";
 import {
   DEFAULT_RATE_LIMIT,
   limiterFor,
@@ -67,6 +77,11 @@ export interface DeviceMgmtClientOptions {
   dispatcher?: HttpDispatcher;
   /** Replaces the wait between retries (tests). */
   sleep?: (ms: number) => Promise<void>;
+  /**
+   * Per-attempt timeout of a part sent to a storage host, for the answer's headers and each gap while sending:
+   * a part is megabytes, so it is longer than `timeoutMs`. Default 2 minutes.
+   */
+  storageTimeoutMs?: number;
 }
 
 /**
@@ -81,6 +96,11 @@ export interface HttpDispatcher {
 
 const DEFAULT_TIMEOUT_MS = 30_000;
 const DEFAULT_DEADLINE_MS = 180_000;
+const DEFAULT_STORAGE_TIMEOUT_MS = 120_000;
+/** How long one part may be retried, from its first send. */
+const STORAGE_DEADLINE_MS = 600_000;
+/** The storage hosts' sockets: one shared agent, apart from the API's (it reaches any host a URL names). */
+const STORAGE_DISPATCHER = "storage hosts";
 
 /** Token info per token key: one token-info call per process and token (failures other than 401 retried). */
 const tokenInfos = new Map<string, Promise<TokenInfo>>();
@@ -115,6 +135,8 @@ export class DeviceMgmtClient {
   readonly #tokenInfoTransport: Transport;
   /** `GET /`, the one operation without authentication: no token, outside the rate budget. */
   readonly #publicTransport: Transport;
+  /** Parts of uploads to the pre-signed URLs of a storage host: no token, outside the rate budget (./storage). */
+  readonly #storage: RequestFn;
   readonly #counters: TrafficCounters;
   readonly #organizationKey: string;
   readonly #tokenInfoPath: string;
@@ -157,18 +179,27 @@ export class DeviceMgmtClient {
     this.#tokenInfoPath = `${new URL(endpoints.apiRoot).pathname}/token-info`;
     this.#counters = new TrafficCounters(this.#organizationKey);
     const secrets = secretsOf(options.apiToken);
+    const log = { logger: options.logger ?? ((line: string) => process.stderr.write(`${line}\n`)), secrets };
+    const sleep = options.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
+    // An HttpDispatcher is an undici Dispatcher described structurally (see there).
+    const dispatcher = options.dispatcher as Dispatcher | undefined;
     const chains = attemptChains({
-      // An HttpDispatcher is an undici Dispatcher described structurally (see there).
-      dispatcher: (options.dispatcher as Dispatcher | undefined) ?? dispatcherFor(endpoints.baseUrl),
+      dispatcher: dispatcher ?? dispatcherFor(endpoints.baseUrl),
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       counters: this.#counters,
-      log: { logger: options.logger ?? ((line) => process.stderr.write(`${line}\n`)), secrets },
+      log,
       retry: {
         backoff,
         deadlineMs: options.deadlineMs ?? DEFAULT_DEADLINE_MS,
-        sleep: options.sleep ?? ((ms) => new Promise((resolve) => setTimeout(resolve, ms))),
+        sleep,
         rng: Math.random,
       },
+    });
+    this.#storage = storageChain({
+      dispatcher: dispatcher ?? dispatcherFor(STORAGE_DISPATCHER),
+      timeoutMs: options.storageTimeoutMs ?? DEFAULT_STORAGE_TIMEOUT_MS,
+      log,
+      retry: { backoff: STORAGE_BACKOFF, deadlineMs: STORAGE_DEADLINE_MS, sleep, rng: Math.random },
     });
     const token = options.apiToken;
     this.#transport = new Transport(
@@ -217,6 +248,20 @@ export class DeviceMgmtClient {
     const listeners = this.#writeListeners;
     listeners.add(listener);
     return () => listeners.delete(listener);
+  }
+
+  /**
+   * Uploads a local file in parts (./upload.ts): initiate, pre-sign (API calls, in the rate budget), each part
+   * PUT to storage (no token, no budget, retried alone, a new URL when one expired), complete; then the checksum
+   * the API answers is compared with the SHA-512 of the bytes sent (`UploadChecksumError` when they differ).
+   */
+  uploadFile(options: FileUploadOptions): Promise<UploadResult<DeviceFile>> {
+    return uploadInParts(fileUploadProtocol(this.files, options), this.#storage, options);
+  }
+
+  /** Uploads a local video in parts, as `uploadFile` does (SHA-512 compared the same way). */
+  uploadVideo(options: VideoUploadOptions): Promise<UploadResult<Video>> {
+    return uploadInParts(videoUploadProtocol(this.videos, options), this.#storage, options);
   }
 
   /** Counters of this client's traffic (read by the benchmark). */

@@ -143,6 +143,23 @@ export class UnsupportedTokenError extends DeviceMgmtError {
   }
 }
 
+/**
+ * A storage host refused a part PUT (its answer is S3's XML error document, not the API's JSON): `code` is the
+ * document's `<Code>`, `partNumber` the part. The path shown is the object's, never the pre-signed query.
+ */
+export class StorageError extends DeviceMgmtError {
+  readonly code?: string;
+  readonly partNumber?: number;
+  constructor(details: ErrorDetails, code: string | undefined, partNumber: number | undefined) {
+    super(details, partNumber === undefined ? undefined : `Part ${partNumber} was not stored.`);
+    this.code = code;
+    this.partNumber = partNumber;
+  }
+}
+
+/** A pre-signed URL past its expiry (403 "Request has expired"): the uploader asks the API for a new one. */
+export class PresignedUrlExpiredError extends StorageError {}
+
 /** Laravel-style error body: `{ message, errors: { field: [messages] } }`; anything else is tolerated. */
 const errorBodySchema = z.object({
   message: z.string().optional(),

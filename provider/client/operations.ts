@@ -7,13 +7,17 @@ import { PageIterator } from "./pagination";
 import * as s from "./schemas";
 import { createExperienceOperations, type ExperienceOperations } from "./experienceOperations";
 import { createContentOperations, type ContentOperations } from "./contentOperations";
-import { type Invalidates, INVALIDATES_NOTHING } from "./invalidates";
+import { type Invalidates, INVALIDATES_NOTHING, REPEATABLE } from "./invalidates";
 import type { Executor, Query } from "./executor";
 import type {
   App,
   AuditRecord,
   Device,
   DeviceFile,
+  FileUploadStart,
+  PresignedPart,
+  UploadedPart,
+  VideoUploadStart,
   DeviceModel,
   Group,
   GroupHierarchyNode,
@@ -175,16 +179,77 @@ export interface DeviceModelOperations {
   all(): Promise<DeviceModel[]>;
 }
 
+/** `POST /files`: a file to upload (its name on devices and the folder it goes to). */
+export interface InitiateFileUploadBody {
+  filename: string;
+  /** The folder on the device, e.g. "/sdcard/Docs". */
+  path: string;
+  /** A bundle the file belongs to (only then may it be an `.obb`). */
+  appBundleId?: string;
+}
+
+/** `POST …/pre-sign`: URLs for at most 4 parts of a pending upload. */
+export interface PresignUploadBody {
+  key: string;
+  uploadId: string;
+  partNumbers: number[];
+}
+
+/** What a file of the same name at the same path becomes: replaced, or kept beside the new one. */
+export type ConflictStrategy = "replace" | "keep-both";
+
+/** `POST /files/{fileId}/complete`: every part, ascending, with the ETag storage answered. */
+export interface CompleteFileUploadBody {
+  key: string;
+  uploadId: string;
+  parts: UploadedPart[];
+  conflictStrategy?: ConflictStrategy;
+}
+
 export interface FileOperations {
   list(): PageIterator<DeviceFile>;
   all(): Promise<DeviceFile[]>;
   get(fileId: string): Promise<DeviceFile>;
+  /** Starts an upload; the file exists only once `completeUpload` answered. */
+  initiateUpload(body: InitiateFileUploadBody): Promise<FileUploadStart>;
+  /** Pre-signed URLs for at most 4 parts (an API call: it counts against the rate budget). */
+  presignUpload(fileId: string, body: PresignUploadBody): Promise<PresignedPart[]>;
+  /** Makes the file from the parts storage received; answers it with its size and checksum. */
+  completeUpload(fileId: string, body: CompleteFileUploadBody): Promise<DeviceFile>;
+}
+
+/**
+ * `POST /videos`: a video to upload and how it renders. `videoMapping` and `videoDisplay` are for ThreeSixty and
+ * OneEighty videos (not TwoDimensional), `videoPacking` for stereoscopic ones.
+ */
+export interface InitiateVideoUploadBody {
+  /** Ends in .mp4, .mkv or .webm. */
+  filename: string;
+  videoType: "ThreeSixty" | "OneEighty" | "TwoDimensional";
+  videoMapping?: "EQUIRECTANGULAR" | "CUBEMAP" | null;
+  videoDisplay?: "Stereoscopic" | "Monoscopic" | null;
+  videoPacking?: "TOP_BOTTOM" | "LEFT_RIGHT" | null;
+  /** One of the OpenAPI's encodings: "STEREO", "MONO", "AMBIX_4", … */
+  audioEncoding: string;
+}
+
+/** `POST /videos/{videoId}/complete`: every part, ascending, with the ETag storage answered. */
+export interface CompleteVideoUploadBody {
+  key: string;
+  uploadId: string;
+  parts: UploadedPart[];
 }
 
 export interface VideoOperations {
   list(): PageIterator<Video>;
   all(): Promise<Video[]>;
   get(videoId: string): Promise<Video>;
+  /** Starts an upload; the video exists only once `completeUpload` answered. */
+  initiateUpload(body: InitiateVideoUploadBody): Promise<VideoUploadStart>;
+  /** Pre-signed URLs for at most 4 parts (an API call: it counts against the rate budget). */
+  presignUpload(videoId: string, body: PresignUploadBody): Promise<PresignedPart[]>;
+  /** Makes the video from the parts storage received; answers it with its size and checksum. */
+  completeUpload(videoId: string, body: CompleteVideoUploadBody): Promise<Video>;
 }
 
 /**
@@ -369,12 +434,42 @@ export function createOperations(run: Executor): Operations {
       list: () => list(`/files`, filesPage),
       all: () => list(`/files`, filesPage).all(),
       get: (fileId: string) => run.get(`/files/${e(fileId)}`, s.fileSchema),
+      // Files are in no cached list: an upload makes nothing stale.
+      initiateUpload: (body: InitiateFileUploadBody) =>
+        run.write("POST", `/files`, INVALIDATES_NOTHING, body, s.fileUploadStartSchema),
+      // Pre-signing changes nothing (it hands out URLs): retried like a PUT.
+      presignUpload: (fileId: string, body: PresignUploadBody) =>
+        run.write(
+          "POST",
+          `/files/${e(fileId)}/pre-sign`,
+          INVALIDATES_NOTHING,
+          body,
+          s.presignedPartsSchema,
+          undefined,
+          REPEATABLE,
+        ),
+      completeUpload: (fileId: string, body: CompleteFileUploadBody) =>
+        run.write("POST", `/files/${e(fileId)}/complete`, INVALIDATES_NOTHING, body, s.fileSchema),
     },
 
     videos: {
       list: () => list(`/videos`, videosPage),
       all: () => list(`/videos`, videosPage).all(),
       get: (videoId: string) => run.get(`/videos/${e(videoId)}`, s.videoSchema),
+      initiateUpload: (body: InitiateVideoUploadBody) =>
+        run.write("POST", `/videos`, INVALIDATES_NOTHING, body, s.videoUploadStartSchema),
+      presignUpload: (videoId: string, body: PresignUploadBody) =>
+        run.write(
+          "POST",
+          `/videos/${e(videoId)}/pre-sign`,
+          INVALIDATES_NOTHING,
+          body,
+          s.presignedPartsSchema,
+          undefined,
+          REPEATABLE,
+        ),
+      completeUpload: (videoId: string, body: CompleteVideoUploadBody) =>
+        run.write("POST", `/videos/${e(videoId)}/complete`, INVALIDATES_NOTHING, body, s.videoSchema),
     },
 
     auditLogs: {

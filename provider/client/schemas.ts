@@ -249,6 +249,32 @@ export const fileSchema = parsesTo<t.DeviceFile>()(
   true,
 );
 
+export const fileUploadStartSchema = parsesTo<t.FileUploadStart>()(
+  z.object({ key: z.string().min(1), uploadId: z.string().min(1), fileId: id }),
+  true,
+);
+
+export const videoUploadStartSchema = parsesTo<t.VideoUploadStart>()(
+  z.object({ key: z.string().min(1), uploadId: z.string().min(1), videoId: id }),
+  true,
+);
+
+/** Pre-sign answers: files, videos and images say `presignedUrl`; app versions' schema `url` (its example the other). */
+export const presignedPartsSchema = parsesTo<t.PresignedPart[]>()(
+  z.array(
+    z
+      .union([
+        z.object({ partNumber: z.number().int(), presignedUrl: z.url() }),
+        z.object({ partNumber: z.number().int(), url: z.url() }),
+      ])
+      .transform((part) => ({
+        partNumber: part.partNumber,
+        url: "presignedUrl" in part ? part.presignedUrl : part.url,
+      })),
+  ),
+  true,
+);
+
 export const videoSchema = parsesTo<t.Video>()(
   z.object({
     id,

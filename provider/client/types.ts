@@ -205,6 +205,32 @@ export interface DeviceFile extends Timestamps {
   deviceStatuses: ContentDeviceStatus[];
 }
 
+/** What initiating a file upload answers: the upload's storage key and id, and the id the file will have. */
+export interface FileUploadStart {
+  key: string;
+  uploadId: string;
+  fileId: string;
+}
+
+/** What initiating a video upload answers. */
+export interface VideoUploadStart {
+  key: string;
+  uploadId: string;
+  videoId: string;
+}
+
+/** A pre-signed URL for one part of an upload (the API names it `presignedUrl`, or `url` for app versions). */
+export interface PresignedPart {
+  partNumber: number;
+  url: string;
+}
+
+/** One part as storage received it: what an upload's complete lists. */
+export interface UploadedPart {
+  partNumber: number;
+  eTag: string;
+}
+
 export interface Video extends Timestamps {
   id: string;
   name: string;

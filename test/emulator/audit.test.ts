@@ -3,6 +3,7 @@
  * created/updated/deleted, when, from where) in the OpenAPI's field names; reads and refused requests record
  * none. GET /audit-logs lists them, newest first, with search, start_time, end_time and pagination.
  */
+import { request } from "undici";
 import { API_ROUTES, type RunningEmulator } from "../../emulator";
 import { auditExperienceWrites } from "./experience-audit";
 import {
@@ -320,6 +321,36 @@ describe("what records", () => {
       () => admin.delete(`/groups/${group}`, { query: { replacementGroupId: replacement } }),
       { type: "deleted", action: "delete-group", resourceType: "group", resourceId: group },
     );
+
+    // Uploads: initiate and pre-sign make nothing the organization shows (no file or video exists until the
+    // complete), so they record nothing; the complete records the object it made.
+    for (const [segment, field, what, body] of [
+      ["files", "fileId", "file", { filename: "audited.txt", path: "/sdcard" }],
+      [
+        "videos",
+        "videoId",
+        "video",
+        { filename: "audited.mp4", videoType: "TwoDimensional", audioEncoding: "MONO" },
+      ],
+    ] as const) {
+      const before = await total();
+      const started = (await admin.post(`/${segment}`, body)).body;
+      const ids = { key: started.key, uploadId: started.uploadId };
+      const signed = await admin.post(`/${segment}/${started[field]}/pre-sign`, { ...ids, partNumbers: [1] });
+      const sent = await request(signed.body[0].presignedUrl, { method: "PUT", body: "audited" });
+      await sent.body.text();
+      expect(await total()).toBe(before);
+      covered.add(`POST /${segment}`).add(`POST /${segment}/{${field}}/pre-sign`);
+      await write(
+        `POST /${segment}/{${field}}/complete`,
+        () =>
+          admin.post(`/${segment}/${started[field]}/complete`, {
+            ...ids,
+            parts: [{ partNumber: 1, eTag: sent.headers.etag }],
+          }),
+        { type: "created", action: `create-${what}`, resourceType: what, resourceId: started[field] },
+      );
+    }
 
     // The migration is checked on its own below (it records in both organizations).
     covered.add("POST /devices/{deviceId}/migrate/{organizationSlug}");

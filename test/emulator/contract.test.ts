@@ -7,6 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import * as path from "node:path";
 import Ajv, { type ValidateFunction } from "ajv";
 import addFormats from "ajv-formats";
+import { request } from "undici";
 import { parse } from "yaml";
 import { API_ROUTES, type RunningEmulator } from "../../emulator";
 import type { RouteDefinition } from "../../emulator/context";
@@ -143,6 +144,47 @@ if (!existsSync(OPENAPI)) {
       await probe("PUT /apps/{appId}", { appId: made }, { body: { tags: "lobby" } });
       await probe("PUT /apps/{appId}", { appId: missing }, { body: {} });
       await probe("GET /apps/{appId}", { appId: made });
+
+      // Uploading a file: initiate, pre-sign, the part to storage (not an API operation), complete.
+      const started = await probe("POST /files", {}, { body: { filename: "contract.txt", path: "/sdcard" } });
+      await probe("POST /files", {}, { body: { filename: "contract.apk", path: "/sdcard" } });
+      const upload = { key: started.key, uploadId: started.uploadId };
+      const at = { fileId: started.fileId };
+      const [part] = await probe("POST /files/{fileId}/pre-sign", at, {
+        body: { ...upload, partNumbers: [1] },
+      });
+      await probe("POST /files/{fileId}/pre-sign", at, { body: { ...upload, partNumbers: [1, 2, 3, 4, 5] } });
+      const sent = await request(part.presignedUrl, { method: "PUT", body: "contract" });
+      await sent.body.text();
+      const eTag = sent.headers.etag as string;
+      await probe("POST /files/{fileId}/complete", at, {
+        body: { ...upload, parts: [{ partNumber: 2, eTag }] },
+      });
+      await probe("POST /files/{fileId}/complete", at, {
+        body: { ...upload, parts: [{ partNumber: 1, eTag }] },
+      });
+      await probe("POST /files/{fileId}/complete", at, {
+        body: { ...upload, parts: [{ partNumber: 1, eTag }] },
+      });
+      // Uploading a video: the same protocol, with the rendering fields.
+      const video = { filename: "contract.mp4", videoType: "TwoDimensional", audioEncoding: "STEREO" };
+      const begun = await probe("POST /videos", {}, { body: video });
+      await probe("POST /videos", {}, { body: { ...video, videoType: "ThreeSixty" } });
+      const videoUpload = { key: begun.key, uploadId: begun.uploadId };
+      const videoAt = { videoId: begun.videoId };
+      const [videoPart] = await probe("POST /videos/{videoId}/pre-sign", videoAt, {
+        body: { ...videoUpload, partNumbers: [1] },
+      });
+      await probe("POST /videos/{videoId}/pre-sign", videoAt, { body: { ...videoUpload, partNumbers: [] } });
+      const videoSent = await request(videoPart.presignedUrl, { method: "PUT", body: "contract" });
+      await videoSent.body.text();
+      const videoETag = videoSent.headers.etag as string;
+      await probe("POST /videos/{videoId}/complete", videoAt, {
+        body: { ...videoUpload, parts: [{ partNumber: 1, eTag: "wrong" }] },
+      });
+      await probe("POST /videos/{videoId}/complete", videoAt, {
+        body: { ...videoUpload, parts: [{ partNumber: 1, eTag: videoETag }] },
+      });
       await probe("GET /apps/{appId}", { appId: apps[0].id });
       await probe("GET /apps/{appId}", { appId: missing });
       const channels = (await probe("GET /apps/{appId}/release-channels", { appId: apps[0].id })).data;

@@ -1,0 +1,324 @@
+/**
+ * Uploading files and videos (OpenAPI tags "Files" and "Videos"; the same protocol). A file: `POST /files` (InitiateFileUpload: `filename`, `path`, optional
+ * `appBundleId`) answers `{key, uploadId, fileId}`; `POST /files/{fileId}/pre-sign` (`key`, `uploadId`,
+ * `partNumbers`: 1..4) answers a pre-signed URL per part on the storage endpoint (../uploads.ts); the client
+ * PUTs each part there; `POST /files/{fileId}/complete` (`key`, `uploadId`, `parts: [{partNumber, eTag}]`,
+ * optional `conflictStrategy`) makes the file from the parts received and answers it, with the size and SHA-512
+ * checksum of those bytes. All three need `CONTENT__MANAGE` organization-wide, as deleting a file does.
+ *
+ * The emulator's reading where the documents are silent: a file being uploaded is no file yet (the File schema
+ * has no status: not listed, `GET /files/{fileId}` 404) and its id is single-use (a second complete, or a
+ * pre-sign after the complete, is 404, as S3's NoSuchUpload); part numbers are 1..10000 (S3's range); a
+ * complete names each part once, in ascending order, with the ETag storage answered for it. A "conflict" is a
+ * file of the same filename at the same path. Switches (emulator/README.md): whether `replace` keeps the
+ * replaced file's id (`replaceKeepsFileId`), whether a conflict without a strategy is refused
+ * (`requireConflictStrategy`), S3's part sizes (`s3PartSizes`), the URL lifetime (`uploadUrlLifetimeSeconds`).
+ *
+ * A video: `POST /videos` (InitiateVideoUpload: `filename` ending .mp4, .mkv or .webm, `videoType`,
+ * `audioEncoding`, and the rendering fields with the OpenAPI's rules between them: `videoMapping` and
+ * `videoDisplay` required for ThreeSixty and OneEighty, prohibited for TwoDimensional; `videoPacking` required
+ * when `videoDisplay` is Stereoscopic, prohibited otherwise) answers `{key, uploadId, videoId}`; pre-sign and
+ * complete as for files, without `conflictStrategy` (videos have no path to conflict on). The emulator's reading:
+ * an uploaded video is named after its filename, lives under `organizations/<slug>/videos/` as the seeded ones
+ * do, and has `playtimeSeconds: null` (the emulator does not decode media).
+ */
+import { z } from "zod";
+import { ok, type RequestContext, type RouteDefinition } from "../context";
+import { FieldErrorCollector, invalid, notFound, parseOrThrow } from "../errors";
+import type { FileItem, Video, VideoRendering } from "../model";
+import { MAX_PART_NUMBER, MIN_PART_BYTES, type PendingUpload, type UploadKind } from "../uploads";
+import { fileView, videoView } from "../views";
+
+const initiateBody = z.object({
+  filename: z.string().trim().min(1).max(255),
+  path: z.string().trim().min(1).max(1024),
+  appBundleId: z.guid().optional(),
+});
+
+const partNumber = z.number().int().min(1).max(MAX_PART_NUMBER);
+
+const presignBody = z.object({
+  key: z.string().min(1),
+  uploadId: z.string().min(1),
+  partNumbers: z.array(partNumber).min(1).max(4),
+});
+
+const completeBody = z.object({
+  key: z.string().min(1),
+  uploadId: z.string().min(1),
+  parts: z.array(z.object({ partNumber, eTag: z.string().min(1) })).min(1),
+});
+
+const completeFileBody = completeBody.extend({
+  conflictStrategy: z.enum(["replace", "keep-both"]).optional(),
+});
+
+const AUDIO_ENCODINGS = [
+  "UNKNOWN",
+  "MONO",
+  "STEREO",
+  ...["TBE_8", "TBE_8_2", "TBE_6", "TBE_6_2", "TBE_4", "TBE_4_2"],
+  ...["TBE_8_PAIR_0", "TBE_8_PAIR_1", "TBE_8_PAIR_2", "TBE_8_PAIR_3"],
+  ...["TBE_CHANNEL_0", "TBE_CHANNEL_1", "TBE_CHANNEL_2", "TBE_CHANNEL_3"],
+  ...["TBE_CHANNEL_4", "TBE_CHANNEL_5", "TBE_CHANNEL_6", "TBE_CHANNEL_7"],
+  ...["HEADLOCKED_STEREO", "HEADLOCKED_CHANNEL_0", "HEADLOCKED_CHANNEL_1"],
+  ...["AMBIX_4", "AMBIX_4_2", "AMBIX_9", "AMBIX_9_2", "AMBIX_16", "AMBIX_16_2"],
+] as const;
+
+const initiateVideoBody = z.object({
+  filename: z.string().trim().min(1).max(255),
+  videoType: z.enum(["ThreeSixty", "OneEighty", "TwoDimensional"]),
+  videoMapping: z.enum(["EQUIRECTANGULAR", "CUBEMAP"]).nullable().optional(),
+  videoDisplay: z.enum(["Stereoscopic", "Monoscopic"]).nullable().optional(),
+  videoPacking: z.enum(["TOP_BOTTOM", "LEFT_RIGHT"]).nullable().optional(),
+  audioEncoding: z.enum(AUDIO_ENCODINGS),
+});
+
+/** The OpenAPI's rules between a video's rendering fields, as Laravel's required_if / prohibited_if read. */
+function videoRendering(body: z.output<typeof initiateVideoBody>): VideoRendering {
+  const errors = new FieldErrorCollector();
+  if (!/\.(mp4|mkv|webm)$/i.test(body.filename))
+    errors.add("filename", "The filename must end with one of the following: .mp4, .mkv, .webm.");
+  const immersive = body.videoType !== "TwoDimensional";
+  for (const [field, label] of [
+    ["videoMapping", "video mapping"],
+    ["videoDisplay", "video display"],
+  ] as const) {
+    const value = body[field] ?? null;
+    if (immersive && value === null)
+      errors.add(field, `The ${label} field is required when video type is ${body.videoType}.`);
+    if (!immersive && value !== null)
+      errors.add(field, `The ${label} field is prohibited when video type is TwoDimensional.`);
+  }
+  const stereo = body.videoDisplay === "Stereoscopic";
+  const packing = body.videoPacking ?? null;
+  if (stereo && packing === null)
+    errors.add("videoPacking", "The video packing field is required when video display is Stereoscopic.");
+  if (!stereo && packing !== null)
+    errors.add("videoPacking", "The video packing field is prohibited unless video display is Stereoscopic.");
+  errors.throwIfAny();
+  return {
+    videoMapping: body.videoMapping ?? null,
+    videoDisplay: body.videoDisplay ?? null,
+    videoPacking: packing,
+    audioEncoding: body.audioEncoding,
+  };
+}
+
+/** The pending upload the path names (`idParam`), its key and upload id as the body repeats them. */
+function pendingUpload(
+  ctx: RequestContext,
+  kind: UploadKind,
+  idParam: string,
+  body: { key: string; uploadId: string },
+): PendingUpload {
+  const upload = ctx.services.uploads.find(kind, ctx.org.org.id, ctx.params[idParam]);
+  if (!upload) throw notFound();
+  const errors = new FieldErrorCollector();
+  if (body.key !== upload.key) errors.add("key", "The selected key is invalid.");
+  if (body.uploadId !== upload.uploadId) errors.add("uploadId", "The selected upload id is invalid.");
+  errors.throwIfAny();
+  return upload;
+}
+
+/** ETags as storage answers them are quoted; clients often send them bare. Both name the same part. */
+const bareETag = (eTag: string) => eTag.replace(/^"(.*)"$/, "$1");
+
+/** Every part named once, ascending, received with that ETag; under `s3PartSizes`, all but the last ≥ 5 MiB. */
+function checkParts(
+  ctx: RequestContext,
+  upload: PendingUpload,
+  parts: { partNumber: number; eTag: string }[],
+) {
+  const errors = new FieldErrorCollector();
+  parts.forEach((part, i) => {
+    if (i > 0 && part.partNumber <= parts[i - 1].partNumber)
+      errors.add(
+        `parts.${i}.partNumber`,
+        "The parts must be listed once each, in ascending order of partNumber.",
+      );
+    const received = upload.parts.get(part.partNumber);
+    if (!received) errors.add(`parts.${i}.partNumber`, `Part ${part.partNumber} was not uploaded.`);
+    else if (bareETag(received.eTag) !== bareETag(part.eTag))
+      errors.add(`parts.${i}.eTag`, `The eTag does not match part ${part.partNumber} as uploaded.`);
+    else if (ctx.services.strict.s3PartSizes && i < parts.length - 1 && received.sizeBytes < MIN_PART_BYTES)
+      errors.add(
+        `parts.${i}`,
+        "Your proposed upload is smaller than the minimum allowed size (5 MiB per part but the last).",
+      );
+  });
+  errors.throwIfAny();
+}
+
+/** Moves what pointed at the replaced file (groups' and devices' files) to the file that replaces it. */
+function repoint(ctx: RequestContext, fromId: string, toId: string): void {
+  for (const holder of [...ctx.org.groups.values(), ...ctx.org.devices.values()])
+    for (const attachment of holder.files) if (attachment.id === fromId) attachment.id = toId;
+}
+
+/** `POST /{kind}/{id}/pre-sign`: a URL on the storage endpoint per part asked for. */
+function presignRoute(kind: UploadKind, idParam: string): RouteDefinition {
+  return {
+    method: "POST",
+    path: `/${kind}/:${idParam}/pre-sign`,
+    auth: "user",
+    handler: (ctx) => {
+      ctx.access.require("CONTENT__MANAGE");
+      const body = parseOrThrow(presignBody, ctx.body);
+      const upload = pendingUpload(ctx, kind, idParam, body);
+      return ok(
+        body.partNumbers.map((n) => ({
+          partNumber: n,
+          presignedUrl: ctx.services.uploads.presign(upload, n),
+        })),
+      );
+    },
+  };
+}
+
+export const uploadRoutes: RouteDefinition[] = [
+  {
+    method: "POST",
+    path: "/files",
+    auth: "user",
+    handler: (ctx) => {
+      ctx.access.require("CONTENT__MANAGE");
+      const body = parseOrThrow(initiateBody, ctx.body);
+      const name = body.filename.toLowerCase();
+      if (name.endsWith(".apk")) throw invalid("filename", "The filename must not end with .apk.");
+      if (name.endsWith(".obb") && body.appBundleId === undefined)
+        throw invalid("filename", "The filename must not end with .obb unless appBundleId is given.");
+      if (body.appBundleId !== undefined && !ctx.org.appBundles.get(body.appBundleId.toLowerCase()))
+        throw invalid("appBundleId", "The selected app bundle id is invalid.");
+      const upload = ctx.services.uploads.initiate(
+        "files",
+        ctx.org.org.id,
+        encodeURIComponent(body.filename),
+        {
+          filename: body.filename,
+          location: body.path,
+        },
+      );
+      return ok({ key: upload.key, uploadId: upload.uploadId, fileId: upload.id });
+    },
+  },
+  presignRoute("files", "fileId"),
+  {
+    method: "POST",
+    path: "/files/:fileId/complete",
+    auth: "user",
+    answerMayBeLost: true,
+    handler: (ctx) => {
+      ctx.access.require("CONTENT__MANAGE");
+      const body = parseOrThrow(completeFileBody, ctx.body);
+      const upload = pendingUpload(ctx, "files", "fileId", body);
+      checkParts(ctx, upload, body.parts);
+      const filename = upload.details.filename as string;
+      const location = upload.details.location as string;
+      const existing = [...ctx.org.files.values()].find(
+        (f) => f.filename === filename && f.location === location,
+      );
+      const strategy = body.conflictStrategy ?? "keep-both";
+      if (existing && body.conflictStrategy === undefined && ctx.services.strict.requireConflictStrategy)
+        throw invalid(
+          "conflictStrategy",
+          `A file named ${filename} exists at ${location}: the conflict strategy field is required (replace or keep-both).`,
+        );
+      const received = ctx.services.uploads.finish(
+        upload,
+        body.parts.map((p) => p.partNumber),
+      );
+      let file: FileItem;
+      if (existing && strategy === "replace" && ctx.services.strict.replaceKeepsFileId) {
+        file = Object.assign(existing, received, { updatedAt: ctx.now });
+      } else {
+        file = {
+          id: upload.id,
+          filename,
+          location,
+          ...received,
+          tags: [],
+          createdAt: ctx.now,
+          updatedAt: ctx.now,
+        };
+        if (existing && strategy === "replace") {
+          file.tags = existing.tags;
+          repoint(ctx, existing.id, file.id);
+          ctx.org.files.delete(existing.id);
+        }
+        ctx.org.files.insert(file);
+      }
+      const replaced = existing !== undefined && strategy === "replace";
+      ctx.audit({
+        type: replaced ? "updated" : "created",
+        action: replaced ? "update-file" : "create-file",
+        resourceType: "file",
+        resourceId: file.id,
+        resourceName: file.filename,
+        description: `${replaced ? "Replaced" : "Uploaded"} file '${file.filename}'.`,
+      });
+      return ok(fileView(ctx.org, file));
+    },
+  },
+  {
+    method: "POST",
+    path: "/videos",
+    auth: "user",
+    handler: (ctx) => {
+      ctx.access.require("CONTENT__MANAGE");
+      const body = parseOrThrow(initiateVideoBody, ctx.body);
+      const rendering = videoRendering(body);
+      const upload = ctx.services.uploads.initiate(
+        "videos",
+        ctx.org.org.id,
+        encodeURIComponent(body.filename),
+        {
+          filename: body.filename,
+          videoType: body.videoType,
+          rendering,
+        },
+      );
+      return ok({ key: upload.key, uploadId: upload.uploadId, videoId: upload.id });
+    },
+  },
+  presignRoute("videos", "videoId"),
+  {
+    method: "POST",
+    path: "/videos/:videoId/complete",
+    auth: "user",
+    answerMayBeLost: true,
+    handler: (ctx) => {
+      ctx.access.require("CONTENT__MANAGE");
+      const body = parseOrThrow(completeBody, ctx.body);
+      const upload = pendingUpload(ctx, "videos", "videoId", body);
+      checkParts(ctx, upload, body.parts);
+      const filename = upload.details.filename as string;
+      const video: Video = {
+        id: upload.id,
+        name: filename,
+        filename,
+        location: `organizations/${ctx.org.org.slug}/videos/${filename}`,
+        ...ctx.services.uploads.finish(
+          upload,
+          body.parts.map((p) => p.partNumber),
+        ),
+        tags: [],
+        playtimeSeconds: null,
+        videoType: upload.details.videoType as Video["videoType"],
+        rendering: upload.details.rendering as VideoRendering,
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      };
+      ctx.org.videos.insert(video);
+      ctx.audit({
+        type: "created",
+        action: "create-video",
+        resourceType: "video",
+        resourceId: video.id,
+        resourceName: video.name,
+        description: `Uploaded video '${video.name}'.`,
+      });
+      return ok(videoView(ctx.org, video));
+    },
+  },
+];

@@ -1,0 +1,416 @@
+/**
+ * Uploading content in parts, as the OpenAPI's protocol goes (the same for files, videos, images, 3D
+ * environments and app builds; `UploadProtocol` is what differs): initiate; pre-sign at most 4 parts per call
+ * (API calls: they spend the organization's rate budget); PUT each part to its URL through the storage chain
+ * (./storage: no token, no budget, each part retried on its own, a new URL asked for when one expired); complete
+ * with every part's ETag; then compare the checksum the API answers with the one computed here.
+ *
+ * Sized as the vendor's CLI does: parts of at least 5 MiB and at most 1000 parts. The file is read once, in
+ * order, a part at a time, and hashed as it is read (so the checksum is of exactly the bytes sent); at most
+ * `concurrency` parts are in flight, so memory holds at most that many parts, never the file. A file that is
+ * shorter or longer than when the upload began, or whose hash is not the one the caller expected (taken at
+ * preview), is refused before the complete: nothing is made. A complete whose answer was lost is sent again:
+ * the upload id is single-use, so either it completes now or the API no longer knows it (404), and then the
+ * protocol finds what the first one made, so a lost answer never makes a second object.
+ */
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
+import { open } from "node:fs/promises";
+import { DeviceMgmtProblem } from "../errors";
+import type { RequestFn } from "./chain";
+import { AmbiguousWriteError, NotFoundError, PresignedUrlExpiredError } from "./errors";
+import { putPart } from "./storage";
+import type {
+  ConflictStrategy,
+  FileOperations,
+  InitiateFileUploadBody,
+  InitiateVideoUploadBody,
+  VideoOperations,
+} from "./operations";
+import type { Checksum, DeviceFile, PresignedPart, UploadedPart, Video } from "./types";
+
+const MiB = 1024 * 1024;
+export const MIN_PART_BYTES = 5 * MiB;
+export const MAX_PARTS = 1000;
+/** Part numbers per pre-sign call (the OpenAPI's maximum). */
+export const PRESIGN_BATCH = 4;
+const DEFAULT_CONCURRENCY = 4;
+/** New URLs asked for one part before its expiry is taken as the storage host's problem, not the URL's. */
+const MAX_URL_RENEWALS = 3;
+
+/** The checksum algorithms the API answers, as it names them and as node:crypto does. */
+export type ChecksumAlgorithm = "SHA-512" | "SHA-256";
+const NODE_HASH: Record<ChecksumAlgorithm, string> = { "SHA-512": "sha512", "SHA-256": "sha256" };
+
+/** What one kind's upload operations are; the rest of the protocol is the same for every kind. */
+export interface UploadProtocol<T> {
+  algorithm: ChecksumAlgorithm;
+  initiate(): Promise<{ id: string; key: string; uploadId: string }>;
+  presign(
+    id: string,
+    body: { key: string; uploadId: string; partNumbers: number[] },
+  ): Promise<PresignedPart[]>;
+  complete(id: string, body: { key: string; uploadId: string; parts: UploadedPart[] }): Promise<T>;
+  checksumOf(made: T): Checksum | undefined;
+  idOf(made: T): string;
+  /** After a complete whose answer was lost and whose upload is gone: what it made, found by its checksum. */
+  findCompleted(id: string, checksum: string): Promise<T | undefined>;
+}
+
+export interface UploadProgress {
+  sentBytes: number;
+  totalBytes: number;
+  partsSent: number;
+  parts: number;
+}
+
+export interface UploadOptions {
+  /** The local file to upload. */
+  source: string;
+  /** The checksum (hex, the kind's algorithm) the caller took earlier: a file that no longer has it is refused. */
+  expectedChecksum?: string;
+  /** Parts in flight at once (default 4). */
+  concurrency?: number;
+  /** Part size in bytes; raised to what the vendor sizing needs (at least 5 MiB, at most 1000 parts). */
+  partSizeBytes?: number;
+  onProgress?: (progress: UploadProgress) => void;
+}
+
+export interface UploadResult<T> {
+  /** What the API answered to the complete (or, after a lost answer, what the complete made). */
+  made: T;
+  /** The checksum of the bytes sent, hex, the kind's algorithm; the API answered the same. */
+  checksum: string;
+  sizeBytes: number;
+  parts: number;
+  /** Pre-sign calls made (renewals of expired URLs included). */
+  presignCalls: number;
+}
+
+/** The bytes uploaded are not what the file holds now (or what the caller hashed earlier): refused, nothing made. */
+export class SourceChangedError extends DeviceMgmtProblem {
+  constructor(
+    readonly source: string,
+    readonly expected: string,
+    readonly actual: string,
+  ) {
+    super(
+      `${source} changed while it was being uploaded (expected ${expected}, found ${actual}); nothing was made. ` +
+        "Run the operation again once the file is no longer being written.",
+      { property: "source", fix: "upload again once the file is no longer being written" },
+    );
+  }
+}
+
+/** The API answered another checksum than that of the bytes sent: the content it holds is not the file. */
+export class UploadChecksumError extends DeviceMgmtProblem {
+  constructor(
+    readonly source: string,
+    readonly id: string,
+    readonly algorithm: ChecksumAlgorithm,
+    readonly sent: string,
+    readonly answered: Checksum | undefined,
+  ) {
+    const got = answered === undefined ? "no checksum" : `${answered.algorithm} ${answered.value}`;
+    super(
+      `The ${algorithm} of ${source} as uploaded is ${sent}, but the API answered ${got} for ${id}: the ` +
+        "content it holds is not this file. Upload it again (and delete the object if it is not wanted).",
+      { property: "source", fix: "upload again" },
+    );
+  }
+}
+
+/** A complete's answer was lost and what it made cannot be found: whether the object exists is unknown. */
+export class UploadOutcomeUnknownError extends DeviceMgmtProblem {
+  constructor(
+    readonly source: string,
+    readonly id: string,
+    readonly checksum: string,
+  ) {
+    super(
+      `The answer to completing the upload of ${source} (${id}) was lost, and no object with its checksum ` +
+        `${checksum} was found. Look for it in the organization before uploading again.`,
+      { property: "source", fix: "look for the object before uploading again" },
+    );
+  }
+}
+
+/** The pre-sign answer lacked a part that was asked for. */
+export class PresignMissingPartError extends DeviceMgmtProblem {
+  constructor(readonly partNumber: number) {
+    super(`The pre-sign answer has no URL for part ${partNumber}.`, { fix: "retry the upload" });
+  }
+}
+
+/**
+ * The checksum (hex) of a local file as the API computes it for a kind, streamed: a 4 GiB file costs a
+ * buffer's worth of memory. What a caller takes at preview and passes as `expectedChecksum`.
+ */
+export async function checksumOfFile(source: string, algorithm: ChecksumAlgorithm): Promise<string> {
+  const hash = createHash(NODE_HASH[algorithm]);
+  for await (const chunk of createReadStream(source, { highWaterMark: MiB })) hash.update(chunk as Buffer);
+  return hash.digest("hex");
+}
+
+/** The vendor CLI's sizing: at least 5 MiB (or the size asked), whole MiB, few enough for 1000 parts. */
+export function partSizeFor(totalBytes: number, asked = MIN_PART_BYTES): number {
+  const needed = Math.max(asked, MIN_PART_BYTES, Math.ceil(totalBytes / MAX_PARTS));
+  return Math.ceil(needed / MiB) * MiB;
+}
+
+/** Fills `buffer` from `position`, or less of it at the end of the file; answers the part read. */
+async function readPart(file: import("node:fs/promises").FileHandle, position: number, buffer: Buffer) {
+  let filled = 0;
+  while (filled < buffer.length) {
+    const { bytesRead } = await file.read(buffer, filled, buffer.length - filled, position + filled);
+    if (bytesRead === 0) break;
+    filled += bytesRead;
+  }
+  return buffer.subarray(0, filled);
+}
+
+/**
+ * Pre-signed URLs by part, asked for 4 at a time (the part wanted and the next ones along that have none), and
+ * asked for again when one expired: then the other unsent parts of the same answer are taken to be expired too
+ * (they were signed at the same instant), so one call renews them all.
+ */
+class PresignedUrls {
+  private readonly urls = new Map<number, Promise<string>>();
+  /** The pre-sign answer each part's URL came from. */
+  private readonly answers = new Map<number, Promise<PresignedPart[]>>();
+  private readonly sent = new Set<number>();
+  calls = 0;
+
+  constructor(
+    private readonly parts: number,
+    private readonly ask: (partNumbers: number[]) => Promise<PresignedPart[]>,
+  ) {}
+
+  get(partNumber: number): Promise<string> {
+    const known = this.urls.get(partNumber);
+    if (known) return known;
+    const batch: number[] = [];
+    for (let n = partNumber; n <= this.parts && batch.length < PRESIGN_BATCH; n++)
+      if (!this.urls.has(n) && !this.sent.has(n)) batch.push(n);
+    this.calls++;
+    const answer = this.ask(batch);
+    for (const n of batch) {
+      const url = answer.then((signed) => {
+        const found = signed.find((p) => p.partNumber === n);
+        if (!found) throw new PresignMissingPartError(n);
+        return found.url;
+      });
+      // A failed pre-sign is not remembered: the part asks again (and fails the upload if that fails too).
+      url.catch(() => this.urls.get(n) === url && this.urls.delete(n));
+      this.urls.set(n, url);
+      this.answers.set(n, answer);
+    }
+    return this.urls.get(partNumber) as Promise<string>;
+  }
+
+  /** The part is stored: its URL is not needed again. */
+  done(partNumber: number): void {
+    this.sent.add(partNumber);
+  }
+
+  /**
+   * `url` of this part expired: forget it, and the URLs of the same answer's unsent parts, unless a newer one
+   * was asked for meanwhile.
+   */
+  async renew(partNumber: number, url: string): Promise<void> {
+    const current = this.urls.get(partNumber);
+    if (current === undefined) return;
+    const latest = await current.catch(() => undefined);
+    if (latest !== url || this.urls.get(partNumber) !== current) return;
+    const answer = this.answers.get(partNumber);
+    for (const [n, from] of this.answers)
+      if (from === answer && !this.sent.has(n)) {
+        this.urls.delete(n);
+        this.answers.delete(n);
+      }
+  }
+}
+
+export async function uploadInParts<T>(
+  protocol: UploadProtocol<T>,
+  storage: RequestFn,
+  options: UploadOptions,
+): Promise<UploadResult<T>> {
+  const { source } = options;
+  const file = await open(source, "r");
+  try {
+    const totalBytes = (await file.stat()).size;
+    const partSize = partSizeFor(totalBytes, options.partSizeBytes);
+    const parts = Math.max(1, Math.ceil(totalBytes / partSize));
+    const concurrency = Math.max(1, Math.floor(options.concurrency ?? DEFAULT_CONCURRENCY));
+    const hash = createHash(NODE_HASH[protocol.algorithm]);
+
+    const started = await protocol.initiate();
+    const ids = { key: started.key, uploadId: started.uploadId };
+    const urls = new PresignedUrls(parts, (partNumbers) =>
+      protocol.presign(started.id, { ...ids, partNumbers }),
+    );
+    const eTags = new Map<number, string>();
+    const progress: UploadProgress = { sentBytes: 0, totalBytes, partsSent: 0, parts };
+
+    const send = async (partNumber: number, bytes: Buffer) => {
+      for (let renewals = 0; ; renewals++) {
+        const url = await urls.get(partNumber);
+        try {
+          eTags.set(partNumber, await putPart(storage, url, bytes));
+          urls.done(partNumber);
+          break;
+        } catch (error) {
+          if (!(error instanceof PresignedUrlExpiredError) || renewals >= MAX_URL_RENEWALS) throw error;
+          await urls.renew(partNumber, url);
+        }
+      }
+      progress.sentBytes += bytes.length;
+      progress.partsSent++;
+      options.onProgress?.({ ...progress });
+    };
+
+    const inFlight = new Set<Promise<void>>();
+    // One buffer per part in flight, reused: memory is `concurrency` parts whatever the file's size.
+    const buffers: Buffer[] = [];
+    let failure: { error: unknown } | undefined;
+    let position = 0;
+    for (let partNumber = 1; partNumber <= parts && failure === undefined; partNumber++) {
+      while (inFlight.size >= concurrency) await Promise.race(inFlight);
+      if (failure !== undefined) break;
+      const buffer = buffers.pop() ?? Buffer.allocUnsafe(partSize);
+      const length = Math.min(partSize, totalBytes - position);
+      const bytes = await readPart(file, position, buffer.subarray(0, length));
+      position += bytes.length;
+      hash.update(bytes);
+      const task: Promise<void> = send(partNumber, bytes)
+        .catch((error: unknown) => void (failure ??= { error }))
+        .finally(() => {
+          inFlight.delete(task);
+          buffers.push(buffer);
+        });
+      inFlight.add(task);
+    }
+    await Promise.all(inFlight);
+    if (failure !== undefined) throw failure.error;
+
+    const checksum = hash.digest("hex");
+    const grown = (await readPart(file, position, Buffer.alloc(1))).length > 0;
+    if (position !== totalBytes || grown)
+      throw new SourceChangedError(source, `${totalBytes} bytes`, grown ? "more bytes" : `${position} bytes`);
+    if (options.expectedChecksum !== undefined && options.expectedChecksum.toLowerCase() !== checksum)
+      throw new SourceChangedError(source, options.expectedChecksum.toLowerCase(), checksum);
+
+    const completion = {
+      ...ids,
+      parts: [...eTags].sort(([a], [b]) => a - b).map(([partNumber, eTag]) => ({ partNumber, eTag })),
+    };
+    const made = await completeOnce(protocol, started.id, completion, source, checksum);
+    const answered = protocol.checksumOf(made);
+    if (answered?.algorithm !== protocol.algorithm || answered.value.toLowerCase() !== checksum)
+      throw new UploadChecksumError(source, protocol.idOf(made), protocol.algorithm, checksum, answered);
+    return { made, checksum, sizeBytes: totalBytes, parts, presignCalls: urls.calls };
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Completes, and after a lost answer completes again: the upload id is single-use, so the second either makes
+ * the object (the first was not applied) or is refused with 404 (it was), and then the object is found by its
+ * checksum.
+ */
+async function completeOnce<T>(
+  protocol: UploadProtocol<T>,
+  id: string,
+  body: { key: string; uploadId: string; parts: UploadedPart[] },
+  source: string,
+  checksum: string,
+): Promise<T> {
+  try {
+    return await protocol.complete(id, body);
+  } catch (error) {
+    if (!(error instanceof AmbiguousWriteError)) throw error;
+  }
+  try {
+    return await protocol.complete(id, body);
+  } catch (error) {
+    if (!(error instanceof NotFoundError)) throw error;
+  }
+  const found = await protocol.findCompleted(id, checksum);
+  if (found === undefined) throw new UploadOutcomeUnknownError(source, id, checksum);
+  return found;
+}
+
+/** What `DeviceMgmtClient.uploadFile` takes: the file, where it goes on devices, and what a same-named one becomes. */
+export interface FileUploadOptions extends UploadOptions, InitiateFileUploadBody {
+  conflictStrategy?: ConflictStrategy;
+}
+
+/** Files: SHA-512; after a lost complete, the file of that name, path and checksum (newest first). */
+export function fileUploadProtocol(
+  files: FileOperations,
+  options: FileUploadOptions,
+): UploadProtocol<DeviceFile> {
+  const { filename, path, appBundleId, conflictStrategy } = options;
+  return {
+    algorithm: "SHA-512",
+    initiate: async () => {
+      const started = await files.initiateUpload({ filename, path, ...(appBundleId ? { appBundleId } : {}) });
+      return { id: started.fileId, key: started.key, uploadId: started.uploadId };
+    },
+    presign: (id, body) => files.presignUpload(id, body),
+    complete: (id, body) =>
+      files.completeUpload(id, { ...body, ...(conflictStrategy ? { conflictStrategy } : {}) }),
+    checksumOf: (file) => file.checksum,
+    idOf: (file) => file.id,
+    findCompleted: async (id, checksum) => {
+      const same = (file: DeviceFile) => file.checksum.value.toLowerCase() === checksum;
+      const byId = await files.get(id).catch((error: unknown) => {
+        if (error instanceof NotFoundError) return undefined;
+        throw error;
+      });
+      if (byId !== undefined && same(byId)) return byId;
+      // Under a reading where `replace` keeps the replaced file's id, the upload's own id never became a file.
+      const candidates = (await files.all()).filter(
+        (f) => f.filename === filename && f.location === path && same(f),
+      );
+      return candidates.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+    },
+  };
+}
+
+/** What `DeviceMgmtClient.uploadVideo` takes: the file and how the video renders. */
+export interface VideoUploadOptions extends UploadOptions, InitiateVideoUploadBody {}
+
+/** Videos: SHA-512; after a lost complete, the video of that id (or filename) with the checksum. */
+export function videoUploadProtocol(
+  videos: VideoOperations,
+  options: VideoUploadOptions,
+): UploadProtocol<Video> {
+  const { filename, videoType, videoMapping, videoDisplay, videoPacking, audioEncoding } = options;
+  const rendering = Object.fromEntries(
+    Object.entries({ videoMapping, videoDisplay, videoPacking }).filter(([, value]) => value !== undefined),
+  );
+  return {
+    algorithm: "SHA-512",
+    initiate: async () => {
+      const started = await videos.initiateUpload({ filename, videoType, audioEncoding, ...rendering });
+      return { id: started.videoId, key: started.key, uploadId: started.uploadId };
+    },
+    presign: (id, body) => videos.presignUpload(id, body),
+    complete: (id, body) => videos.completeUpload(id, body),
+    checksumOf: (video) => video.checksum,
+    idOf: (video) => video.id,
+    findCompleted: async (id, checksum) => {
+      const same = (video: Video) => video.checksum.value.toLowerCase() === checksum;
+      const byId = await videos.get(id).catch((error: unknown) => {
+        if (error instanceof NotFoundError) return undefined;
+        throw error;
+      });
+      if (byId !== undefined && same(byId)) return byId;
+      const candidates = (await videos.all()).filter((v) => v.filename === filename && same(v));
+      return candidates.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+    },
+  };
+}
