@@ -57,11 +57,14 @@ const pairClaim = (owner: string, attached: string, noun: string): ClaimSpec => 
 });
 
 /**
- * The kinds whose objects are named by their inputs. Groups are named only for the repair after a killed run:
- * `groupCreate.ts` has its own rule, with same-named groups the program may declare on purpose
- * (`sameNameOrdinal`).
+ * What names each kind's object by its inputs, for every kind of the table (a kind added without an entry here is
+ * a compile error that names this table). Groups are named only for the repair after a killed run:
+ * `kinds/group/create.ts` has its own rule, with same-named groups the program may declare on purpose
+ * (`sameNameOrdinal`). null: the kind's inputs name no object another resource could also make.
  */
-const CLAIMS: Partial<Record<ResourceKind, ClaimSpec>> = {
+const CLAIMS: Record<ResourceKind, ClaimSpec | null> = {
+  // A migration is something done to a device (held by the device's own resource), not an object of its own.
+  deviceMigration: null,
   group: {
     property: "name",
     keys: (p) => {

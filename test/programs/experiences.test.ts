@@ -1,5 +1,6 @@
 // Themes and experiences as a whole program, driven the way `pulumi up` drives it: the real SDK runs the
 // program, every resource goes to the real dynamic-provider plugin, and the emulator is the organization.
+import { holdsSecret } from "../fixtures/secrets";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -123,7 +124,7 @@ describe("a kiosk site and a locked headset", () => {
     await engine.saveState(file);
     const state = fs.readFileSync(file, "utf8");
     expect(state).toContain("site-kiosk");
-    expect(state).not.toContain(PIN);
+    expect(holdsSecret(state, PIN)).toBe(false);
     // Recorded encrypted, as input and as output (the SDK's secret signature wraps the ciphertext).
     const kiosk = (JSON.parse(state).checkpoint?.latest?.resources ?? JSON.parse(state).resources ?? [])
       .concat(JSON.parse(state).deployment?.resources ?? [])
@@ -139,7 +140,7 @@ describe("a kiosk site and a locked headset", () => {
     // The plugin's request log (its stderr) reaches the CLI's output as diagnostics of this very run.
     expect(debug.output).toMatch(/devicemgmt: GET \S*headset-experience/);
     expect(engine.stderr()).toMatch(/headset-experience/);
-    expect(engine.stderr()).not.toContain(PIN);
+    expect(holdsSecret(engine.stderr(), PIN)).toBe(false);
   });
 
   it("refresh after a portal-style change shows exactly that change, and up repairs it", async () => {
