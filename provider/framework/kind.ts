@@ -14,7 +14,10 @@ import {
   diffProperties,
   type Props,
   type ResourceHandler,
+  unlessGone,
 } from "./framework";
+import { clientForProps } from "./context";
+import type { DeviceMgmtClient } from "../client";
 import {
   diffSpecOf,
   liveInputsOf,
@@ -159,6 +162,23 @@ export async function diffKindAsked(
 /** The inputs refresh reports for recorded outputs: the declared properties, nothing read-only. */
 export function liveInputs(definition: Pick<KindDefinition, "properties">, outputs: Props): Props {
   return liveInputsOf(definition.properties, outputs);
+}
+
+/**
+ * The read of a kind whose object the API gives by id: nothing when it is gone (the engine then forgets the
+ * resource), else its outputs and the inputs they imply.
+ */
+export async function readById<Live>(
+  definition: Pick<KindDefinition, "properties">,
+  id: string,
+  props: Props,
+  get: (client: DeviceMgmtClient, id: string) => Promise<Live>,
+  toOutputs: (live: Live, props: Props) => Props,
+): Promise<pulumi.dynamic.ReadResult> {
+  const live = await unlessGone(get(clientForProps(props), id));
+  if (live === undefined) return {};
+  const outputs = toOutputs(live, props);
+  return { id, props: outputs, inputs: liveInputs(definition, outputs) };
 }
 
 /**

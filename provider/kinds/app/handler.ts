@@ -15,12 +15,11 @@ import {
   jsonClean,
   notCreatedHere,
   partialFailure,
-  unlessGone,
   untilApplied,
   type Props,
 } from "../../framework/framework";
 import { heldByAnother, leftByUnfinishedCreate } from "../../framework/claims";
-import { checkKind, diffKindAsked, liveInputs, type InputsOf, type KindHandler } from "../../framework/kind";
+import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
 import { liveStateOf, stateFrom } from "../../framework/properties";
 import { appProperties, type AppProperties, type AppState } from "./properties";
 
@@ -239,12 +238,7 @@ export const appHandler: KindHandler<AppProperties> = {
     return { id: live.id, outs: toOutputs(live, inputs) };
   },
 
-  async read(id, props) {
-    const live = await unlessGone(clientForProps(props).apps.get(id));
-    if (!live) return {};
-    const outputs = toOutputs(live, props);
-    return { id, props: outputs, inputs: liveInputs(APP, outputs) };
-  },
+  read: (id, props) => readById(APP, id, props, (client, appId) => client.apps.get(appId), toOutputs),
 
   async update(id, olds, news) {
     const client = clientForProps(news);

@@ -14,7 +14,7 @@ import {
   untilApplied,
   type Props,
 } from "../../framework/framework";
-import { checkKind, diffKindAsked, liveInputs, type KindHandler } from "../../framework/kind";
+import { checkKind, diffKindAsked, readById, type KindHandler } from "../../framework/kind";
 import { stateFrom } from "../../framework/properties";
 import { heldByAnother, leftByUnfinishedCreate } from "../../framework/claims";
 import { noteDeclaredTag } from "../../framework/catalogueChecks";
@@ -80,12 +80,7 @@ export const tagHandler: KindHandler<TagProperties> = {
     }
     return { id: live.id, outs: tagOutputs(live, inputs) };
   },
-  async read(id, props) {
-    const live = await unlessGone(clientForProps(props).tags.get(id));
-    if (!live) return {};
-    const outputs = tagOutputs(live, props);
-    return { id, props: outputs, inputs: liveInputs(TAG, outputs) };
-  },
+  read: (id, props) => readById(TAG, id, props, (client, tagId) => client.tags.get(tagId), tagOutputs),
   async update(id, _olds, news) {
     const client = clientForProps(news);
     const live = await unlessGone(client.tags.update(id, news.name));

@@ -15,7 +15,7 @@ import {
   untilApplied,
   type Props,
 } from "../../framework/framework";
-import { checkKind, diffKindAsked, liveInputs, type KindHandler } from "../../framework/kind";
+import { checkKind, diffKindAsked, readById, type KindHandler } from "../../framework/kind";
 import { liveStateOf, stateFrom } from "../../framework/properties";
 import { heldByAnother, leftByUnfinishedCreate } from "../../framework/claims";
 import {
@@ -125,12 +125,7 @@ export const themeHandler: KindHandler<ThemeProperties> = {
     return { id: live.id, outs: toOutputs(live, inputs) };
   },
 
-  async read(id, props) {
-    const live = await unlessGone(clientForProps(props).themes.get(id));
-    if (!live) return {};
-    const outputs = toOutputs(live, props);
-    return { id, props: outputs, inputs: liveInputs(THEME, outputs) };
-  },
+  read: (id, props) => readById(THEME, id, props, (client, themeId) => client.themes.get(themeId), toOutputs),
 
   async update(id, _olds, news) {
     const client = clientForProps(news);
