@@ -129,6 +129,18 @@ function describeIssues(key: string, error: z.ZodError): string {
     .join("; ");
 }
 
+/** A required, trimmed, non-empty text of at most `max` characters, its messages naming the property. */
+export const requiredText = (
+  property: string,
+  max: number,
+  tooLong = `${property} must be at most ${max} characters`,
+) =>
+  z
+    .string({ error: `${property} is required and must be a string` })
+    .trim()
+    .min(1, { error: `${property} must not be empty` })
+    .max(max, { error: tooLong });
+
 /**
  * Strings the API takes as ids. Lowercased, as the API compares and returns them: an id written in capitals
  * would otherwise never equal what a read brings back, and show a change on every run.

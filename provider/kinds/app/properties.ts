@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { App as ApiApp } from "../../client";
-import { deepEqual, uuid } from "../../framework/framework";
+import { deepEqual, requiredText, uuid } from "../../framework/framework";
 import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
 
 /** The models as a set: ids without case, each once, in any order. */
@@ -14,11 +14,11 @@ const modelSet = (ids: unknown): string[] | undefined =>
 
 export const appProperties = {
   name: {
-    schema: z
-      .string({ error: "name is required and must be a string" })
-      .trim()
-      .min(1, { error: "name must not be empty" })
-      .max(100, { error: "name must be at most 100 characters (the API's limit for an app's name)" }),
+    schema: requiredText(
+      "name",
+      100,
+      "name must be at most 100 characters (the API's limit for an app's name)",
+    ),
     change: "update",
     fromLive: (live: ApiApp) => live.name,
   },

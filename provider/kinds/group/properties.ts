@@ -4,16 +4,12 @@
  */
 import { z } from "zod";
 import type { Group as ApiGroup } from "../../client";
-import { uuid } from "../../framework/framework";
+import { requiredText, uuid } from "../../framework/framework";
 import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
 
 export const groupProperties = {
   name: {
-    schema: z
-      .string({ error: "name is required and must be a string" })
-      .trim()
-      .min(1, { error: "name must not be empty" })
-      .max(255, { error: "name must be at most 255 characters" }),
+    schema: requiredText("name", 255),
     change: "update",
     fromLive: (live: ApiGroup) => live.name,
   },

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { Theme as ApiTheme, ThemeBody } from "../../client";
+import { requiredText } from "../../framework/framework";
 import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
 
 /** "hex format" (OpenAPI): `#RRGGBB`. */
@@ -30,11 +31,7 @@ const color = (key: ThemeColor) => ({
 
 export const themeProperties = {
   name: {
-    schema: z
-      .string({ error: "name is required and must be a string" })
-      .trim()
-      .min(1, { error: "name must not be empty" })
-      .max(255, { error: "name must be at most 255 characters" }),
+    schema: requiredText("name", 255),
     change: "update",
     fromLive: (live: ApiTheme) => live.name,
   },

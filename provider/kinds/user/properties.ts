@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { User as ApiUser } from "../../client";
-import { uuid } from "../../framework/framework";
+import { requiredText, uuid } from "../../framework/framework";
 import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
 import { sameEmail } from "./invitation";
 import { MAX_GROUP_ROLES, findDuplicateGroupRoles, rolesOf, sameGroupRoles, sortGroupRoles } from "./roles";
@@ -16,20 +16,16 @@ const MAX_TEXT = 255;
 
 export const userProperties = {
   firstName: {
-    schema: z
-      .string({ error: "firstName is required and must be a string" })
-      .trim()
-      .min(1, { error: "firstName must not be empty" })
-      .max(MAX_TEXT, { error: `firstName must be at most ${MAX_TEXT} characters: shorten it` }),
+    schema: requiredText(
+      "firstName",
+      MAX_TEXT,
+      `firstName must be at most ${MAX_TEXT} characters: shorten it`,
+    ),
     change: "update",
     fromLive: (live: ApiUser) => live.firstName,
   },
   lastName: {
-    schema: z
-      .string({ error: "lastName is required and must be a string" })
-      .trim()
-      .min(1, { error: "lastName must not be empty" })
-      .max(MAX_TEXT, { error: `lastName must be at most ${MAX_TEXT} characters: shorten it` }),
+    schema: requiredText("lastName", MAX_TEXT, `lastName must be at most ${MAX_TEXT} characters: shorten it`),
     change: "update",
     fromLive: (live: ApiUser) => live.lastName,
   },
