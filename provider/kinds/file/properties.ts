@@ -16,10 +16,9 @@ export const fileProperties = {
       })
       .trim()
       .min(1, { error: "source must not be empty: give the path of the local file to upload" }),
-    // Recorded, never compared: where the bytes are on this machine says nothing about the content (sha512 does).
-    // An update would send nothing, so a moved source is no change at all.
-    change: "update",
-    equal: () => true,
+    // Read only by create, never compared (createOnly: a change is recorded, never diffed): where the bytes are
+    // on this machine says nothing about the content (sha512 does), so a moved source is no change at all.
+    change: "createOnly",
   },
   filename: {
     // Absent: the source's own name (check fills it in).
