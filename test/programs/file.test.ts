@@ -1,0 +1,100 @@
+// A File as a whole program on the real Pulumi CLI (test/engine), the emulator as the organization, asserted
+// through its API: up uploads, up again changes nothing, new bytes at the same path replace the file (delete
+// first, then upload), the same bytes at another local path are no change, and destroy deletes the file.
+import { createHash } from "crypto";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { DeviceMgmtClient } from "../../provider/client";
+import { createEngine, type Engine } from "../engine";
+import * as dm from "../../provider";
+
+const repoRoot = path.resolve(__dirname, "../..");
+const sha512 = (bytes: string) => createHash("sha512").update(bytes).digest("hex");
+
+let emulator: RunningEmulator;
+let engine: Engine;
+let admin: DeviceMgmtClient;
+let dir: string;
+let fileId: string;
+
+function program(source: string) {
+  return () => {
+    const file = new dm.File("manual", { source, filename: "safety-manual-v2.pdf", path: "/sdcard/Docs" });
+    return { fileId: file.id, sha512: file.sha512 };
+  };
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "file-program-"));
+  emulator = await startEmulator({ port: 0 });
+  admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
+  engine = await createEngine({
+    cwd: repoRoot,
+    project: "devicemgmt-file",
+    config: { "devicemgmt:baseUrl": emulator.baseUrl },
+    secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
+  });
+});
+
+afterAll(async () => {
+  await engine?.close();
+  await emulator?.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const source = () => path.join(dir, "manual.pdf");
+const named = async () => (await admin.files.all()).filter((f) => f.filename === "safety-manual-v2.pdf");
+
+test("up uploads the file; up again changes nothing and writes nothing", async () => {
+  fs.writeFileSync(source(), "first edition");
+  const result = await engine.up(program(source()));
+  expect(result.errors).toEqual([]);
+  expect(result.steps.create.map((s) => s.name)).toEqual(["manual"]);
+  fileId = result.outputs.fileId as string;
+  expect(result.outputs.sha512).toBe(sha512("first edition"));
+  const live = await admin.files.get(fileId);
+  expect(live).toMatchObject({ filename: "safety-manual-v2.pdf", location: "/sdcard/Docs", sizeBytes: 13 });
+  expect(live.checksum.value.toLowerCase()).toBe(sha512("first edition"));
+
+  emulator.resetStats();
+  const again = await engine.up(program(source()));
+  expect(again.errors).toEqual([]);
+  for (const kind of ["create", "update", "replace", "delete"] as const)
+    expect(again.steps[kind]).toEqual([]);
+  expect(emulator.stats().writes).toBe(0);
+});
+
+test("new bytes at the same path replace the file: the old one deleted, the new bytes uploaded", async () => {
+  fs.writeFileSync(source(), "second edition");
+  const result = await engine.up(program(source()));
+  expect(result.errors).toEqual([]);
+  expect(result.steps.replace.map((s) => [s.name, s.replaceKeys])).toEqual([["manual", ["sha512"]]]);
+  const files = await named();
+  expect(files.map((f) => [f.id, f.checksum.value.toLowerCase()])).toEqual([
+    [result.outputs.fileId, sha512("second edition")],
+  ]);
+  await expect(admin.files.get(fileId)).rejects.toMatchObject({ status: 404 });
+  fileId = result.outputs.fileId as string;
+});
+
+test("the same bytes at another local path are no change", async () => {
+  const moved = path.join(dir, "moved", "renamed-manual.pdf");
+  fs.mkdirSync(path.dirname(moved), { recursive: true });
+  fs.renameSync(source(), moved);
+  emulator.resetStats();
+  const result = await engine.up(program(moved));
+  expect(result.errors).toEqual([]);
+  for (const kind of ["create", "update", "replace", "delete"] as const)
+    expect(result.steps[kind]).toEqual([]);
+  expect(emulator.stats().writes).toBe(0);
+  expect((await named()).map((f) => f.id)).toEqual([fileId]);
+});
+
+test("destroy deletes the file from the organization", async () => {
+  const destroyed = await engine.destroy();
+  expect(destroyed.errors).toEqual([]);
+  expect(destroyed.steps.delete.map((s) => s.name)).toEqual(["manual"]);
+  expect(await named()).toEqual([]);
+});
