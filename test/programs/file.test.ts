@@ -1,6 +1,7 @@
 // A File as a whole program on the real Pulumi CLI (test/engine), the emulator as the organization, asserted
 // through its API: up uploads, up again changes nothing, new bytes at the same path replace the file (delete
-// first, then upload), the same bytes at another local path are no change, and destroy deletes the file.
+// first, then upload), the same bytes at another local path are no change, destroy deletes the file, and a relative
+// source is resolved in the program's folder (where the engine starts the plugin).
 import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
@@ -97,4 +98,31 @@ test("destroy deletes the file from the organization", async () => {
   expect(destroyed.errors).toEqual([]);
   expect(destroyed.steps.delete.map((s) => s.name)).toEqual(["manual"]);
   expect(await named()).toEqual([]);
+});
+
+test("a relative source is the program folder's", async () => {
+  const programDir = path.join(dir, "program");
+  fs.mkdirSync(path.join(programDir, "content"), { recursive: true });
+  fs.writeFileSync(path.join(programDir, "content", "relative.txt"), "relative bytes");
+  // The plugin runs in the program's folder and loads the SDK and the provider from its node_modules.
+  fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(programDir, "node_modules"));
+  const own = await createEngine({
+    cwd: programDir,
+    project: "devicemgmt-file-relative",
+    config: { "devicemgmt:baseUrl": emulator.baseUrl },
+    secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
+  });
+  try {
+    const result = await own.up(() => {
+      const file = new dm.File("relative", { source: "content/relative.txt", path: "/sdcard" });
+      return { fileId: file.id };
+    });
+    expect(result.errors).toEqual([]);
+    const live = await admin.files.get(result.outputs.fileId as string);
+    expect(live).toMatchObject({ filename: "relative.txt", location: "/sdcard" });
+    expect(live.checksum.value.toLowerCase()).toBe(sha512("relative bytes"));
+    expect((await own.destroy()).errors).toEqual([]);
+  } finally {
+    await own.close();
+  }
 });
