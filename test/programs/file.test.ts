@@ -1,7 +1,8 @@
 // A File as a whole program on the real Pulumi CLI (test/engine), the emulator as the organization, asserted
 // through its API: up uploads, up again changes nothing, new bytes at the same path replace the file (delete
 // first, then upload), the same bytes at another local path are no change, destroy deletes the file, and a relative
-// source is resolved in the program's folder (where the engine starts the plugin).
+// source is resolved in the program's folder (where the engine starts the plugin). Content replaced in the portal
+// (under the reading where that keeps the id) is drift: the report, refresh, and an up that uploads again.
 import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
@@ -9,6 +10,7 @@ import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { createEngine, type Engine } from "../engine";
+import { brief, runDrift } from "../drift/support";
 import * as dm from "../../provider";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -125,4 +127,70 @@ test("a relative source is the program folder's", async () => {
   } finally {
     await own.close();
   }
+});
+
+describe("content replaced in the portal, where the API's replace keeps the file's id", () => {
+  let strict: RunningEmulator;
+  let api: DeviceMgmtClient;
+  let stack: Engine;
+  beforeAll(async () => {
+    strict = await startEmulator({ port: 0, strict: { replaceKeepsFileId: true } });
+    api = new DeviceMgmtClient({ baseUrl: strict.baseUrl, apiToken: strict.tokens.admin });
+    stack = await createEngine({
+      cwd: repoRoot,
+      project: "devicemgmt-file-drift",
+      config: { "devicemgmt:baseUrl": strict.baseUrl },
+      secretConfig: { "devicemgmt:apiToken": strict.tokens.admin },
+    });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await strict?.close();
+  });
+
+  test("shows in the drift report and on refresh, and up uploads the declared bytes again", async () => {
+    const declared = path.join(dir, "declared.pdf");
+    fs.writeFileSync(declared, "declared bytes");
+    const created = await stack.up(program(declared));
+    expect(created.errors).toEqual([]);
+    const id = created.outputs.fileId as string;
+
+    const portal = path.join(dir, "portal.pdf");
+    fs.writeFileSync(portal, "portal bytes");
+    const replaced = await api.uploadFile({
+      source: portal,
+      filename: "safety-manual-v2.pdf",
+      path: "/sdcard/Docs",
+      conflictStrategy: "replace",
+    });
+    expect(replaced.made.id).toBe(id);
+
+    const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "file-drift-"));
+    const stateFile = path.join(reportDir, "state.json");
+    await stack.saveState(stateFile);
+    const env = { DEVICEMGMT_BASE_URL: strict.baseUrl, DEVICEMGMT_API_TOKEN: strict.tokens.readOnly };
+    const drift = await runDrift(reportDir, ["--kinds", "file", stateFile], env);
+    fs.rmSync(reportDir, { recursive: true, force: true });
+    expect(drift.report.findings.map((f) => [brief(f), f.differences])).toEqual([
+      [
+        'changed file "safety-manual-v2.pdf" in /sdcard/Docs',
+        [{ field: "sha512", state: sha512("declared bytes"), live: sha512("portal bytes") }],
+      ],
+    ]);
+
+    const refreshed = await stack.refresh();
+    expect(refreshed.errors).toEqual([]);
+    expect(refreshed.steps.update.map((s) => s.name)).toEqual(["manual"]);
+    const repaired = await stack.up(program(declared));
+    expect(repaired.errors).toEqual([]);
+    expect(repaired.steps.replace.map((s) => [s.name, s.replaceKeys])).toEqual([["manual", ["sha512"]]]);
+    const files = (await api.files.all()).filter((f) => f.filename === "safety-manual-v2.pdf");
+    expect(files.map((f) => [f.id, f.checksum.value.toLowerCase()])).toEqual([
+      [repaired.outputs.fileId, sha512("declared bytes")],
+    ]);
+    expect((await stack.destroy()).errors).toEqual([]);
+    expect(await api.files.all()).not.toContainEqual(
+      expect.objectContaining({ filename: "safety-manual-v2.pdf" }),
+    );
+  });
 });

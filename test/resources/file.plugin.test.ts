@@ -120,4 +120,18 @@ describe.each(READINGS)("File, %s", (_reading, emulatorOptions, keepsId) => {
     expect(file.id).toBe(theirs.made.id);
     expect((await named(filename)).length).toBe(1);
   });
+
+  it("refuses at check a second resource of the run declaring the same file name in the same folder", async () => {
+    const source = write(`twin-${keepsId}.txt`, "twin");
+    const one = await Managed.of(stack.plugin, "file", "twin-one");
+    const two = await Managed.of(stack.plugin, "file", "twin-two");
+    expect((await one.check({ source, path: "/sdcard", __claimant: "twin-one" })).failures).toEqual([]);
+    const { failures } = await two.check({ source, path: "/sdcard", __claimant: "twin-two" });
+    expect(failures).toEqual([
+      {
+        property: "filename",
+        reason: expect.stringMatching(new RegExp(`the file "twin-${keepsId}.txt" in /sdcard.*twin-one`)),
+      },
+    ]);
+  });
 });
