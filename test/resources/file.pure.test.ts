@@ -5,6 +5,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { UNKNOWN } from "../../provider/framework/framework";
 import { diffKind } from "../../provider/framework/kind";
 import { fileHandler } from "../../provider/kinds/file/handler";
 import { fileProperties } from "../../provider/kinds/file/properties";
@@ -39,6 +40,12 @@ describe("File check", () => {
     });
     const named = await fileHandler.check({}, { source, path: "/sdcard/Docs", filename: "safety.pdf" });
     expect(named.inputs.filename).toBe("safety.pdf");
+  });
+
+  it("leaves a source not known yet (preview) to the up", async () => {
+    const { inputs, failures } = await fileHandler.check({}, { source: UNKNOWN, path: "/sdcard" });
+    expect(failures).toEqual([]);
+    expect(inputs).toEqual({ source: UNKNOWN, path: "/sdcard" });
   });
 
   it("reads an unchanged file once per process, and again once its size or mtime changed", async () => {

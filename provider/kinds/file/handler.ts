@@ -19,7 +19,14 @@ import * as pulumi from "@pulumi/pulumi";
 import { NotPossibleError } from "../../errors";
 import type { DeviceFile, DeviceMgmtClient } from "../../client";
 import { clientForProps } from "../../framework/context";
-import { adoptable, jsonClean, notCreatedHere, unlessGone, type Props } from "../../framework/framework";
+import {
+  adoptable,
+  containsUnknown,
+  jsonClean,
+  notCreatedHere,
+  unlessGone,
+  type Props,
+} from "../../framework/framework";
 import { leftByUnfinishedCreate } from "../../framework/claims";
 import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
 import { stateFrom } from "../../framework/properties";
@@ -60,7 +67,8 @@ function refuseOtherContent(live: DeviceFile, inputs: InputsOf<FileProperties>):
 export const fileHandler: KindHandler<FileProperties> = {
   async check(_olds, news) {
     const { inputs, failures } = checkKind(FILE, news);
-    if (failures.some((f) => f.property === "source") || typeof inputs.source !== "string")
+    // (During a preview the source may still be the engine's unknown value: hashed at the up.)
+    if (failures.some((f) => f.property === "source") || containsUnknown(inputs.source))
       return { inputs, failures };
     const found = await checkSource(inputs.source);
     if ("failure" in found) {
