@@ -82,5 +82,11 @@ export function snapshotOf(org: OrgState): OrgSnapshot {
       tags: [...a.tags],
       deviceModelIds: [...a.deviceModelIds],
     })),
+    files: [...org.files.values()].map((f) => ({
+      id: f.id,
+      filename: f.filename,
+      location: f.location,
+      sha512: f.checksum.value.toLowerCase(),
+    })),
   };
 }

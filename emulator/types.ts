@@ -282,6 +282,8 @@ export interface OrgSnapshot {
   themes: { id: string; name: string; colors: Record<string, string> }[];
   /** Every app of the organization (seeded or made through `POST /apps`), oldest first. */
   apps: { id: string; name: string; description: string | null; tags: string[]; deviceModelIds: string[] }[];
+  /** Every file of the organization (seeded or uploaded), with its content's SHA-512 (hex, lower case). */
+  files: { id: string; filename: string; location: string; sha512: string }[];
 }
 
 export interface RunningEmulator {

@@ -14,6 +14,7 @@ export * from "./kinds/tagSet";
 export * from "./kinds/releaseChannelVersion";
 export * from "./kinds/releaseChannelShare";
 export * from "./kinds/app";
+export * from "./kinds/file";
 export type * from "./kinds/experience/args";
 export * from "./lookups";
 export * from "./contentLookups";

@@ -25,4 +25,5 @@ export type ResourceKind =
   | "deviceVideo"
   | "releaseChannelVersion"
   | "releaseChannelShare"
-  | "app";
+  | "app"
+  | "file";

@@ -1,7 +1,7 @@
 /**
- * Lookups of devices, content and releases (issue 20): an app's version by name, a file by name, a tag, and a
+ * Lookups of devices, content and releases (issue 20): an app's version by name, a tag, and a
  * list of devices by group, tags and serial numbers (so a program can place every headset of a site or tag).
- * `getVideo` is in contentLookups.ts. Each fails with a LookupError that lists what there is when nothing
+ * `getVideo` is in contentLookups.ts, `getFile` in kinds/file/lookups.ts. Each fails with a LookupError that lists what there is when nothing
  * matches, and the ids when several do.
  */
 import { checker } from "./client/arguments";
@@ -63,40 +63,4 @@ export async function getAppVersion(
 /** {@link getAppVersion} with Inputs, as an Output. */
 export const getAppVersionOutput = toOutput(getAppVersion);
 
-// ---- Files and tags -----------------------------------------------------------------------------------------
-
-export interface FileResult {
-  /** For a GroupFile's or DeviceFile's `fileId`. */
-  id: string;
-  filename: string;
-}
-
-/** Arguments of {@link getFile}. */
-export interface GetFileArgs {
-  /** The file's exact name, e.g. "safety-manual.pdf". */
-  filename: string;
-}
-
-/**
- * Finds a file of the organization by file name.
- *
- * @example
- * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
- * const manual = dm.getFileOutput({ filename: "safety-manual.pdf" });
- * new dm.GroupFile("berlin-manual", { groupId: berlin.id, fileId: manual.id });
- */
-export async function getFile(args: GetFileArgs, options?: LookupOptions): Promise<FileResult> {
-  const check = checker("getFile", args, 'getFile({ filename: "safety-manual.pdf" })');
-  check.only("filename");
-  const filename = check.name("filename", "file's name");
-  const files = await lookupClient(options).files.all();
-  const file = exactlyOne(
-    `file named "${filename}"`,
-    files.filter((f) => f.filename === filename),
-    (f) => f.id,
-    files.map((f) => f.filename),
-  );
-  return { id: file.id, filename: file.filename };
-}
-/** {@link getFile} with Inputs, as an Output. */
-export const getFileOutput = toOutput(getFile);
+// ---- Tags ----------------------------------------------------------------------------------------------------

@@ -216,6 +216,8 @@ export interface FileOperations {
   presignUpload(fileId: string, body: PresignUploadBody): Promise<PresignedPart[]>;
   /** Makes the file from the parts storage received; answers it with its size and checksum. */
   completeUpload(fileId: string, body: CompleteFileUploadBody): Promise<DeviceFile>;
+  /** `DELETE /files/{fileId}`: the file, and its attachments to groups and devices with it. */
+  delete(fileId: string): Promise<void>;
 }
 
 /**
@@ -450,6 +452,7 @@ export function createOperations(run: Executor): Operations {
         ),
       completeUpload: (fileId: string, body: CompleteFileUploadBody) =>
         run.write("POST", `/files/${e(fileId)}/complete`, INVALIDATES_NOTHING, body, s.fileSchema),
+      delete: (fileId: string) => remove(`/files/${e(fileId)}`, INVALIDATES_NOTHING),
     },
 
     videos: {

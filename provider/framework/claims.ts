@@ -89,6 +89,15 @@ const CLAIMS: Record<ResourceKind, ClaimSpec | null> = {
     keys: (p) => (str(p.name) === undefined ? undefined : [(str(p.name) as string).trim().toLowerCase()]),
     describe: (p) => `the app "${String(p.name)}" (app names compare without case)`,
   },
+  // A file name in a device folder (names and folders compare exactly, as the API's conflict rule does).
+  file: {
+    property: "filename",
+    keys: (p) =>
+      str(p.filename) === undefined || str(p.path) === undefined
+        ? undefined
+        : [`${str(p.path)}/${str(p.filename)}`],
+    describe: (p) => `the file "${String(p.filename)}" in ${String(p.path)}`,
+  },
   tag: {
     property: "name",
     keys: (p) => (str(p.name) === undefined ? undefined : [(str(p.name) as string).toLowerCase()]),

@@ -22,6 +22,7 @@ import { deviceFileKind, deviceVideoKind, groupFileKind, groupVideoKind } from "
 import { releaseChannelVersionKind } from "./releaseChannelVersion/definition";
 import { releaseChannelShareKind } from "./releaseChannelShare/definition";
 import { appKind } from "./app/definition";
+import { fileKind } from "./file/definition";
 
 export const KINDS = kindTable({
   group: groupKind,
@@ -42,6 +43,7 @@ export const KINDS = kindTable({
   releaseChannelVersion: releaseChannelVersionKind,
   releaseChannelShare: releaseChannelShareKind,
   app: appKind,
+  file: fileKind,
 });
 
 /**

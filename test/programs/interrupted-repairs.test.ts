@@ -1,8 +1,11 @@
 // Repair without a human: an `up` killed after a create's write reached the service (its answer lost, the CLI
 // and plugin SIGKILLed while the provider looks for it) leaves the object live and the state without it. The
-// next `up` of the same stack takes over what its own killed create made — Theme, Tag, User, App, GroupFile,
+// next `up` of the same stack takes over what its own killed create made — Theme, Tag, User, App, File, GroupFile,
 // GroupVideo, ReleaseChannelShare — instead of asking for adoptId; the organization holds the object once.
 // Another stack meeting the same object is still refused, naming adoptId, and adoptId takes a group's file over.
+import { createHash } from "crypto";
+import * as fs from "fs";
+import * as os from "os";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
@@ -157,6 +160,34 @@ describe("a group's file and video (the API cannot list them)", () => {
     expect(engine.resource("manual").id).toBe(`${group.id}/${file.id}`);
     expect(groupOf().fileIds).toEqual([file.id]);
   });
+});
+
+test("File: the next up takes over the file its killed upload made; another stack is still refused", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "file-repair-"));
+  const source = path.join(dir, "repair-notes.txt");
+  fs.writeFileSync(source, "repair notes");
+  const program = () => void new dm.File("notes", { source, path: "/sdcard/Docs" });
+  const named = () => emulator.snapshot().files.filter((f) => f.filename === "repair-notes.txt");
+  // The complete's answer is lost (and every answer slow): the run is killed once the file exists.
+  emulator.setFaults({ latencyMs: 300, loseCompleteAnswers: 1 });
+  const interrupted = await engine.up(program, {
+    interruptAfter: 1,
+    interruptWhen: async () => {
+      while (named().length === 0) await new Promise((r) => setTimeout(r, 10));
+    },
+  });
+  emulator.setFaults({ latencyMs: 0, loseCompleteAnswers: 0 });
+  expect(interrupted.interrupted).toBe(true);
+  expect(engine.pending()).toEqual([expect.objectContaining({ type: "creating" })]);
+  const next = await engine.up(program);
+  expect(next.errors).toEqual([]);
+  expect((await engine.up(program)).operations).toEqual([]);
+  // One file, the one the killed run uploaded, with the declared content.
+  expect(named()).toHaveLength(1);
+  expect(named()[0].sha512).toBe(createHash("sha512").update("repair notes").digest("hex"));
+  expect(engine.resource("notes").id).toBe(named()[0].id);
+  await refusedInAnotherStack(program, named);
+  fs.rmSync(dir, { recursive: true, force: true });
 });
 
 test("ReleaseChannelShare: the next up takes over the share its killed create made", async () => {

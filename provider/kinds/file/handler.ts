@@ -1,0 +1,144 @@
+/**
+ * The File kind's CRUD, on typed inputs. The content's identity is its SHA-512: check hashes `source` (source.ts)
+ * and records the hash as `sha512`; the upload sends exactly those bytes or refuses (the uploader hashes what it
+ * sends and compares with check's hash, then with the checksum the API answers).
+ *
+ * Every change of content, name or folder is a replacement that deletes the old file first (the kind has a
+ * natural key: a file name in a device folder). Why not an update with `conflictStrategy: "replace"`: the
+ * documents do not say whether a replacing upload keeps the file's id (emulator switch `replaceKeepsFileId`),
+ * and a dynamic resource cannot change its id in an update; deleting first, then uploading, behaves the same
+ * under both readings. GroupFile/DeviceFile resources that name the file's id follow it (their fileId changes).
+ *
+ * Create never adopts silently: a file of the same name in the same folder, whatever its checksum, is refused
+ * (notCreatedHere) unless `adoptId` names it (adoption then requires the same name, folder and checksum). Why
+ * refuse the same checksum too: another stack or the portal may own that file, and destroying this stack would
+ * delete it. Why not upload beside it: the API's default `keep-both` would leave two files of one name in one
+ * folder, which devices cannot tell apart. A lost `complete` answer is resolved by the uploader.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import { NotPossibleError } from "../../errors";
+import type { DeviceFile, DeviceMgmtClient } from "../../client";
+import { clientForProps } from "../../framework/context";
+import {
+  adoptable,
+  containsUnknown,
+  jsonClean,
+  notCreatedHere,
+  unlessGone,
+  type Props,
+} from "../../framework/framework";
+import { leftByUnfinishedCreate } from "../../framework/claims";
+import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
+import { stateFrom } from "../../framework/properties";
+import { fileProperties, type FileProperties } from "./properties";
+import { checkSource } from "./source";
+
+/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
+const FILE = { type: "File", properties: fileProperties, naturalKey: true } as const;
+
+function toOutputs(live: DeviceFile, props: Props): Props {
+  return jsonClean({
+    ...stateFrom(fileProperties, live, props),
+    sizeBytes: live.sizeBytes,
+    createdAt: live.createdAt,
+    updatedAt: live.updatedAt,
+  });
+}
+
+/** The files of the organization with this name in this device folder. */
+async function sameNamed(client: DeviceMgmtClient, inputs: InputsOf<FileProperties>): Promise<DeviceFile[]> {
+  return (await client.files.all()).filter(
+    (f) => f.filename === inputs.filename && f.location === inputs.path,
+  );
+}
+
+/** Adoption takes over only the declared content: another checksum, name or folder is refused before any write. */
+function refuseOtherContent(live: DeviceFile, inputs: InputsOf<FileProperties>): void {
+  const sha512 = live.checksum.value.toLowerCase();
+  if (live.filename === inputs.filename && live.location === inputs.path && sha512 === inputs.sha512) return;
+  throw new NotPossibleError(
+    `adoptId: file ${live.id} is "${live.filename}" in ${live.location ?? "(no folder)"} with SHA-512 ${sha512}, ` +
+      `not "${inputs.filename}" in ${inputs.path} with the SHA-512 of ${inputs.source} (${inputs.sha512}). Nothing ` +
+      `was changed. Adopt a file with the declared name, folder and content, or remove adoptId to upload it.`,
+    { kind: "File", property: "adoptId", fix: "adopt a file with the declared name, folder and content" },
+  );
+}
+
+export const fileHandler: KindHandler<FileProperties> = {
+  async check(_olds, news) {
+    const { inputs, failures } = checkKind(FILE, news);
+    // (During a preview the source may still be the engine's unknown value: hashed at the up.)
+    if (failures.some((f) => f.property === "source") || containsUnknown(inputs.source))
+      return { inputs, failures };
+    const found = await checkSource(inputs.source);
+    if ("failure" in found) {
+      failures.push({ property: "source", reason: found.failure });
+      return { inputs, failures };
+    }
+    if (inputs.sha512 !== undefined && inputs.sha512 !== found.sha512)
+      failures.push({
+        property: "sha512",
+        reason:
+          `sha512: ${inputs.source} has the SHA-512 ${found.sha512}, not the declared ${inputs.sha512}. Declare ` +
+          `the new hash, or leave sha512 out to take whatever the file holds.`,
+      });
+    return {
+      inputs: { ...inputs, filename: inputs.filename ?? found.filename, sha512: found.sha512 },
+      failures,
+    };
+  },
+
+  diff: (_id, olds, news) => diffKindAsked(FILE, olds, news),
+
+  async create(inputs) {
+    const client = clientForProps(inputs);
+    if (inputs.adoptId !== undefined) {
+      const live = await adoptable("file", inputs.adoptId, (id) => client.files.get(id));
+      refuseOtherContent(live, inputs);
+      return { id: live.id, outs: toOutputs(live, inputs) };
+    }
+    const existing = await sameNamed(client, inputs);
+    const own = leftByUnfinishedCreate("file", inputs, existing);
+    if (own) {
+      refuseOtherContent(own, inputs);
+      return { id: own.id, outs: toOutputs(own, inputs) };
+    }
+    if (existing.length > 0) {
+      const same = existing.find((f) => f.checksum.value.toLowerCase() === inputs.sha512);
+      throw notCreatedHere(
+        `A file named "${inputs.filename}" already exists in ${inputs.path} (id ` +
+          `${existing.map((f) => f.id).join(", ")}${same ? ", with the same content" : ", with other content"}), ` +
+          `and this File did not create it.`,
+        "a file",
+        (same ?? existing[0]).id,
+        same
+          ? ""
+          : " adoptId takes over only a file with the declared content: delete the other file, or give this one " +
+              "another filename.",
+      );
+    }
+    const { made } = await client.uploadFile({
+      source: inputs.source,
+      filename: inputs.filename as string,
+      path: inputs.path,
+      expectedChecksum: inputs.sha512,
+      onProgress: (p) =>
+        void pulumi.log.info(
+          `uploaded ${p.sentBytes} of ${p.totalBytes} bytes (part ${p.partsSent} of ${p.parts})`,
+        ),
+    });
+    return { id: made.id, outs: toOutputs(made, inputs) };
+  },
+
+  read: (id, props) => readById(FILE, id, props, (client, fileId) => client.files.get(fileId), toOutputs),
+
+  async update(id, _olds, news) {
+    // Only source (never compared) and connection update in place: nothing is sent; the file is read again.
+    const live = await clientForProps(news).files.get(id);
+    return { outs: toOutputs(live, news) };
+  },
+
+  async delete(id, props) {
+    await unlessGone(clientForProps(props).files.delete(id));
+  },
+};
