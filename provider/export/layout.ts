@@ -1,7 +1,7 @@
 /**
  * A small, deterministic code layout for the generated program: statements laid out to the width prettier lays
  * them out to, and what each kind's section writes through. Its own module because the program (program.ts) and
- * the sections it calls (deviceProgram.ts, the kinds' export.ts) both use it: kept in program.ts, it made them
+ * the sections it calls (each kind's export.ts) both use it: kept in program.ts, it made them
  * an import cycle.
  */
 import type { ProgramPlan } from "./naming";

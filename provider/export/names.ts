@@ -66,7 +66,7 @@ export const RESERVED_IDENTIFIERS = new Set(
     "for function if import in instanceof new null return super switch this throw true try typeof var void " +
     "while with yield let static implements interface package private protected public await arguments eval " +
     "undefined require exports module process console global globalThis __filename __dirname " +
-    // The generated program's own names (program.ts, deviceProgram.ts).
+    // The generated program's own names (program.ts and the kinds' export.ts sections).
     "pulumi dm config adopt retainAdopted options absentDevices placeDevice"
   ).split(" "),
 );
