@@ -4,8 +4,11 @@ import { parseArgs } from "node:util";
 import { startEmulator } from "./index";
 import type { EmulatorOptions, StrictOptions } from "./types";
 
+/** The on/off switches (`uploadedImageType` names a type: not a flag here; options only). */
+type OnOffSwitch = Exclude<keyof StrictOptions, "uploadedImageType">;
+
 /** `--strict-experience NAME` values and the switch each turns on (emulator/README.md, Strictness switches). */
-const EXPERIENCE_SWITCHES: Record<string, keyof StrictOptions> = {
+const EXPERIENCE_SWITCHES: Record<string, OnOffSwitch> = {
   "unset-not-found": "unsetExperienceNotFound",
   "drop-on-group-join": "dropDeviceExperienceOnGroupJoin",
   "withhold-admin-pin": "withholdAdminPin",
@@ -18,7 +21,7 @@ const EXPERIENCE_SWITCHES: Record<string, keyof StrictOptions> = {
 };
 
 /** `--strict-catalog NAME` values: tags, content attachments, sharing, apps (emulator/README.md, Strictness switches). */
-const CATALOG_SWITCHES: Record<string, keyof StrictOptions> = {
+const CATALOG_SWITCHES: Record<string, OnOffSwitch> = {
   "merge-device-tags-on-put": "mergeDeviceTagsOnPut",
   "reject-unknown-tags": "rejectUnknownTags",
   "reject-repeated-tag-attach": "rejectRepeatedTagAttach",

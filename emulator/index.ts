@@ -21,6 +21,7 @@ import { releaseRoutes } from "./routes/releases";
 import { sharingRoutes } from "./routes/sharing";
 import { tagRoutes } from "./routes/tags";
 import { themeRoutes } from "./routes/themes";
+import { imageUploadRoutes } from "./routes/imageUploads";
 import { uploadRoutes } from "./routes/uploads";
 import { userRoutes } from "./routes/users";
 import { SEED_ORGS, SEED_TOKEN_RECORDS, SEED_TOKENS, seedState } from "./seed";
@@ -43,6 +44,7 @@ export const API_ROUTES = [
   ...deviceContentRoutes,
   ...catalogRoutes,
   ...uploadRoutes,
+  ...imageUploadRoutes,
   ...appRoutes,
   ...sharingRoutes,
   ...tagRoutes,
@@ -115,6 +117,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     requireConflictStrategy: options.strict?.requireConflictStrategy ?? false,
     s3PartSizes: options.strict?.s3PartSizes ?? false,
     noRetryAfter: options.strict?.noRetryAfter ?? false,
+    uploadedImageType: options.strict?.uploadedImageType ?? "unknown",
   };
   const invitations = new Map<string, PendingInvitation[]>();
   const limiter = new FixedWindowRateLimiter(rateLimit, options.now ?? Date.now, {

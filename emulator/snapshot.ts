@@ -88,5 +88,20 @@ export function snapshotOf(org: OrgState): OrgSnapshot {
       location: f.location,
       sha512: f.checksum.value.toLowerCase(),
     })),
+    images: [...org.images.values()]
+      .filter((i) => !i.isSystemOwned)
+      .map((i) => ({
+        id: i.id,
+        originalFileName: i.originalFileName,
+        type: i.type,
+        status: i.status,
+        sizeBytes: i.sizeBytes,
+      })),
+    custom3DEnvironments: [...org.custom3DEnvironments.values()].map((e) => ({
+      id: e.id,
+      objectName: e.objectName,
+      status: e.status,
+      sizeBytes: e.sizeBytes,
+    })),
   };
 }
