@@ -45,6 +45,7 @@ export type {
   HeadsetExperiencePath,
   ImageOperations,
   ThemeOperations,
+  CompleteUploadBody,
 } from "./experienceOperations";
 export type {
   ChannelTarget,
@@ -100,6 +101,8 @@ export {
   type User,
   type Video,
   type VideoUploadStart,
+  type ImageUploadStart,
+  type Custom3DEnvironmentUploadStart,
 } from "./types";
 export {
   AmbiguousWriteError,
@@ -174,6 +177,16 @@ export {
   type UploadResult,
   uploadInParts,
   type VideoUploadOptions,
+  type NamedUploadOptions,
+  imageUploadProtocol,
+  custom3DEnvironmentUploadProtocol,
 } from "./upload";
+export {
+  ContentProcessingFailedError,
+  ContentProcessingTimeoutError,
+  DEFAULT_PROCESSING_TIMEOUT_MS,
+  type ProcessingOptions,
+  waitUntilAvailable,
+} from "./processing";
 export { type ClientStats, type HttpMethod, organizationStats } from "./transport";
 export { closeDispatchers, parseBaseUrl, resolveEndpoints, userAgent } from "./connection";

@@ -20,6 +20,7 @@ import { DeviceMgmtProblem } from "../errors";
 import type { RequestFn } from "./chain";
 import { AmbiguousWriteError, NotFoundError, PresignedUrlExpiredError } from "./errors";
 import { putPart } from "./storage";
+import type { Custom3DEnvironmentOperations, ImageOperations } from "./experienceOperations";
 import type {
   ConflictStrategy,
   FileOperations,
@@ -27,7 +28,15 @@ import type {
   InitiateVideoUploadBody,
   VideoOperations,
 } from "./operations";
-import type { Checksum, DeviceFile, PresignedPart, UploadedPart, Video } from "./types";
+import type {
+  Checksum,
+  Custom3DEnvironment,
+  DeviceFile,
+  Image,
+  PresignedPart,
+  UploadedPart,
+  Video,
+} from "./types";
 
 const MiB = 1024 * 1024;
 export const MIN_PART_BYTES = 5 * MiB;
@@ -44,7 +53,10 @@ const NODE_HASH: Record<ChecksumAlgorithm, string> = { "SHA-512": "sha512", "SHA
 
 /** What one kind's upload operations are; the rest of the protocol is the same for every kind. */
 export interface UploadProtocol<T> {
+  /** The checksum the API answers, or (`answersChecksum: false`) the one kept of the bytes sent only. */
   algorithm: ChecksumAlgorithm;
+  /** False for kinds the API answers no checksum for (images, 3D environments): nothing to compare after complete. */
+  answersChecksum?: false;
   initiate(): Promise<{ id: string; key: string; uploadId: string }>;
   presign(
     id: string,
@@ -307,6 +319,8 @@ export async function uploadInParts<T>(
     };
     const made = await completeOnce(protocol, started.id, completion, source, checksum);
     const answered = protocol.checksumOf(made);
+    if (protocol.answersChecksum === false)
+      return { made, checksum, sizeBytes: totalBytes, parts, presignCalls: urls.calls };
     if (answered?.algorithm !== protocol.algorithm || answered.value.toLowerCase() !== checksum)
       throw new UploadChecksumError(source, protocol.idOf(made), protocol.algorithm, checksum, answered);
     return { made, checksum, sizeBytes: totalBytes, parts, presignCalls: urls.calls };
@@ -412,5 +426,62 @@ export function videoUploadProtocol(
       const candidates = (await videos.all()).filter((v) => v.filename === filename && same(v));
       return candidates.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
     },
+  };
+}
+
+/** What `DeviceMgmtClient.uploadImage` / `uploadCustom3DEnvironment` take: the file and the name it is sent as. */
+export interface NamedUploadOptions extends UploadOptions {
+  /** The name the API records (`originalFileName` of an image, `objectName` of an environment). */
+  filename: string;
+}
+
+/** After a lost complete: what the upload's own id became, if anything (no checksum to find it by). */
+async function madeUnderId<T>(read: () => Promise<T>): Promise<T | undefined> {
+  return read().catch((error: unknown) => {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  });
+}
+
+/**
+ * Images: the API answers no checksum, so the SHA-512 of the bytes sent is kept by the caller as the identity
+ * (compared with the one taken at preview); after a lost complete, the image of the upload's id.
+ */
+export function imageUploadProtocol(
+  images: ImageOperations,
+  options: NamedUploadOptions,
+): UploadProtocol<Image> {
+  return {
+    algorithm: "SHA-512",
+    answersChecksum: false,
+    initiate: async () => {
+      const started = await images.initiateUpload({ filename: options.filename });
+      return { id: started.imageId, key: started.key, uploadId: started.uploadId };
+    },
+    presign: (id, body) => images.presignUpload(id, body),
+    complete: (id, body) => images.completeUpload(id, body),
+    checksumOf: () => undefined,
+    idOf: (image) => image.id,
+    findCompleted: (id) => madeUnderId(() => images.get(id)),
+  };
+}
+
+/** Custom 3D environments: as images (no checksum answered), `.glb` files. */
+export function custom3DEnvironmentUploadProtocol(
+  environments: Custom3DEnvironmentOperations,
+  options: NamedUploadOptions,
+): UploadProtocol<Custom3DEnvironment> {
+  return {
+    algorithm: "SHA-512",
+    answersChecksum: false,
+    initiate: async () => {
+      const started = await environments.initiateUpload({ filename: options.filename });
+      return { id: started.custom3DEnvironmentId, key: started.key, uploadId: started.uploadId };
+    },
+    presign: (id, body) => environments.presignUpload(id, body),
+    complete: (id, body) => environments.completeUpload(id, body),
+    checksumOf: () => undefined,
+    idOf: (environment) => environment.id,
+    findCompleted: (id) => madeUnderId(() => environments.get(id)),
   };
 }
