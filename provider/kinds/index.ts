@@ -23,6 +23,7 @@ import { releaseChannelVersionKind } from "./releaseChannelVersion/definition";
 import { releaseChannelShareKind } from "./releaseChannelShare/definition";
 import { appKind } from "./app/definition";
 import { fileKind } from "./file/definition";
+import { custom3DEnvironmentKind, imageKind } from "./image/definitions";
 
 export const KINDS = kindTable({
   group: groupKind,
@@ -44,6 +45,8 @@ export const KINDS = kindTable({
   releaseChannelShare: releaseChannelShareKind,
   app: appKind,
   file: fileKind,
+  image: imageKind,
+  custom3DEnvironment: custom3DEnvironmentKind,
 });
 
 /**

@@ -37,10 +37,28 @@ const BUILDS: Record<string, string> = {
 
 export type SourceCheck = { absolute: string; sha512: string; filename: string } | { failure: string };
 
-/** What `source` names, or why it cannot be a File's content (the failure names the property and the fix). */
-export async function checkSource(source: string, base = process.cwd()): Promise<SourceCheck> {
+/** A kind that takes only some file types (Image, Custom3DEnvironment): its name and the extensions it takes. */
+export interface SourceRule {
+  kind: string;
+  /** Lower case, with the dot: ".png". */
+  extensions: readonly string[];
+}
+
+/** What `source` names, or why it cannot be the kind's content (the failure names the property and the fix). */
+export async function checkSource(
+  source: string,
+  base = process.cwd(),
+  rule?: SourceRule,
+): Promise<SourceCheck> {
   const absolute = isAbsolute(source) ? source : resolve(base, source);
-  const kind = BUILDS[extname(absolute).toLowerCase()];
+  const extension = extname(absolute).toLowerCase();
+  if (rule && !rule.extensions.includes(extension))
+    return {
+      failure:
+        `source: ${source} is not of a type ${rule.kind} takes (${rule.extensions.join(", ")}). Give the path of ` +
+        `a ${rule.extensions.join(" or ")} file.`,
+    };
+  const kind = rule ? undefined : BUILDS[extension];
   if (kind) return { failure: `source: ${source}: ${kind}. Declare a file of another kind as a File.` };
   let link;
   try {
@@ -71,7 +89,7 @@ export async function checkSource(source: string, base = process.cwd()): Promise
     return { failure: `source: ${source} leads nowhere (a broken link). Give the path of an existing file.` };
   if (file.isDirectory())
     return {
-      failure: `source: ${source} is a folder. Give the path of one file; declare one File per file.`,
+      failure: `source: ${source} is a folder. Give the path of one file; declare one ${rule?.kind ?? "File"} per file.`,
     };
   if (!file.isFile())
     return { failure: `source: ${source} is not a regular file. Give the path of one file.` };
