@@ -3,7 +3,8 @@
  * complete and becomes `available` later (the OpenAPI's statuses). The wait reads the object again with a growing
  * pause (250 ms doubling to 10 s) until it is `available`, fails at once on any other status than `pending`
  * (the documents name none, but a service that can fail processing says so in the status) with that status and
- * the API's reason when it gives one, and gives up after `timeoutMs` (default 30 minutes: large environments
+ * a `statusReason` when the object carries one (the documents name no such field: the schemas read none today,
+ * so a real answer fails with the status alone), and gives up after `timeoutMs` (default 30 minutes: large environments
  * take long, and a wait that gives up too early leaves a finished upload the stack does not record).
  */
 import { DeviceMgmtProblem } from "../errors";
