@@ -1,5 +1,11 @@
 /** What the package exports of the Image and Custom3DEnvironment kinds: the resources and their lookups. */
-export { Custom3DEnvironment, type Custom3DEnvironmentArgs, Image, type ImageArgs } from "./resource";
+export {
+  Custom3DEnvironment,
+  type Custom3DEnvironmentArgs,
+  Image,
+  type ImageArgs,
+  type UploadedContentArgs,
+} from "./resource";
 export {
   getCustom3DEnvironment,
   getCustom3DEnvironmentOutput,

@@ -4,7 +4,7 @@ import { registration } from "../../framework/kind";
 import { custom3DEnvironmentKind, imageKind } from "./definitions";
 
 /** The inputs of an {@link Image} and of a {@link Custom3DEnvironment}. */
-interface UploadedContentArgs extends AdoptionArgs {
+export interface UploadedContentArgs extends AdoptionArgs {
   /**
    * The local file to upload: a path relative to the program's folder, or absolute. Never sent to the API and
    * never compared: the content's SHA-512 is (`sha512`), so the same bytes at another path are no change, and
