@@ -9,6 +9,7 @@ import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { createEngine, type Engine } from "../engine";
+import { runDrift } from "../drift/support";
 import * as dm from "../../provider";
 import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/declarations";
 
@@ -104,6 +105,23 @@ test("up again and refresh change nothing", async () => {
   expect(refreshed.steps.delete).toEqual([]);
   const after = await engine.up(program());
   noChanges(after.steps);
+});
+
+test("the drift report reads the stack's image and environment and finds them as declared", async () => {
+  const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "image-drift-"));
+  const stateFile = path.join(reportDir, "state.json");
+  await engine.saveState(stateFile);
+  const env = { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly };
+  emulator.resetStats();
+  const drift = await runDrift(reportDir, ["--kinds", "image,custom3DEnvironment", stateFile], env);
+  fs.rmSync(reportDir, { recursive: true, force: true });
+  expect(drift.stderr).toContain("0 found");
+  expect(drift.report.findings).toEqual([]);
+  // Each was read: the image by its id (images are listed only by type), the environments' list.
+  expect(emulator.stats().byRoute).toMatchObject({
+    "GET /images/{imageId}": 1,
+    "GET /custom-3d-environments": 1,
+  });
 });
 
 test("new bytes upload a new image, the kiosk follows its id, and the old image stays with a warning", async () => {
