@@ -443,45 +443,53 @@ async function madeUnderId<T>(read: () => Promise<T>): Promise<T | undefined> {
   });
 }
 
+/** The upload operations images and 3D environments share (their initiate answers the id under its own name). */
+interface UncheckedUploads<T, Start> {
+  initiateUpload(body: { filename: string }): Promise<Start & { key: string; uploadId: string }>;
+  presignUpload(
+    id: string,
+    body: { key: string; uploadId: string; partNumbers: number[] },
+  ): Promise<PresignedPart[]>;
+  completeUpload(id: string, body: { key: string; uploadId: string; parts: UploadedPart[] }): Promise<T>;
+  get(id: string): Promise<T>;
+}
+
 /**
- * Images: the API answers no checksum, so the SHA-512 of the bytes sent is kept by the caller as the identity
- * (compared with the one taken at preview); after a lost complete, the image of the upload's id.
+ * A kind the API answers no checksum for: the SHA-512 of the bytes sent is kept by the caller as the identity
+ * (compared with the one taken at preview); after a lost complete, the object of the upload's own id.
  */
+function uncheckedUploadProtocol<T extends { id: string }, Start>(
+  operations: UncheckedUploads<T, Start>,
+  idOfStart: (started: Start) => string,
+  filename: string,
+): UploadProtocol<T> {
+  return {
+    algorithm: "SHA-512",
+    answersChecksum: false,
+    initiate: async () => {
+      const started = await operations.initiateUpload({ filename });
+      return { id: idOfStart(started), key: started.key, uploadId: started.uploadId };
+    },
+    presign: (id, body) => operations.presignUpload(id, body),
+    complete: (id, body) => operations.completeUpload(id, body),
+    checksumOf: () => undefined,
+    idOf: (made) => made.id,
+    findCompleted: (id) => madeUnderId(() => operations.get(id)),
+  };
+}
+
+/** Images: no checksum answered (see `uncheckedUploadProtocol`). */
 export function imageUploadProtocol(
   images: ImageOperations,
   options: NamedUploadOptions,
 ): UploadProtocol<Image> {
-  return {
-    algorithm: "SHA-512",
-    answersChecksum: false,
-    initiate: async () => {
-      const started = await images.initiateUpload({ filename: options.filename });
-      return { id: started.imageId, key: started.key, uploadId: started.uploadId };
-    },
-    presign: (id, body) => images.presignUpload(id, body),
-    complete: (id, body) => images.completeUpload(id, body),
-    checksumOf: () => undefined,
-    idOf: (image) => image.id,
-    findCompleted: (id) => madeUnderId(() => images.get(id)),
-  };
+  return uncheckedUploadProtocol(images, (started) => started.imageId, options.filename);
 }
 
-/** Custom 3D environments: as images (no checksum answered), `.glb` files. */
+/** Custom 3D environments (`.glb`): no checksum answered (see `uncheckedUploadProtocol`). */
 export function custom3DEnvironmentUploadProtocol(
   environments: Custom3DEnvironmentOperations,
   options: NamedUploadOptions,
 ): UploadProtocol<Custom3DEnvironment> {
-  return {
-    algorithm: "SHA-512",
-    answersChecksum: false,
-    initiate: async () => {
-      const started = await environments.initiateUpload({ filename: options.filename });
-      return { id: started.custom3DEnvironmentId, key: started.key, uploadId: started.uploadId };
-    },
-    presign: (id, body) => environments.presignUpload(id, body),
-    complete: (id, body) => environments.completeUpload(id, body),
-    checksumOf: () => undefined,
-    idOf: (environment) => environment.id,
-    findCompleted: (id) => madeUnderId(() => environments.get(id)),
-  };
+  return uncheckedUploadProtocol(environments, (started) => started.custom3DEnvironmentId, options.filename);
 }
