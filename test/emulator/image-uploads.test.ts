@@ -6,6 +6,7 @@
  */
 import { request } from "undici";
 import type { RunningEmulator } from "../../emulator";
+import { optionsFromArgs } from "../../emulator/cli";
 import { PROCESSING_MS } from "../../emulator/routes/imageUploads";
 import { catalogue, homeBody } from "./experience-helpers";
 import {
@@ -176,4 +177,13 @@ describe("custom 3D environment uploads", () => {
         ).status,
       ).toBe(422);
     }));
+});
+
+test("--uploaded-image-type sets the switch, and refuses a type the OpenAPI does not name", () => {
+  const options = optionsFromArgs(["--uploaded-image-type", "headset-xp-banner"]) as { strict: Json };
+  expect(options.strict.uploadedImageType).toBe("headset-xp-banner");
+  expect((optionsFromArgs([]) as { strict: Json }).strict).not.toHaveProperty("uploadedImageType");
+  expect(() => optionsFromArgs(["--uploaded-image-type", "banner"])).toThrow(
+    /--uploaded-image-type: one of unknown, three-sixty-background, .*, got "banner"/,
+  );
 });
