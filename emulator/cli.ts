@@ -33,6 +33,7 @@ const CATALOG_SWITCHES: Record<string, keyof StrictOptions> = {
   "replace-keeps-file-id": "replaceKeepsFileId",
   "require-conflict-strategy": "requireConflictStrategy",
   "s3-part-sizes": "s3PartSizes",
+  "file-download-urls": "fileDownloadUrls",
 };
 
 function catalogSwitches(names: string[] | undefined, all: boolean | undefined): StrictOptions {

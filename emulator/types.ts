@@ -120,6 +120,12 @@ export interface StrictOptions {
    */
   s3PartSizes?: boolean;
   /**
+   * Files and videos answer `downloadUrl` (absent from their OpenAPI schemas, which images, 3D environments and
+   * app builds have): a signed GET of the uploaded bytes on the storage endpoint, null for one without bytes
+   * (seeded, or loaded from `--state`); off, they answer no such field.
+   */
+  fileDownloadUrls?: boolean;
+  /**
    * A 429 of the rate limit carries neither `Retry-After` nor `X-RateLimit-Reset` (the documents do not show its
    * headers) instead of both, so a client cannot learn when the window resets.
    */

@@ -203,6 +203,11 @@ export interface DeviceFile extends Timestamps {
   checksum: Checksum;
   tags?: string[];
   deviceStatuses: ContentDeviceStatus[];
+  /**
+   * A signed URL of the content on the storage host (not in the OpenAPI's File schema; absent when the API
+   * answers none, null when it cannot be downloaded).
+   */
+  downloadUrl?: string | null;
 }
 
 /** What initiating a file upload answers: the upload's storage key and id, and the id the file will have. */
@@ -240,6 +245,8 @@ export interface Video extends Timestamps {
   checksum: Checksum;
   tags?: string[];
   deviceStatuses: ContentDeviceStatus[];
+  /** As a file's: not in the OpenAPI's Video schema; absent when the API answers none, null when it cannot be downloaded. */
+  downloadUrl?: string | null;
 }
 
 /** One page of a list endpoint: the items and the part of the pagination envelope the client reads. */
