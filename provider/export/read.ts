@@ -22,6 +22,7 @@ import { compareBy } from "./order";
 import { liveStateOf } from "../framework/properties";
 import { groupProperties } from "../kinds/group/properties";
 import { userProperties } from "../kinds/user/properties";
+import { readContent, type ModelContent } from "./content";
 import { readDevicesAndTags } from "./deviceRead";
 import { readExperiences } from "./experienceRead";
 
@@ -168,6 +169,13 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
     leftOut.push(...read.leftOut);
   }
 
+  let uploaded: ModelContent[] = [];
+  if (options.kinds.includes("content")) {
+    const read = await readContent(client, ["file"]);
+    uploaded = read.content;
+    leftOut.push(...read.leftOut);
+  }
+
   const placement = await readDevicesAndTags(client, {
     withTags: options.kinds.includes("tags"),
     withDevices: options.kinds.includes("devices"),
@@ -224,6 +232,7 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
     deviceContent: placement.deviceContent,
     placedDevices,
     channelVersions: placement.channelVersions,
+    uploaded,
     leftOut,
   };
 }
