@@ -267,7 +267,9 @@ export async function main(
         counted(plan.placement.tags.length, "tag") +
         counted(plan.placement.devices.length, "device") +
         counted(plan.placement.channelVersions.length, "channel version") +
-        counted(plan.uploaded.length, `file downloaded into ${CONTENT_FOLDER}/`) +
+        (plan.uploaded.length
+          ? `${counted(plan.uploaded.length, "file")} downloaded into ${CONTENT_FOLDER}/`
+          : "") +
         (plan.leftOut.length ? `; ${plan.leftOut.length} left out (listed in README.md).` : ".") +
         "\n",
     );
