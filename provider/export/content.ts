@@ -88,7 +88,18 @@ export async function readContent(
   const content: ModelContent[] = [];
   const leftOut: string[] = [];
   for (const type of types) {
-    for (const item of await CONTENT_KINDS[type].list(client)) {
+    const items = await CONTENT_KINDS[type].list(client);
+    const { label } = CONTENT_KINDS[type];
+    // An API that answers no download URL at all (the OpenAPI's reading for files and videos) gets one line.
+    if (items.length && items.every((item) => item.downloadUrl === undefined)) {
+      leftOut.push(
+        `The ${items.length} ${type}${items.length === 1 ? "" : "s"} of the organization are not declared as ` +
+          `${label} resources: the API answers no download URL for ${type}s, so their bytes cannot be copied; the ` +
+          "program finds them by name where it refers to them.",
+      );
+      continue;
+    }
+    for (const item of items) {
       const what = `The ${type} "${item.name}"${item.path ? ` in ${item.path}` : ""} (${item.id})`;
       if (typeof item.downloadUrl !== "string" || item.downloadUrl === "") {
         leftOut.push(
