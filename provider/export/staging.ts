@@ -228,7 +228,7 @@ export async function matchTarget(
           same.length === 1
             ? ["it holds the same bytes (SHA-512)"]
             : there.length
-              ? ["a file of this name with other bytes is there: `up` refuses to create this one beside it"]
+              ? ["a file of this name with other bytes is there, so up refuses to create this one beside it"]
               : [],
       });
     }

@@ -139,6 +139,46 @@ describe("the export of uploaded files", () => {
   });
 });
 
+describe("staging with --match-base-url", () => {
+  it("adopts a target file of the same name and folder only with the same SHA-512", async () => {
+    // The target is the emulator's other organization (two emulators seed the same organization id).
+    {
+      const token = emulator.tokens.multiOrgAdminSecondary;
+      const there = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: token });
+      const put = async (filename: string, bytes: string) => {
+        const file = path.join(dir, `target-${filename}`);
+        fs.writeFileSync(file, bytes);
+        return (await there.uploadFile({ source: file, filename, path: "/sdcard/Docs" })).made.id;
+      };
+      await upload("same.txt", "/sdcard/Docs", "same bytes");
+      await upload("differs.txt", "/sdcard/Docs", "source bytes");
+      const sameId = await put("same.txt", "same bytes");
+      await put("differs.txt", "target bytes");
+      const out = path.join(dir, "matched");
+      const result = await runExport(
+        ["--only", "content", "--match-base-url", emulator.baseUrl],
+        out,
+        "acme-org",
+        {
+          DEVICEMGMT_BASE_URL: emulator.baseUrl,
+          DEVICEMGMT_API_TOKEN: emulator.tokens.admin,
+          DEVICEMGMT_MATCH_API_TOKEN: token,
+        },
+      );
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(
+        `adopt File same-txt-file (file "same.txt" in /sdcard/Docs) = ${sameId}`,
+      );
+      const staging = result.files["Pulumi.staging.yaml"];
+      expect(staging).toContain(`"same-txt-file": "${sameId}"`);
+      expect(staging).not.toContain("differs-txt-file");
+      expect(result.files["README.md"]).toContain(
+        "a file of this name with other bytes is there, so up refuses to create this one beside it",
+      );
+    }
+  });
+});
+
 describe("downloadContent", () => {
   async function planned(): Promise<ModelContent> {
     const id = await upload("checked.bin", "/sdcard", "checked bytes");
