@@ -22,7 +22,7 @@ import { compareBy } from "./order";
 import { liveStateOf } from "../framework/properties";
 import { groupProperties } from "../kinds/group/properties";
 import { userProperties } from "../kinds/user/properties";
-import { readContent, type ModelContent } from "./content";
+import { contentKey, readContent, type ModelContent } from "./content";
 import { readDevicesAndTags } from "./deviceRead";
 import { readExperiences } from "./experienceRead";
 
@@ -180,6 +180,7 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
     withTags: options.kinds.includes("tags"),
     withDevices: options.kinds.includes("devices"),
     withVersions: options.kinds.includes("versions"),
+    declared: new Set(uploaded.map((c) => contentKey(c.type, c.id))),
   });
   leftOut.push(...placement.leftOut);
   let placedDevices = placement.devices;

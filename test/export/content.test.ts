@@ -87,10 +87,14 @@ describe("safeContentName", () => {
 describe("the export of uploaded files", () => {
   let out: string;
   let manualId: string;
+  let sameNamedId: string;
   let result: Awaited<ReturnType<typeof exportTo>>;
 
   beforeAll(async () => {
     manualId = await upload("evacuation-plan.pdf", "/sdcard/Docs", "manual bytes");
+    // The seeded safety-manual.pdf (no bytes) shares this one's name, and both carry tags.
+    sameNamedId = await upload("safety-manual.pdf", "/sdcard/Docs", "new manual bytes");
+    await api.tags.attach("files", sameNamedId, ["safety"]);
     await upload("../../escape.txt", "/sdcard/Docs", "escape bytes");
     await upload(".hidden", "/sdcard/Docs", "hidden bytes");
     await api.tags.attach("files", manualId, ["onboarding"]);
@@ -101,8 +105,12 @@ describe("the export of uploaded files", () => {
 
   it("downloads each file into content/, the bytes verified, and nothing anywhere else", () => {
     expect(result.code).toBe(0);
-    expect(result.stderr).toContain("downloaded 2/2");
-    expect(fs.readdirSync(path.join(out, "content")).sort()).toEqual(["evacuation-plan.pdf", "hidden"]);
+    expect(result.stderr).toContain("downloaded 3/3");
+    expect(fs.readdirSync(path.join(out, "content")).sort()).toEqual([
+      "evacuation-plan.pdf",
+      "hidden",
+      "safety-manual.pdf",
+    ]);
     expect(fs.readFileSync(path.join(out, "content", "evacuation-plan.pdf"), "utf8")).toBe("manual bytes");
     // The hostile name (a path) is not declared, and its bytes are written nowhere.
     expect(fs.readdirSync(path.join(dir, "out")).sort()).toEqual(["program"]);
@@ -120,6 +128,16 @@ describe("the export of uploaded files", () => {
     // The File section comes before the tag sets that refer to it.
     expect(index.indexOf("new dm.File(")).toBeLessThan(index.indexOf("new dm.TagSet("));
     expect(result.files["Pulumi.production.yaml"]).toContain(`"evacuation-plan-pdf-file": "${manualId}"`);
+  });
+
+  it("exports the tags of a declared file that shares its name, not those of the looked-up one", () => {
+    const index = result.files["index.ts"];
+    expect(index).toMatch(/ownerId: safetyManualFile\.id,\s+tags: \[safetyTag\.name\]/);
+    expect(index).not.toContain('dm.getFileOutput({ filename: "safety-manual.pdf" })');
+    expect(result.files["README.md"]).toContain(
+      'The tags of file "safety-manual.pdf": 2 files have this name, so it cannot be looked up.',
+    );
+    expect(result.files["Pulumi.production.yaml"]).toContain(`"safety-manual-pdf-file": "${sameNamedId}"`);
   });
 
   it("lists in the README what cannot be downloaded, and why", () => {
