@@ -13,10 +13,10 @@
  * (not in `--state`): the folder is made when the first part arrives (an emulator that is killed before
  * receiving any leaves nothing behind) and removed on close.
  *
- * What a complete made is kept as one object (its key is the upload's), so that a file or video can answer a
- * `downloadUrl` (switch `fileDownloadUrls`: their OpenAPI schemas have none): a GET on the storage endpoint,
- * signed and expiring as the part URLs are, without an Authorization header. Objects live as long as the
- * emulator: an object of a loaded `--state` (or a seeded one) has no bytes here, and answers a null URL.
+ * Under the switch `fileDownloadUrls` (the OpenAPI's File and Video schemas have no `downloadUrl`), what a
+ * complete made is kept as one object (its key is the upload's), so that a file or video can answer one: a GET
+ * on the storage endpoint, signed and expiring as the part URLs are, without an Authorization header. Objects
+ * live as long as the emulator: one of a loaded `--state` (or a seeded one) has no bytes here: a null URL.
  */
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
 import {
@@ -231,17 +231,19 @@ export class Uploads implements DownloadLinks {
     const hash = createHash(algorithm.node);
     const buffer = Buffer.allocUnsafe(1024 * 1024);
     let sizeBytes = 0;
-    const objectFolder = path.join(this.storageFolder(), "objects");
-    mkdirSync(objectFolder, { recursive: true });
-    const objectFile = path.join(objectFolder, createHash("sha256").update(upload.key).digest("hex"));
-    const out = openSync(objectFile, "w");
+    // The bytes are kept only where something can download them (switch `fileDownloadUrls`): otherwise a
+    // large upload would cost its size twice on disk for nothing.
+    const objectFile = this.options.fileDownloadUrls
+      ? path.join(this.objectFolder(), createHash("sha256").update(upload.key).digest("hex"))
+      : undefined;
+    const out = objectFile === undefined ? undefined : openSync(objectFile, "w");
     try {
       for (const n of partNumbers) {
         const fd = openSync((upload.parts.get(n) as ReceivedPart).file, "r");
         try {
           for (let read; (read = readSync(fd, buffer, 0, buffer.length, null)) > 0;) {
             hash.update(buffer.subarray(0, read));
-            writeSync(out, buffer, 0, read);
+            if (out !== undefined) writeSync(out, buffer, 0, read);
             sizeBytes += read;
           }
         } finally {
@@ -249,9 +251,9 @@ export class Uploads implements DownloadLinks {
         }
       }
     } finally {
-      closeSync(out);
+      if (out !== undefined) closeSync(out);
     }
-    this.objects.set(upload.key, objectFile);
+    if (objectFile !== undefined) this.objects.set(upload.key, objectFile);
     this.forget(upload);
     return {
       checksum: { algorithm: algorithm.name, value: hash.digest("hex") },
@@ -267,6 +269,12 @@ export class Uploads implements DownloadLinks {
 
   private pendingKey(kind: UploadKind, orgId: string, id: string): string {
     return `${kind}/${orgId}/${id}`;
+  }
+
+  private objectFolder(): string {
+    const folder = path.join(this.storageFolder(), "objects");
+    mkdirSync(folder, { recursive: true });
+    return folder;
   }
 
   private storageFolder(): string {
