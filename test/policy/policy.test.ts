@@ -335,6 +335,36 @@ it("Production-from-Beta judges a build still unknown in a preview by the resour
   ]);
 });
 
+it("Production-from-Beta cannot see ahead: a Production delivery registered before the Beta delivery it names is refused", async () => {
+  // The rule judges each delivery before its step, knowing only what registered before it (see the pack's
+  // README); here the Beta delivery waits for Production's, so Production is judged without it.
+  const result = await preview(
+    () => {
+      let production: dm.ReleaseChannelVersion | undefined;
+      pulumi.runtime.registerStackTransformation((args) => {
+        if (args.name !== "simulator-production-version") return undefined;
+        production = args.resource as dm.ReleaseChannelVersion;
+        return { ...args, props: { ...args.props, versionId: ids.olderVersionId } };
+      });
+      const outputs = organization();
+      new dm.ReleaseChannelVersion(
+        "simulator-beta-version",
+        { appId: ids.simulatorAppId, releaseChannelId: ids.betaId, versionId: ids.olderVersionId },
+        { dependsOn: [production!] },
+      );
+      return outputs;
+    },
+    withConfig({ "devicemgmt-production-from-beta": { betaVersionIds: [] } }),
+  );
+  expect(result.ok).toBe(false);
+  expect(verdicts(result, "devicemgmt-production-from-beta")).toEqual([
+    expect.stringContaining(
+      `mandatory: simulator-production-version moves a Production channel to version ${ids.olderVersionId} ` +
+        `(channel ${ids.productionId}), which no Beta channel (${ids.betaId}) delivers`,
+    ),
+  ]);
+});
+
 it("Production-from-Beta judges each move before its step: an `up` (no preview) that moves Production to a build Beta never had fails, and Production still delivers its build", async () => {
   const before = await simulatorChannels();
   expect(before.Production).toBe(ids.betaVersionId); // the first test's up: Production took Beta's build
