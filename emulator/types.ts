@@ -101,6 +101,8 @@ export interface StrictOptions {
   defaultAppModelsToSupported?: boolean;
   /** `PUT /apps/{id}` with `tags` adds them to the app's tags instead of replacing them. */
   mergeAppTagsOnPut?: boolean;
+  /** `PUT /videos/{id}` `tags` are added to the video's tags instead of replacing them. */
+  mergeVideoTagsOnPut?: boolean;
   /** `PUT /apps/{id}` with `description: ""` keeps the empty string instead of reading it as null. */
   keepEmptyAppDescription?: boolean;
   /**
