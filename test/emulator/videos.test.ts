@@ -163,7 +163,7 @@ describe.each([false, true])("mergeVideoTagsOnPut: %s", (merge) => {
 });
 
 it("--strict-catalog names the video tags switch", () => {
-  expect(optionsFromArgs(["--strict-catalog", "merge-video-tags-on-put"]).strict).toMatchObject({
-    mergeVideoTagsOnPut: true,
+  expect(optionsFromArgs(["--strict-catalog", "merge-video-tags-on-put"])).toMatchObject({
+    strict: { mergeVideoTagsOnPut: true },
   });
 });
