@@ -1,14 +1,16 @@
 /**
- * A File's `source` at check: resolved against the program's folder (the plugin's working directory), refused
- * with the property and the fix when it cannot be uploaded as a File, and hashed (SHA-512, streamed, as the API
- * computes a file's checksum). Hashes are cached in this module, per process, by absolute path, size and mtime:
+ * An uploaded kind's `source` at check (File, Video): resolved against the program's folder (the plugin's
+ * working directory), refused with the property and the fix when it cannot be uploaded (missing, a folder, a
+ * link leading outside the program's folder, or of a type the kind refuses: `wrongType`), and hashed (SHA-512,
+ * streamed, as the API computes the checksum of files and videos). Hashes are cached in this module, per process, by absolute path, size and mtime:
  * a preview and the up that follows in the same plugin (and several resources naming one file) read an
  * unchanged file once. A file rewritten within the mtime's resolution with the same size would be missed here,
  * but not by the upload, which hashes the bytes it sends and refuses a mismatch (SourceChangedError).
  */
 import { lstat, realpath, stat } from "node:fs/promises";
 import { basename, extname, isAbsolute, relative, resolve } from "node:path";
-import { checksumOfFile } from "../../client/upload";
+import { z } from "zod";
+import { checksumOfFile } from "../client/upload";
 
 const cache = new Map<string, { size: number; mtimeMs: number; sha512: string }>();
 let reads = 0;
@@ -29,19 +31,20 @@ export async function sha512Of(absolute: string): Promise<string> {
   return sha512;
 }
 
-/** Builds go through the app kinds: an APK is an app version, an OBB belongs to a bundle. */
-const BUILDS: Record<string, string> = {
-  ".apk": "an app build (.apk) is uploaded as an app version, not as a File",
-  ".obb": "an expansion file (.obb) belongs to an app bundle, not to a File",
-};
-
 export type SourceCheck = { absolute: string; sha512: string; filename: string } | { failure: string };
 
-/** What `source` names, or why it cannot be a File's content (the failure names the property and the fix). */
-export async function checkSource(source: string, base = process.cwd()): Promise<SourceCheck> {
+/**
+ * Why the kind takes no file of this extension (lower case, with its dot), with the fix; undefined: it does.
+ */
+export type WrongType = (extension: string) => string | undefined;
+
+/** What `source` names, or why it cannot be the kind's content (the failure names the property and the fix). */
+export async function checkSource(
+  source: string,
+  base = process.cwd(),
+  wrongType: WrongType = () => undefined,
+): Promise<SourceCheck> {
   const absolute = isAbsolute(source) ? source : resolve(base, source);
-  const kind = BUILDS[extname(absolute).toLowerCase()];
-  if (kind) return { failure: `source: ${source}: ${kind}. Declare a file of another kind as a File.` };
   let link;
   try {
     link = await lstat(absolute);
@@ -75,6 +78,8 @@ export async function checkSource(source: string, base = process.cwd()): Promise
     };
   if (!file.isFile())
     return { failure: `source: ${source} is not a regular file. Give the path of one file.` };
+  const refused = wrongType(extname(absolute).toLowerCase());
+  if (refused) return { failure: `source: ${source}: ${refused}` };
   try {
     return { absolute, sha512: await sha512Of(absolute), filename: basename(absolute) };
   } catch (error) {
@@ -84,4 +89,40 @@ export async function checkSource(source: string, base = process.cwd()): Promise
         `Make it readable by the user running Pulumi.`,
     };
   }
+}
+
+/**
+ * The `source` property of an uploaded kind (`noun`: "file", "video"): read only by create, never compared
+ * (createOnly: a change is recorded, never diffed), since where the bytes are on this machine says nothing about
+ * the content (`sha512` does): a moved source is no change at all.
+ */
+export function sourceProperty(noun: string) {
+  return {
+    schema: z
+      .string({
+        error: `source is required: the path of the local ${noun} to upload (relative to the program's folder)`,
+      })
+      .trim()
+      .min(1, { error: `source must not be empty: give the path of the local ${noun} to upload` }),
+    change: "createOnly",
+  } as const;
+}
+
+/**
+ * The `sha512` property of an uploaded kind whose API answers a SHA-512 (files, videos): computed by check from
+ * `source`; declared, it pins the content (a source with another hash fails check). A change replaces the object.
+ */
+export function sha512Property<Live extends { checksum: { value: string } }>() {
+  return {
+    schema: z
+      .string({ error: "sha512 must be a string: the SHA-512 (128 hex digits) the source must have" })
+      .trim()
+      .regex(/^[0-9a-fA-F]{128}$/, { error: "sha512 must be 128 hex digits (a SHA-512), or left out" })
+      .transform((v) => v.toLowerCase())
+      .optional(),
+    change: "replace",
+    fromLive: (live: Live) => live.checksum.value.toLowerCase(),
+    equal: (a: unknown, b: unknown) =>
+      typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : a === b,
+  } as const;
 }
