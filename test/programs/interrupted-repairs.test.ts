@@ -1,6 +1,6 @@
 // Repair without a human: an `up` killed after a create's write reached the service (its answer lost, the CLI
 // and plugin SIGKILLed while the provider looks for it) leaves the object live and the state without it. The
-// next `up` of the same stack takes over what its own killed create made — Theme, Tag, User, App, File, GroupFile,
+// next `up` of the same stack takes over what its own killed create made — Theme, Tag, User, App, File, Video, GroupFile,
 // GroupVideo, ReleaseChannelShare — instead of asking for adoptId; the organization holds the object once.
 // Another stack meeting the same object is still refused, naming adoptId, and adoptId takes a group's file over.
 import { createHash } from "crypto";
@@ -186,6 +186,43 @@ test("File: the next up takes over the file its killed upload made; another stac
   expect(named()).toHaveLength(1);
   expect(named()[0].sha512).toBe(createHash("sha512").update("repair notes").digest("hex"));
   expect(engine.resource("notes").id).toBe(named()[0].id);
+  await refusedInAnotherStack(program, named);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("Video: the next up takes over the video its killed upload made; another stack is still refused", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "video-repair-"));
+  const source = path.join(dir, "repair-drill.mp4");
+  fs.writeFileSync(source, "repair drill");
+  const program = () =>
+    void new dm.Video("drill", {
+      source,
+      name: "Repair Drill",
+      videoType: "TwoDimensional",
+      audioEncoding: "STEREO",
+    });
+  const named = () => emulator.snapshot().videos.filter((v) => v.filename === "repair-drill.mp4");
+  // The complete's answer is lost (and every answer slow): the run is killed once the video exists.
+  emulator.setFaults({ latencyMs: 300, loseCompleteAnswers: 1 });
+  const interrupted = await engine.up(program, {
+    interruptAfter: 1,
+    interruptWhen: async () => {
+      while (named().length === 0) await new Promise((r) => setTimeout(r, 10));
+    },
+  });
+  emulator.setFaults({ latencyMs: 0, loseCompleteAnswers: 0 });
+  expect(interrupted.interrupted).toBe(true);
+  expect(engine.pending()).toEqual([expect.objectContaining({ type: "creating" })]);
+  const next = await engine.up(program);
+  expect(next.errors).toEqual([]);
+  expect((await engine.up(program)).operations).toEqual([]);
+  // One video, the one the killed run uploaded, with the declared content and (PUT by the repair) name.
+  expect(named()).toHaveLength(1);
+  expect(named()[0]).toMatchObject({
+    name: "Repair Drill",
+    sha512: createHash("sha512").update("repair drill").digest("hex"),
+  });
+  expect(engine.resource("drill").id).toBe(named()[0].id);
   await refusedInAnotherStack(program, named);
   fs.rmSync(dir, { recursive: true, force: true });
 });
