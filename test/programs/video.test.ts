@@ -1,7 +1,8 @@
 // A Video as a whole program on the real Pulumi CLI (test/engine), the emulator as the organization, asserted
 // through its API: up uploads the video (with a TagSet on it and a GroupVideo putting it on a site), up again
-// and refresh change nothing, a new name and rendering update it in place leaving the TagSet's tags, new bytes
-// upload a new video before deleting the old one (the GroupVideo and TagSet follow the new id), destroy deletes.
+// and refresh change nothing, a new name and rendering update it in place leaving the TagSet's tags, a rename in
+// the portal is drift (report, refresh) that up repairs in place, new bytes upload a new video before deleting
+// the old one (the GroupVideo and TagSet follow the new id), destroy deletes.
 import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
@@ -9,6 +10,7 @@ import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { createEngine, type Engine } from "../engine";
+import { brief, runDrift } from "../drift/support";
 import * as dm from "../../provider";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -30,6 +32,13 @@ interface Declared {
 }
 
 const flat: Declared["rendering"] = { videoType: "TwoDimensional", audioEncoding: "STEREO" };
+const immersive: Declared["rendering"] = {
+  videoType: "ThreeSixty",
+  videoMapping: "EQUIRECTANGULAR",
+  videoDisplay: "Stereoscopic",
+  videoPacking: "TOP_BOTTOM",
+  audioEncoding: "AMBIX_4",
+};
 
 function program(declared: Declared) {
   return () => {
@@ -98,13 +107,6 @@ test("up uploads the video, tags it and puts it on the site; up again and refres
 });
 
 test("a new name and rendering update the video in place; the TagSet's tags stay", async () => {
-  const immersive: Declared["rendering"] = {
-    videoType: "ThreeSixty",
-    videoMapping: "EQUIRECTANGULAR",
-    videoDisplay: "Stereoscopic",
-    videoPacking: "TOP_BOTTOM",
-    audioEncoding: "AMBIX_4",
-  };
   const result = await engine.up(program({ name: "Lobby Tour 360", rendering: immersive }));
   expect(result.errors).toEqual([]);
   expect(result.steps.update.map((s) => s.name)).toEqual(["tour"]);
@@ -117,6 +119,41 @@ test("a new name and rendering update the video in place; the TagSet's tags stay
   });
   const again = await engine.up(program({ name: "Lobby Tour 360", rendering: immersive }));
   expect(again.steps.update).toEqual([]);
+});
+
+test("a rename in the portal shows in the drift report and on refresh; up renames it back in place", async () => {
+  const live = await admin.videos.get(videoId);
+  await admin.videos.update(videoId, {
+    name: "Renamed in the portal",
+    description: live.description ?? null,
+    videoType: "ThreeSixty",
+    videoMapping: "EQUIRECTANGULAR",
+    videoDisplay: "Stereoscopic",
+    videoPacking: "TOP_BOTTOM",
+    audioEncoding: "AMBIX_4",
+    tags: live.tags ?? [],
+  });
+  const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "video-drift-"));
+  const stateFile = path.join(reportDir, "state.json");
+  await engine.saveState(stateFile);
+  const env = { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly };
+  const drift = await runDrift(reportDir, ["--kinds", "video", stateFile], env);
+  fs.rmSync(reportDir, { recursive: true, force: true });
+  expect(drift.report.findings.map((f) => [brief(f), f.differences])).toEqual([
+    [
+      'changed video "Renamed in the portal" (tour.mp4)',
+      [{ field: "name", state: "Lobby Tour 360", live: "Renamed in the portal" }],
+    ],
+  ]);
+
+  const refreshed = await engine.refresh();
+  expect(refreshed.errors).toEqual([]);
+  expect(refreshed.steps.update.map((s) => s.name)).toEqual(["tour"]);
+  const repaired = await engine.up(program({ name: "Lobby Tour 360", rendering: immersive }));
+  expect(repaired.errors).toEqual([]);
+  expect(repaired.steps.update.map((s) => s.name)).toEqual(["tour"]);
+  expect(repaired.steps.replace).toEqual([]);
+  expect(await admin.videos.get(videoId)).toMatchObject({ name: "Lobby Tour 360", tags: ["lobby"] });
 });
 
 test("new bytes upload a new video before the old one is deleted; the site and the tags follow it", async () => {
