@@ -267,6 +267,15 @@ export function heldByAnother(kind: string, id: string, props: Props): boolean {
   return holder !== undefined && holder !== claimantOf(props);
 }
 
+/**
+ * Whether the resource making this call records `id` itself: what a create-first replacement of it meets (the
+ * object being replaced, still there), which is neither someone else's object nor a killed run's.
+ */
+export function heldBySelf(kind: string, id: string, props: Props): boolean {
+  const claimant = claimantOf(props);
+  return claimant !== undefined && claims.holderOf(slotOf("id", kind, id)) === claimant;
+}
+
 /** Takes the kind's natural keys in `scope`; the refusal when another claimant holds one. */
 function takeKeys(
   kind: ResourceKind,

@@ -159,6 +159,39 @@ describe.each(READINGS)("Video, %s", (reading, emulatorOptions) => {
     await video.delete();
   });
 
+  it("a replacement asked for with the same content (--replace) uploads a new video, not a refusal", async () => {
+    const filename = unique("again");
+    const source = write(filename, "same take");
+    const video = await Managed.of(stack.plugin, "video", "again");
+    const declared = { source, ...flat, __claimant: "again" };
+    await video.create(declared);
+    const { oldId } = await video.replace(declared);
+    expect(video.id).not.toBe(oldId);
+    expect((await named(filename)).map((v) => v.id)).toEqual([video.id]);
+    await video.delete();
+  });
+
+  it("refuses at check a second resource of the run declaring the same filename and content, and bad input", async () => {
+    const source = write(unique("twin"), "twin");
+    const one = await Managed.of(stack.plugin, "video", "twin-one");
+    const two = await Managed.of(stack.plugin, "video", "twin-two");
+    expect((await one.check({ source, ...flat, __claimant: "twin-one" })).failures).toEqual([]);
+    expect((await two.check({ source, ...flat, __claimant: "twin-two" })).failures).toEqual([
+      {
+        property: "source",
+        reason: expect.stringMatching(/the video "twin-.*\.mp4" with SHA-512 .*twin-one/),
+      },
+    ]);
+    // Fields of one video type on another, across the plugin: the property and the fix.
+    const bad = await Managed.of(stack.plugin, "video", "bad");
+    expect((await bad.check({ source, ...flat, videoMapping: "CUBEMAP" })).failures).toEqual([
+      {
+        property: "videoMapping",
+        reason: expect.stringMatching(/a TwoDimensional video takes no videoMapping .*Remove videoMapping/),
+      },
+    ]);
+  });
+
   it("inherits the uploader's fault handling: a failed part retried alone, a lost complete found, no duplicate", async () => {
     const filename = unique("faulty");
     const source = write(filename, "bytes through a flaky store");

@@ -32,7 +32,7 @@ import {
   unlessGone,
   type Props,
 } from "../../framework/framework";
-import { leftByUnfinishedCreate } from "../../framework/claims";
+import { heldBySelf, leftByUnfinishedCreate } from "../../framework/claims";
 import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
 import { stateFrom } from "../../framework/properties";
 import { checkSource, type WrongType } from "../../framework/source";
@@ -98,10 +98,16 @@ async function withMetadata(client: DeviceMgmtClient, live: Video, inputs: Input
   return differs ? client.videos.update(live.id, body) : live;
 }
 
-/** The videos of the organization with this filename and content. */
+/**
+ * The videos of the organization with this filename and content, but the one this resource records (a
+ * replacement asked for with the same content, `--replace`, meets the video it replaces: that one goes after).
+ */
 async function sameContent(client: DeviceMgmtClient, inputs: Inputs): Promise<Video[]> {
   return (await client.videos.all()).filter(
-    (v) => v.filename === inputs.filename && v.checksum.value.toLowerCase() === inputs.sha512,
+    (v) =>
+      v.filename === inputs.filename &&
+      v.checksum.value.toLowerCase() === inputs.sha512 &&
+      !heldBySelf("video", v.id, inputs),
   );
 }
 
