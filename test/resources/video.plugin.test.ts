@@ -2,8 +2,9 @@
 // parts with its rendering fields and PUTs the declared name; metadata changes in place through the whole-object
 // PUT without touching the video's tags (a TagSet owns them), under both readings of whether a PUT's tags replace
 // or add (emulator switch mergeVideoTagsOnPut); new content is a new video, created before the old one is deleted,
-// and a GroupVideo naming the new id follows it; adoption only with adoptId and the same content; a failed part
-// (the uploader's fault handling) leaves nothing. The organization is asserted through the API.
+// and a GroupVideo naming the new id follows it; adoption only with adoptId and the same content; a --replace of
+// unchanged content; duplicates and bad rendering refused at check; the uploader's faults (expired URL, failed
+// part, lost complete) and a source changed since preview. The organization is asserted through the API.
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -192,21 +193,36 @@ describe.each(READINGS)("Video, %s", (reading, emulatorOptions) => {
     ]);
   });
 
-  it("inherits the uploader's fault handling: a failed part retried alone, a lost complete found, no duplicate", async () => {
+  it("inherits the uploader's fault handling: an expired URL, a failed part, a lost complete; no duplicate", async () => {
     const filename = unique("faulty");
     const source = write(filename, "bytes through a flaky store");
     stack.emulator.resetStats();
-    stack.emulator.setFaults({ failUploadParts: 1, loseCompleteAnswers: 1 });
+    stack.emulator.setFaults({ expireUploadUrls: 1, failUploadParts: 1, loseCompleteAnswers: 1 });
     try {
       const video = await Managed.of(stack.plugin, "video", "faulty");
       await video.create({ source, ...flat });
-      expect(stack.emulator.stats().faults).toMatchObject({ uploadPartsFailed: 1, completeAnswersLost: 1 });
+      expect(stack.emulator.stats().faults).toMatchObject({
+        uploadUrlsExpired: 1,
+        uploadPartsFailed: 1,
+        completeAnswersLost: 1,
+      });
       expect((await named(filename)).map((v) => [v.id, v.checksum.value.toLowerCase()])).toEqual([
         [video.id, sha512("bytes through a flaky store")],
       ]);
       await video.delete();
     } finally {
-      stack.emulator.setFaults({ failUploadParts: 0, loseCompleteAnswers: 0 });
+      stack.emulator.setFaults({ expireUploadUrls: 0, failUploadParts: 0, loseCompleteAnswers: 0 });
     }
+  });
+
+  it("refuses a source that changed since preview, leaving no video", async () => {
+    const filename = unique("moving");
+    const source = write(filename, "as previewed");
+    const video = await Managed.of(stack.plugin, "video", "moving");
+    const { inputs } = await video.check({ source, ...flat });
+    fs.writeFileSync(source, "rewritten before the up");
+    const refused = await failure(stack.plugin.create({ urn: video.urn, properties: inputs }));
+    expect(refused.message).toMatch(/changed while it was being uploaded .*nothing was made/);
+    expect(await named(filename)).toEqual([]);
   });
 });
