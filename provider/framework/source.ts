@@ -9,8 +9,10 @@
  */
 import { lstat, realpath, stat } from "node:fs/promises";
 import { basename, extname, isAbsolute, relative, resolve } from "node:path";
+import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { checksumOfFile } from "../client/upload";
+import { containsUnknown } from "./framework";
 
 const cache = new Map<string, { size: number; mtimeMs: number; sha512: string }>();
 let reads = 0;
@@ -125,4 +127,42 @@ export function sha512Property<Live extends { checksum: { value: string } }>() {
     equal: (a: unknown, b: unknown) =>
       typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : a === b,
   } as const;
+}
+
+/** What an uploaded kind's check reads and fills in: the source, its optional name and pinned hash. */
+interface UploadedInputs {
+  source: string;
+  filename?: string;
+  sha512?: string;
+}
+
+/**
+ * The end of an uploaded kind's check, once its own properties are judged: the source hashed (or its failure),
+ * the declared `sha512` pin compared, `filename` and `sha512` filled in. A source refused already, or still the
+ * engine's unknown value at preview (another resource's output), is left to the up.
+ */
+export async function checkedUpload<T extends UploadedInputs>(
+  inputs: T,
+  failures: pulumi.dynamic.CheckFailure[],
+  wrongType?: WrongType,
+): Promise<{ inputs: T; failures: pulumi.dynamic.CheckFailure[] }> {
+  if (failures.some((f) => f.property === "source") || containsUnknown(inputs.source))
+    return { inputs, failures };
+  const found = await checkSource(inputs.source, undefined, wrongType);
+  if ("failure" in found)
+    return { inputs, failures: [...failures, { property: "source", reason: found.failure }] };
+  if (inputs.sha512 !== undefined && inputs.sha512 !== found.sha512)
+    failures = [
+      ...failures,
+      {
+        property: "sha512",
+        reason:
+          `sha512: ${inputs.source} has the SHA-512 ${found.sha512}, not the declared ${inputs.sha512}. Declare ` +
+          `the new hash, or leave sha512 out to take whatever the file holds.`,
+      },
+    ];
+  return {
+    inputs: { ...inputs, filename: inputs.filename ?? found.filename, sha512: found.sha512 },
+    failures,
+  };
 }

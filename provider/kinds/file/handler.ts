@@ -19,19 +19,12 @@ import * as pulumi from "@pulumi/pulumi";
 import { NotPossibleError } from "../../errors";
 import type { DeviceFile, DeviceMgmtClient } from "../../client";
 import { clientForProps } from "../../framework/context";
-import {
-  adoptable,
-  containsUnknown,
-  jsonClean,
-  notCreatedHere,
-  unlessGone,
-  type Props,
-} from "../../framework/framework";
+import { adoptable, jsonClean, notCreatedHere, unlessGone, type Props } from "../../framework/framework";
 import { leftByUnfinishedCreate } from "../../framework/claims";
 import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
 import { stateFrom } from "../../framework/properties";
 import { fileProperties, type FileProperties } from "./properties";
-import { checkSource, type WrongType } from "../../framework/source";
+import { checkedUpload, type WrongType } from "../../framework/source";
 
 /** What check and diff read of the kind (the definition itself would make this file import its own importer). */
 const FILE = { type: "File", properties: fileProperties, naturalKey: true } as const;
@@ -75,25 +68,7 @@ const notAFile: WrongType = (extension) =>
 export const fileHandler: KindHandler<FileProperties> = {
   async check(_olds, news) {
     const { inputs, failures } = checkKind(FILE, news);
-    // (During a preview the source may still be the engine's unknown value: hashed at the up.)
-    if (failures.some((f) => f.property === "source") || containsUnknown(inputs.source))
-      return { inputs, failures };
-    const found = await checkSource(inputs.source, undefined, notAFile);
-    if ("failure" in found) {
-      failures.push({ property: "source", reason: found.failure });
-      return { inputs, failures };
-    }
-    if (inputs.sha512 !== undefined && inputs.sha512 !== found.sha512)
-      failures.push({
-        property: "sha512",
-        reason:
-          `sha512: ${inputs.source} has the SHA-512 ${found.sha512}, not the declared ${inputs.sha512}. Declare ` +
-          `the new hash, or leave sha512 out to take whatever the file holds.`,
-      });
-    return {
-      inputs: { ...inputs, filename: inputs.filename ?? found.filename, sha512: found.sha512 },
-      failures,
-    };
+    return checkedUpload(inputs, failures, notAFile);
   },
 
   diff: (_id, olds, news) => diffKindAsked(FILE, olds, news),

@@ -24,18 +24,11 @@ import * as pulumi from "@pulumi/pulumi";
 import { NotPossibleError } from "../../errors";
 import type { DeviceMgmtClient, UpdateVideoBody, Video } from "../../client";
 import { clientForProps } from "../../framework/context";
-import {
-  adoptable,
-  containsUnknown,
-  jsonClean,
-  notCreatedHere,
-  unlessGone,
-  type Props,
-} from "../../framework/framework";
+import { adoptable, jsonClean, notCreatedHere, unlessGone, type Props } from "../../framework/framework";
 import { heldBySelf, leftByUnfinishedCreate } from "../../framework/claims";
 import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
 import { stateFrom } from "../../framework/properties";
-import { checkSource, type WrongType } from "../../framework/source";
+import { checkedUpload, type WrongType } from "../../framework/source";
 import { isVideoFilename, videoProperties, type VideoProperties } from "./properties";
 import { renderingFailures } from "./rendering";
 
@@ -54,7 +47,7 @@ function toOutputs(live: Video, props: Props): Props {
   });
 }
 
-/** Without a declared filename, the source's own name is sent: it must be one the API takes. */
+/** A source name the API would refuse as a video's filename (InitiateVideoUpload: .mp4, .mkv, .webm). */
 const notAVideo: WrongType = (extension) =>
   isVideoFilename(`x${extension}`)
     ? undefined
@@ -128,25 +121,9 @@ export const videoHandler: KindHandler<VideoProperties> = {
     const { inputs, failures } = checkKind(VIDEO, news);
     const judged = new Set(failures.map((f) => f.property));
     failures.push(...renderingFailures(inputs).filter((f) => !judged.has(f.property)));
-    // (During a preview the source may still be the engine's unknown value: hashed at the up.)
-    if (judged.has("source") || containsUnknown(inputs.source)) return { inputs, failures };
-    const declaredName = inputs.filename !== undefined || judged.has("filename");
-    const found = await checkSource(inputs.source, undefined, declaredName ? undefined : notAVideo);
-    if ("failure" in found) {
-      failures.push({ property: "source", reason: found.failure });
-      return { inputs, failures };
-    }
-    if (inputs.sha512 !== undefined && inputs.sha512 !== found.sha512)
-      failures.push({
-        property: "sha512",
-        reason:
-          `sha512: ${inputs.source} has the SHA-512 ${found.sha512}, not the declared ${inputs.sha512}. Declare ` +
-          `the new hash, or leave sha512 out to take whatever the file holds.`,
-      });
-    return {
-      inputs: { ...inputs, filename: inputs.filename ?? found.filename, sha512: found.sha512 },
-      failures,
-    };
+    // Without a declared filename, the source's own name is the one sent: it must be a container the API takes.
+    const named = inputs.filename !== undefined || judged.has("filename");
+    return checkedUpload(inputs, failures, named ? undefined : notAVideo);
   },
 
   diff: (_id, olds, news) => diffKindAsked(VIDEO, olds, news),
