@@ -162,13 +162,11 @@ describe("a group's file and video (the API cannot list them)", () => {
   });
 });
 
-test("File: the next up takes over the file its killed upload made; another stack is still refused", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "file-repair-"));
-  const source = path.join(dir, "repair-notes.txt");
-  fs.writeFileSync(source, "repair notes");
-  const program = () => void new dm.File("notes", { source, path: "/sdcard/Docs" });
-  const named = () => emulator.snapshot().files.filter((f) => f.filename === "repair-notes.txt");
-  // The complete's answer is lost (and every answer slow): the run is killed once the file exists.
+/**
+ * An upload killed once its complete reached the service: the complete's answer is lost (and every answer slow),
+ * the run killed once `named` lists the object; the next up must take it over, and the one after do nothing.
+ */
+async function killedUploadThenUp(program: () => void, named: () => unknown[]) {
   emulator.setFaults({ latencyMs: 300, loseCompleteAnswers: 1 });
   const interrupted = await engine.up(program, {
     interruptAfter: 1,
@@ -182,6 +180,15 @@ test("File: the next up takes over the file its killed upload made; another stac
   const next = await engine.up(program);
   expect(next.errors).toEqual([]);
   expect((await engine.up(program)).operations).toEqual([]);
+}
+
+test("File: the next up takes over the file its killed upload made; another stack is still refused", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "file-repair-"));
+  const source = path.join(dir, "repair-notes.txt");
+  fs.writeFileSync(source, "repair notes");
+  const program = () => void new dm.File("notes", { source, path: "/sdcard/Docs" });
+  const named = () => emulator.snapshot().files.filter((f) => f.filename === "repair-notes.txt");
+  await killedUploadThenUp(program, named);
   // One file, the one the killed run uploaded, with the declared content.
   expect(named()).toHaveLength(1);
   expect(named()[0].sha512).toBe(createHash("sha512").update("repair notes").digest("hex"));
@@ -202,20 +209,7 @@ test("Video: the next up takes over the video its killed upload made; another st
       audioEncoding: "STEREO",
     });
   const named = () => emulator.snapshot().videos.filter((v) => v.filename === "repair-drill.mp4");
-  // The complete's answer is lost (and every answer slow): the run is killed once the video exists.
-  emulator.setFaults({ latencyMs: 300, loseCompleteAnswers: 1 });
-  const interrupted = await engine.up(program, {
-    interruptAfter: 1,
-    interruptWhen: async () => {
-      while (named().length === 0) await new Promise((r) => setTimeout(r, 10));
-    },
-  });
-  emulator.setFaults({ latencyMs: 0, loseCompleteAnswers: 0 });
-  expect(interrupted.interrupted).toBe(true);
-  expect(engine.pending()).toEqual([expect.objectContaining({ type: "creating" })]);
-  const next = await engine.up(program);
-  expect(next.errors).toEqual([]);
-  expect((await engine.up(program)).operations).toEqual([]);
+  await killedUploadThenUp(program, named);
   // One video, the one the killed run uploaded, with the declared content and (PUT by the repair) name.
   expect(named()).toHaveLength(1);
   expect(named()[0]).toMatchObject({
