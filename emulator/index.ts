@@ -22,6 +22,7 @@ import { sharingRoutes } from "./routes/sharing";
 import { tagRoutes } from "./routes/tags";
 import { themeRoutes } from "./routes/themes";
 import { uploadRoutes } from "./routes/uploads";
+import { videoRoutes } from "./routes/videos";
 import { userRoutes } from "./routes/users";
 import { SEED_ORGS, SEED_TOKEN_RECORDS, SEED_TOKENS, seedState } from "./seed";
 import { API_V3_PREFIX, buildServer } from "./server";
@@ -43,6 +44,7 @@ export const API_ROUTES = [
   ...deviceContentRoutes,
   ...catalogRoutes,
   ...uploadRoutes,
+  ...videoRoutes,
   ...appRoutes,
   ...sharingRoutes,
   ...tagRoutes,
@@ -110,6 +112,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     uniqueAppNames: options.strict?.uniqueAppNames ?? false,
     defaultAppModelsToSupported: options.strict?.defaultAppModelsToSupported ?? false,
     mergeAppTagsOnPut: options.strict?.mergeAppTagsOnPut ?? false,
+    mergeVideoTagsOnPut: options.strict?.mergeVideoTagsOnPut ?? false,
     keepEmptyAppDescription: options.strict?.keepEmptyAppDescription ?? false,
     replaceKeepsFileId: options.strict?.replaceKeepsFileId ?? false,
     requireConflictStrategy: options.strict?.requireConflictStrategy ?? false,

@@ -101,6 +101,8 @@ export interface StrictOptions {
   defaultAppModelsToSupported?: boolean;
   /** `PUT /apps/{id}` with `tags` adds them to the app's tags instead of replacing them. */
   mergeAppTagsOnPut?: boolean;
+  /** `PUT /videos/{id}` `tags` are added to the video's tags instead of replacing them. */
+  mergeVideoTagsOnPut?: boolean;
   /** `PUT /apps/{id}` with `description: ""` keeps the empty string instead of reading it as null. */
   keepEmptyAppDescription?: boolean;
   /**
@@ -284,6 +286,8 @@ export interface OrgSnapshot {
   apps: { id: string; name: string; description: string | null; tags: string[]; deviceModelIds: string[] }[];
   /** Every file of the organization (seeded or uploaded), with its content's SHA-512 (hex, lower case). */
   files: { id: string; filename: string; location: string; sha512: string }[];
+  /** Every video of the organization (seeded or uploaded), with its content's SHA-512 (hex, lower case). */
+  videos: { id: string; name: string; filename: string; sha512: string }[];
 }
 
 export interface RunningEmulator {

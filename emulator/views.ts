@@ -297,6 +297,7 @@ export function videoView(org: OrgState, video: Video) {
     name: video.name,
     filename: video.filename,
     location: video.location,
+    description: video.description ?? null,
     sizeBytes: video.sizeBytes,
     checksum: video.checksum,
     details: {

@@ -32,6 +32,7 @@ export type {
   UpdateAppBody,
   UpdateDeviceBody,
   UpdateUserBody,
+  UpdateVideoBody,
   UserOperations,
   VideoOperations,
 } from "./operations";
@@ -99,6 +100,7 @@ export {
   type UploadedPart,
   type User,
   type Video,
+  type VideoDetails,
   type VideoUploadStart,
 } from "./types";
 export {

@@ -275,14 +275,25 @@ export const presignedPartsSchema = parsesTo<t.PresignedPart[]>()(
   true,
 );
 
+const videoDetailsSchema = z.object({
+  videoType: z.enum(["ThreeSixty", "OneEighty", "TwoDimensional"]),
+  videoMapping: z.enum(["EQUIRECTANGULAR", "CUBEMAP"]).nullable().optional(),
+  videoDisplay: z.enum(["Stereoscopic", "Monoscopic"]).nullable().optional(),
+  videoPacking: z.enum(["TOP_BOTTOM", "LEFT_RIGHT"]).nullable().optional(),
+  audioEncoding: z.string().optional(),
+  playtimeSeconds: z.number().nullable().optional(),
+});
+
 export const videoSchema = parsesTo<t.Video>()(
   z.object({
     id,
     name: z.string(),
     filename: z.string(),
     location: z.string().optional(),
+    description: z.string().nullable().optional(),
     sizeBytes: z.number().int(),
     checksum: checksumSchema,
+    details: videoDetailsSchema.optional(),
     tags: z.array(z.string()).optional(),
     deviceStatuses: z.array(contentDeviceStatusSchema),
     ...timestamps,

@@ -236,10 +236,23 @@ export interface Video extends Timestamps {
   name: string;
   filename: string;
   location?: string;
+  description?: string | null;
   sizeBytes: number;
   checksum: Checksum;
+  /** How the video renders, as the upload or the last `PUT /videos/{videoId}` gave it. */
+  details?: VideoDetails;
   tags?: string[];
   deviceStatuses: ContentDeviceStatus[];
+}
+
+/** A video's rendering fields (the OpenAPI's `details`). */
+export interface VideoDetails {
+  videoType: "ThreeSixty" | "OneEighty" | "TwoDimensional";
+  videoMapping?: "EQUIRECTANGULAR" | "CUBEMAP" | null;
+  videoDisplay?: "Stereoscopic" | "Monoscopic" | null;
+  videoPacking?: "TOP_BOTTOM" | "LEFT_RIGHT" | null;
+  audioEncoding?: string;
+  playtimeSeconds?: number | null;
 }
 
 /** One page of a list endpoint: the items and the part of the pagination envelope the client reads. */

@@ -257,6 +257,15 @@ if (!existsSync(OPENAPI)) {
       await probe("DELETE /groups/{groupId}/videos/{videoId}", { groupId: leaf, videoId: videos[0].id });
       await probe("DELETE /files/{fileId}", { fileId: files[1].id });
       await probe("DELETE /files/{fileId}", { fileId: files[1].id }, reader);
+      const videoUpdate = {
+        name: "Probed",
+        description: null,
+        videoType: "TwoDimensional",
+        audioEncoding: "MONO",
+      };
+      await probe("PUT /videos/{videoId}", { videoId: videos[1].id }, { body: { ...videoUpdate, tags: [] } });
+      await probe("PUT /videos/{videoId}", { videoId: videos[1].id }, { body: videoUpdate });
+      await probe("PUT /videos/{videoId}", { videoId: missing }, { body: { ...videoUpdate, tags: [] } });
       await probe("DELETE /videos/{videoId}", { videoId: videos[1].id });
       await probe("DELETE /videos/{videoId}", { videoId: missing });
 
