@@ -22,6 +22,7 @@ import { sharingRoutes } from "./routes/sharing";
 import { tagRoutes } from "./routes/tags";
 import { themeRoutes } from "./routes/themes";
 import { uploadRoutes } from "./routes/uploads";
+import { appVersionUploadRoutes } from "./routes/appVersionUploads";
 import { userRoutes } from "./routes/users";
 import { SEED_ORGS, SEED_TOKEN_RECORDS, SEED_TOKENS, seedState } from "./seed";
 import { API_V3_PREFIX, buildServer } from "./server";
@@ -43,6 +44,7 @@ export const API_ROUTES = [
   ...deviceContentRoutes,
   ...catalogRoutes,
   ...uploadRoutes,
+  ...appVersionUploadRoutes,
   ...appRoutes,
   ...sharingRoutes,
   ...tagRoutes,
@@ -114,6 +116,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     replaceKeepsFileId: options.strict?.replaceKeepsFileId ?? false,
     requireConflictStrategy: options.strict?.requireConflictStrategy ?? false,
     s3PartSizes: options.strict?.s3PartSizes ?? false,
+    presignAnswersUrl: options.strict?.presignAnswersUrl ?? false,
+    buildStatusReasons: options.strict?.buildStatusReasons ?? false,
     noRetryAfter: options.strict?.noRetryAfter ?? false,
   };
   const invitations = new Map<string, PendingInvitation[]>();

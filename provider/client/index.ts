@@ -48,6 +48,7 @@ export type {
 } from "./experienceOperations";
 export type {
   ChannelTarget,
+  CompleteAppVersionUploadBody,
   ContentOperations,
   CustomField,
   CustomFieldAction,
@@ -158,6 +159,10 @@ export {
 } from "./throttle";
 export { TokenBucket } from "./tokenBucket";
 export {
+  AppBuildFailedError,
+  AppBuildGoneError,
+  AppBuildTimeoutError,
+  type AppVersionUploadOptions,
   type ChecksumAlgorithm,
   checksumOfFile,
   type FileUploadOptions,
