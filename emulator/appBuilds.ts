@@ -35,7 +35,10 @@ const AVAILABLE = BUILD_STATUSES.indexOf("available");
 export const FAULT_REASON = "The APK signature could not be verified: the package is not signed.";
 
 /** Where a build stands at `nowMs`, and why it failed (null unless `error`). */
-export function buildStatus(version: AppVersion, nowMs: number): { status: BuildStatus; reason: string | null } {
+export function buildStatus(
+  version: AppVersion,
+  nowMs: number,
+): { status: BuildStatus; reason: string | null } {
   const processing = version.processing;
   if (processing === undefined) return { status: "available", reason: null };
   const step = 1 + Math.max(0, Math.floor((nowMs - processing.completedAtMs) / BUILD_STEP_MS));

@@ -273,7 +273,11 @@ export class DeviceMgmtClient {
    * (`AppBuildFailedError`).
    */
   async uploadAppVersion(options: AppVersionUploadOptions): Promise<UploadResult<AppBuild>> {
-    const uploaded = await uploadInParts(appVersionUploadProtocol(this.releases, options), this.#storage, options);
+    const uploaded = await uploadInParts(
+      appVersionUploadProtocol(this.releases, options),
+      this.#storage,
+      options,
+    );
     return { ...uploaded, made: await awaitBuild(this.releases, options.appId, uploaded.made, options) };
   }
 

@@ -93,7 +93,11 @@ export interface ReleaseOperations {
     body: { key: string; uploadId: string; partNumbers: number[] },
   ): Promise<PresignedPart[]>;
   /** Makes the build from the parts storage received; answers it (status `uploaded`) with its size and checksum. */
-  completeVersionUpload(appId: string, versionId: string, body: CompleteAppVersionUploadBody): Promise<AppBuild>;
+  completeVersionUpload(
+    appId: string,
+    versionId: string,
+    body: CompleteAppVersionUploadBody,
+  ): Promise<AppBuild>;
   bundles(appId: string): PageIterator<AppBundle>;
   /** Makes the channel deliver this version or bundle; answers with the channel. */
   setChannelVersion(appId: string, releaseChannelId: string, target: ChannelTarget): Promise<ReleaseChannel>;

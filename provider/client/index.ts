@@ -163,6 +163,8 @@ export {
   AppBuildGoneError,
   AppBuildTimeoutError,
   type AppVersionUploadOptions,
+  awaitBuild,
+  buildInProgress,
   type ChecksumAlgorithm,
   checksumOfFile,
   type FileUploadOptions,

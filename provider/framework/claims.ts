@@ -98,6 +98,12 @@ const CLAIMS: Record<ResourceKind, ClaimSpec | null> = {
         : [`${str(p.path)}/${str(p.filename)}`],
     describe: (p) => `the file "${String(p.filename)}" in ${String(p.path)}`,
   },
+  // A build of an app by its content: one resource per build (another would take over the same one).
+  appVersion: {
+    property: "sha256",
+    keys: byProperties(["appId", "sha256"]),
+    describe: (p) => `the build of app ${String(p.appId)} with SHA-256 ${String(p.sha256)}`,
+  },
   tag: {
     property: "name",
     keys: (p) => (str(p.name) === undefined ? undefined : [(str(p.name) as string).toLowerCase()]),

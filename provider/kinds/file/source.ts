@@ -1,16 +1,17 @@
 /**
- * A File's `source` at check: resolved against the program's folder (the plugin's working directory), refused
- * with the property and the fix when it cannot be uploaded as a File, and hashed (SHA-512, streamed, as the API
- * computes a file's checksum). Hashes are cached in this module, per process, by absolute path, size and mtime:
- * a preview and the up that follows in the same plugin (and several resources naming one file) read an
- * unchanged file once. A file rewritten within the mtime's resolution with the same size would be missed here,
- * but not by the upload, which hashes the bytes it sends and refuses a mismatch (SourceChangedError).
+ * A content kind's `source` at check: resolved against the program's folder (the plugin's working directory),
+ * refused with the property and the fix when it cannot be uploaded as that kind, and hashed (streamed, with the
+ * algorithm the API answers for the kind: SHA-512 for a File, SHA-256 for an AppVersion). Hashes are cached in
+ * this module, per process, by algorithm, absolute path, size and mtime: a preview and the up that follows in the
+ * same plugin (and several resources naming one file) read an unchanged file once. A file rewritten within the
+ * mtime's resolution with the same size would be missed here, but not by the upload, which hashes the bytes it
+ * sends and refuses a mismatch (SourceChangedError).
  */
 import { lstat, realpath, stat } from "node:fs/promises";
 import { basename, extname, isAbsolute, relative, resolve } from "node:path";
-import { checksumOfFile } from "../../client/upload";
+import { checksumOfFile, type ChecksumAlgorithm } from "../../client/upload";
 
-const cache = new Map<string, { size: number; mtimeMs: number; sha512: string }>();
+const cache = new Map<string, { size: number; mtimeMs: number; checksum: string }>();
 let reads = 0;
 
 /** How many files were read to hash them in this process (tests: the cache spares the second read). */
@@ -18,15 +19,16 @@ export function hashReads(): number {
   return reads;
 }
 
-/** The SHA-512 (hex) of a local file, cached by absolute path, size and mtime. */
-export async function sha512Of(absolute: string): Promise<string> {
+/** The checksum (hex) of a local file, cached by algorithm, absolute path, size and mtime. */
+export async function checksumOfSource(absolute: string, algorithm: ChecksumAlgorithm): Promise<string> {
   const { size, mtimeMs } = await stat(absolute);
-  const known = cache.get(absolute);
-  if (known && known.size === size && known.mtimeMs === mtimeMs) return known.sha512;
+  const key = `${algorithm} ${absolute}`;
+  const known = cache.get(key);
+  if (known && known.size === size && known.mtimeMs === mtimeMs) return known.checksum;
   reads++;
-  const sha512 = await checksumOfFile(absolute, "SHA-512");
-  cache.set(absolute, { size, mtimeMs, sha512 });
-  return sha512;
+  const checksum = await checksumOfFile(absolute, algorithm);
+  cache.set(key, { size, mtimeMs, checksum });
+  return checksum;
 }
 
 /** Builds go through the app kinds: an APK is an app version, an OBB belongs to a bundle. */
@@ -39,9 +41,37 @@ export type SourceCheck = { absolute: string; sha512: string; filename: string }
 
 /** What `source` names, or why it cannot be a File's content (the failure names the property and the fix). */
 export async function checkSource(source: string, base = process.cwd()): Promise<SourceCheck> {
+  const found = await checkContentSource(source, base, {
+    algorithm: "SHA-512",
+    refuse: (extension) => {
+      const kind = BUILDS[extension];
+      return kind && `${kind}. Declare a file of another kind as a File.`;
+    },
+  });
+  return "failure" in found
+    ? found
+    : { absolute: found.absolute, sha512: found.checksum, filename: found.filename };
+}
+
+/** What a kind takes as its source: the hash the API answers, and the extensions it refuses (and why). */
+export interface SourceRules {
+  algorithm: ChecksumAlgorithm;
+  /** Why a file with this extension (lower case, with its dot) is not this kind's content, or undefined. */
+  refuse(extension: string): string | undefined;
+}
+
+export type ContentSourceCheck =
+  { absolute: string; checksum: string; filename: string } | { failure: string };
+
+/** What `source` names, or why it cannot be the kind's content (the failure names the property and the fix). */
+export async function checkContentSource(
+  source: string,
+  base: string,
+  rules: SourceRules,
+): Promise<ContentSourceCheck> {
   const absolute = isAbsolute(source) ? source : resolve(base, source);
-  const kind = BUILDS[extname(absolute).toLowerCase()];
-  if (kind) return { failure: `source: ${source}: ${kind}. Declare a file of another kind as a File.` };
+  const refused = rules.refuse(extname(absolute).toLowerCase());
+  if (refused) return { failure: `source: ${source}: ${refused}` };
   let link;
   try {
     link = await lstat(absolute);
@@ -71,12 +101,16 @@ export async function checkSource(source: string, base = process.cwd()): Promise
     return { failure: `source: ${source} leads nowhere (a broken link). Give the path of an existing file.` };
   if (file.isDirectory())
     return {
-      failure: `source: ${source} is a folder. Give the path of one file; declare one File per file.`,
+      failure: `source: ${source} is a folder. Give the path of one file (one resource per file).`,
     };
   if (!file.isFile())
     return { failure: `source: ${source} is not a regular file. Give the path of one file.` };
   try {
-    return { absolute, sha512: await sha512Of(absolute), filename: basename(absolute) };
+    return {
+      absolute,
+      checksum: await checksumOfSource(absolute, rules.algorithm),
+      filename: basename(absolute),
+    };
   } catch (error) {
     return {
       failure:
