@@ -123,3 +123,50 @@ test("destroy forgets the build and says so: it stays in the app", async () => {
   expect((await builds("training simulator 2.6.0")).length).toBe(1);
   expect((await builds("training simulator 2.5.0")).length).toBe(1);
 });
+
+describe("a run killed while its build is processed (its complete's answer lost)", () => {
+  let own: RunningEmulator;
+  let stack: Engine;
+  let api: DeviceMgmtClient;
+  beforeAll(async () => {
+    own = await startEmulator({ port: 0 });
+    api = new DeviceMgmtClient({ baseUrl: own.baseUrl, apiToken: own.tokens.admin });
+    stack = await createEngine({
+      cwd: repoRoot,
+      project: "devicemgmt-app-version-killed",
+      config: { "devicemgmt:baseUrl": own.baseUrl },
+      secretConfig: { "devicemgmt:apiToken": own.tokens.admin },
+    });
+  });
+  afterAll(async () => {
+    await stack?.close();
+    await own?.close();
+  });
+
+  test("the next up finds the build by its hash, waits for it and takes it over: one build", async () => {
+    const apk = path.join(dir, "killed.apk");
+    fs.writeFileSync(apk, "training simulator 2.7.0");
+    const program = () => {
+      const app = dm.getAppOutput({ name: "Training Simulator" });
+      new dm.AppVersion("sim", { appId: app.id, source: apk, versionName: "2.7.0" });
+    };
+    const simulator = (await api.apps.all()).find((a) => a.name === "Training Simulator")!;
+    const listed = () => api.releases.versions(simulator.id, [sha256("training simulator 2.7.0")]).all();
+    own.setFaults({ latencyMs: 300, loseCompleteAnswers: 1 });
+    const interrupted = await stack.up(program, {
+      interruptAfter: 1,
+      interruptWhen: async () => {
+        while ((await listed()).length === 0) await new Promise((r) => setTimeout(r, 10));
+      },
+    });
+    own.setFaults({ latencyMs: 0, loseCompleteAnswers: 0 });
+    expect(interrupted.interrupted).toBe(true);
+    expect(stack.pending()).toEqual([expect.objectContaining({ type: "creating" })]);
+    const next = await stack.up(program);
+    expect(next.errors).toEqual([]);
+    expect(next.output).toContain("taken over, nothing uploaded");
+    const builds = await listed();
+    expect(builds.map((b) => [b.id, b.status])).toEqual([[stack.resource("sim").id, "available"]]);
+    expect((await stack.up(program)).operations).toEqual([]);
+  });
+});
