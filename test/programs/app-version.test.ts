@@ -1,6 +1,6 @@
 // An AppVersion as a whole program on the real Pulumi CLI (test/engine), promoted by a ReleaseChannelVersion, the
 // emulator as the organization, asserted through its API: up uploads the .apk and the channel delivers the new
-// build; up again and refresh change nothing; new bytes that the app already has (uploaded by the vendor's CLI)
+// build; up again and refresh change nothing, and the drift report compares the build's hash; new bytes that the app already has (uploaded by the vendor's CLI)
 // are taken over with a message instead of uploaded again, and the channel follows; destroy forgets the builds
 // (the API cannot delete them) and says so.
 import { createHash } from "crypto";
@@ -10,6 +10,7 @@ import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { createEngine, type Engine } from "../engine";
+import { brief, runDrift } from "../drift/support";
 import * as dm from "../../provider";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -86,6 +87,28 @@ test("up uploads the build and the channel delivers it; up again and refresh cha
   const refreshed = await engine.refresh();
   expect(refreshed.errors).toEqual([]);
   for (const kind of ["update", "delete"] as const) expect(refreshed.steps[kind]).toEqual([]);
+
+  // The drift report reads the app's builds: the stack's build is there with its hash, nothing to report.
+  const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "app-version-drift-"));
+  const stateFile = path.join(reportDir, "state.json");
+  await engine.saveState(stateFile);
+  const env = { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly };
+  const drift = await runDrift(reportDir, ["--kinds", "appVersion", stateFile], env);
+  expect(drift.report.findings).toEqual([]);
+  expect(drift.report.notCompared).toEqual([]);
+  // A state recording another hash than the build the app lists (as after content replaced elsewhere): changed.
+  const state = JSON.parse(fs.readFileSync(stateFile, "utf8"));
+  const recorded = state.deployment.resources.find((r: { type: string }) => r.type.endsWith(":AppVersion"));
+  recorded.outputs.sha256 = "0".repeat(64);
+  fs.writeFileSync(stateFile, JSON.stringify(state));
+  const changed = await runDrift(reportDir, ["--kinds", "appVersion", stateFile], env);
+  fs.rmSync(reportDir, { recursive: true, force: true });
+  expect(changed.report.findings.map((f) => [brief(f), f.differences])).toEqual([
+    [
+      `changed appVersion "2.5.0" of app ${appId}`,
+      [{ field: "sha256", state: "0".repeat(64), live: sha256("training simulator 2.5.0") }],
+    ],
+  ]);
 });
 
 test("new bytes the app already has are taken over with a message, and the channel follows", async () => {

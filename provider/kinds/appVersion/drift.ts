@@ -12,14 +12,14 @@ export const appVersionDrift: DriftFacet = {
   title: "App versions",
   key: (r) => r.id,
   reportsUnmanaged: false,
-  stateLabel: (r) => `version "${str(r.outputs.versionName ?? r.id)}" of app ${str(r.outputs.appId)}`,
+  stateLabel: (r) => `"${str(r.outputs.versionName ?? r.id)}" of app ${str(r.outputs.appId)}`,
   read: async (org, managed) => {
     const appIds = [...new Set(managed.map((r) => r.outputs.appId).filter((id) => typeof id === "string"))];
     const perApp = await Promise.all(
       appIds.map(async (appId) =>
         (await org.appVersions(appId)).map((b) => ({
           key: b.id,
-          label: `version "${b.version ?? b.id}" of app ${appId}`,
+          label: `"${b.version ?? b.id}" of app ${appId}`,
           fields: liveStateOf(appVersionProperties, b),
           auditIds: [b.id],
           names: [b.version ?? b.id],
