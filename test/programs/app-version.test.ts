@@ -1,8 +1,9 @@
 // An AppVersion as a whole program on the real Pulumi CLI (test/engine), promoted by a ReleaseChannelVersion, the
 // emulator as the organization, asserted through its API: up uploads the .apk and the channel delivers the new
-// build; up again and refresh change nothing, and the drift report compares the build's hash; new bytes that the app already has (uploaded by the vendor's CLI)
-// are taken over with a message instead of uploaded again, and the channel follows; destroy forgets the builds
-// (the API cannot delete them) and says so.
+// build; up again and refresh change nothing, and the drift report compares the build's hash; new bytes that the
+// app already has (uploaded by the vendor's CLI) are taken over with a message instead of uploaded again, and the
+// channel follows; destroy forgets the builds (the API cannot delete them) and says so; a run killed after its
+// complete (its answer lost) is repaired by the next up, which takes that build over.
 import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";

@@ -2,8 +2,8 @@
 // (SHA-256) and refuses what is not one; a create uploads it and waits for the build to be processed; another
 // resource of the same bytes takes the existing build over instead of uploading it again, and refuses it under
 // another version name; a build still being processed (what a run killed after its complete leaves) is waited
-// for and taken over; a build that fails processing fails the create with the reason; delete forgets and the
-// build stays. The organization is asserted through the API.
+// for and taken over; a build that fails processing fails the create with the reason; read sees another hash
+// or a build gone; delete forgets and the build stays. The organization is asserted through the API.
 import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -104,6 +104,16 @@ it("uploads, takes the same bytes over elsewhere, refuses them under another nam
     `versionName: app ${appId} already has the build of ${moved} (id ${build.id}, SHA-256 ${sha256("build 2.5.0")}) as version "2.5.0", not "2.5.0-rc"`,
   );
   expect((await builds(sha256("build 2.5.0"))).length).toBe(1);
+
+  // Read: a recorded hash other than the listed build's is drift (refresh records the live one); an id the
+  // app no longer lists is gone.
+  build.outputs = { ...build.outputs, sha256: sha256("something else") };
+  expect(await build.read()).toMatchObject({ id: build.id, properties: { sha256: sha256("build 2.5.0") } });
+  const gone = await Managed.of(stack.plugin, "appVersion", "gone");
+  gone.id = "00000000-0000-4000-8000-000000000000";
+  gone.outputs = { ...build.outputs };
+  gone.inputs = { ...build.inputs };
+  expect((await gone.read()).id).toBe("");
 
   // Builds cannot be deleted: delete forgets, the build stays.
   await build.delete();
