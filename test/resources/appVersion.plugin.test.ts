@@ -161,3 +161,20 @@ it("fails a create whose build ends in error, with the build named; the next cre
     [errored.id, "error"],
   ]);
 });
+
+it("refuses at check a second resource of the run declaring the same build of the same app", async () => {
+  const source = write("twin.apk", "twin build");
+  const one = await Managed.of(stack.plugin, "appVersion", "twin-one");
+  const two = await Managed.of(stack.plugin, "appVersion", "twin-two");
+  const declared = { appId, source, versionName: "1.0.0" };
+  expect((await one.check({ ...declared, __claimant: "twin-one" })).failures).toEqual([]);
+  const { failures } = await two.check({ ...declared, __claimant: "twin-two" });
+  expect(failures).toEqual([
+    {
+      property: "sha256",
+      reason: expect.stringMatching(
+        new RegExp(`the build of app ${appId} with SHA-256 ${sha256("twin build")}.*twin-one`),
+      ),
+    },
+  ]);
+});
