@@ -9,9 +9,10 @@
  * message instead of uploading it again, as the vendor's CLI does: builds cannot be deleted, so a second upload
  * of the same bytes would only leave a second build. That is also how a run killed mid-upload, or a complete whose
  * answer was lost, is repaired: the next `up` finds the build its complete made (still being processed or
- * available) and waits for it; a run killed before its complete left no build (the API lists none before it) and
- * the next `up` uploads again. A build of the same hash under another version name is refused (the API renames
- * no build, and cannot delete one). A build that ended in `error` is not taken over: the next create uploads again.
+ * available) and waits for it; a run killed before its complete made no build with content (at most a pending
+ * one, which no hash finds; the emulator lists none) and the next `up` uploads again. A build of the same hash
+ * under another version name is refused (the API renames no build, and cannot delete one). A build that ended in
+ * `error` is not taken over: the next create uploads again.
  *
  * Nothing of a build changes after its upload, so every change but the local path and the connection replaces:
  * the replacement is a new build (or the one of the new hash that exists), the old one is forgotten. Destroy
