@@ -34,6 +34,8 @@ const CATALOG_SWITCHES: Record<string, keyof StrictOptions> = {
   "replace-keeps-file-id": "replaceKeepsFileId",
   "require-conflict-strategy": "requireConflictStrategy",
   "s3-part-sizes": "s3PartSizes",
+  "presign-answers-url": "presignAnswersUrl",
+  "build-status-reasons": "buildStatusReasons",
 };
 
 function catalogSwitches(names: string[] | undefined, all: boolean | undefined): StrictOptions {

@@ -23,6 +23,7 @@ import { tagRoutes } from "./routes/tags";
 import { themeRoutes } from "./routes/themes";
 import { uploadRoutes } from "./routes/uploads";
 import { videoRoutes } from "./routes/videos";
+import { appVersionUploadRoutes } from "./routes/appVersionUploads";
 import { userRoutes } from "./routes/users";
 import { SEED_ORGS, SEED_TOKEN_RECORDS, SEED_TOKENS, seedState } from "./seed";
 import { API_V3_PREFIX, buildServer } from "./server";
@@ -45,6 +46,7 @@ export const API_ROUTES = [
   ...catalogRoutes,
   ...uploadRoutes,
   ...videoRoutes,
+  ...appVersionUploadRoutes,
   ...appRoutes,
   ...sharingRoutes,
   ...tagRoutes,
@@ -117,6 +119,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     replaceKeepsFileId: options.strict?.replaceKeepsFileId ?? false,
     requireConflictStrategy: options.strict?.requireConflictStrategy ?? false,
     s3PartSizes: options.strict?.s3PartSizes ?? false,
+    presignAnswersUrl: options.strict?.presignAnswersUrl ?? false,
+    buildStatusReasons: options.strict?.buildStatusReasons ?? false,
     noRetryAfter: options.strict?.noRetryAfter ?? false,
   };
   const invitations = new Map<string, PendingInvitation[]>();

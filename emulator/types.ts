@@ -25,6 +25,8 @@ export interface FaultConfig {
   failUploadParts: number;
   /** Upload completes that are applied, then answered by dropping the connection. */
   loseCompleteAnswers: number;
+  /** App builds whose processing, after their complete, ends in `error` (with a reason) instead of `available`. */
+  failAppBuilds: number;
 }
 
 export interface RateLimitConfig {
@@ -122,6 +124,16 @@ export interface StrictOptions {
    */
   s3PartSizes?: boolean;
   /**
+   * App versions' pre-sign answers each part's URL as `url` (the OpenAPI's schema) instead of `presignedUrl` (its
+   * example, and what files and videos answer).
+   */
+  presignAnswersUrl?: boolean;
+  /**
+   * A build whose processing ended in `error` is listed with `statusReason` (why; not a field of the OpenAPI)
+   * instead of with its status alone.
+   */
+  buildStatusReasons?: boolean;
+  /**
    * A 429 of the rate limit carries neither `Retry-After` nor `X-RateLimit-Reset` (the documents do not show its
    * headers) instead of both, so a client cannot learn when the window resets.
    */
@@ -186,6 +198,7 @@ export interface FaultStats {
   uploadUrlsExpired: number;
   uploadPartsFailed: number;
   completeAnswersLost: number;
+  appBuildsFailed: number;
 }
 
 /** One request the storage endpoint received (`RunningEmulator.storageRequests`). */

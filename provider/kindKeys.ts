@@ -27,4 +27,5 @@ export type ResourceKind =
   | "releaseChannelShare"
   | "app"
   | "file"
-  | "video";
+  | "video"
+  | "appVersion";

@@ -37,13 +37,13 @@ const initiateBody = z.object({
 
 const partNumber = z.number().int().min(1).max(MAX_PART_NUMBER);
 
-const presignBody = z.object({
+export const presignBody = z.object({
   key: z.string().min(1),
   uploadId: z.string().min(1),
   partNumbers: z.array(partNumber).min(1).max(4),
 });
 
-const completeBody = z.object({
+export const completeBody = z.object({
   key: z.string().min(1),
   uploadId: z.string().min(1),
   parts: z.array(z.object({ partNumber, eTag: z.string().min(1) })).min(1),
@@ -111,7 +111,7 @@ export function videoRendering(
 }
 
 /** The pending upload the path names (`idParam`), its key and upload id as the body repeats them. */
-function pendingUpload(
+export function pendingUpload(
   ctx: RequestContext,
   kind: UploadKind,
   idParam: string,
@@ -130,7 +130,7 @@ function pendingUpload(
 const bareETag = (eTag: string) => eTag.replace(/^"(.*)"$/, "$1");
 
 /** Every part named once, ascending, received with that ETag; under `s3PartSizes`, all but the last ≥ 5 MiB. */
-function checkParts(
+export function checkParts(
   ctx: RequestContext,
   upload: PendingUpload,
   parts: { partNumber: number; eTag: string }[],

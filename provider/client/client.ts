@@ -34,8 +34,11 @@ import { type BackoffSettings, DEFAULT_BACKOFF } from "./retry";
 import * as s from "./schemas";
 import type { RequestFn } from "./chain";
 import { STORAGE_BACKOFF, storageChain } from "./storage";
-import type { ApiInfo, DeviceFile, Organization, TokenInfo, User, Video } from "./types";
+import type { ApiInfo, AppBuild, DeviceFile, Organization, TokenInfo, User, Video } from "./types";
 import {
+  type AppVersionUploadOptions,
+  appVersionUploadProtocol,
+  awaitBuild,
   type FileUploadOptions,
   fileUploadProtocol,
   type UploadResult,
@@ -262,6 +265,20 @@ export class DeviceMgmtClient {
   /** Uploads a local video in parts, as `uploadFile` does (SHA-512 compared the same way). */
   uploadVideo(options: VideoUploadOptions): Promise<UploadResult<Video>> {
     return uploadInParts(videoUploadProtocol(this.videos, options), this.#storage, options);
+  }
+
+  /**
+   * Uploads an app build (.apk) in parts, as `uploadFile` does (SHA-256 compared), then waits until the API has
+   * processed it: answers the build once `available`; a build that ends in `error` fails with the API's reason
+   * (`AppBuildFailedError`).
+   */
+  async uploadAppVersion(options: AppVersionUploadOptions): Promise<UploadResult<AppBuild>> {
+    const uploaded = await uploadInParts(
+      appVersionUploadProtocol(this.releases, options),
+      this.#storage,
+      options,
+    );
+    return { ...uploaded, made: await awaitBuild(this.releases, options.appId, uploaded.made, options) };
   }
 
   /** Counters of this client's traffic (read by the benchmark). */

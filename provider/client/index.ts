@@ -49,6 +49,7 @@ export type {
 } from "./experienceOperations";
 export type {
   ChannelTarget,
+  CompleteAppVersionUploadBody,
   ContentOperations,
   CustomField,
   CustomFieldAction,
@@ -160,6 +161,12 @@ export {
 } from "./throttle";
 export { TokenBucket } from "./tokenBucket";
 export {
+  AppBuildFailedError,
+  AppBuildGoneError,
+  AppBuildTimeoutError,
+  type AppVersionUploadOptions,
+  awaitBuild,
+  buildInProgress,
   type ChecksumAlgorithm,
   checksumOfFile,
   type FileUploadOptions,

@@ -209,6 +209,7 @@ const appBuildSchema = z.object({
   sizeBytes: z.number().int().nullable().optional(),
   checksum: checksumSchema.optional(),
   status: z.string().optional(),
+  statusReason: z.string().nullable().optional(),
   downloadUrl: z.string().nullable().optional(),
   ...timestamps,
 });
@@ -256,6 +257,11 @@ export const fileUploadStartSchema = parsesTo<t.FileUploadStart>()(
 
 export const videoUploadStartSchema = parsesTo<t.VideoUploadStart>()(
   z.object({ key: z.string().min(1), uploadId: z.string().min(1), videoId: id }),
+  true,
+);
+
+export const appVersionUploadStartSchema = parsesTo<t.AppVersionUploadStart>()(
+  z.object({ key: z.string().min(1), uploadId: z.string().min(1), versionId: id }),
   true,
 );
 

@@ -167,7 +167,10 @@ export interface AppBuild extends Timestamps {
   code?: number | null;
   sizeBytes?: number | null;
   checksum?: Checksum;
+  /** pending, uploaded, … (ten processing steps), available, or error. */
   status?: string;
+  /** Why processing ended in `error`, where the API says (not a field of the OpenAPI: read when present). */
+  statusReason?: string | null;
   downloadUrl?: string | null;
 }
 
@@ -217,6 +220,13 @@ export interface VideoUploadStart {
   key: string;
   uploadId: string;
   videoId: string;
+}
+
+/** What initiating an app build's upload answers. */
+export interface AppVersionUploadStart {
+  key: string;
+  uploadId: string;
+  versionId: string;
 }
 
 /** A pre-signed URL for one part of an upload (the API names it `presignedUrl`, or `url` for app versions). */

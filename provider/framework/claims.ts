@@ -105,6 +105,12 @@ const CLAIMS: Record<ResourceKind, ClaimSpec | null> = {
     keys: byProperties(["filename", "sha512"]),
     describe: (p) => `the video "${String(p.filename)}" with SHA-512 ${String(p.sha512).slice(0, 16)}…`,
   },
+  // A build of an app by its content: one resource per build (another would take over the same one).
+  appVersion: {
+    property: "sha256",
+    keys: byProperties(["appId", "sha256"]),
+    describe: (p) => `the build of app ${String(p.appId)} with SHA-256 ${String(p.sha256)}`,
+  },
   tag: {
     property: "name",
     keys: (p) => (str(p.name) === undefined ? undefined : [(str(p.name) as string).toLowerCase()]),

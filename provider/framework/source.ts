@@ -1,20 +1,20 @@
 /**
- * An uploaded kind's `source` at check (File, Video): resolved against the program's folder (the plugin's
- * working directory), refused with the property and the fix when it cannot be uploaded (missing, a folder, a
- * link leading outside the program's folder, or of a type the kind refuses: `wrongType`), and hashed (SHA-512,
- * streamed, as the API computes the checksum of files and videos). Hashes are cached in this module, per process, by absolute path, size and mtime:
- * a preview and the up that follows in the same plugin (and several resources naming one file) read an
- * unchanged file once. A file rewritten within the mtime's resolution with the same size would be missed here,
+ * An uploaded kind's `source` at check (File, Video, AppVersion, ...): resolved against the program's folder (the
+ * plugin's working directory), refused with the property and the fix when it cannot be uploaded (missing, a
+ * folder, a link leading outside the program's folder, or of a type the kind refuses: `wrongType`), and hashed
+ * (streamed, with the algorithm the API answers for the kind: SHA-512 for files and videos, SHA-256 for builds).
+ * Hashes are cached in this module, per process, by algorithm, absolute path, size and mtime: a preview and the up
+ * that follows in the same plugin (and several resources naming one file) read an unchanged file once. A file rewritten within the mtime's resolution with the same size would be missed here,
  * but not by the upload, which hashes the bytes it sends and refuses a mismatch (SourceChangedError).
  */
 import { lstat, realpath, stat } from "node:fs/promises";
 import { basename, extname, isAbsolute, relative, resolve } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
-import { checksumOfFile } from "../client/upload";
+import { checksumOfFile, type ChecksumAlgorithm } from "../client/upload";
 import { containsUnknown } from "./framework";
 
-const cache = new Map<string, { size: number; mtimeMs: number; sha512: string }>();
+const cache = new Map<string, { size: number; mtimeMs: number; checksum: string }>();
 let reads = 0;
 
 /** How many files were read to hash them in this process (tests: the cache spares the second read). */
@@ -22,30 +22,53 @@ export function hashReads(): number {
   return reads;
 }
 
-/** The SHA-512 (hex) of a local file, cached by absolute path, size and mtime. */
-export async function sha512Of(absolute: string): Promise<string> {
+/** The checksum (hex) of a local file, cached by algorithm, absolute path, size and mtime. */
+export async function checksumOfSource(absolute: string, algorithm: ChecksumAlgorithm): Promise<string> {
   const { size, mtimeMs } = await stat(absolute);
-  const known = cache.get(absolute);
-  if (known && known.size === size && known.mtimeMs === mtimeMs) return known.sha512;
+  const key = `${algorithm} ${absolute}`;
+  const known = cache.get(key);
+  if (known && known.size === size && known.mtimeMs === mtimeMs) return known.checksum;
   reads++;
-  const sha512 = await checksumOfFile(absolute, "SHA-512");
-  cache.set(absolute, { size, mtimeMs, sha512 });
-  return sha512;
+  const checksum = await checksumOfFile(absolute, algorithm);
+  cache.set(key, { size, mtimeMs, checksum });
+  return checksum;
 }
 
 export type SourceCheck = { absolute: string; sha512: string; filename: string } | { failure: string };
+
+export type ContentSourceCheck =
+  | { absolute: string; checksum: string; filename: string }
+  | { failure: string };
+
+/** What a kind takes as its source: the hash the API answers, and the extensions it refuses (and why). */
+export interface SourceRules {
+  algorithm: ChecksumAlgorithm;
+  refuse: WrongType;
+}
 
 /**
  * Why the kind takes no file of this extension (lower case, with its dot), with the fix; undefined: it does.
  */
 export type WrongType = (extension: string) => string | undefined;
 
-/** What `source` names, or why it cannot be the kind's content (the failure names the property and the fix). */
+/** What `source` names, or why it cannot be a SHA-512 kind's content (files, videos). */
 export async function checkSource(
   source: string,
   base = process.cwd(),
   wrongType: WrongType = () => undefined,
 ): Promise<SourceCheck> {
+  const found = await checkContentSource(source, base, { algorithm: "SHA-512", refuse: wrongType });
+  return "failure" in found
+    ? found
+    : { absolute: found.absolute, sha512: found.checksum, filename: found.filename };
+}
+
+/** What `source` names, or why it cannot be the kind's content (the failure names the property and the fix). */
+export async function checkContentSource(
+  source: string,
+  base: string,
+  rules: SourceRules,
+): Promise<ContentSourceCheck> {
   const absolute = isAbsolute(source) ? source : resolve(base, source);
   let link;
   try {
@@ -80,10 +103,14 @@ export async function checkSource(
     };
   if (!file.isFile())
     return { failure: `source: ${source} is not a regular file. Give the path of one file.` };
-  const refused = wrongType(extname(absolute).toLowerCase());
+  const refused = rules.refuse(extname(absolute).toLowerCase());
   if (refused) return { failure: `source: ${source}: ${refused}` };
   try {
-    return { absolute, sha512: await sha512Of(absolute), filename: basename(absolute) };
+    return {
+      absolute,
+      checksum: await checksumOfSource(absolute, rules.algorithm),
+      filename: basename(absolute),
+    };
   } catch (error) {
     return {
       failure:

@@ -24,6 +24,7 @@ import { releaseChannelShareKind } from "./releaseChannelShare/definition";
 import { appKind } from "./app/definition";
 import { fileKind } from "./file/definition";
 import { videoKind } from "./video/definition";
+import { appVersionKind } from "./appVersion/definition";
 
 export const KINDS = kindTable({
   group: groupKind,
@@ -46,6 +47,7 @@ export const KINDS = kindTable({
   app: appKind,
   file: fileKind,
   video: videoKind,
+  appVersion: appVersionKind,
 });
 
 /**
