@@ -10,11 +10,9 @@ import {
   exactlyOne,
   lookupClient,
   toOutput,
-  type LookupInputs,
+  toOutputWithOptionalArgs,
   type LookupOptions,
-  type LookupOutputOptions,
 } from "./lookupSupport";
-import type * as pulumi from "@pulumi/pulumi";
 
 /** A headset model. */
 export interface DeviceModelResult {
@@ -150,7 +148,4 @@ export async function getDeviceModels(
   return { models, ids: models.map((m) => m.id) };
 }
 /** {@link getDeviceModels} with Inputs, as an Output (no arguments: every model). */
-export const getDeviceModelsOutput = (
-  args: LookupInputs<GetDeviceModelsArgs> = {},
-  options?: LookupOutputOptions,
-): pulumi.Output<DeviceModelsResult> => toOutput(getDeviceModels)(args, options);
+export const getDeviceModelsOutput = toOutputWithOptionalArgs(getDeviceModels);

@@ -1,5 +1,4 @@
 /** `getGroup`: a group by id, or by name under its parent; `getGroupTree`: the tree to walk. */
-import type * as pulumi from "@pulumi/pulumi";
 import type { Group as ApiGroup, GroupHierarchyNode } from "../../client";
 import { checker } from "../../client/arguments";
 import { liveStateOf } from "../../framework/properties";
@@ -8,9 +7,8 @@ import {
   exactlyOne,
   lookupClient,
   toOutput,
-  type LookupInputs,
+  toOutputWithOptionalArgs,
   type LookupOptions,
-  type LookupOutputOptions,
 } from "../../lookupSupport";
 import { groupProperties } from "./properties";
 
@@ -172,7 +170,4 @@ export async function getGroupTree(
   return { roots: [root], all: [...depthFirst([root])] };
 }
 /** {@link getGroupTree} with Inputs (e.g. `rootGroupId: region.id`), as an Output. */
-export const getGroupTreeOutput = (
-  args: LookupInputs<GetGroupTreeArgs> = {},
-  options?: LookupOutputOptions,
-): pulumi.Output<GroupTreeResult> => toOutput(getGroupTree)(args, options);
+export const getGroupTreeOutput = toOutputWithOptionalArgs(getGroupTree);
