@@ -8,7 +8,9 @@
  * same endpoint, then its complete. Prints the wall time of both (initiate to the complete's answer: the file is
  * in the organization), their throughput and ratio, each process's resident set idle
  * (client loaded, one API call made) and at its peak, and the File kind's check (preview) of the same file with
- * its hash cache cold (a fresh process) and warm. Measured numbers only: no targets, no pass or fail. The files
+ * its hash cache cold (a fresh process) and warm. For the largest size, also the real plugin's peak (pluginUpload.ts:
+ * a program's File through the Pulumi CLI; `--no-plugin` skips it; it runs dist/, so `npm run build` first)
+ * uploading it, beside its peak uploading 1 MiB. Measured numbers only: no targets, no pass or fail. The files
  * are removed at the end, and the emulator drops each upload's parts when it completes.
  */
 import { fork } from "node:child_process";
@@ -18,6 +20,7 @@ import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulatorProcess } from "./emulatorProcess";
+import { pluginUploadPeaks, type PluginUploadPeaks } from "./pluginUpload";
 import type { ChildJob, ChildReport } from "./uploadChild";
 
 const MiB = 1024 * 1024;
@@ -54,7 +57,9 @@ function measured(job: ChildJob): Promise<ChildReport> {
 const fixed = (n: number | undefined, digits = 2) => (n === undefined ? "—" : n.toFixed(digits));
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({ options: { sizes: { type: "string", default: "1,256,2048" } } });
+  const { values } = parseArgs({
+    options: { sizes: { type: "string", default: "1,256,2048" }, "no-plugin": { type: "boolean" } },
+  });
   const sizes = (values.sizes ?? "").split(",").map(Number);
   if (sizes.some((s) => !Number.isInteger(s) || s < 1))
     throw new Error(`--sizes must be whole numbers of MiB separated by commas, got "${values.sizes}"`);
@@ -64,6 +69,8 @@ async function main(): Promise<void> {
   const started = new Date();
   const load = os.loadavg()[0];
   const rows: string[] = [];
+  const largest = Math.max(...sizes);
+  let plugin: (PluginUploadPeaks & { sizeMiB: number }) | undefined;
   try {
     for (const sizeMiB of sizes) {
       const source = path.join(folder, `bench-${sizeMiB}MiB.bin`);
@@ -78,6 +85,11 @@ async function main(): Promise<void> {
       // Plain first, so both read the file from the page cache the write left (not from the disk).
       const plain = await measured(job("plain"));
       const client = await measured(job("client"));
+      if (sizeMiB === largest && !values["no-plugin"]) {
+        const small = path.join(folder, "bench-plugin-1MiB.bin");
+        randomFile(small, 1);
+        plugin = { sizeMiB, ...(await pluginUploadPeaks(emulator, small, source)) };
+      }
       rmSync(source);
       const rate = (s: number) => sizeMiB / s;
       rows.push(
@@ -107,6 +119,13 @@ async function main(): Promise<void> {
   );
   console.log(`| ${Array(15).fill("---:").join(" | ")} |`);
   for (const row of rows) console.log(row);
+  if (plugin)
+    console.log(
+      `\nThe plugin (real CLI, a File): peak ${fixed(plugin.smallPeakMiB, 0)} MiB in the up of a 1 MiB file, ` +
+        `${fixed(plugin.largePeakMiB, 0)} MiB in the up of the ${plugin.sizeMiB} MiB file (` +
+        `${fixed(plugin.largePeakMiB - plugin.smallPeakMiB, 0)} MiB more; that up took ` +
+        `${fixed(plugin.largeUpSeconds)} s, check's hash and the upload included).`,
+    );
 }
 
 main().catch((error: unknown) => {
