@@ -37,6 +37,10 @@ afterAll(async () => {
 
 const model = (name: string) => models.find((m) => m.name === name)!;
 
+/** A tree by names: a leaf as its name, a folder as { name: children }. */
+const names = (nodes: GroupTreeNode[]): unknown =>
+  nodes.map((n) => (n.children.length ? { [n.name]: names(n.children) } : n.name));
+
 describe("getDeviceModel", () => {
   it("finds a model by name, by name and manufacturer, and by id", async () => {
     const quest3 = model("Quest 3");
@@ -151,9 +155,6 @@ describe("getGroupTree", () => {
     await admin.devices.update(device.id, { groupId: alpha });
   });
 
-  const names = (nodes: GroupTreeNode[]): unknown =>
-    nodes.map((n) => (n.children.length ? { [n.name]: names(n.children) } : n.name));
-
   it("reads the whole tree in one request, each node with its parent, and lists it parents first", async () => {
     emulator.resetStats();
     const tree = await getGroupTree();
@@ -211,5 +212,30 @@ describe("getGroupTree", () => {
     await expect(refused).rejects.toMatchObject({ lookup: "getGroupTree", property: "rootGroupId" });
     await expect(getGroupTree({ root: world } as never)).rejects.toThrow(/unknown argument "root"/);
     expect(emulator.stats().requests).toBe(0);
+  });
+});
+
+// The documents do not say what GET /group-hierarchy answers such a token; the lookup takes the answer's top-level
+// nodes as roots whatever they are. Under the emulator's reading they are the highest groups the token may see.
+describe("getGroupTree with a token that has only group roles", () => {
+  it("takes the answer's top-level groups as roots, with parentId null even where they have a parent", async () => {
+    const roles = await admin.roles.all();
+    const viewer = roles.find((r) => r.name === "Group Viewer")!;
+    const member = roles.find((r) => r.name === "Member")!;
+    const folder = (await admin.groups.create({ name: "Viewer Folder", parentId: null })).id;
+    const region = (await admin.groups.create({ name: "Viewer Region", parentId: folder })).id;
+    const site = (await admin.groups.create({ name: "Viewer Site", parentId: region })).id;
+    await admin.groups.configure(site);
+    const reader = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.readOnly });
+    const me = await reader.currentUser();
+    await admin.users.update(me.id, {
+      defaultRoleId: member.id,
+      groupRoles: [{ roleId: viewer.id, groupId: region, action: "attach" }],
+    });
+    const connection = { baseUrl: emulator.baseUrl, apiToken: emulator.tokens.readOnly };
+    const tree = await getGroupTree({}, { connection });
+    expect(names(tree.roots)).toEqual([{ "Viewer Region": ["Viewer Site"] }]);
+    expect(tree.roots[0]).toMatchObject({ id: region, parentId: null });
+    expect(tree.all.map((g) => g.parentId)).toEqual([null, region]);
   });
 });

@@ -143,8 +143,8 @@ function* depthFirst(nodes: GroupTreeNode[]): Generator<GroupTreeNode> {
 
 /**
  * The group tree in one request (`GET /group-hierarchy`), for a program that walks it: e.g. a release channel on
- * every configured site under a region, whoever created the sites. A token with only group roles sees the
- * highest groups it may view as its roots.
+ * every configured site under a region, whoever created the sites. The roots are the answer's top-level nodes
+ * (for a token with only group roles the documents do not say which; their parentId is null either way).
  *
  * @example
  * const emea = dm.getGroupOutput({ name: "EMEA" });
