@@ -20,6 +20,7 @@ export * from "./kinds/appVersion";
 export type * from "./kinds/experience/args";
 export * from "./lookups";
 export * from "./contentLookups";
+export * from "./deviceModelLookups";
 export type { ConnectionInput } from "./connection";
 export type { ConnectionArgs } from "./framework/secretConnection";
 export { DeviceMgmtResource, type AdoptionArgs, type ConnectionArg } from "./framework/common";

@@ -177,6 +177,7 @@ export interface AppOperations {
 export interface DeviceModelOperations {
   list(): PageIterator<DeviceModel>;
   all(): Promise<DeviceModel[]>;
+  get(deviceModelId: string): Promise<DeviceModel>;
 }
 
 /** `POST /files`: a file to upload (its name on devices and the folder it goes to). */
@@ -450,6 +451,7 @@ export function createOperations(run: Executor): Operations {
     deviceModels: {
       list: () => list(`/device-models`, deviceModelsPage),
       all: () => list(`/device-models`, deviceModelsPage).all(),
+      get: (deviceModelId: string) => run.get(`/device-models/${e(deviceModelId)}`, s.deviceModelSchema),
     },
 
     files: {
