@@ -22,6 +22,8 @@ import { sharingRoutes } from "./routes/sharing";
 import { tagRoutes } from "./routes/tags";
 import { themeRoutes } from "./routes/themes";
 import { uploadRoutes } from "./routes/uploads";
+import { videoRoutes } from "./routes/videos";
+import { appVersionUploadRoutes } from "./routes/appVersionUploads";
 import { userRoutes } from "./routes/users";
 import { SEED_ORGS, SEED_TOKEN_RECORDS, SEED_TOKENS, seedState } from "./seed";
 import { API_V3_PREFIX, buildServer } from "./server";
@@ -43,6 +45,8 @@ export const API_ROUTES = [
   ...deviceContentRoutes,
   ...catalogRoutes,
   ...uploadRoutes,
+  ...videoRoutes,
+  ...appVersionUploadRoutes,
   ...appRoutes,
   ...sharingRoutes,
   ...tagRoutes,
@@ -110,11 +114,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     uniqueAppNames: options.strict?.uniqueAppNames ?? false,
     defaultAppModelsToSupported: options.strict?.defaultAppModelsToSupported ?? false,
     mergeAppTagsOnPut: options.strict?.mergeAppTagsOnPut ?? false,
+    mergeVideoTagsOnPut: options.strict?.mergeVideoTagsOnPut ?? false,
     keepEmptyAppDescription: options.strict?.keepEmptyAppDescription ?? false,
     replaceKeepsFileId: options.strict?.replaceKeepsFileId ?? false,
     requireConflictStrategy: options.strict?.requireConflictStrategy ?? false,
     s3PartSizes: options.strict?.s3PartSizes ?? false,
     fileDownloadUrls: options.strict?.fileDownloadUrls ?? false,
+    presignAnswersUrl: options.strict?.presignAnswersUrl ?? false,
+    buildStatusReasons: options.strict?.buildStatusReasons ?? false,
     noRetryAfter: options.strict?.noRetryAfter ?? false,
   };
   const invitations = new Map<string, PendingInvitation[]>();

@@ -170,6 +170,8 @@ export interface Video extends Timestamps {
   name: string;
   filename: string;
   location: string;
+  /** Absent until a `PUT /videos/{videoId}` gives one (seeded and uploaded videos have none). */
+  description?: string | null;
   sizeBytes: number;
   checksum: Checksum;
   tags: string[];

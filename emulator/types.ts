@@ -25,6 +25,8 @@ export interface FaultConfig {
   failUploadParts: number;
   /** Upload completes that are applied, then answered by dropping the connection. */
   loseCompleteAnswers: number;
+  /** App builds whose processing, after their complete, ends in `error` (with a reason) instead of `available`. */
+  failAppBuilds: number;
 }
 
 export interface RateLimitConfig {
@@ -101,6 +103,8 @@ export interface StrictOptions {
   defaultAppModelsToSupported?: boolean;
   /** `PUT /apps/{id}` with `tags` adds them to the app's tags instead of replacing them. */
   mergeAppTagsOnPut?: boolean;
+  /** `PUT /videos/{id}` `tags` are added to the video's tags instead of replacing them. */
+  mergeVideoTagsOnPut?: boolean;
   /** `PUT /apps/{id}` with `description: ""` keeps the empty string instead of reading it as null. */
   keepEmptyAppDescription?: boolean;
   /**
@@ -125,6 +129,16 @@ export interface StrictOptions {
    * (seeded, or loaded from `--state`); off, they answer no such field.
    */
   fileDownloadUrls?: boolean;
+  /**
+   * App versions' pre-sign answers each part's URL as `url` (the OpenAPI's schema) instead of `presignedUrl` (its
+   * example, and what files and videos answer).
+   */
+  presignAnswersUrl?: boolean;
+  /**
+   * A build whose processing ended in `error` is listed with `statusReason` (why; not a field of the OpenAPI)
+   * instead of with its status alone.
+   */
+  buildStatusReasons?: boolean;
   /**
    * A 429 of the rate limit carries neither `Retry-After` nor `X-RateLimit-Reset` (the documents do not show its
    * headers) instead of both, so a client cannot learn when the window resets.
@@ -190,6 +204,7 @@ export interface FaultStats {
   uploadUrlsExpired: number;
   uploadPartsFailed: number;
   completeAnswersLost: number;
+  appBuildsFailed: number;
 }
 
 /** One request the storage endpoint received (`RunningEmulator.storageRequests`). */
@@ -290,6 +305,8 @@ export interface OrgSnapshot {
   apps: { id: string; name: string; description: string | null; tags: string[]; deviceModelIds: string[] }[];
   /** Every file of the organization (seeded or uploaded), with its content's SHA-512 (hex, lower case). */
   files: { id: string; filename: string; location: string; sha512: string }[];
+  /** Every video of the organization (seeded or uploaded), with its content's SHA-512 (hex, lower case). */
+  videos: { id: string; name: string; filename: string; sha512: string }[];
 }
 
 export interface RunningEmulator {

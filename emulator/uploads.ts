@@ -40,12 +40,13 @@ import type { Checksum } from "./model";
 import type { StorageRequestRecord } from "./types";
 
 /** What is uploaded: the path segment of its operations (`/files`, later `/videos`, …). */
-export type UploadKind = "files" | "videos";
+export type UploadKind = "files" | "videos" | "app-versions";
 
 /** The checksum each kind answers (files and videos SHA-512, app builds SHA-256). */
 const ALGORITHM: Record<UploadKind, { name: Checksum["algorithm"]; node: string }> = {
   files: { name: "SHA-512", node: "sha512" },
   videos: { name: "SHA-512", node: "sha512" },
+  "app-versions": { name: "SHA-256", node: "sha256" },
 };
 
 /** S3's part limits, enforced under the `s3PartSizes` switch (the v3 documents name none). */
@@ -153,6 +154,11 @@ export class Uploads implements DownloadLinks {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
     if (this.folderMade !== undefined) rmSync(this.folderMade, { recursive: true, force: true });
+  }
+
+  /** Whether the build completed now is to fail its processing (fault `failAppBuilds`, ./appBuilds.ts). */
+  failAppBuild(): boolean {
+    return this.options.faults.failAppBuild();
   }
 
   /** Every request the storage endpoint received, oldest first (what tests assert about its traffic). */

@@ -300,6 +300,7 @@ export function videoView(org: OrgState, video: Video, links?: DownloadLinks) {
     name: video.name,
     filename: video.filename,
     location: video.location,
+    description: video.description ?? null,
     sizeBytes: video.sizeBytes,
     checksum: video.checksum,
     downloadUrl: links?.downloadUrl(video.objectKey),

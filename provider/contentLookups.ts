@@ -1,7 +1,7 @@
 /**
- * Lookups of what an experience refers to: images, custom 3D environments and videos, by name (getTheme is in
- * kinds/theme/lookups.ts, getApp in kinds/app/lookups.ts). Each fails with a LookupError that lists what there is
- * when nothing matches, and the ids when several do.
+ * Lookups of what an experience refers to: images and custom 3D environments, by name (getTheme is in
+ * kinds/theme/lookups.ts, getApp in kinds/app/lookups.ts, getVideo in kinds/video/lookups.ts). Each fails with
+ * a LookupError that lists what there is when nothing matches, and the ids when several do.
  */
 import type { ImageType } from "./client";
 import { checker } from "./client/arguments";
@@ -110,42 +110,3 @@ export async function getCustom3DEnvironment(
 }
 /** {@link getCustom3DEnvironment} with Inputs, as an Output. */
 export const getCustom3DEnvironmentOutput = toOutput(getCustom3DEnvironment);
-
-// ---- Videos (getApp is the App kind's: kinds/app/lookups.ts) -------------------------------------------------
-
-export interface VideoResult {
-  /** For an experience's content `{ type: "video", id }`. */
-  id: string;
-  name: string;
-  filename: string;
-}
-
-/** Arguments of {@link getVideo}. */
-export interface GetVideoArgs {
-  /** The video's exact name, e.g. "Welcome Tour" (case-sensitive). */
-  name: string;
-}
-
-/**
- * Finds a video of the organization by name.
- *
- * @example
- * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
- * const tour = dm.getVideoOutput({ name: "Welcome Tour" });
- * new dm.GroupVideo("berlin-tour", { groupId: berlin.id, videoId: tour.id });
- */
-export async function getVideo(args: GetVideoArgs, options?: LookupOptions): Promise<VideoResult> {
-  const check = checker("getVideo", args, 'getVideo({ name: "Welcome Tour" })');
-  check.only("name");
-  const name = check.name("name", "video's name");
-  const videos = await lookupClient(options).videos.all();
-  const video = exactlyOne(
-    `video named "${name}"`,
-    videos.filter((v) => v.name === name),
-    (v) => `${v.id} (${v.filename})`,
-    videos.map((v) => v.name),
-  );
-  return { id: video.id, name: video.name, filename: video.filename };
-}
-/** {@link getVideo} with Inputs, as an Output. */
-export const getVideoOutput = toOutput(getVideo);

@@ -26,4 +26,6 @@ export type ResourceKind =
   | "releaseChannelVersion"
   | "releaseChannelShare"
   | "app"
-  | "file";
+  | "file"
+  | "video"
+  | "appVersion";

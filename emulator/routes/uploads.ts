@@ -37,13 +37,13 @@ const initiateBody = z.object({
 
 const partNumber = z.number().int().min(1).max(MAX_PART_NUMBER);
 
-const presignBody = z.object({
+export const presignBody = z.object({
   key: z.string().min(1),
   uploadId: z.string().min(1),
   partNumbers: z.array(partNumber).min(1).max(4),
 });
 
-const completeBody = z.object({
+export const completeBody = z.object({
   key: z.string().min(1),
   uploadId: z.string().min(1),
   parts: z.array(z.object({ partNumber, eTag: z.string().min(1) })).min(1),
@@ -53,7 +53,7 @@ const completeFileBody = completeBody.extend({
   conflictStrategy: z.enum(["replace", "keep-both"]).optional(),
 });
 
-const AUDIO_ENCODINGS = [
+export const AUDIO_ENCODINGS = [
   "UNKNOWN",
   "MONO",
   "STEREO",
@@ -74,10 +74,15 @@ const initiateVideoBody = z.object({
   audioEncoding: z.enum(AUDIO_ENCODINGS),
 });
 
-/** The OpenAPI's rules between a video's rendering fields, as Laravel's required_if / prohibited_if read. */
-function videoRendering(body: z.output<typeof initiateVideoBody>): VideoRendering {
+/**
+ * The OpenAPI's rules between a video's rendering fields, as Laravel's required_if / prohibited_if read (the
+ * upload's initiate and `PUT /videos/{videoId}` alike; only the initiate has a filename).
+ */
+export function videoRendering(
+  body: Omit<z.output<typeof initiateVideoBody>, "filename"> & { filename?: string },
+): VideoRendering {
   const errors = new FieldErrorCollector();
-  if (!/\.(mp4|mkv|webm)$/i.test(body.filename))
+  if (body.filename !== undefined && !/\.(mp4|mkv|webm)$/i.test(body.filename))
     errors.add("filename", "The filename must end with one of the following: .mp4, .mkv, .webm.");
   const immersive = body.videoType !== "TwoDimensional";
   for (const [field, label] of [
@@ -106,7 +111,7 @@ function videoRendering(body: z.output<typeof initiateVideoBody>): VideoRenderin
 }
 
 /** The pending upload the path names (`idParam`), its key and upload id as the body repeats them. */
-function pendingUpload(
+export function pendingUpload(
   ctx: RequestContext,
   kind: UploadKind,
   idParam: string,
@@ -125,7 +130,7 @@ function pendingUpload(
 const bareETag = (eTag: string) => eTag.replace(/^"(.*)"$/, "$1");
 
 /** Every part named once, ascending, received with that ETag; under `s3PartSizes`, all but the last ≥ 5 MiB. */
-function checkParts(
+export function checkParts(
   ctx: RequestContext,
   upload: PendingUpload,
   parts: { partNumber: number; eTag: string }[],

@@ -35,8 +35,11 @@ import * as s from "./schemas";
 import type { RequestFn } from "./chain";
 import { STORAGE_BACKOFF, storageChain } from "./storage";
 import { downloadToFile, type DownloadOptions, type DownloadResult } from "./download";
-import type { ApiInfo, DeviceFile, Organization, TokenInfo, User, Video } from "./types";
+import type { ApiInfo, AppBuild, DeviceFile, Organization, TokenInfo, User, Video } from "./types";
 import {
+  type AppVersionUploadOptions,
+  appVersionUploadProtocol,
+  awaitBuild,
   type FileUploadOptions,
   fileUploadProtocol,
   type UploadResult,
@@ -272,6 +275,20 @@ export class DeviceMgmtClient {
    */
   download(options: DownloadOptions): Promise<DownloadResult> {
     return downloadToFile(this.#storage, options);
+  }
+
+  /**
+   * Uploads an app build (.apk) in parts, as `uploadFile` does (SHA-256 compared), then waits until the API has
+   * processed it: answers the build once `available`; a build that ends in `error` fails with the API's reason
+   * (`AppBuildFailedError`).
+   */
+  async uploadAppVersion(options: AppVersionUploadOptions): Promise<UploadResult<AppBuild>> {
+    const uploaded = await uploadInParts(
+      appVersionUploadProtocol(this.releases, options),
+      this.#storage,
+      options,
+    );
+    return { ...uploaded, made: await awaitBuild(this.releases, options.appId, uploaded.made, options) };
   }
 
   /** Counters of this client's traffic (read by the benchmark). */

@@ -32,6 +32,7 @@ export type {
   UpdateAppBody,
   UpdateDeviceBody,
   UpdateUserBody,
+  UpdateVideoBody,
   UserOperations,
   VideoOperations,
 } from "./operations";
@@ -48,6 +49,7 @@ export type {
 } from "./experienceOperations";
 export type {
   ChannelTarget,
+  CompleteAppVersionUploadBody,
   ContentOperations,
   CustomField,
   CustomFieldAction,
@@ -99,6 +101,7 @@ export {
   type UploadedPart,
   type User,
   type Video,
+  type VideoDetails,
   type VideoUploadStart,
 } from "./types";
 export {
@@ -158,6 +161,12 @@ export {
 } from "./throttle";
 export { TokenBucket } from "./tokenBucket";
 export {
+  AppBuildFailedError,
+  AppBuildGoneError,
+  AppBuildTimeoutError,
+  type AppVersionUploadOptions,
+  awaitBuild,
+  buildInProgress,
   type ChecksumAlgorithm,
   checksumOfFile,
   type FileUploadOptions,

@@ -209,6 +209,7 @@ const appBuildSchema = z.object({
   sizeBytes: z.number().int().nullable().optional(),
   checksum: checksumSchema.optional(),
   status: z.string().optional(),
+  statusReason: z.string().nullable().optional(),
   downloadUrl: z.string().nullable().optional(),
   ...timestamps,
 });
@@ -260,6 +261,11 @@ export const videoUploadStartSchema = parsesTo<t.VideoUploadStart>()(
   true,
 );
 
+export const appVersionUploadStartSchema = parsesTo<t.AppVersionUploadStart>()(
+  z.object({ key: z.string().min(1), uploadId: z.string().min(1), versionId: id }),
+  true,
+);
+
 /** Pre-sign answers: files, videos and images say `presignedUrl`; app versions' schema `url` (its example the other). */
 export const presignedPartsSchema = parsesTo<t.PresignedPart[]>()(
   z.array(
@@ -276,14 +282,25 @@ export const presignedPartsSchema = parsesTo<t.PresignedPart[]>()(
   true,
 );
 
+const videoDetailsSchema = z.object({
+  videoType: z.enum(["ThreeSixty", "OneEighty", "TwoDimensional"]),
+  videoMapping: z.enum(["EQUIRECTANGULAR", "CUBEMAP"]).nullable().optional(),
+  videoDisplay: z.enum(["Stereoscopic", "Monoscopic"]).nullable().optional(),
+  videoPacking: z.enum(["TOP_BOTTOM", "LEFT_RIGHT"]).nullable().optional(),
+  audioEncoding: z.string().optional(),
+  playtimeSeconds: z.number().nullable().optional(),
+});
+
 export const videoSchema = parsesTo<t.Video>()(
   z.object({
     id,
     name: z.string(),
     filename: z.string(),
     location: z.string().optional(),
+    description: z.string().nullable().optional(),
     sizeBytes: z.number().int(),
     checksum: checksumSchema,
+    details: videoDetailsSchema.optional(),
     tags: z.array(z.string()).optional(),
     deviceStatuses: z.array(contentDeviceStatusSchema),
     downloadUrl: z.string().nullable().optional(),

@@ -167,7 +167,10 @@ export interface AppBuild extends Timestamps {
   code?: number | null;
   sizeBytes?: number | null;
   checksum?: Checksum;
+  /** pending, uploaded, … (ten processing steps), available, or error. */
   status?: string;
+  /** Why processing ended in `error`, where the API says (not a field of the OpenAPI: read when present). */
+  statusReason?: string | null;
   downloadUrl?: string | null;
 }
 
@@ -224,6 +227,13 @@ export interface VideoUploadStart {
   videoId: string;
 }
 
+/** What initiating an app build's upload answers. */
+export interface AppVersionUploadStart {
+  key: string;
+  uploadId: string;
+  versionId: string;
+}
+
 /** A pre-signed URL for one part of an upload (the API names it `presignedUrl`, or `url` for app versions). */
 export interface PresignedPart {
   partNumber: number;
@@ -241,12 +251,25 @@ export interface Video extends Timestamps {
   name: string;
   filename: string;
   location?: string;
+  description?: string | null;
   sizeBytes: number;
   checksum: Checksum;
+  /** How the video renders, as the upload or the last `PUT /videos/{videoId}` gave it. */
+  details?: VideoDetails;
   tags?: string[];
   deviceStatuses: ContentDeviceStatus[];
   /** As a file's: not in the OpenAPI's Video schema; absent when the API answers none, null when it cannot be downloaded. */
   downloadUrl?: string | null;
+}
+
+/** A video's rendering fields (the OpenAPI's `details`). */
+export interface VideoDetails {
+  videoType: "ThreeSixty" | "OneEighty" | "TwoDimensional";
+  videoMapping?: "EQUIRECTANGULAR" | "CUBEMAP" | null;
+  videoDisplay?: "Stereoscopic" | "Monoscopic" | null;
+  videoPacking?: "TOP_BOTTOM" | "LEFT_RIGHT" | null;
+  audioEncoding?: string;
+  playtimeSeconds?: number | null;
 }
 
 /** One page of a list endpoint: the items and the part of the pagination envelope the client reads. */

@@ -24,6 +24,7 @@ import type {
   Role,
   User,
   Video,
+  AppBuild,
 } from "../client";
 import { DeviceMgmtError, NotFoundError } from "../client";
 import { mapConcurrently } from "../export/read";
@@ -131,6 +132,11 @@ export class LiveOrganization {
 
   videos(): Promise<Video[]> {
     return this.#once("videos", () => this.#client.videos.all());
+  }
+
+  /** The builds of one app (builds are listed per app). */
+  appVersions(appId: string): Promise<AppBuild[]> {
+    return this.#once(`app-versions/${appId}`, () => this.#client.releases.versions(appId).all());
   }
 
   /** The experience of each holder; a holder that is gone, or a device now in a group (409), is left out. */

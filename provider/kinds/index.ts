@@ -23,6 +23,8 @@ import { releaseChannelVersionKind } from "./releaseChannelVersion/definition";
 import { releaseChannelShareKind } from "./releaseChannelShare/definition";
 import { appKind } from "./app/definition";
 import { fileKind } from "./file/definition";
+import { videoKind } from "./video/definition";
+import { appVersionKind } from "./appVersion/definition";
 
 export const KINDS = kindTable({
   group: groupKind,
@@ -44,6 +46,8 @@ export const KINDS = kindTable({
   releaseChannelShare: releaseChannelShareKind,
   app: appKind,
   file: fileKind,
+  video: videoKind,
+  appVersion: appVersionKind,
 });
 
 /**
