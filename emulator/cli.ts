@@ -34,6 +34,7 @@ const CATALOG_SWITCHES: Record<string, keyof StrictOptions> = {
   "replace-keeps-file-id": "replaceKeepsFileId",
   "require-conflict-strategy": "requireConflictStrategy",
   "s3-part-sizes": "s3PartSizes",
+  "file-download-urls": "fileDownloadUrls",
   "presign-answers-url": "presignAnswersUrl",
   "build-status-reasons": "buildStatusReasons",
 };

@@ -119,6 +119,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     replaceKeepsFileId: options.strict?.replaceKeepsFileId ?? false,
     requireConflictStrategy: options.strict?.requireConflictStrategy ?? false,
     s3PartSizes: options.strict?.s3PartSizes ?? false,
+    fileDownloadUrls: options.strict?.fileDownloadUrls ?? false,
     presignAnswersUrl: options.strict?.presignAnswersUrl ?? false,
     buildStatusReasons: options.strict?.buildStatusReasons ?? false,
     noRetryAfter: options.strict?.noRetryAfter ?? false,
@@ -138,6 +139,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     clock: store.rollouts,
     urlLifetimeSeconds,
     s3PartSizes: strict.s3PartSizes,
+    fileDownloadUrls: strict.fileDownloadUrls,
   });
   const storageUrl = await uploads.start();
   const app = buildServer({

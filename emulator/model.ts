@@ -161,6 +161,8 @@ export interface FileItem extends Timestamps {
   sizeBytes: number;
   checksum: Checksum;
   tags: string[];
+  /** The storage object of its uploaded bytes (emulator/uploads.ts); absent: seeded, no bytes. */
+  objectKey?: string;
 }
 
 export interface Video extends Timestamps {
@@ -181,6 +183,8 @@ export interface Video extends Timestamps {
    * uploads), which read as the view derives them from the type.
    */
   rendering?: VideoRendering;
+  /** The storage object of its uploaded bytes (emulator/uploads.ts); absent: seeded, no bytes. */
+  objectKey?: string;
 }
 
 export interface VideoRendering {

@@ -124,6 +124,12 @@ export interface StrictOptions {
    */
   s3PartSizes?: boolean;
   /**
+   * Files and videos answer `downloadUrl` (absent from their OpenAPI schemas, which images, 3D environments and
+   * app builds have): a signed GET of the uploaded bytes on the storage endpoint, null for one without bytes
+   * (seeded, or loaded from `--state`); off, they answer no such field.
+   */
+  fileDownloadUrls?: boolean;
+  /**
    * App versions' pre-sign answers each part's URL as `url` (the OpenAPI's schema) instead of `presignedUrl` (its
    * example, and what files and videos answer).
    */

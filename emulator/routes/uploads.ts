@@ -262,7 +262,7 @@ export const uploadRoutes: RouteDefinition[] = [
         resourceName: file.filename,
         description: `${replaced ? "Replaced" : "Uploaded"} file '${file.filename}'.`,
       });
-      return ok(fileView(ctx.org, file));
+      return ok(fileView(ctx.org, file, ctx.services.uploads));
     },
   },
   {
@@ -323,7 +323,7 @@ export const uploadRoutes: RouteDefinition[] = [
         resourceName: video.name,
         description: `Uploaded video '${video.name}'.`,
       });
-      return ok(videoView(ctx.org, video));
+      return ok(videoView(ctx.org, video, ctx.services.uploads));
     },
   },
 ];

@@ -34,6 +34,7 @@ import { type BackoffSettings, DEFAULT_BACKOFF } from "./retry";
 import * as s from "./schemas";
 import type { RequestFn } from "./chain";
 import { STORAGE_BACKOFF, storageChain } from "./storage";
+import { downloadToFile, type DownloadOptions, type DownloadResult } from "./download";
 import type { ApiInfo, AppBuild, DeviceFile, Organization, TokenInfo, User, Video } from "./types";
 import {
   type AppVersionUploadOptions,
@@ -265,6 +266,15 @@ export class DeviceMgmtClient {
   /** Uploads a local video in parts, as `uploadFile` does (SHA-512 compared the same way). */
   uploadVideo(options: VideoUploadOptions): Promise<UploadResult<Video>> {
     return uploadInParts(videoUploadProtocol(this.videos, options), this.#storage, options);
+  }
+
+  /**
+   * Downloads content from the signed `downloadUrl` the API answered to a local file (./download.ts): through
+   * the storage chain (no token, no budget, retried), streamed to disk, verified against `expected` (the
+   * checksum the API answers; `DownloadChecksumError` when the bytes differ, and nothing is written).
+   */
+  download(options: DownloadOptions): Promise<DownloadResult> {
+    return downloadToFile(this.#storage, options);
   }
 
   /**

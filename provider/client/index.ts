@@ -184,5 +184,11 @@ export {
   uploadInParts,
   type VideoUploadOptions,
 } from "./upload";
+export {
+  DownloadChecksumError,
+  type DownloadOptions,
+  type DownloadResult,
+  DownloadUrlExpiredError,
+} from "./download";
 export { type ClientStats, type HttpMethod, organizationStats } from "./transport";
 export { closeDispatchers, parseBaseUrl, resolveEndpoints, userAgent } from "./connection";
