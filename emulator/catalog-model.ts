@@ -15,6 +15,8 @@ export interface Tag extends Timestamps {
 /** One build of an app (GetAppVersions' items). */
 export interface AppVersion extends AppBuild {
   appId: string;
+  /** An uploaded build: when its complete was applied (emulator clock) and why it fails (appBuilds.ts). */
+  processing?: { completedAtMs: number; failure: string | null };
 }
 
 /** An app bundle: the version a release channel delivers, with its install-time companions. */

@@ -33,10 +33,14 @@ const CATALOG_SWITCHES: Record<string, OnOffSwitch> = {
   "unique-app-names": "uniqueAppNames",
   "default-app-models-to-supported": "defaultAppModelsToSupported",
   "merge-app-tags-on-put": "mergeAppTagsOnPut",
+  "merge-video-tags-on-put": "mergeVideoTagsOnPut",
   "keep-empty-app-description": "keepEmptyAppDescription",
   "replace-keeps-file-id": "replaceKeepsFileId",
   "require-conflict-strategy": "requireConflictStrategy",
   "s3-part-sizes": "s3PartSizes",
+  "file-download-urls": "fileDownloadUrls",
+  "presign-answers-url": "presignAnswersUrl",
+  "build-status-reasons": "buildStatusReasons",
 };
 
 function catalogSwitches(names: string[] | undefined, all: boolean | undefined): StrictOptions {
@@ -87,7 +91,7 @@ const USAGE = `usage: devicemgmt-emulator [options]
                               audit-attachments-by-item, unique-app-names,
                               default-app-models-to-supported, merge-app-tags-on-put,
                               keep-empty-app-description, replace-keeps-file-id,
-                              require-conflict-strategy, s3-part-sizes
+                              require-conflict-strategy, s3-part-sizes, merge-video-tags-on-put
   --strict-no-retry-after     a rate-limit 429 carries no Retry-After or X-RateLimit-Reset
   --rollout-duration-ms MS    simulated rollouts: devices install within MS of a version change (default 60000)
   --upload-url-lifetime S     pre-signed upload URLs expire S seconds after pre-sign (default 3600)

@@ -12,6 +12,7 @@ export const NO_FAULTS: FaultConfig = {
   expireUploadUrls: 0,
   failUploadParts: 0,
   loseCompleteAnswers: 0,
+  failAppBuilds: 0,
 };
 
 const share = z.number().min(0).max(1);
@@ -31,6 +32,7 @@ export const faultConfigPatchSchema = z
     expireUploadUrls: count,
     failUploadParts: count,
     loseCompleteAnswers: count,
+    failAppBuilds: count,
   })
   .partial()
   .strict();
@@ -115,7 +117,9 @@ export class FaultInjector {
    * Upload faults are counts, not dice: each call takes one from its count while any is left, so a test says
    * exactly which URL, part or answer the fault hits (the next ones).
    */
-  private take(fault: "expireUploadUrls" | "failUploadParts" | "loseCompleteAnswers"): boolean {
+  private take(
+    fault: "expireUploadUrls" | "failUploadParts" | "loseCompleteAnswers" | "failAppBuilds",
+  ): boolean {
     if (this.current[fault] <= 0) return false;
     this.current[fault]--;
     return true;
@@ -142,6 +146,13 @@ export class FaultInjector {
     return lost;
   }
 
+  /** Whether the app build just completed is to end its processing in `error`. */
+  failAppBuild(): boolean {
+    const failed = this.take("failAppBuilds");
+    if (failed) this.stats.appBuildsFailed++;
+    return failed;
+  }
+
   resetStats(): void {
     Object.assign(this.stats, emptyFaultStats());
   }
@@ -157,5 +168,6 @@ function emptyFaultStats(): FaultStats {
     uploadUrlsExpired: 0,
     uploadPartsFailed: 0,
     completeAnswersLost: 0,
+    appBuildsFailed: 0,
   };
 }

@@ -23,6 +23,8 @@ import { tagRoutes } from "./routes/tags";
 import { themeRoutes } from "./routes/themes";
 import { imageUploadRoutes } from "./routes/imageUploads";
 import { uploadRoutes } from "./routes/uploads";
+import { videoRoutes } from "./routes/videos";
+import { appVersionUploadRoutes } from "./routes/appVersionUploads";
 import { userRoutes } from "./routes/users";
 import { SEED_ORGS, SEED_TOKEN_RECORDS, SEED_TOKENS, seedState } from "./seed";
 import { API_V3_PREFIX, buildServer } from "./server";
@@ -44,6 +46,8 @@ export const API_ROUTES = [
   ...deviceContentRoutes,
   ...catalogRoutes,
   ...uploadRoutes,
+  ...videoRoutes,
+  ...appVersionUploadRoutes,
   ...imageUploadRoutes,
   ...appRoutes,
   ...sharingRoutes,
@@ -112,10 +116,14 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     uniqueAppNames: options.strict?.uniqueAppNames ?? false,
     defaultAppModelsToSupported: options.strict?.defaultAppModelsToSupported ?? false,
     mergeAppTagsOnPut: options.strict?.mergeAppTagsOnPut ?? false,
+    mergeVideoTagsOnPut: options.strict?.mergeVideoTagsOnPut ?? false,
     keepEmptyAppDescription: options.strict?.keepEmptyAppDescription ?? false,
     replaceKeepsFileId: options.strict?.replaceKeepsFileId ?? false,
     requireConflictStrategy: options.strict?.requireConflictStrategy ?? false,
     s3PartSizes: options.strict?.s3PartSizes ?? false,
+    fileDownloadUrls: options.strict?.fileDownloadUrls ?? false,
+    presignAnswersUrl: options.strict?.presignAnswersUrl ?? false,
+    buildStatusReasons: options.strict?.buildStatusReasons ?? false,
     noRetryAfter: options.strict?.noRetryAfter ?? false,
     uploadedImageType: options.strict?.uploadedImageType ?? "unknown",
   };
@@ -134,6 +142,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     clock: store.rollouts,
     urlLifetimeSeconds,
     s3PartSizes: strict.s3PartSizes,
+    fileDownloadUrls: strict.fileDownloadUrls,
   });
   const storageUrl = await uploads.start();
   const app = buildServer({

@@ -161,6 +161,8 @@ export interface FileItem extends Timestamps {
   sizeBytes: number;
   checksum: Checksum;
   tags: string[];
+  /** The storage object of its uploaded bytes (emulator/uploads.ts); absent: seeded, no bytes. */
+  objectKey?: string;
 }
 
 export interface Video extends Timestamps {
@@ -168,6 +170,8 @@ export interface Video extends Timestamps {
   name: string;
   filename: string;
   location: string;
+  /** Absent until a `PUT /videos/{videoId}` gives one (seeded and uploaded videos have none). */
+  description?: string | null;
   sizeBytes: number;
   checksum: Checksum;
   tags: string[];
@@ -179,6 +183,8 @@ export interface Video extends Timestamps {
    * uploads), which read as the view derives them from the type.
    */
   rendering?: VideoRendering;
+  /** The storage object of its uploaded bytes (emulator/uploads.ts); absent: seeded, no bytes. */
+  objectKey?: string;
 }
 
 export interface VideoRendering {

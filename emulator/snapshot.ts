@@ -88,6 +88,12 @@ export function snapshotOf(org: OrgState): OrgSnapshot {
       location: f.location,
       sha512: f.checksum.value.toLowerCase(),
     })),
+    videos: [...org.videos.values()].map((v) => ({
+      id: v.id,
+      name: v.name,
+      filename: v.filename,
+      sha512: v.checksum.value.toLowerCase(),
+    })),
     images: [...org.images.values()]
       .filter((i) => !i.isSystemOwned)
       .map((i) => ({

@@ -26,6 +26,8 @@ export interface FaultConfig {
   failUploadParts: number;
   /** Upload completes that are applied, then answered by dropping the connection. */
   loseCompleteAnswers: number;
+  /** App builds whose processing, after their complete, ends in `error` (with a reason) instead of `available`. */
+  failAppBuilds: number;
 }
 
 export interface RateLimitConfig {
@@ -102,6 +104,8 @@ export interface StrictOptions {
   defaultAppModelsToSupported?: boolean;
   /** `PUT /apps/{id}` with `tags` adds them to the app's tags instead of replacing them. */
   mergeAppTagsOnPut?: boolean;
+  /** `PUT /videos/{id}` `tags` are added to the video's tags instead of replacing them. */
+  mergeVideoTagsOnPut?: boolean;
   /** `PUT /apps/{id}` with `description: ""` keeps the empty string instead of reading it as null. */
   keepEmptyAppDescription?: boolean;
   /**
@@ -120,6 +124,22 @@ export interface StrictOptions {
    * instead of parts of any size.
    */
   s3PartSizes?: boolean;
+  /**
+   * Files and videos answer `downloadUrl` (absent from their OpenAPI schemas, which images, 3D environments and
+   * app builds have): a signed GET of the uploaded bytes on the storage endpoint, null for one without bytes
+   * (seeded, or loaded from `--state`); off, they answer no such field.
+   */
+  fileDownloadUrls?: boolean;
+  /**
+   * App versions' pre-sign answers each part's URL as `url` (the OpenAPI's schema) instead of `presignedUrl` (its
+   * example, and what files and videos answer).
+   */
+  presignAnswersUrl?: boolean;
+  /**
+   * A build whose processing ended in `error` is listed with `statusReason` (why; not a field of the OpenAPI)
+   * instead of with its status alone.
+   */
+  buildStatusReasons?: boolean;
   /**
    * The type an uploaded image gets (`POST /images` takes none; documents silent): absent, `unknown`, which any
    * image slot of an experience takes (the slot says what the image is for); a type, then only slots of that
@@ -191,6 +211,7 @@ export interface FaultStats {
   uploadUrlsExpired: number;
   uploadPartsFailed: number;
   completeAnswersLost: number;
+  appBuildsFailed: number;
 }
 
 /** One request the storage endpoint received (`RunningEmulator.storageRequests`). */
@@ -291,6 +312,8 @@ export interface OrgSnapshot {
   apps: { id: string; name: string; description: string | null; tags: string[]; deviceModelIds: string[] }[];
   /** Every file of the organization (seeded or uploaded), with its content's SHA-512 (hex, lower case). */
   files: { id: string; filename: string; location: string; sha512: string }[];
+  /** Every video of the organization (seeded or uploaded), with its content's SHA-512 (hex, lower case). */
+  videos: { id: string; name: string; filename: string; sha512: string }[];
   /** The organization's own images (seeded or uploaded; system images are not its state). */
   images: {
     id: string;

@@ -27,5 +27,7 @@ export type ResourceKind =
   | "releaseChannelShare"
   | "app"
   | "file"
+  | "video"
+  | "appVersion"
   | "image"
   | "custom3DEnvironment";

@@ -1,6 +1,6 @@
 /**
- * What every lookup shares (lookups.ts, contentLookups.ts): the client, the exactly-one rule, by-id reads, and
- * the Output form.
+ * What every lookup shares (lookups.ts, contentLookups.ts, deviceModelLookups.ts, the kinds' lookups.ts): the
+ * client, the exactly-one rule, by-id reads, and the Output forms.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { LookupError } from "./errors";
@@ -81,6 +81,12 @@ export const toOutput =
     pulumi
       .all([pulumi.output(args), resolvedOptions(options)])
       .apply(([resolved, opts]) => fn(resolved as unknown as A, opts));
+
+/** The Output form of a lookup whose arguments are all optional (called with none: every match). */
+export const toOutputWithOptionalArgs =
+  <A extends object, R>(fn: (args: A, options?: LookupOptions) => Promise<R>) =>
+  (args?: LookupInputs<A>, options?: LookupOutputOptions): pulumi.Output<R> =>
+    toOutput(fn)((args ?? {}) as LookupInputs<A>, options);
 
 export const toOutputWithoutArgs =
   <R>(fn: (options?: LookupOptions) => Promise<R>) =>

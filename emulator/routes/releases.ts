@@ -9,11 +9,13 @@
  * Setting what the channel already delivers changes nothing (200, no audit record, the rollout goes on).
  */
 import { z } from "zod";
+import { buildStatus } from "../appBuilds";
 import type { AppBundle, AppVersion } from "../catalog-model";
 import { ok, type RequestContext, type RouteDefinition } from "../context";
 import { FieldErrorCollector, notFound, parseOrThrow } from "../errors";
 import type { App, ReleaseChannel } from "../model";
 import { releaseChannelView } from "../views";
+import { buildView } from "./appVersionUploads";
 
 const updateBody = z.object({ versionId: z.guid().optional(), bundleId: z.guid().optional() });
 
@@ -86,6 +88,9 @@ function resolveTarget(ctx: RequestContext, app: App): { version: AppVersion; bu
     const bundle = bundles[bundles.length - 1];
     if (!version || version.appId !== app.id || !bundle)
       errors.add("versionId", "The selected version id is invalid.");
+    // An uploaded build is delivered once processed (appBuilds.ts).
+    else if (buildStatus(version, ctx.store.rollouts.nowMs()).status !== "available")
+      errors.add("versionId", "The selected version is not available yet.");
     errors.throwIfAny();
     return { version: version as AppVersion, bundle: bundle as AppBundle };
   }
@@ -110,7 +115,7 @@ export const releaseRoutes: RouteDefinition[] = [
       const versions = ctx.org.appVersions
         .list()
         .filter((v) => v.appId === app.id && (!wanted || wanted.has(v.checksum.value.toLowerCase())));
-      return ok(ctx.page(versions, versionView));
+      return ok(ctx.page(versions, (version) => buildView(ctx, version)));
     },
   },
   {

@@ -37,7 +37,7 @@ const initiateBody = z.object({
 
 const partNumber = z.number().int().min(1).max(MAX_PART_NUMBER);
 
-const presignBody = z.object({
+export const presignBody = z.object({
   key: z.string().min(1),
   uploadId: z.string().min(1),
   partNumbers: z.array(partNumber).min(1).max(4),
@@ -53,7 +53,7 @@ const completeFileBody = completeBody.extend({
   conflictStrategy: z.enum(["replace", "keep-both"]).optional(),
 });
 
-const AUDIO_ENCODINGS = [
+export const AUDIO_ENCODINGS = [
   "UNKNOWN",
   "MONO",
   "STEREO",
@@ -74,10 +74,15 @@ const initiateVideoBody = z.object({
   audioEncoding: z.enum(AUDIO_ENCODINGS),
 });
 
-/** The OpenAPI's rules between a video's rendering fields, as Laravel's required_if / prohibited_if read. */
-function videoRendering(body: z.output<typeof initiateVideoBody>): VideoRendering {
+/**
+ * The OpenAPI's rules between a video's rendering fields, as Laravel's required_if / prohibited_if read (the
+ * upload's initiate and `PUT /videos/{videoId}` alike; only the initiate has a filename).
+ */
+export function videoRendering(
+  body: Omit<z.output<typeof initiateVideoBody>, "filename"> & { filename?: string },
+): VideoRendering {
   const errors = new FieldErrorCollector();
-  if (!/\.(mp4|mkv|webm)$/i.test(body.filename))
+  if (body.filename !== undefined && !/\.(mp4|mkv|webm)$/i.test(body.filename))
     errors.add("filename", "The filename must end with one of the following: .mp4, .mkv, .webm.");
   const immersive = body.videoType !== "TwoDimensional";
   for (const [field, label] of [
@@ -257,7 +262,7 @@ export const uploadRoutes: RouteDefinition[] = [
         resourceName: file.filename,
         description: `${replaced ? "Replaced" : "Uploaded"} file '${file.filename}'.`,
       });
-      return ok(fileView(ctx.org, file));
+      return ok(fileView(ctx.org, file, ctx.services.uploads));
     },
   },
   {
@@ -318,7 +323,7 @@ export const uploadRoutes: RouteDefinition[] = [
         resourceName: video.name,
         description: `Uploaded video '${video.name}'.`,
       });
-      return ok(videoView(ctx.org, video));
+      return ok(videoView(ctx.org, video, ctx.services.uploads));
     },
   },
 ];

@@ -8,6 +8,7 @@
  * `getRole` / `getReleaseChannel`, or in the portal). A value unknown during a preview (the id of a group not
  * created yet) is skipped rather than guessed.
  */
+import { UnknownValueError } from "@pulumi/policy";
 import type { PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 
 export const TYPE = (kind: string) => `pulumi-nodejs:dynamic/devicemgmt:${kind}`;
@@ -214,7 +215,70 @@ export const siteDeviceTags: StackValidationPolicy = {
   },
 };
 
-export const productionFromBeta: StackValidationPolicy = {
+/**
+ * Reads a property that may be unknown during a preview (another resource's output not created yet). The pack's
+ * props throw UnknownValueError on such a read, which would abandon the whole check; here it is UNKNOWN instead.
+ */
+const UNKNOWN = Symbol("unknown");
+function read(props: Record<string, unknown>, name: string): unknown {
+  try {
+    return props[name];
+  } catch (e) {
+    if (e instanceof UnknownValueError) return UNKNOWN;
+    throw e;
+  }
+}
+
+interface ProductionFromBetaConfig {
+  productionChannelIds: string[];
+  betaChannelIds?: string[];
+  betaVersionIds?: string[];
+}
+
+/** What a ReleaseChannelVersion delivers: a version, or one bundle of the app. */
+function delivery(props: Record<string, unknown>) {
+  const versionId = read(props, "versionId");
+  const bundleId = read(props, "bundleId");
+  return versionId === undefined || versionId === null
+    ? { what: "bundle", id: bundleId, property: "bundleId" }
+    : { what: "version", id: versionId, property: "versionId" };
+}
+
+/**
+ * The rule's memory of one run. The engine starts the pack for each preview or update and asks it about every
+ * resource as the program registers it, before that resource's step: a Beta delivery registered earlier in the
+ * run is remembered so that a Production delivery registered after it may name the same build, and a Production
+ * delivery judged there is not judged again by the stack check at the end of the run.
+ */
+const seen = { onBeta: new Set<string>(), judged: new Set<string>() };
+
+function productionViolation(
+  name: string,
+  channelId: string,
+  target: { what: string; id: unknown; property: string },
+  { betaChannelIds = [] }: ProductionFromBetaConfig,
+) {
+  const build = known(target.id) ? `${target.what} ${target.id}` : `a ${target.what} this program creates`;
+  return (
+    `${name} moves a Production channel to ${build} (channel ${channelId}), which no Beta channel ` +
+    `(${betaChannelIds.join(", ") || "none in betaChannelIds"}) delivers: put it on Beta first, with a ` +
+    `ReleaseChannelVersion on a Beta channel that this one follows (${target.property}: <beta>.${target.property}), ` +
+    "or list it in betaVersionIds once Beta ships it."
+  );
+}
+
+/**
+ * A Production channel gets only a build Beta had. A policy sees the program's resources, never the
+ * organization: "Beta had it" is either declared in the stack (a ReleaseChannelVersion on a Beta channel) or
+ * said in the config (betaVersionIds: what Beta ships or shipped, from getReleaseChannel or the portal).
+ *
+ * Two checks, because a stack policy runs only after every step of an update: an `up` without a preview
+ * (`--skip-preview`, the Automation API) would move the channel first and fail afterwards. So each
+ * ReleaseChannelVersion is judged as it registers, before its step; the stack check at the end judges only what
+ * that could not (a build still unknown during a preview, e.g. an AppVersion created by the same program, matched
+ * through the resource it comes from).
+ */
+export const productionFromBeta: ResourceValidationPolicy & Pick<StackValidationPolicy, "validateStack"> = {
   name: "devicemgmt-production-from-beta",
   description:
     "A Production channel (productionChannelIds) moves only to a version already on Beta: one of " +
@@ -229,31 +293,39 @@ export const productionFromBeta: StackValidationPolicy = {
     },
     required: ["productionChannelIds"],
   },
+  validateResource: (args, reportViolation) => {
+    if (args.type !== TYPE("ReleaseChannelVersion")) return;
+    const config = args.getConfig<ProductionFromBetaConfig>();
+    const channelId = read(args.props, "releaseChannelId");
+    const target = delivery(args.props);
+    if (!known(channelId) || !known(target.id)) return; // unknown in a preview: the stack check judges it
+    if (config.betaChannelIds?.includes(channelId)) seen.onBeta.add(target.id);
+    if (!config.productionChannelIds.includes(channelId)) return;
+    seen.judged.add(args.urn);
+    if (config.betaVersionIds?.includes(target.id) || seen.onBeta.has(target.id)) return;
+    reportViolation(productionViolation(args.name, channelId, target, config));
+  },
   validateStack: (args, reportViolation) => {
-    const {
-      productionChannelIds,
-      betaChannelIds = [],
-      betaVersionIds = [],
-    } = args.getConfig<{
-      productionChannelIds: string[];
-      betaChannelIds?: string[];
-      betaVersionIds?: string[];
-    }>();
-    const versions = ofKind(args.resources, "ReleaseChannelVersion");
-    const target = (v: PolicyResource): unknown => v.props.versionId ?? v.props.bundleId;
-    const onBeta = new Set<unknown>([
-      ...betaVersionIds,
-      ...versions.filter((v) => betaChannelIds.includes(v.props.releaseChannelId)).map(target),
-    ]);
-    for (const v of versions) {
-      if (!productionChannelIds.includes(v.props.releaseChannelId)) continue;
-      const moveTo = target(v);
-      if (!known(moveTo) || onBeta.has(moveTo)) continue;
-      reportViolation(
-        `${v.name} moves a Production channel to ${v.props.versionId ? "version" : "bundle"} ${moveTo}, which is ` +
-          "not on Beta: put it on Beta first (or list it in betaVersionIds once Beta ships it).",
-        v.urn,
-      );
+    const config = args.getConfig<ProductionFromBetaConfig>();
+    const { productionChannelIds, betaChannelIds = [], betaVersionIds = [] } = config;
+    const deliveries = ofKind(args.resources, "ReleaseChannelVersion").map((r) => ({
+      r,
+      channelId: read(r.props, "releaseChannelId"),
+      target: delivery(r.props),
+    }));
+    /** The resources a delivery's build comes from (an AppVersion, another channel's delivery), by URN. */
+    const sources = ({ r, target }: (typeof deliveries)[number]) =>
+      (r.propertyDependencies[target.property] ?? []).map((d) => d.urn);
+    const beta = deliveries.filter((d) => known(d.channelId) && betaChannelIds.includes(d.channelId));
+    const onBeta = new Set<unknown>([...betaVersionIds, ...beta.map((d) => d.target.id).filter(known)]);
+    const betaSources = new Set([...beta.map((d) => d.r.urn), ...beta.flatMap(sources)]);
+    for (const d of deliveries) {
+      if (seen.judged.has(d.r.urn) || !known(d.channelId) || !productionChannelIds.includes(d.channelId))
+        continue;
+      if (d.target.id === undefined || d.target.id === null) continue; // neither given: the provider's check refuses it
+      if (known(d.target.id) ? onBeta.has(d.target.id) : sources(d).some((urn) => betaSources.has(urn)))
+        continue;
+      reportViolation(productionViolation(d.r.name, d.channelId, d.target, config), d.r.urn);
     }
   },
 };

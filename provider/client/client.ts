@@ -34,9 +34,11 @@ import { type BackoffSettings, DEFAULT_BACKOFF } from "./retry";
 import * as s from "./schemas";
 import type { RequestFn } from "./chain";
 import { STORAGE_BACKOFF, storageChain } from "./storage";
+import { downloadToFile, type DownloadOptions, type DownloadResult } from "./download";
 import { type ProcessingOptions, waitUntilAvailable } from "./processing";
 import type {
   ApiInfo,
+  AppBuild,
   Custom3DEnvironment,
   DeviceFile,
   Image,
@@ -46,6 +48,9 @@ import type {
   Video,
 } from "./types";
 import {
+  type AppVersionUploadOptions,
+  appVersionUploadProtocol,
+  awaitBuild,
   type FileUploadOptions,
   fileUploadProtocol,
   type UploadResult,
@@ -275,6 +280,29 @@ export class DeviceMgmtClient {
   /** Uploads a local video in parts, as `uploadFile` does (SHA-512 compared the same way). */
   uploadVideo(options: VideoUploadOptions): Promise<UploadResult<Video>> {
     return uploadInParts(videoUploadProtocol(this.videos, options), this.#storage, options);
+  }
+
+  /**
+   * Downloads content from the signed `downloadUrl` the API answered to a local file (./download.ts): through
+   * the storage chain (no token, no budget, retried), streamed to disk, verified against `expected` (the
+   * checksum the API answers; `DownloadChecksumError` when the bytes differ, and nothing is written).
+   */
+  download(options: DownloadOptions): Promise<DownloadResult> {
+    return downloadToFile(this.#storage, options);
+  }
+
+  /**
+   * Uploads an app build (.apk) in parts, as `uploadFile` does (SHA-256 compared), then waits until the API has
+   * processed it: answers the build once `available`; a build that ends in `error` fails with the API's reason
+   * (`AppBuildFailedError`).
+   */
+  async uploadAppVersion(options: AppVersionUploadOptions): Promise<UploadResult<AppBuild>> {
+    const uploaded = await uploadInParts(
+      appVersionUploadProtocol(this.releases, options),
+      this.#storage,
+      options,
+    );
+    return { ...uploaded, made: await awaitBuild(this.releases, options.appId, uploaded.made, options) };
   }
 
   /**

@@ -11,13 +11,16 @@ import type { QueryValue } from "./transport";
 import type {
   AppBuild,
   AppBundle,
+  AppVersionUploadStart,
   Device,
   DeviceFile,
   Page,
+  PresignedPart,
   ReleaseChannel,
   ReleaseChannelDeviceStatus,
   ShareResult,
   Tag,
+  UploadedPart,
   Video,
 } from "./types";
 import type { Executor } from "./executor";
@@ -69,9 +72,32 @@ export interface DeviceContentOperations {
 /** What a channel is to deliver: a version (its first bundle), or one bundle. */
 export type ChannelTarget = { versionId: string } | { bundleId: string };
 
+/** `POST /apps/{appId}/versions/{versionId}/complete`: every part, and the build's name and notes. */
+export interface CompleteAppVersionUploadBody {
+  key: string;
+  uploadId: string;
+  parts: UploadedPart[];
+  versionName?: string | null;
+  releaseNotes?: string | null;
+}
+
 export interface ReleaseOperations {
-  /** The app's versions, newest first. */
-  versions(appId: string): PageIterator<AppBuild>;
+  /** The app's versions, newest first; with `sha256`, only builds of those checksums (1..10). */
+  versions(appId: string, sha256?: readonly string[]): PageIterator<AppBuild>;
+  /** Starts a build's upload (`filename`: the .apk's name); the build is listed once `completeVersionUpload` answered. */
+  initiateVersionUpload(appId: string, filename: string): Promise<AppVersionUploadStart>;
+  /** Pre-signed URLs for at most 4 parts (an API call: it counts against the rate budget). */
+  presignVersionUpload(
+    appId: string,
+    versionId: string,
+    body: { key: string; uploadId: string; partNumbers: number[] },
+  ): Promise<PresignedPart[]>;
+  /** Makes the build from the parts storage received; answers it (status `uploaded`) with its size and checksum. */
+  completeVersionUpload(
+    appId: string,
+    versionId: string,
+    body: CompleteAppVersionUploadBody,
+  ): Promise<AppBuild>;
   bundles(appId: string): PageIterator<AppBundle>;
   /** Makes the channel deliver this version or bundle; answers with the channel. */
   setChannelVersion(appId: string, releaseChannelId: string, target: ChannelTarget): Promise<ReleaseChannel>;
@@ -150,7 +176,36 @@ export function createContentOperations(run: Executor & { pageSizes?: PageSizeMe
     },
 
     releases: {
-      versions: (appId) => list(`/apps/${e(appId)}/versions`, versionsPage),
+      versions: (appId, sha256) =>
+        list(`/apps/${e(appId)}/versions`, versionsPage, sha256 ? { "sha256[]": sha256 } : {}),
+      // Versions are in no cached list: an upload makes nothing stale.
+      initiateVersionUpload: (appId, filename) =>
+        run.write(
+          "POST",
+          `/apps/${e(appId)}/versions`,
+          INVALIDATES_NOTHING,
+          { filename },
+          s.appVersionUploadStartSchema,
+        ),
+      // Pre-signing changes nothing (it hands out URLs): retried like a PUT.
+      presignVersionUpload: (appId, versionId, body) =>
+        run.write(
+          "POST",
+          `/apps/${e(appId)}/versions/${e(versionId)}/pre-sign`,
+          INVALIDATES_NOTHING,
+          body,
+          s.presignedPartsSchema,
+          undefined,
+          REPEATABLE,
+        ),
+      completeVersionUpload: (appId, versionId, body) =>
+        run.write(
+          "POST",
+          `/apps/${e(appId)}/versions/${e(versionId)}/complete`,
+          INVALIDATES_NOTHING,
+          body,
+          s.appVersionSchema,
+        ),
       bundles: (appId) => list(`/apps/${e(appId)}/app-bundles`, bundlesPage),
       setChannelVersion: (appId, releaseChannelId, target) =>
         run.write(

@@ -32,6 +32,7 @@ export type {
   UpdateAppBody,
   UpdateDeviceBody,
   UpdateUserBody,
+  UpdateVideoBody,
   UserOperations,
   VideoOperations,
 } from "./operations";
@@ -49,6 +50,7 @@ export type {
 } from "./experienceOperations";
 export type {
   ChannelTarget,
+  CompleteAppVersionUploadBody,
   ContentOperations,
   CustomField,
   CustomFieldAction,
@@ -100,6 +102,7 @@ export {
   type UploadedPart,
   type User,
   type Video,
+  type VideoDetails,
   type VideoUploadStart,
   type ImageUploadStart,
   type Custom3DEnvironmentUploadStart,
@@ -161,6 +164,12 @@ export {
 } from "./throttle";
 export { TokenBucket } from "./tokenBucket";
 export {
+  AppBuildFailedError,
+  AppBuildGoneError,
+  AppBuildTimeoutError,
+  type AppVersionUploadOptions,
+  awaitBuild,
+  buildInProgress,
   type ChecksumAlgorithm,
   checksumOfFile,
   type FileUploadOptions,
@@ -181,6 +190,12 @@ export {
   imageUploadProtocol,
   custom3DEnvironmentUploadProtocol,
 } from "./upload";
+export {
+  DownloadChecksumError,
+  type DownloadOptions,
+  type DownloadResult,
+  DownloadUrlExpiredError,
+} from "./download";
 export {
   ContentProcessingFailedError,
   ContentProcessingTimeoutError,

@@ -177,6 +177,7 @@ export interface AppOperations {
 export interface DeviceModelOperations {
   list(): PageIterator<DeviceModel>;
   all(): Promise<DeviceModel[]>;
+  get(deviceModelId: string): Promise<DeviceModel>;
 }
 
 /** `POST /files`: a file to upload (its name on devices and the folder it goes to). */
@@ -242,6 +243,22 @@ export interface CompleteVideoUploadBody {
   parts: UploadedPart[];
 }
 
+/**
+ * `PUT /videos/{videoId}` (UpdateVideo): the whole object. `name`, `description`, `videoType`, `audioEncoding`
+ * and `tags` are required; the rendering fields follow the same rules as at the upload. The API has no way to
+ * leave the tags alone: a caller that does not own them sends back the ones it read.
+ */
+export interface UpdateVideoBody {
+  name: string;
+  description: string | null;
+  videoType: InitiateVideoUploadBody["videoType"];
+  videoMapping?: InitiateVideoUploadBody["videoMapping"];
+  videoDisplay?: InitiateVideoUploadBody["videoDisplay"];
+  videoPacking?: InitiateVideoUploadBody["videoPacking"];
+  audioEncoding: string;
+  tags: readonly string[];
+}
+
 export interface VideoOperations {
   list(): PageIterator<Video>;
   all(): Promise<Video[]>;
@@ -252,6 +269,10 @@ export interface VideoOperations {
   presignUpload(videoId: string, body: PresignUploadBody): Promise<PresignedPart[]>;
   /** Makes the video from the parts storage received; answers it with its size and checksum. */
   completeUpload(videoId: string, body: CompleteVideoUploadBody): Promise<Video>;
+  /** `PUT /videos/{videoId}`: name, description, rendering and tags, all of them (UpdateVideoBody). */
+  update(videoId: string, body: UpdateVideoBody): Promise<Video>;
+  /** `DELETE /videos/{videoId}`: the video, and its attachments to groups and devices with it. */
+  delete(videoId: string): Promise<void>;
 }
 
 /**
@@ -430,6 +451,7 @@ export function createOperations(run: Executor): Operations {
     deviceModels: {
       list: () => list(`/device-models`, deviceModelsPage),
       all: () => list(`/device-models`, deviceModelsPage).all(),
+      get: (deviceModelId: string) => run.get(`/device-models/${e(deviceModelId)}`, s.deviceModelSchema),
     },
 
     files: {
@@ -473,6 +495,16 @@ export function createOperations(run: Executor): Operations {
         ),
       completeUpload: (videoId: string, body: CompleteVideoUploadBody) =>
         run.write("POST", `/videos/${e(videoId)}/complete`, INVALIDATES_NOTHING, body, s.videoSchema),
+      // Videos are in no cached list (attachment lists cache ids only): nothing goes stale.
+      update: (videoId: string, body: UpdateVideoBody) =>
+        run.write(
+          "PUT",
+          `/videos/${e(videoId)}`,
+          INVALIDATES_NOTHING,
+          { ...body, tags: [...body.tags] },
+          s.videoSchema,
+        ),
+      delete: (videoId: string) => remove(`/videos/${e(videoId)}`, INVALIDATES_NOTHING),
     },
 
     auditLogs: {

@@ -209,6 +209,7 @@ const appBuildSchema = z.object({
   sizeBytes: z.number().int().nullable().optional(),
   checksum: checksumSchema.optional(),
   status: z.string().optional(),
+  statusReason: z.string().nullable().optional(),
   downloadUrl: z.string().nullable().optional(),
   ...timestamps,
 });
@@ -244,6 +245,7 @@ export const fileSchema = parsesTo<t.DeviceFile>()(
     checksum: checksumSchema,
     tags: z.array(z.string()).optional(),
     deviceStatuses: z.array(contentDeviceStatusSchema),
+    downloadUrl: z.string().nullable().optional(),
     ...timestamps,
   }),
   true,
@@ -256,6 +258,11 @@ export const fileUploadStartSchema = parsesTo<t.FileUploadStart>()(
 
 export const videoUploadStartSchema = parsesTo<t.VideoUploadStart>()(
   z.object({ key: z.string().min(1), uploadId: z.string().min(1), videoId: id }),
+  true,
+);
+
+export const appVersionUploadStartSchema = parsesTo<t.AppVersionUploadStart>()(
+  z.object({ key: z.string().min(1), uploadId: z.string().min(1), versionId: id }),
   true,
 );
 
@@ -275,16 +282,28 @@ export const presignedPartsSchema = parsesTo<t.PresignedPart[]>()(
   true,
 );
 
+const videoDetailsSchema = z.object({
+  videoType: z.enum(["ThreeSixty", "OneEighty", "TwoDimensional"]),
+  videoMapping: z.enum(["EQUIRECTANGULAR", "CUBEMAP"]).nullable().optional(),
+  videoDisplay: z.enum(["Stereoscopic", "Monoscopic"]).nullable().optional(),
+  videoPacking: z.enum(["TOP_BOTTOM", "LEFT_RIGHT"]).nullable().optional(),
+  audioEncoding: z.string().optional(),
+  playtimeSeconds: z.number().nullable().optional(),
+});
+
 export const videoSchema = parsesTo<t.Video>()(
   z.object({
     id,
     name: z.string(),
     filename: z.string(),
     location: z.string().optional(),
+    description: z.string().nullable().optional(),
     sizeBytes: z.number().int(),
     checksum: checksumSchema,
+    details: videoDetailsSchema.optional(),
     tags: z.array(z.string()).optional(),
     deviceStatuses: z.array(contentDeviceStatusSchema),
+    downloadUrl: z.string().nullable().optional(),
     ...timestamps,
   }),
   true,

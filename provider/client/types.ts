@@ -167,7 +167,10 @@ export interface AppBuild extends Timestamps {
   code?: number | null;
   sizeBytes?: number | null;
   checksum?: Checksum;
+  /** pending, uploaded, … (ten processing steps), available, or error. */
   status?: string;
+  /** Why processing ended in `error`, where the API says (not a field of the OpenAPI: read when present). */
+  statusReason?: string | null;
   downloadUrl?: string | null;
 }
 
@@ -203,6 +206,11 @@ export interface DeviceFile extends Timestamps {
   checksum: Checksum;
   tags?: string[];
   deviceStatuses: ContentDeviceStatus[];
+  /**
+   * A signed URL of the content on the storage host (not in the OpenAPI's File schema; absent when the API
+   * answers none, null when it cannot be downloaded).
+   */
+  downloadUrl?: string | null;
 }
 
 /** What initiating a file upload answers: the upload's storage key and id, and the id the file will have. */
@@ -217,6 +225,13 @@ export interface VideoUploadStart {
   key: string;
   uploadId: string;
   videoId: string;
+}
+
+/** What initiating an app build's upload answers. */
+export interface AppVersionUploadStart {
+  key: string;
+  uploadId: string;
+  versionId: string;
 }
 
 /** What initiating an image upload answers. */
@@ -250,10 +265,25 @@ export interface Video extends Timestamps {
   name: string;
   filename: string;
   location?: string;
+  description?: string | null;
   sizeBytes: number;
   checksum: Checksum;
+  /** How the video renders, as the upload or the last `PUT /videos/{videoId}` gave it. */
+  details?: VideoDetails;
   tags?: string[];
   deviceStatuses: ContentDeviceStatus[];
+  /** As a file's: not in the OpenAPI's Video schema; absent when the API answers none, null when it cannot be downloaded. */
+  downloadUrl?: string | null;
+}
+
+/** A video's rendering fields (the OpenAPI's `details`). */
+export interface VideoDetails {
+  videoType: "ThreeSixty" | "OneEighty" | "TwoDimensional";
+  videoMapping?: "EQUIRECTANGULAR" | "CUBEMAP" | null;
+  videoDisplay?: "Stereoscopic" | "Monoscopic" | null;
+  videoPacking?: "TOP_BOTTOM" | "LEFT_RIGHT" | null;
+  audioEncoding?: string;
+  playtimeSeconds?: number | null;
 }
 
 /** One page of a list endpoint: the items and the part of the pagination envelope the client reads. */

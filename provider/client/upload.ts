@@ -28,7 +28,9 @@ import type {
   InitiateVideoUploadBody,
   VideoOperations,
 } from "./operations";
+import type { ReleaseOperations } from "./contentOperations";
 import type {
+  AppBuild,
   Checksum,
   Custom3DEnvironment,
   DeviceFile,
@@ -429,6 +431,142 @@ export function videoUploadProtocol(
   };
 }
 
+/** What `DeviceMgmtClient.uploadAppVersion` takes: the .apk, its app, and the build's name and notes. */
+export interface AppVersionUploadOptions extends UploadOptions {
+  appId: string;
+  /** The name the upload is initiated with (the .apk's own name). */
+  filename: string;
+  versionName?: string | null;
+  releaseNotes?: string | null;
+  /** How long to wait for the build's processing to end (default 30 minutes). */
+  processingTimeoutMs?: number;
+  /** Each status the build is seen in while it is processed. */
+  onStatus?: (status: string) => void;
+}
+
+/** The statuses in which a build is still on its way to `available` (the OpenAPI's enum, less the two ends). */
+const PROCESSING = new Set([
+  "pending",
+  "uploaded",
+  "downloading-content",
+  "parsing-content",
+  "verifying-package-name",
+  "verifying-version-code",
+  "verifying-insights-sdk",
+  "verifying-signature",
+  "parsing-content-icon",
+  "finalizing-build-processing",
+]);
+
+/** Whether a build is still being processed (neither available nor failed). */
+export function buildInProgress(build: AppBuild): boolean {
+  return PROCESSING.has(build.status ?? "available");
+}
+
+/** The build's processing ended in `error`: the run fails with what the API says. */
+export class AppBuildFailedError extends DeviceMgmtProblem {
+  constructor(
+    readonly appId: string,
+    readonly versionId: string,
+    readonly reason: string | null,
+  ) {
+    super(
+      `The build ${versionId} of app ${appId} ended its processing in error: ${reason ?? "the API gives no reason (see the app in the portal)"}. ` +
+        "The build cannot be promoted; fix the .apk and upload it again (the failed build stays in the app: the API cannot delete builds).",
+      { kind: "AppVersion", property: "source", fix: "fix the .apk and upload it again" },
+    );
+  }
+}
+
+/** The build was still being processed when the wait ended. */
+export class AppBuildTimeoutError extends DeviceMgmtProblem {
+  constructor(
+    readonly appId: string,
+    readonly versionId: string,
+    readonly status: string,
+    readonly waitedMs: number,
+  ) {
+    super(
+      `The build ${versionId} of app ${appId} was still "${status}" after ${Math.round(waitedMs / 1000)} s. Run ` +
+        "the operation again: the next run finds the build by its hash and waits for it, nothing is uploaded twice.",
+      { kind: "AppVersion", property: "source", fix: "run the operation again later" },
+    );
+  }
+}
+
+/** The build is no longer listed while it was being waited for. */
+export class AppBuildGoneError extends DeviceMgmtProblem {
+  constructor(
+    readonly appId: string,
+    readonly versionId: string,
+  ) {
+    super(`The build ${versionId} of app ${appId} is no longer listed while it was being processed.`, {
+      kind: "AppVersion",
+      fix: "look for the build in the portal, then run the operation again",
+    });
+  }
+}
+
+/** A build of the app by id, looked for among the builds of its checksum (there is no single-version GET). */
+async function listedBuild(releases: ReleaseOperations, appId: string, id: string, sha256: string) {
+  for await (const build of releases.versions(appId, [sha256])) if (build.id === id) return build;
+  return undefined;
+}
+
+/**
+ * Waits until a build is `available` (answered) or `error` (AppBuildFailedError with the API's reason), reading
+ * it by listing the app's builds of its checksum, polling at 0.1 s, doubling to 2 s.
+ */
+export async function awaitBuild(
+  releases: ReleaseOperations,
+  appId: string,
+  build: AppBuild,
+  options: { processingTimeoutMs?: number; onStatus?: (status: string) => void } = {},
+): Promise<AppBuild> {
+  const sha256 = build.checksum?.value.toLowerCase() ?? "";
+  const timeout = options.processingTimeoutMs ?? 30 * 60_000;
+  const started = Date.now();
+  let current: AppBuild = build;
+  let seen = "";
+  for (let pause = 100; ; pause = Math.min(2 * pause, 2000)) {
+    const status = current.status ?? "available";
+    if (status !== seen) options.onStatus?.((seen = status));
+    if (status === "error") throw new AppBuildFailedError(appId, current.id, current.statusReason ?? null);
+    if (!buildInProgress(current)) return current;
+    if (Date.now() - started >= timeout)
+      throw new AppBuildTimeoutError(appId, current.id, status, Date.now() - started);
+    await new Promise((resolve) => setTimeout(resolve, pause));
+    const listed = await listedBuild(releases, appId, current.id, sha256);
+    if (listed === undefined) throw new AppBuildGoneError(appId, current.id);
+    current = listed;
+  }
+}
+
+/** App builds: SHA-256; after a lost complete, the app's build of that id (or checksum), newest first. */
+export function appVersionUploadProtocol(
+  releases: ReleaseOperations,
+  options: AppVersionUploadOptions,
+): UploadProtocol<AppBuild> {
+  const { appId, filename, versionName, releaseNotes } = options;
+  const named = Object.fromEntries(
+    Object.entries({ versionName, releaseNotes }).filter(([, value]) => value !== undefined),
+  );
+  return {
+    algorithm: "SHA-256",
+    initiate: async () => {
+      const started = await releases.initiateVersionUpload(appId, filename);
+      return { id: started.versionId, key: started.key, uploadId: started.uploadId };
+    },
+    presign: (id, body) => releases.presignVersionUpload(appId, id, body),
+    complete: (id, body) => releases.completeVersionUpload(appId, id, { ...body, ...named }),
+    checksumOf: (build) => build.checksum,
+    idOf: (build) => build.id,
+    findCompleted: async (id, checksum) => {
+      const same = await releases.versions(appId, [checksum]).all();
+      return same.find((b) => b.id === id) ?? same[0];
+    },
+  };
+}
 /** What `DeviceMgmtClient.uploadImage` / `uploadCustom3DEnvironment` take: the file and the name it is sent as. */
 export interface NamedUploadOptions extends UploadOptions {
   /** The name the API records (`originalFileName` of an image, `objectName` of an environment). */

@@ -26,6 +26,7 @@ import type {
   Role,
   User,
   Video,
+  AppBuild,
 } from "../client";
 import { DeviceMgmtError, NotFoundError } from "../client";
 import { mapConcurrently } from "../export/read";
@@ -133,6 +134,11 @@ export class LiveOrganization {
 
   videos(): Promise<Video[]> {
     return this.#once("videos", () => this.#client.videos.all());
+  }
+
+  /** The builds of one app (builds are listed per app). */
+  appVersions(appId: string): Promise<AppBuild[]> {
+    return this.#once(`app-versions/${appId}`, () => this.#client.releases.versions(appId).all());
   }
 
   /** The images of these ids, read one by one (the API lists images only by type); a gone one is left out. */

@@ -112,6 +112,19 @@ const CLAIMS: Record<ResourceKind, ClaimSpec | null> = {
         : [`${str(p.path)}/${str(p.filename)}`],
     describe: (p) => `the file "${String(p.filename)}" in ${String(p.path)}`,
   },
+  // A video's file name and content: videos of one name may coexist, but the same bytes under the same name
+  // uploaded twice would be one video declared twice (and its killed-run repair is found by both).
+  video: {
+    property: "source",
+    keys: byProperties(["filename", "sha512"]),
+    describe: (p) => `the video "${String(p.filename)}" with SHA-512 ${String(p.sha512).slice(0, 16)}…`,
+  },
+  // A build of an app by its content: one resource per build (another would take over the same one).
+  appVersion: {
+    property: "sha256",
+    keys: byProperties(["appId", "sha256"]),
+    describe: (p) => `the build of app ${String(p.appId)} with SHA-256 ${String(p.sha256)}`,
+  },
   tag: {
     property: "name",
     keys: (p) => (str(p.name) === undefined ? undefined : [(str(p.name) as string).toLowerCase()]),
@@ -272,6 +285,15 @@ export function holdObject(kind: ResourceKind, type: string, id: string, props: 
 export function heldByAnother(kind: string, id: string, props: Props): boolean {
   const holder = claims.holderOf(slotOf("id", kind, id));
   return holder !== undefined && holder !== claimantOf(props);
+}
+
+/**
+ * Whether the resource making this call records `id` itself: what a create-first replacement of it meets (the
+ * object being replaced, still there), which is neither someone else's object nor a killed run's.
+ */
+export function heldBySelf(kind: string, id: string, props: Props): boolean {
+  const claimant = claimantOf(props);
+  return claimant !== undefined && claims.holderOf(slotOf("id", kind, id)) === claimant;
 }
 
 /** Takes the kind's natural keys in `scope`; the refusal when another claimant holds one. */

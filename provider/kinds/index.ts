@@ -23,6 +23,8 @@ import { releaseChannelVersionKind } from "./releaseChannelVersion/definition";
 import { releaseChannelShareKind } from "./releaseChannelShare/definition";
 import { appKind } from "./app/definition";
 import { fileKind } from "./file/definition";
+import { videoKind } from "./video/definition";
+import { appVersionKind } from "./appVersion/definition";
 import { custom3DEnvironmentKind, imageKind } from "./image/definitions";
 
 export const KINDS = kindTable({
@@ -45,6 +47,8 @@ export const KINDS = kindTable({
   releaseChannelShare: releaseChannelShareKind,
   app: appKind,
   file: fileKind,
+  video: videoKind,
+  appVersion: appVersionKind,
   image: imageKind,
   custom3DEnvironment: custom3DEnvironmentKind,
 });

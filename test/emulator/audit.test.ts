@@ -237,6 +237,18 @@ describe("what records", () => {
       resourceType: "file",
       resourceId: files[1].id,
     });
+    await write(
+      "PUT /videos/{videoId}",
+      () =>
+        admin.put(`/videos/${videos[1].id}`, {
+          name: "Audited Video",
+          description: null,
+          videoType: "TwoDimensional",
+          audioEncoding: "STEREO",
+          tags: [],
+        }),
+      { type: "updated", action: "update-video", resourceType: "video", resourceId: videos[1].id },
+    );
     await write("DELETE /videos/{videoId}", () => admin.delete(`/videos/${videos[1].id}`), {
       type: "deleted",
       action: "delete-video",

@@ -185,6 +185,34 @@ if (!existsSync(OPENAPI)) {
       await probe("POST /videos/{videoId}/complete", videoAt, {
         body: { ...videoUpload, parts: [{ partNumber: 1, eTag: videoETag }] },
       });
+      // Uploading an app build: the same protocol under the app, with its name and notes.
+      const build = await probe(
+        "POST /apps/{appId}/versions",
+        { appId: apps[0].id },
+        { body: { filename: "c.apk" } },
+      );
+      await probe("POST /apps/{appId}/versions", { appId: apps[0].id }, { body: { filename: "c.obb" } });
+      const buildUpload = { key: build.key, uploadId: build.uploadId };
+      const buildAt = { appId: apps[0].id, versionId: build.versionId };
+      const [buildPart] = await probe("POST /apps/{appId}/versions/{versionId}/pre-sign", buildAt, {
+        body: { ...buildUpload, partNumbers: [1] },
+      });
+      await probe("POST /apps/{appId}/versions/{versionId}/pre-sign", buildAt, {
+        body: { ...buildUpload, partNumbers: [] },
+      });
+      const buildSent = await request(buildPart.presignedUrl, { method: "PUT", body: "contract" });
+      await buildSent.body.text();
+      await probe("POST /apps/{appId}/versions/{versionId}/complete", buildAt, {
+        body: { ...buildUpload, parts: [{ partNumber: 1, eTag: "wrong" }] },
+      });
+      await probe("POST /apps/{appId}/versions/{versionId}/complete", buildAt, {
+        body: {
+          ...buildUpload,
+          parts: [{ partNumber: 1, eTag: buildSent.headers.etag as string }],
+          versionName: "9.0.0",
+          releaseNotes: "Probed.",
+        },
+      });
       // Uploading an image and a custom 3D environment: the same protocol, a filename only.
       for (const [kind, idName, filename] of [
         ["images", "imageId", "contract.png"],
@@ -279,6 +307,15 @@ if (!existsSync(OPENAPI)) {
       await probe("DELETE /groups/{groupId}/videos/{videoId}", { groupId: leaf, videoId: videos[0].id });
       await probe("DELETE /files/{fileId}", { fileId: files[1].id });
       await probe("DELETE /files/{fileId}", { fileId: files[1].id }, reader);
+      const videoUpdate = {
+        name: "Probed",
+        description: null,
+        videoType: "TwoDimensional",
+        audioEncoding: "MONO",
+      };
+      await probe("PUT /videos/{videoId}", { videoId: videos[1].id }, { body: { ...videoUpdate, tags: [] } });
+      await probe("PUT /videos/{videoId}", { videoId: videos[1].id }, { body: videoUpdate });
+      await probe("PUT /videos/{videoId}", { videoId: missing }, { body: { ...videoUpdate, tags: [] } });
       await probe("DELETE /videos/{videoId}", { videoId: videos[1].id });
       await probe("DELETE /videos/{videoId}", { videoId: missing });
 

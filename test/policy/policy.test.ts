@@ -288,3 +288,126 @@ it("an allowed site may drop the branding, and a version the program puts on Bet
   expect(policiesViolated(result)).toEqual(["devicemgmt-kiosk-pin", "devicemgmt-site-device-tags"]);
   expect(result.ok).toBe(false);
 });
+
+/** What the Training Simulator's channels deliver now, read through the API: { Production: versionId, … }. */
+async function simulatorChannels() {
+  const client = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.multiOrgAdmin });
+  const channels = await client.apps.releaseChannels(ids.simulatorAppId).all();
+  return Object.fromEntries(channels.map((c) => [c.name, c.version.id]));
+}
+
+/** examples/org with Production moved to `versionId` (a value, or what the program gives at that point). */
+function promotedOrganization(versionId: () => pulumi.Input<string>) {
+  pulumi.runtime.registerStackTransformation((args) =>
+    args.name === "simulator-production-version"
+      ? { ...args, props: { ...args.props, versionId: versionId() } }
+      : undefined,
+  );
+  return organization();
+}
+
+it("Production-from-Beta judges a build still unknown in a preview by the resource it comes from", async () => {
+  // A build this program makes (an id known only after its create) reaches Production: through a Beta delivery
+  // of the same run it passes; from anything else it is refused, though its id is not known yet.
+  const fromNew = (source: "beta" | "group") => () => {
+    const beta = new dm.ReleaseChannelVersion("simulator-beta-next", {
+      appId: ids.simulatorAppId,
+      releaseChannelId: ids.betaId,
+      versionId: ids.olderVersionId,
+    });
+    const other = new dm.Group("staging-lab", { name: "Staging Lab" });
+    const built = (source === "beta" ? beta.id : other.id).apply(() => ids.olderVersionId);
+    return promotedOrganization(() => built);
+  };
+  const config = withConfig({ "devicemgmt-production-from-beta": { betaVersionIds: [] } });
+  const through = await preview(fromNew("beta"), config);
+  expect(through.errors).toEqual([]);
+  expect(policiesViolated(through)).toEqual([]);
+  expect(through.ok).toBe(true);
+
+  const around = await preview(fromNew("group"), config);
+  expect(around.ok).toBe(false);
+  expect(verdicts(around, "devicemgmt-production-from-beta")).toEqual([
+    expect.stringContaining(
+      `mandatory: simulator-production-version moves a Production channel to a version this program creates ` +
+        `(channel ${ids.productionId}), which no Beta channel (${ids.betaId}) delivers`,
+    ),
+  ]);
+});
+
+it("Production-from-Beta cannot see ahead: a Production delivery registered before the Beta delivery it names is refused", async () => {
+  // The rule judges each delivery before its step, knowing only what registered before it (see the pack's
+  // README); here the Beta delivery waits for Production's, so Production is judged without it.
+  const result = await preview(
+    () => {
+      let production: dm.ReleaseChannelVersion | undefined;
+      pulumi.runtime.registerStackTransformation((args) => {
+        if (args.name !== "simulator-production-version") return undefined;
+        production = args.resource as dm.ReleaseChannelVersion;
+        return { ...args, props: { ...args.props, versionId: ids.olderVersionId } };
+      });
+      const outputs = organization();
+      new dm.ReleaseChannelVersion(
+        "simulator-beta-version",
+        { appId: ids.simulatorAppId, releaseChannelId: ids.betaId, versionId: ids.olderVersionId },
+        { dependsOn: [production!] },
+      );
+      return outputs;
+    },
+    withConfig({ "devicemgmt-production-from-beta": { betaVersionIds: [] } }),
+  );
+  expect(result.ok).toBe(false);
+  expect(verdicts(result, "devicemgmt-production-from-beta")).toEqual([
+    expect.stringContaining(
+      `mandatory: simulator-production-version moves a Production channel to version ${ids.olderVersionId} ` +
+        `(channel ${ids.productionId}), which no Beta channel (${ids.betaId}) delivers`,
+    ),
+  ]);
+});
+
+it("Production-from-Beta judges each move before its step: an `up` (no preview) that moves Production to a build Beta never had fails, and Production still delivers its build", async () => {
+  const before = await simulatorChannels();
+  expect(before.Production).toBe(ids.betaVersionId); // the first test's up: Production took Beta's build
+  const up = await engine.up(() => promotedOrganization(() => ids.olderVersionId), {
+    policyPacks: [PACK],
+    policyPackConfigs: [configFile(passing)],
+  });
+  expect(up.ok).toBe(false);
+  // The organization is unchanged: the channel never moved (a stack policy alone judges after every step).
+  expect(await simulatorChannels()).toEqual(before);
+  expect(up.steps.update).toEqual([]);
+  expect(policiesViolated(up)).toEqual(["devicemgmt-production-from-beta"]);
+  const [message] = verdicts(up, "devicemgmt-production-from-beta");
+  // The message names the resource, the channel, the build and the fix.
+  expect(message).toContain(
+    `mandatory: simulator-production-version moves a Production channel to version ${ids.olderVersionId} ` +
+      `(channel ${ids.productionId}), which no Beta channel (${ids.betaId}) delivers: put it on Beta first`,
+  );
+  expect(message).toContain("or list it in betaVersionIds once Beta ships it");
+});
+
+it("Production-from-Beta lets Production follow a Beta delivery the program declares first: the `up` moves both", async () => {
+  const up = await engine.up(
+    () => {
+      const beta = new dm.ReleaseChannelVersion("simulator-beta-version", {
+        appId: ids.simulatorAppId,
+        releaseChannelId: ids.betaId,
+        versionId: ids.olderVersionId,
+      });
+      return promotedOrganization(() => beta.versionId);
+    },
+    // betaVersionIds no longer lists what Beta ships: only the declared Beta delivery lets Production move.
+    {
+      policyPacks: [PACK],
+      policyPackConfigs: [
+        configFile(withConfig({ "devicemgmt-production-from-beta": { betaVersionIds: [] } })),
+      ],
+    },
+  );
+  expect(up.errors).toEqual([]);
+  expect(up.policyViolations).toEqual([]);
+  expect(up.ok).toBe(true);
+  const after = await simulatorChannels();
+  expect(after.Beta).toBe(ids.olderVersionId);
+  expect(after.Production).toBe(ids.olderVersionId);
+});

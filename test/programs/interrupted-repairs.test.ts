@@ -1,6 +1,6 @@
 // Repair without a human: an `up` killed after a create's write reached the service (its answer lost, the CLI
 // and plugin SIGKILLed while the provider looks for it) leaves the object live and the state without it. The
-// next `up` of the same stack takes over what its own killed create made — Theme, Tag, User, App, File, Image, GroupFile,
+// next `up` of the same stack takes over what its own killed create made — Theme, Tag, User, App, File, Video, Image, GroupFile,
 // GroupVideo, ReleaseChannelShare — instead of asking for adoptId; the organization holds the object once.
 // Another stack meeting the same object is still refused, naming adoptId, and adoptId takes a group's file over.
 import { createHash } from "crypto";
@@ -162,13 +162,11 @@ describe("a group's file and video (the API cannot list them)", () => {
   });
 });
 
-test("File: the next up takes over the file its killed upload made; another stack is still refused", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "file-repair-"));
-  const source = path.join(dir, "repair-notes.txt");
-  fs.writeFileSync(source, "repair notes");
-  const program = () => void new dm.File("notes", { source, path: "/sdcard/Docs" });
-  const named = () => emulator.snapshot().files.filter((f) => f.filename === "repair-notes.txt");
-  // The complete's answer is lost (and every answer slow): the run is killed once the file exists.
+/**
+ * An upload killed once its complete reached the service: the complete's answer is lost (and every answer slow),
+ * the run killed once `named` lists the object; the next up must take it over, and the one after do nothing.
+ */
+async function killedUploadThenUp(program: () => void, named: () => unknown[]) {
   emulator.setFaults({ latencyMs: 300, loseCompleteAnswers: 1 });
   const interrupted = await engine.up(program, {
     interruptAfter: 1,
@@ -182,10 +180,43 @@ test("File: the next up takes over the file its killed upload made; another stac
   const next = await engine.up(program);
   expect(next.errors).toEqual([]);
   expect((await engine.up(program)).operations).toEqual([]);
+}
+
+test("File: the next up takes over the file its killed upload made; another stack is still refused", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "file-repair-"));
+  const source = path.join(dir, "repair-notes.txt");
+  fs.writeFileSync(source, "repair notes");
+  const program = () => void new dm.File("notes", { source, path: "/sdcard/Docs" });
+  const named = () => emulator.snapshot().files.filter((f) => f.filename === "repair-notes.txt");
+  await killedUploadThenUp(program, named);
   // One file, the one the killed run uploaded, with the declared content.
   expect(named()).toHaveLength(1);
   expect(named()[0].sha512).toBe(createHash("sha512").update("repair notes").digest("hex"));
   expect(engine.resource("notes").id).toBe(named()[0].id);
+  await refusedInAnotherStack(program, named);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("Video: the next up takes over the video its killed upload made; another stack is still refused", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "video-repair-"));
+  const source = path.join(dir, "repair-drill.mp4");
+  fs.writeFileSync(source, "repair drill");
+  const program = () =>
+    void new dm.Video("drill", {
+      source,
+      name: "Repair Drill",
+      videoType: "TwoDimensional",
+      audioEncoding: "STEREO",
+    });
+  const named = () => emulator.snapshot().videos.filter((v) => v.filename === "repair-drill.mp4");
+  await killedUploadThenUp(program, named);
+  // One video, the one the killed run uploaded, with the declared content and (PUT by the repair) name.
+  expect(named()).toHaveLength(1);
+  expect(named()[0]).toMatchObject({
+    name: "Repair Drill",
+    sha512: createHash("sha512").update("repair drill").digest("hex"),
+  });
+  expect(engine.resource("drill").id).toBe(named()[0].id);
   await refusedInAnotherStack(program, named);
   fs.rmSync(dir, { recursive: true, force: true });
 });

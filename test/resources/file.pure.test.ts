@@ -9,7 +9,7 @@ import { UNKNOWN } from "../../provider/framework/framework";
 import { diffKind } from "../../provider/framework/kind";
 import { fileHandler } from "../../provider/kinds/file/handler";
 import { fileProperties } from "../../provider/kinds/file/properties";
-import { checkSource, hashReads } from "../../provider/kinds/file/source";
+import { checkSource, hashReads } from "../../provider/framework/source";
 
 const FILE = { type: "File", properties: fileProperties, naturalKey: true };
 const sha512 = (bytes: string) => createHash("sha512").update(bytes).digest("hex");

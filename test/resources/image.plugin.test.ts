@@ -91,11 +91,11 @@ describe.each<[string, EmulatorOptions, string]>([
     ]);
     fs.mkdirSync(path.join(dir, "folder.png"), { recursive: true });
     expect(await reasons({ source: path.join(dir, "folder.png") })).toEqual([
-      expect.stringMatching(/is a folder\. Give the path of one file; declare one Image per file\./),
+      expect.stringMatching(/is a folder\. Give the path of one file/),
     ]);
     const scene = write("scene.glb", "glTF");
     expect(await reasons({ source: scene })).toEqual([
-      expect.stringMatching(/scene\.glb is not of a type Image takes \(\.png, \.jpg, \.jpeg\)/),
+      expect.stringMatching(/scene\.glb: not of a type Image takes \(\.png, \.jpg, \.jpeg\)/),
     ]);
     const icon = write("icon.png", "png bytes");
     expect(await reasons({ source: icon, sha512: "a".repeat(128) })).toEqual([
@@ -155,7 +155,7 @@ describe("Custom3DEnvironment", () => {
     expect((await environment.check({ source: gltf })).failures).toEqual([
       {
         property: "source",
-        reason: expect.stringMatching(/hall\.gltf is not of a type Custom3DEnvironment takes \(\.glb\)/),
+        reason: expect.stringMatching(/hall\.gltf: not of a type Custom3DEnvironment takes \(\.glb\)/),
       },
     ]);
     const outs = await environment.create({ source });

@@ -1,7 +1,7 @@
 /**
- * The File kind's CRUD, on typed inputs. The content's identity is its SHA-512: check hashes `source` (source.ts)
- * and records the hash as `sha512`; the upload sends exactly those bytes or refuses (the uploader hashes what it
- * sends and compares with check's hash, then with the checksum the API answers).
+ * The File kind's CRUD, on typed inputs. The content's identity is its SHA-512: check hashes `source`
+ * (framework/source.ts) and records the hash as `sha512`; the upload sends exactly those bytes or refuses (the
+ * uploader hashes what it sends and compares with check's hash, then with the checksum the API answers).
  *
  * Every change of content, name or folder is a replacement that deletes the old file first (the kind has a
  * natural key: a file name in a device folder). Why not an update with `conflictStrategy: "replace"`: the
@@ -19,19 +19,12 @@ import * as pulumi from "@pulumi/pulumi";
 import { NotPossibleError } from "../../errors";
 import type { DeviceFile, DeviceMgmtClient } from "../../client";
 import { clientForProps } from "../../framework/context";
-import {
-  adoptable,
-  containsUnknown,
-  jsonClean,
-  notCreatedHere,
-  unlessGone,
-  type Props,
-} from "../../framework/framework";
+import { adoptable, jsonClean, notCreatedHere, unlessGone, type Props } from "../../framework/framework";
 import { leftByUnfinishedCreate } from "../../framework/claims";
 import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
 import { stateFrom } from "../../framework/properties";
 import { fileProperties, type FileProperties } from "./properties";
-import { checkSource } from "./source";
+import { checkedUpload, type WrongType } from "../../framework/source";
 
 /** What check and diff read of the kind (the definition itself would make this file import its own importer). */
 const FILE = { type: "File", properties: fileProperties, naturalKey: true } as const;
@@ -64,28 +57,18 @@ function refuseOtherContent(live: DeviceFile, inputs: InputsOf<FileProperties>):
   );
 }
 
+/** Builds go through the app kinds: an APK is an app version, an OBB belongs to a bundle. */
+const BUILDS: Record<string, string> = {
+  ".apk": "an app build (.apk) is uploaded as an app version, not as a File",
+  ".obb": "an expansion file (.obb) belongs to an app bundle, not to a File",
+};
+const notAFile: WrongType = (extension) =>
+  BUILDS[extension] && `${BUILDS[extension]}. Declare a file of another kind as a File.`;
+
 export const fileHandler: KindHandler<FileProperties> = {
   async check(_olds, news) {
     const { inputs, failures } = checkKind(FILE, news);
-    // (During a preview the source may still be the engine's unknown value: hashed at the up.)
-    if (failures.some((f) => f.property === "source") || containsUnknown(inputs.source))
-      return { inputs, failures };
-    const found = await checkSource(inputs.source);
-    if ("failure" in found) {
-      failures.push({ property: "source", reason: found.failure });
-      return { inputs, failures };
-    }
-    if (inputs.sha512 !== undefined && inputs.sha512 !== found.sha512)
-      failures.push({
-        property: "sha512",
-        reason:
-          `sha512: ${inputs.source} has the SHA-512 ${found.sha512}, not the declared ${inputs.sha512}. Declare ` +
-          `the new hash, or leave sha512 out to take whatever the file holds.`,
-      });
-    return {
-      inputs: { ...inputs, filename: inputs.filename ?? found.filename, sha512: found.sha512 },
-      failures,
-    };
+    return checkedUpload(inputs, failures, notAFile);
   },
 
   diff: (_id, olds, news) => diffKindAsked(FILE, olds, news),

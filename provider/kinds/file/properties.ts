@@ -7,19 +7,10 @@
 import { z } from "zod";
 import type { DeviceFile } from "../../client";
 import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { sha512Property, sourceProperty } from "../../framework/source";
 
 export const fileProperties = {
-  source: {
-    schema: z
-      .string({
-        error: "source is required: the path of the local file to upload (relative to the program's folder)",
-      })
-      .trim()
-      .min(1, { error: "source must not be empty: give the path of the local file to upload" }),
-    // Read only by create, never compared (createOnly: a change is recorded, never diffed): where the bytes are
-    // on this machine says nothing about the content (sha512 does), so a moved source is no change at all.
-    change: "createOnly",
-  },
+  source: sourceProperty("file"),
   filename: {
     // Absent: the source's own name (check fills it in).
     schema: z
@@ -42,19 +33,7 @@ export const fileProperties = {
     change: "replace",
     fromLive: (live: DeviceFile) => live.location ?? null,
   },
-  sha512: {
-    // Computed by check from source. Declared, it pins the content: a source with another hash fails check.
-    schema: z
-      .string({ error: "sha512 must be a string: the SHA-512 (128 hex digits) the source must have" })
-      .trim()
-      .regex(/^[0-9a-fA-F]{128}$/, { error: "sha512 must be 128 hex digits (a SHA-512), or left out" })
-      .transform((v) => v.toLowerCase())
-      .optional(),
-    change: "replace",
-    fromLive: (live: DeviceFile) => live.checksum.value.toLowerCase(),
-    equal: (a: unknown, b: unknown) =>
-      typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : a === b,
-  },
+  sha512: sha512Property<DeviceFile>(),
   ...carried,
 } satisfies PropertySpecs<DeviceFile>;
 

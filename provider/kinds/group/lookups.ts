@@ -1,8 +1,15 @@
-/** `getGroup`: a group by id, or by name under its parent. */
-import type { Group as ApiGroup } from "../../client";
+/** `getGroup`: a group by id, or by name under its parent; `getGroupTree`: the tree to walk. */
+import type { Group as ApiGroup, GroupHierarchyNode } from "../../client";
 import { checker } from "../../client/arguments";
 import { liveStateOf } from "../../framework/properties";
-import { byId, exactlyOne, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
+import {
+  byId,
+  exactlyOne,
+  lookupClient,
+  toOutput,
+  toOutputWithOptionalArgs,
+  type LookupOptions,
+} from "../../lookupSupport";
 import { groupProperties } from "./properties";
 
 /** A group (a folder of groups when not configured, a leaf holding devices and content when configured). */
@@ -84,3 +91,83 @@ export async function getGroup(args: GetGroupArgs, options?: LookupOptions): Pro
 }
 /** {@link getGroup} with Inputs (e.g. `parentId: folder.id`), as an Output. */
 export const getGroupOutput = toOutput(getGroup);
+
+// ---- The group tree -------------------------------------------------------------------------------------------
+
+/** One group of {@link getGroupTree}, with the groups under it. */
+export interface GroupTreeNode {
+  id: string;
+  name: string;
+  /** The folder it is in; null for a root-level group (and for the top of a tree the token sees only part of). */
+  parentId: string | null;
+  /** True for a leaf group that can hold devices, release channels, files and videos. */
+  configured: boolean;
+  deviceCount: number;
+  /** The groups in it, in the API's order; empty for a leaf. */
+  children: GroupTreeNode[];
+}
+
+/** Arguments of {@link getGroupTree}; none: the whole tree. */
+export interface GetGroupTreeArgs {
+  /** Only this group and what is under it (its UUID). */
+  rootGroupId?: string;
+}
+
+/** The tree {@link getGroupTree} read. */
+export interface GroupTreeResult {
+  /** The root-level groups (or the one `rootGroupId` names), each with its subtree. */
+  roots: GroupTreeNode[];
+  /** Every group of `roots`, parents before their children (depth first), for a program that filters. */
+  all: GroupTreeNode[];
+}
+
+const TREE_USAGE = 'getGroupTree() for the whole tree, or getGroupTree({ rootGroupId: "<group uuid>" })';
+
+function treeNode(node: GroupHierarchyNode, parentId: string | null): GroupTreeNode {
+  return {
+    id: node.id,
+    name: node.name,
+    parentId,
+    configured: node.isConfigured,
+    deviceCount: node.deviceCount ?? 0,
+    children: (node.children ?? []).map((child) => treeNode(child, node.id)),
+  };
+}
+
+function* depthFirst(nodes: GroupTreeNode[]): Generator<GroupTreeNode> {
+  for (const node of nodes) {
+    yield node;
+    yield* depthFirst(node.children);
+  }
+}
+
+/**
+ * The group tree in one request (`GET /group-hierarchy`), for a program that walks it: e.g. a release channel on
+ * every configured site under a region, whoever created the sites. The roots are the answer's top-level nodes
+ * (for a token with only group roles the documents do not say which; their parentId is null either way).
+ *
+ * @example
+ * const emea = dm.getGroupOutput({ name: "EMEA" });
+ * const tree = dm.getGroupTreeOutput({ rootGroupId: emea.id });
+ * export const emeaSites = tree.all.apply((groups) => groups.filter((g) => g.configured).map((g) => g.name));
+ */
+export async function getGroupTree(
+  args: GetGroupTreeArgs = {},
+  options?: LookupOptions,
+): Promise<GroupTreeResult> {
+  const check = checker("getGroupTree", args, TREE_USAGE);
+  check.only("rootGroupId");
+  const rootGroupId = check.has("rootGroupId") ? check.uuid("rootGroupId", "group").toLowerCase() : undefined;
+  const all = (await lookupClient(options).groups.hierarchy()).map((node) => treeNode(node, null));
+  if (rootGroupId === undefined) return { roots: all, all: [...depthFirst(all)] };
+  const every = [...depthFirst(all)];
+  const root = exactlyOne(
+    `group with id ${rootGroupId} in the group tree`,
+    every.filter((g) => g.id.toLowerCase() === rootGroupId),
+    (g) => g.id,
+    every.map((g) => g.name),
+  );
+  return { roots: [root], all: [...depthFirst([root])] };
+}
+/** {@link getGroupTree} with Inputs (e.g. `rootGroupId: region.id`), as an Output. */
+export const getGroupTreeOutput = toOutputWithOptionalArgs(getGroupTree);

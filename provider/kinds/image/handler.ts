@@ -29,7 +29,7 @@ import { adoptable, containsUnknown, jsonClean, type Props } from "../../framewo
 import { leftByUnfinishedCreate, unfinishedCreateStartedAt } from "../../framework/claims";
 import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
 import { stateFrom, type PropertySpecs } from "../../framework/properties";
-import { checkSource } from "../file/source";
+import { checkSource } from "../../framework/source";
 
 type Uploaded = { id: string; status?: string; createdAt?: string | null };
 
@@ -90,10 +90,12 @@ export function uploadedContentHandler<Live extends Uploaded, P extends Property
       const declared = inputs as Props;
       if (failures.some((f) => f.property === "source") || containsUnknown(declared.source))
         return { inputs, failures };
-      const found = await checkSource(String(declared.source), process.cwd(), {
-        kind: spec.type,
-        extensions: spec.extensions,
-      });
+      const found = await checkSource(String(declared.source), process.cwd(), (extension) =>
+        spec.extensions.includes(extension)
+          ? undefined
+          : `not of a type ${spec.type} takes (${spec.extensions.join(", ")}). Give the path of a ` +
+            `${spec.extensions.join(" or ")} file.`,
+      );
       if ("failure" in found) {
         failures.push({ property: "source", reason: found.failure });
         return { inputs, failures };

@@ -1,13 +1,6 @@
-/**
- * Lookups of devices, content and releases (issue 20): an app's version by name, a tag, and a
- * list of devices by group, tags and serial numbers (so a program can place every headset of a site or tag).
- * `getVideo` is in contentLookups.ts, `getFile` in kinds/file/lookups.ts. Each fails with a LookupError that lists what there is when nothing
- * matches, and the ids when several do.
- */
-import { checker } from "./client/arguments";
-import { appNamed, exactlyOne, lookupClient, toOutput, type LookupOptions } from "./lookupSupport";
-
-// ---- App versions -------------------------------------------------------------------------------------------
+/** `getAppVersion`: a version (build) of an app by the app's name and the version's name. */
+import { checker } from "../../client/arguments";
+import { appNamed, exactlyOne, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
 
 /** One version (build) of an app. */
 export interface AppVersionResult {
@@ -28,7 +21,8 @@ export interface GetAppVersionArgs {
 }
 
 /**
- * Finds a version of an app by the app's name and the version's name.
+ * Finds a version of an app by the app's name and the version's name (a build uploaded by hand or by the vendor's
+ * CLI; one this program uploads is an `AppVersion`, whose `id` a channel takes directly).
  *
  * @example
  * const production = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" });
@@ -62,5 +56,3 @@ export async function getAppVersion(
 }
 /** {@link getAppVersion} with Inputs, as an Output. */
 export const getAppVersionOutput = toOutput(getAppVersion);
-
-// ---- Tags ----------------------------------------------------------------------------------------------------

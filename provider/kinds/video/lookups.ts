@@ -1,13 +1,6 @@
-/**
- * Lookups of what an experience refers to that is no kind's: videos, by name (getImage and
- * getCustom3DEnvironment are in kinds/image/lookups.ts, getTheme in kinds/theme/lookups.ts, getApp in
- * kinds/app/lookups.ts). Each fails with a LookupError that lists what there is when nothing matches, and the ids
- * when several do.
- */
-import { checker } from "./client/arguments";
-import { exactlyOne, lookupClient, toOutput, type LookupOptions } from "./lookupSupport";
-
-// ---- Videos (getApp is the App kind's: kinds/app/lookups.ts) -------------------------------------------------
+/** `getVideo`: a video by name. */
+import { checker } from "../../client/arguments";
+import { exactlyOne, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
 
 export interface VideoResult {
   /** For an experience's content `{ type: "video", id }`. */
