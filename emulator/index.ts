@@ -9,6 +9,7 @@ import { FaultInjector } from "./faults";
 import { DEFAULT_MAX_PER_PAGE, pageQuerySchema } from "./pagination";
 import { readStateFile, StateFile } from "./persistence";
 import { DEFAULT_RATE_LIMIT, FixedWindowRateLimiter } from "./rate-limit";
+import { appBundleRoutes } from "./routes/appBundles";
 import { appRoutes } from "./routes/apps";
 import { auditRoutes } from "./routes/audit";
 import { catalogRoutes } from "./routes/catalog";
@@ -47,6 +48,7 @@ export const API_ROUTES = [
   ...sharingRoutes,
   ...tagRoutes,
   ...releaseRoutes,
+  ...appBundleRoutes,
   ...auditRoutes,
   ...experienceRoutes,
   ...themeRoutes,

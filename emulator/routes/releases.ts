@@ -44,12 +44,13 @@ export function versionView(version: AppVersion) {
   };
 }
 
-function bundleView(ctx: RequestContext, bundle: AppBundle) {
+/** A bundle as the API shows it (routes/appBundles.ts makes and changes them). */
+export function bundleView(ctx: RequestContext, bundle: AppBundle) {
   const version = ctx.org.appVersions.get(bundle.versionId);
   return {
     id: bundle.id,
     label: bundle.label,
-    status: "available",
+    status: bundle.status ?? "available",
     ...(version ? { appBuild: versionView(version) } : {}),
     createdAt: bundle.createdAt,
     updatedAt: bundle.updatedAt,
@@ -123,7 +124,7 @@ export const releaseRoutes: RouteDefinition[] = [
       const { status } = parseOrThrow(bundlesQuery, { status: ctx.query.status });
       const bundles = ctx.org.appBundles
         .list()
-        .filter((b) => b.appId === app.id && (status === undefined || status === "available"));
+        .filter((b) => b.appId === app.id && (status === undefined || (b.status ?? "available") === status));
       return ok(ctx.page(bundles, (bundle) => bundleView(ctx, bundle)));
     },
   },

@@ -47,8 +47,11 @@ export type {
   ThemeOperations,
 } from "./experienceOperations";
 export type {
+  AppBundleFileEntry,
+  AppBundleOperations,
   ChannelTarget,
   ContentOperations,
+  CreateAppBundleBody,
   CustomField,
   CustomFieldAction,
   DeviceContentOperations,
@@ -56,7 +59,7 @@ export type {
   TagOperations,
   TagOwnerType,
 } from "./contentOperations";
-export type { AppBundle, ShareResult, Tag } from "./types";
+export type { AppBundle, AppBundleFile, ShareResult, Tag } from "./types";
 export type {
   Custom3DEnvironment,
   DeviceExperience,
@@ -158,6 +161,7 @@ export {
 } from "./throttle";
 export { TokenBucket } from "./tokenBucket";
 export {
+  type BundleFileUploadOptions,
   type ChecksumAlgorithm,
   checksumOfFile,
   type FileUploadOptions,
