@@ -15,6 +15,7 @@ export * from "./kinds/releaseChannelVersion";
 export * from "./kinds/releaseChannelShare";
 export * from "./kinds/app";
 export * from "./kinds/file";
+export * from "./kinds/appBundle";
 export type * from "./kinds/experience/args";
 export * from "./lookups";
 export * from "./contentLookups";

@@ -26,4 +26,5 @@ export type ResourceKind =
   | "releaseChannelVersion"
   | "releaseChannelShare"
   | "app"
-  | "file";
+  | "file"
+  | "appBundle";

@@ -23,6 +23,7 @@ import { releaseChannelVersionKind } from "./releaseChannelVersion/definition";
 import { releaseChannelShareKind } from "./releaseChannelShare/definition";
 import { appKind } from "./app/definition";
 import { fileKind } from "./file/definition";
+import { appBundleKind } from "./appBundle/definition";
 
 export const KINDS = kindTable({
   group: groupKind,
@@ -44,6 +45,7 @@ export const KINDS = kindTable({
   releaseChannelShare: releaseChannelShareKind,
   app: appKind,
   file: fileKind,
+  appBundle: appBundleKind,
 });
 
 /**

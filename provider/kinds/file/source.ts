@@ -29,19 +29,31 @@ export async function sha512Of(absolute: string): Promise<string> {
   return sha512;
 }
 
+/** Extensions a kind's source may not have, each with why (the failure's words). */
+export type RefusedExtensions = Record<string, string>;
+
 /** Builds go through the app kinds: an APK is an app version, an OBB belongs to a bundle. */
-const BUILDS: Record<string, string> = {
-  ".apk": "an app build (.apk) is uploaded as an app version, not as a File",
-  ".obb": "an expansion file (.obb) belongs to an app bundle, not to a File",
+const BUILDS: RefusedExtensions = {
+  ".apk":
+    "an app build (.apk) is uploaded as an app version, not as a File. Declare a file of another kind as a File",
+  ".obb":
+    "an expansion file (.obb) belongs to an app bundle, not to a File. Declare it among an AppBundle's files",
 };
 
 export type SourceCheck = { absolute: string; sha512: string; filename: string } | { failure: string };
 
-/** What `source` names, or why it cannot be a File's content (the failure names the property and the fix). */
-export async function checkSource(source: string, base = process.cwd()): Promise<SourceCheck> {
+/**
+ * What `source` names, or why it cannot be uploaded (the failure names the property and the fix). `refused`:
+ * the extensions this kind does not take (a File's by default; an AppBundle's data files take an .obb).
+ */
+export async function checkSource(
+  source: string,
+  base = process.cwd(),
+  refused: RefusedExtensions = BUILDS,
+): Promise<SourceCheck> {
   const absolute = isAbsolute(source) ? source : resolve(base, source);
-  const kind = BUILDS[extname(absolute).toLowerCase()];
-  if (kind) return { failure: `source: ${source}: ${kind}. Declare a file of another kind as a File.` };
+  const kind = refused[extname(absolute).toLowerCase()];
+  if (kind) return { failure: `source: ${source}: ${kind}.` };
   let link;
   try {
     link = await lstat(absolute);
