@@ -12,11 +12,11 @@ export const appBundleDrift: DriftFacet = {
   title: "App bundles",
   key: (r) => r.id,
   reportsUnmanaged: false,
-  stateLabel: (r) => `app bundle ${str(r.outputs.label) ? `"${str(r.outputs.label)}"` : r.id}`,
+  stateLabel: (r) => (str(r.outputs.label) ? `"${str(r.outputs.label)}"` : r.id),
   read: async (org, managed) =>
     (await org.appBundles(managed.map((r) => r.id))).map((b) => ({
       key: b.id,
-      label: `app bundle ${b.label ? `"${b.label}"` : b.id}`,
+      label: b.label ? `"${b.label}"` : b.id,
       fields: liveStateOf(appBundleProperties, b),
       auditIds: [b.id],
       names: b.label ? [b.label] : [],
