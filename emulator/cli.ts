@@ -31,6 +31,7 @@ const CATALOG_SWITCHES: Record<string, keyof StrictOptions> = {
   "merge-app-tags-on-put": "mergeAppTagsOnPut",
   "keep-empty-app-description": "keepEmptyAppDescription",
   "replace-keeps-file-id": "replaceKeepsFileId",
+  "uploads-leave-bundle": "uploadsLeaveBundle",
   "require-conflict-strategy": "requireConflictStrategy",
   "s3-part-sizes": "s3PartSizes",
 };

@@ -114,6 +114,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     mergeAppTagsOnPut: options.strict?.mergeAppTagsOnPut ?? false,
     keepEmptyAppDescription: options.strict?.keepEmptyAppDescription ?? false,
     replaceKeepsFileId: options.strict?.replaceKeepsFileId ?? false,
+    uploadsLeaveBundle: options.strict?.uploadsLeaveBundle ?? false,
     requireConflictStrategy: options.strict?.requireConflictStrategy ?? false,
     s3PartSizes: options.strict?.s3PartSizes ?? false,
     noRetryAfter: options.strict?.noRetryAfter ?? false,

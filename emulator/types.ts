@@ -110,6 +110,11 @@ export interface StrictOptions {
    */
   replaceKeepsFileId?: boolean;
   /**
+   * A file upload with `appBundleId` makes a data file of the bundle's app without putting it into the bundle
+   * (`POST /app-bundles/{id}/files` then adds it), instead of adding it to the bundle at its path.
+   */
+  uploadsLeaveBundle?: boolean;
+  /**
    * A complete without `conflictStrategy` over a file of the same name at the same path is 422 instead of keeping
    * both.
    */

@@ -8,6 +8,8 @@
  * by checksum (so a client reuses what it uploaded before). The app's bundle list is in routes/releases.ts.
  *
  * The emulator's reading where the documents are silent:
+ * - An upload with `appBundleId` puts the file into the bundle at its path (switch `uploadsLeaveBundle`: it only
+ *   makes the app's file, which `POST /app-bundles/{id}/files` then adds).
  * - A bundle file is not one of the organization's files (`GET /files` does not list it, GroupFile cannot attach
  *   it): "bundled files for an app" are listed per app. Its id is the upload's, as a file's is.
  * - A file's `path` in a bundle is a folder, as `POST /files`'s `path` is (the OpenAPI's example
@@ -155,7 +157,9 @@ export function completeBundleFile(
     updatedAt: ctx.now,
   };
   ctx.org.appFiles.insert(file);
-  addEntries(bundle, [{ fileId: file.id, path: folder(file.location) }]);
+  // Under `uploadsLeaveBundle` the file is only the app's until `POST /app-bundles/{id}/files` adds it.
+  if (!ctx.services.strict.uploadsLeaveBundle)
+    addEntries(bundle, [{ fileId: file.id, path: folder(file.location) }]);
   bundle.updatedAt = ctx.now;
   ctx.audit({
     type: "created",

@@ -140,3 +140,26 @@ describe("app bundles", () => {
     expect((await api.get(`/app-bundles/00000000-0000-4000-8000-000000000000`)).status).toBe(404);
   });
 });
+
+test("uploadsLeaveBundle: an upload with appBundleId makes the app's file only; POST …/files adds it", async () => {
+  const strict = await start({ strict: { uploadsLeaveBundle: true } });
+  const saved = { api, emulator };
+  try {
+    emulator = strict;
+    api = client(strict, strict.tokens.admin);
+    const bundle = await newBundle();
+    const done = await uploadInto(bundle.id, "left.bin", "/sdcard/l", "left out");
+    expect(done.status).toBe(200);
+    expect((await api.get(`/app-bundles/${bundle.id}/files`)).body.data).toEqual([]);
+    const found = await api.get(`/apps/${appId}/files`, { query: { "sha512[]": sha512("left out") } });
+    expect(found.body.data.map((f: Json) => f.id)).toEqual([done.body.id]);
+    expect(
+      (await api.post(`/app-bundles/${bundle.id}/files`, { files: [{ fileId: done.body.id }] })).status,
+    ).toBe(201);
+    const files = await api.get(`/app-bundles/${bundle.id}/files`);
+    expect(files.body.data.map((f: Json) => f.bundlePaths)).toEqual([["/sdcard/l/left.bin"]]);
+  } finally {
+    ({ api, emulator } = saved);
+    await strict.close();
+  }
+});
