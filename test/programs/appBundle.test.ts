@@ -154,3 +154,79 @@ test("changed bytes make a new bundle; the old one stays (forgotten), and destro
   expect(destroyed.output).toMatch(`AppBundle ${newId} ("Field test"): the API cannot delete app bundles`);
   expect((await live(newId)).status).toBe("available");
 });
+
+test("a run killed mid-upload: the next up makes the bundle once, reusing what was uploaded; the stuck bundle is named", async () => {
+  // The killed run leaves a pending bundle holding first.bin and an upload of second.bin it never completed,
+  // which (the service validates that no file of the bundle is pending) keeps that bundle from being finalized.
+  const build = (await admin.releases.versions(appId).all())[1].id;
+  const bundlesOfBuild = async () =>
+    (await admin.releases.bundles(appId).all()).filter((b) => b.appBuild?.id === build);
+  const before = (await bundlesOfBuild()).length;
+  fs.writeFileSync(path.join(dir, "first.bin"), "first of two");
+  fs.writeFileSync(path.join(dir, "second.bin"), "second of two");
+  const program = () =>
+    void new dm.AppBundle("killed", {
+      appId,
+      versionId: build,
+      files: [
+        { source: path.join(dir, "first.bin"), path: "/sdcard/k" },
+        { source: path.join(dir, "second.bin"), path: "/sdcard/k" },
+      ],
+    });
+  const stack = await createEngine({
+    cwd: repoRoot,
+    project: "devicemgmt-app-bundle-killed",
+    config: { "devicemgmt:baseUrl": emulator.baseUrl },
+    secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
+  });
+  const puts = (name: string, status: number) =>
+    emulator
+      .storageRequests()
+      .some((r) => r.method === "PUT" && r.key.endsWith(`/${name}`) && r.status === status);
+  const until = async (done: () => boolean) => {
+    while (!done()) await new Promise((r) => setTimeout(r, 5));
+  };
+  try {
+    // Slow answers; once first.bin is stored, every part fails (retried with backoff): the run is killed while
+    // second.bin's upload is open.
+    emulator.setFaults({ latencyMs: 300 });
+    const interrupted = await stack.up(program, {
+      interruptAfter: 1,
+      interruptWhen: async () => {
+        await until(() => puts("first.bin", 200));
+        emulator.setFaults({ latencyMs: 300, failUploadParts: 1000 });
+        await until(() => puts("second.bin", 500));
+      },
+    });
+    emulator.setFaults({ latencyMs: 0, failUploadParts: 0 });
+    expect(interrupted.interrupted).toBe(true);
+    const [left] = (await admin.releases.bundles(appId, "pending").all()).filter(
+      (b) => b.appBuild?.id === build,
+    );
+    expect(left).toBeDefined();
+
+    const next = await stack.up(program);
+    expect(next.errors).toEqual([]);
+    expect(next.output).toMatch(`resuming app bundle ${left.id}`);
+    expect(next.output).toMatch(`app bundle ${left.id}, left pending by an earlier run, cannot be finalized`);
+    const made = stack.resource("killed").id as string;
+    expect(made).not.toBe(left.id);
+    expect(await live(made)).toMatchObject({
+      status: "available",
+      files: [
+        ["/sdcard/k/first.bin", sha512("first of two")],
+        ["/sdcard/k/second.bin", sha512("second of two")],
+      ],
+    });
+    expect((await admin.appBundles.get(left.id)).status).toBe("pending");
+    expect((await bundlesOfBuild()).length).toBe(before + 2);
+    // Each file's content was stored once (the new bundle reused both).
+    for (const bytes of ["first of two", "second of two"])
+      expect((await admin.appBundles.appFilesBySha512(appId, [sha512(bytes)])).length).toBe(1);
+    expect((await stack.up(program)).operations).toEqual([]);
+    expect((await stack.destroy()).errors).toEqual([]);
+  } finally {
+    emulator.setFaults({ latencyMs: 0, failUploadParts: 0 });
+    await stack.close();
+  }
+});

@@ -12,13 +12,16 @@
  *    name: `GET /apps/{appId}/files?sha512[]=`), reused, not uploaded again.
  * 3. The files still missing are uploaded into it (the upload protocol: parts, retries, renewed URLs, the
  *    checksum compared), then the bundle is finalized and its declared label set.
- * A failure after step 2 leaves the bundle pending, and the next `up` resumes it (1).
+ * A failure after step 2 leaves the bundle pending, and the next `up` resumes it (1). A resumed bundle that
+ * cannot be finalized (a killed run left an upload into it open: the service finalizes no bundle with a pending
+ * file) is left pending, with a warning naming it, and a new bundle is made from the same files (reused).
  *
  * Delete forgets the bundle: the API cannot delete one (nor its files), and says so, as DeviceMigration does.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { basename } from "node:path";
 import type { AppBundle, DeviceFile, DeviceMgmtClient } from "../../client";
+import { ValidationError } from "../../client/errors";
 import { NotPossibleError } from "../../errors";
 import { clientForProps } from "../../framework/context";
 import { adoptable, containsUnknown, jsonClean, type Props } from "../../framework/framework";
@@ -143,6 +146,84 @@ async function applyLabel(client: DeviceMgmtClient, bundle: AppBundle, inputs: I
     await client.appBundles.setLabel(bundle.id, label);
 }
 
+/**
+ * Fills `resumed` (a pending bundle an earlier run left) or a new bundle with the declared files, reusing what the
+ * app has and uploading the rest, then finalizes it and sets the label. Undefined: `resumed` cannot be finalized.
+ */
+async function fill(
+  client: DeviceMgmtClient,
+  inputs: Inputs,
+  resumed: BundleLive | undefined,
+): Promise<pulumi.dynamic.CreateResult | undefined> {
+  const files = declaredEntries(inputs);
+  const found = await reusable(client, inputs);
+  let bundle: AppBundle;
+  let present: Set<string>;
+  if (resumed) {
+    await pulumi.log.info(
+      `resuming app bundle ${resumed.id}: a pending bundle of this build left by an earlier run, with ` +
+        `${resumed.bundleFiles.length} of the ${files.length} declared files`,
+    );
+    bundle = resumed;
+    present = new Set(entriesOf(resumed.bundleFiles).map(entryKey));
+  } else {
+    const reused = files.filter((f) => found.has(`${f.filename}\n${f.sha512}`));
+    bundle = await client.appBundles.create({
+      appBuildId: inputs.versionId,
+      files: reused.map((f) => ({
+        fileId: (found.get(`${f.filename}\n${f.sha512}`) as DeviceFile).id,
+        path: f.path,
+      })),
+    });
+    present = new Set(reused.map(entryKey));
+  }
+  const missing = files.filter((f) => !present.has(entryKey(f)));
+  const contentKey = (f: CheckedFile) => `${f.filename}\n${f.sha512}`;
+  const ids = new Map([...found].map(([key, file]) => [key, file.id]));
+  if (found.size > 0)
+    await pulumi.log.info(`reused ${found.size} file(s) the app already had (same SHA-512 and name)`);
+  for (const file of missing.filter((f) => !ids.has(contentKey(f)))) {
+    const { made } = await client.uploadBundleFile({
+      appId: inputs.appId,
+      appBundleId: bundle.id,
+      source: file.source,
+      filename: file.filename,
+      path: file.path,
+      expectedChecksum: file.sha512,
+      onProgress: (p) =>
+        void pulumi.log.info(
+          `${file.filename}: uploaded ${p.sentBytes} of ${p.totalBytes} bytes (part ${p.partsSent} of ${p.parts})`,
+        ),
+    });
+    ids.set(contentKey(file), made.id);
+  }
+  // What the bundle still lacks: reused files, and uploads the API did not put into it (the documents do not
+  // say that an upload with appBundleId does: emulator switch uploadsLeaveBundle).
+  if (missing.length > 0) {
+    const holds = new Set(entriesOf(await client.appBundles.files(bundle.id).all()).map(entryKey));
+    const absent = missing.filter((f) => !holds.has(entryKey(f)));
+    if (absent.length > 0)
+      await client.appBundles.addFiles(
+        bundle.id,
+        absent.map((f) => ({ fileId: ids.get(contentKey(f)) as string, path: f.path })),
+      );
+  }
+  try {
+    await finalize(client, bundle.id);
+  } catch (error) {
+    // A bundle an earlier run left with an upload it never completed cannot be finalized (its file stays
+    // pending): it is left as it is, and a new bundle is made (the files it got are reused, not uploaded).
+    if (!(resumed && error instanceof ValidationError)) throw error;
+    await pulumi.log.warn(
+      `app bundle ${bundle.id}, left pending by an earlier run, cannot be finalized (${error.message}); it ` +
+        `stays pending in the organization, and a new bundle is made instead.`,
+    );
+    return undefined;
+  }
+  await applyLabel(client, bundle, inputs);
+  return { id: bundle.id, outs: toOutputs(await readAppBundle(client, bundle.id), inputs) };
+}
+
 export const appBundleHandler: KindHandler<AppBundleProperties> = {
   async check(_olds, news) {
     const { inputs, failures } = checkKind(BUNDLE, news);
@@ -177,63 +258,12 @@ export const appBundleHandler: KindHandler<AppBundleProperties> = {
       await applyLabel(client, live, inputs);
       return { id: live.id, outs: toOutputs(await readAppBundle(client, live.id), inputs) };
     }
-    const files = declaredEntries(inputs);
-    const found = await reusable(client, inputs);
     const resumed = await leftPending(client, inputs);
-    let bundle: AppBundle;
-    let present: Set<string>;
     if (resumed) {
-      await pulumi.log.info(
-        `resuming app bundle ${resumed.id}: a pending bundle of this build left by an earlier run, with ` +
-          `${resumed.bundleFiles.length} of the ${files.length} declared files`,
-      );
-      bundle = resumed;
-      present = new Set(entriesOf(resumed.bundleFiles).map(entryKey));
-    } else {
-      const reused = files.filter((f) => found.has(`${f.filename}\n${f.sha512}`));
-      bundle = await client.appBundles.create({
-        appBuildId: inputs.versionId,
-        files: reused.map((f) => ({
-          fileId: (found.get(`${f.filename}\n${f.sha512}`) as DeviceFile).id,
-          path: f.path,
-        })),
-      });
-      present = new Set(reused.map(entryKey));
+      const made = await fill(client, inputs, resumed);
+      if (made) return made;
     }
-    const missing = files.filter((f) => !present.has(entryKey(f)));
-    const contentKey = (f: CheckedFile) => `${f.filename}\n${f.sha512}`;
-    const ids = new Map([...found].map(([key, file]) => [key, file.id]));
-    if (found.size > 0)
-      await pulumi.log.info(`reused ${found.size} file(s) the app already had (same SHA-512 and name)`);
-    for (const file of missing.filter((f) => !ids.has(contentKey(f)))) {
-      const { made } = await client.uploadBundleFile({
-        appId: inputs.appId,
-        appBundleId: bundle.id,
-        source: file.source,
-        filename: file.filename,
-        path: file.path,
-        expectedChecksum: file.sha512,
-        onProgress: (p) =>
-          void pulumi.log.info(
-            `${file.filename}: uploaded ${p.sentBytes} of ${p.totalBytes} bytes (part ${p.partsSent} of ${p.parts})`,
-          ),
-      });
-      ids.set(contentKey(file), made.id);
-    }
-    // What the bundle still lacks: reused files, and uploads the API did not put into it (the documents do not
-    // say that an upload with appBundleId does: emulator switch uploadsLeaveBundle).
-    if (missing.length > 0) {
-      const holds = new Set(entriesOf(await client.appBundles.files(bundle.id).all()).map(entryKey));
-      const absent = missing.filter((f) => !holds.has(entryKey(f)));
-      if (absent.length > 0)
-        await client.appBundles.addFiles(
-          bundle.id,
-          absent.map((f) => ({ fileId: ids.get(contentKey(f)) as string, path: f.path })),
-        );
-    }
-    await finalize(client, bundle.id);
-    await applyLabel(client, bundle, inputs);
-    return { id: bundle.id, outs: toOutputs(await readAppBundle(client, bundle.id), inputs) };
+    return (await fill(client, inputs, undefined)) as pulumi.dynamic.CreateResult;
   },
 
   read: (id, props) => readById(BUNDLE, id, props, readAppBundle, toOutputs),
