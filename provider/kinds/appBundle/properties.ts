@@ -6,7 +6,7 @@
  * new bundle (the API cannot change a finalized bundle's files). `label` is the only property changed in place.
  */
 import { z } from "zod";
-import { uuid } from "../../framework/framework";
+import { deepEqual, uuid } from "../../framework/framework";
 import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
 import { entriesOf, entryKey, type BundleEntry, type BundleLive } from "./live";
 
@@ -60,7 +60,9 @@ function entries(value: unknown): BundleEntry[] | undefined {
 }
 
 const sameEntries = (a: unknown, b: unknown) =>
-  JSON.stringify(entries(a ?? [])) === JSON.stringify(entries(b ?? []));
+  Array.isArray(a ?? []) && Array.isArray(b ?? [])
+    ? JSON.stringify(entries(a ?? [])) === JSON.stringify(entries(b ?? []))
+    : deepEqual(a, b);
 
 export const appBundleProperties = {
   appId: {
