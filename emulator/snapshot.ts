@@ -88,5 +88,13 @@ export function snapshotOf(org: OrgState): OrgSnapshot {
       location: f.location,
       sha512: f.checksum.value.toLowerCase(),
     })),
+    appBundles: [...org.appBundles.values()].map((b) => ({
+      id: b.id,
+      appId: b.appId,
+      versionId: b.versionId,
+      label: b.label,
+      status: b.status ?? "available",
+      files: (b.files ?? []).map((f) => ({ ...f })),
+    })),
   };
 }

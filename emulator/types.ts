@@ -289,6 +289,15 @@ export interface OrgSnapshot {
   apps: { id: string; name: string; description: string | null; tags: string[]; deviceModelIds: string[] }[];
   /** Every file of the organization (seeded or uploaded), with its content's SHA-512 (hex, lower case). */
   files: { id: string; filename: string; location: string; sha512: string }[];
+  /** Every app bundle (seeded or made through `POST /app-bundles`): its build, status and files with their folders. */
+  appBundles: {
+    id: string;
+    appId: string;
+    versionId: string;
+    label: string | null;
+    status: string;
+    files: { fileId: string; path: string }[];
+  }[];
 }
 
 export interface RunningEmulator {

@@ -72,6 +72,15 @@ describe("app bundles", () => {
     expect(found.body.data.map((f: Json) => f.id)).toEqual([done.body.id]);
     expect((await listAll(api, "/files")).some((f: Json) => f.id === done.body.id)).toBe(false);
     const files = await api.get(`/app-bundles/${bundle.id}/files`);
+    // The snapshot (what tests read synchronously) shows the bundle and where it puts the file.
+    expect(emulator.snapshot().appBundles.find((b) => b.id === bundle.id)).toEqual({
+      id: bundle.id,
+      appId,
+      versionId,
+      label: bundle.label,
+      status: "pending",
+      files: [{ fileId: done.body.id, path: "/sdcard/Android/obb" }],
+    });
     expect(files.body.data).toEqual([
       expect.objectContaining({
         id: done.body.id,
