@@ -76,6 +76,23 @@ afterAll(async () => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
+test("preview refuses a build given as a data file, naming files[0].source and the fix; nothing is made", async () => {
+  fs.writeFileSync(path.join(dir, "sim.apk"), "a build");
+  const before = (await admin.releases.bundles(appId).all()).length;
+  const preview = await engine.preview(
+    () =>
+      void new dm.AppBundle("bad", {
+        appId,
+        versionId,
+        files: [{ source: path.join(dir, "sim.apk"), path: "/sdcard" }],
+      }),
+  );
+  expect(preview.errors.map((e) => e.message).join("\n")).toMatch(
+    /files\[0\]\.source: .*sim\.apk: an app build \(\.apk\) is not a data file: upload it as an app version and give its id as the bundle's versionId/,
+  );
+  expect((await admin.releases.bundles(appId).all()).length).toBe(before);
+});
+
 test("up uploads the files and finalizes the bundle; up again and refresh change nothing", async () => {
   const result = await engine.up(program());
   expect(result.errors).toEqual([]);
