@@ -30,9 +30,8 @@ import { z } from "zod";
 import type { AppBundle, AppFile } from "../catalog-model";
 import { created, ok, type RequestContext, type RouteDefinition } from "../context";
 import { FieldErrorCollector, invalid, notFound, parseOrThrow } from "../errors";
-import type { App } from "../model";
 import type { PendingUpload } from "../uploads";
-import { bundleView } from "./releases";
+import { bundleView, findApp } from "./releases";
 
 const fileEntry = z.object({ fileId: z.guid(), path: z.string().trim().min(1).max(1024).optional() });
 
@@ -67,12 +66,6 @@ function findBundle(ctx: RequestContext): AppBundle {
   const bundle = ctx.org.appBundles.get(ctx.params.appBundleId.toLowerCase());
   if (!bundle) throw notFound();
   return bundle;
-}
-
-function findApp(ctx: RequestContext): App {
-  const app = ctx.org.apps.get(ctx.params.appId);
-  if (!app) throw notFound();
-  return app;
 }
 
 /** A device folder without its trailing slash ("/" stays). */

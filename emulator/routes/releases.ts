@@ -57,7 +57,7 @@ export function bundleView(ctx: RequestContext, bundle: AppBundle) {
   };
 }
 
-function findApp(ctx: RequestContext): App {
+export function findApp(ctx: RequestContext): App {
   const app = ctx.org.apps.get(ctx.params.appId);
   if (!app) throw notFound();
   return app;

@@ -46,6 +46,9 @@ type CheckedFile = BundleFileInput & { filename: string; sha512: string };
 /** The declared files as `BundleEntry`s (check filled in every filename and sha512). */
 const declaredEntries = (inputs: Inputs) => inputs.files as CheckedFile[];
 
+/** What makes an uploaded file reusable for a declared one: its name and content (not where a bundle puts it). */
+const contentKey = (f: { filename: string; sha512: string }) => `${f.filename}\n${f.sha512}`;
+
 /** The live state as outputs, with the declared sources put back beside the entries that match them. */
 function toOutputs(live: BundleLive, props: Props): Props {
   const state = stateFrom(appBundleProperties, live, props);
@@ -108,7 +111,7 @@ async function reusable(client: DeviceMgmtClient, inputs: Inputs): Promise<Map<s
     const same = found.find(
       (f) => f.checksum.value.toLowerCase() === file.sha512 && f.filename === file.filename,
     );
-    if (same) byContent.set(`${file.filename}\n${file.sha512}`, same);
+    if (same) byContent.set(contentKey(file), same);
   }
   return byContent;
 }
@@ -167,18 +170,17 @@ async function fill(
     bundle = resumed;
     present = new Set(entriesOf(resumed.bundleFiles).map(entryKey));
   } else {
-    const reused = files.filter((f) => found.has(`${f.filename}\n${f.sha512}`));
+    const reused = files.filter((f) => found.has(contentKey(f)));
     bundle = await client.appBundles.create({
       appBuildId: inputs.versionId,
       files: reused.map((f) => ({
-        fileId: (found.get(`${f.filename}\n${f.sha512}`) as DeviceFile).id,
+        fileId: (found.get(contentKey(f)) as DeviceFile).id,
         path: f.path,
       })),
     });
     present = new Set(reused.map(entryKey));
   }
   const missing = files.filter((f) => !present.has(entryKey(f)));
-  const contentKey = (f: CheckedFile) => `${f.filename}\n${f.sha512}`;
   const ids = new Map([...found].map(([key, file]) => [key, file.id]));
   if (found.size > 0)
     await pulumi.log.info(`reused ${found.size} file(s) the app already had (same SHA-512 and name)`);

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import { deepEqual, uuid } from "../../framework/framework";
 import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
-import { entriesOf, entryKey, type BundleEntry, type BundleLive } from "./live";
+import { entriesOf, sortEntries, type BundleEntry, type BundleLive } from "./live";
 
 const fileSchema = z.object(
   {
@@ -51,12 +51,13 @@ export type BundleFileInput = z.output<typeof fileSchema>;
 /** The files as compared: where each goes and what it holds, without the local source. */
 function entries(value: unknown): BundleEntry[] | undefined {
   if (!Array.isArray(value)) return undefined;
-  const keys = value.map((v: Partial<BundleEntry>) => ({
-    path: String(v?.path),
-    filename: String(v?.filename),
-    sha512: String(v?.sha512).toLowerCase(),
-  }));
-  return keys.sort((a, b) => (entryKey(a) < entryKey(b) ? -1 : entryKey(a) > entryKey(b) ? 1 : 0));
+  return sortEntries(
+    value.map((v: Partial<BundleEntry>) => ({
+      path: String(v?.path),
+      filename: String(v?.filename),
+      sha512: String(v?.sha512).toLowerCase(),
+    })),
+  );
 }
 
 const sameEntries = (a: unknown, b: unknown) =>
