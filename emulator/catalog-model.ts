@@ -28,9 +28,22 @@ export interface AppBundle extends Timestamps {
   status?: AppBundleStatus;
   /** The bundle's data files and the folder each goes to on devices; absent: none. */
   files?: { fileId: string; path: string }[];
+  /** When a processing bundle becomes available (emulator clock). */
+  availableAt?: string;
 }
 
 export type AppBundleStatus = "pending" | "processing" | "available" | "failed";
+
+/** Processing time of a finalized bundle under the `slowBundleProcessing` switch (emulator clock). */
+export const BUNDLE_PROCESSING_MS = 60_000;
+
+/** A bundle's status at `now` (emulator clock): processing until its `availableAt`, then available. */
+export function bundleStatus(bundle: AppBundle, now: string): AppBundleStatus {
+  const status = bundle.status ?? "available";
+  return status === "processing" && bundle.availableAt !== undefined && now >= bundle.availableAt
+    ? "available"
+    : status;
+}
 
 /** A data file uploaded for an app's bundles (`POST /files` with `appBundleId`): not among the organization's files. */
 export interface AppFile extends Timestamps {

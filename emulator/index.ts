@@ -115,6 +115,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     keepEmptyAppDescription: options.strict?.keepEmptyAppDescription ?? false,
     replaceKeepsFileId: options.strict?.replaceKeepsFileId ?? false,
     uploadsLeaveBundle: options.strict?.uploadsLeaveBundle ?? false,
+    slowBundleProcessing: options.strict?.slowBundleProcessing ?? false,
     requireConflictStrategy: options.strict?.requireConflictStrategy ?? false,
     s3PartSizes: options.strict?.s3PartSizes ?? false,
     noRetryAfter: options.strict?.noRetryAfter ?? false,

@@ -93,6 +93,7 @@ export function snapshotOf(org: OrgState): OrgSnapshot {
       appId: b.appId,
       versionId: b.versionId,
       label: b.label,
+      // As stored (under slowBundleProcessing a finalized bundle stays "processing" here; the API reads the clock).
       status: b.status ?? "available",
       files: (b.files ?? []).map((f) => ({ ...f })),
     })),

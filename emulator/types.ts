@@ -114,6 +114,8 @@ export interface StrictOptions {
    * (`POST /app-bundles/{id}/files` then adds it), instead of adding it to the bundle at its path.
    */
   uploadsLeaveBundle?: boolean;
+  /** A finalized bundle reads `processing` for a minute of the emulator clock before `available` (instead of at once). */
+  slowBundleProcessing?: boolean;
   /**
    * A complete without `conflictStrategy` over a file of the same name at the same path is 422 instead of keeping
    * both.

@@ -19,7 +19,8 @@
  *   labels need not be unique.
  * - A finalized bundle (any status but pending) takes no more files, by either route (422). Finalize refuses a
  *   bundle with a data file still uploading (its upload initiated, not completed); it answers `processing`, and
- *   the emulator's processing takes no time (the next read says `available`).
+ *   the emulator's processing takes no time (the next read says `available`; switch `slowBundleProcessing`: a
+ *   minute of the emulator clock).
  * - Writes need `RELEASE_CHANNEL__MANAGE` organization-wide (the permission the emulator's app writes take;
  *   the catalogue has no bundle permission), reads `APP__VIEW`. A bundle or app of another organization is 404.
  * - `releaseChannelId` / `newReleaseChannelTitle` (attach the new bundle to a channel) are not modelled: 422
@@ -27,7 +28,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { AppBundle, AppFile } from "../catalog-model";
+import { BUNDLE_PROCESSING_MS, type AppBundle, type AppFile } from "../catalog-model";
 import { created, ok, type RequestContext, type RouteDefinition } from "../context";
 import { FieldErrorCollector, invalid, notFound, parseOrThrow } from "../errors";
 import type { PendingUpload } from "../uploads";
@@ -307,7 +308,11 @@ export const appBundleRoutes: RouteDefinition[] = [
       requirePending(bundle, "status");
       if (uploadsInto(ctx, bundle).length > 0)
         throw invalid("files", "The app bundle has files that are still being uploaded.");
-      bundle.status = "available";
+      // Processing takes no time, or a minute of the emulator clock under `slowBundleProcessing`.
+      if (ctx.services.strict.slowBundleProcessing) {
+        bundle.status = "processing";
+        bundle.availableAt = new Date(Date.parse(ctx.now) + BUNDLE_PROCESSING_MS).toISOString();
+      } else bundle.status = "available";
       bundle.updatedAt = ctx.now;
       ctx.audit({
         type: "updated",

@@ -9,7 +9,7 @@
  * Setting what the channel already delivers changes nothing (200, no audit record, the rollout goes on).
  */
 import { z } from "zod";
-import type { AppBundle, AppVersion } from "../catalog-model";
+import { bundleStatus, type AppBundle, type AppVersion } from "../catalog-model";
 import { ok, type RequestContext, type RouteDefinition } from "../context";
 import { FieldErrorCollector, notFound, parseOrThrow } from "../errors";
 import type { App, ReleaseChannel } from "../model";
@@ -50,7 +50,7 @@ export function bundleView(ctx: RequestContext, bundle: AppBundle) {
   return {
     id: bundle.id,
     label: bundle.label,
-    status: bundle.status ?? "available",
+    status: bundleStatus(bundle, ctx.now),
     ...(version ? { appBuild: versionView(version) } : {}),
     createdAt: bundle.createdAt,
     updatedAt: bundle.updatedAt,
@@ -124,7 +124,7 @@ export const releaseRoutes: RouteDefinition[] = [
       const { status } = parseOrThrow(bundlesQuery, { status: ctx.query.status });
       const bundles = ctx.org.appBundles
         .list()
-        .filter((b) => b.appId === app.id && (status === undefined || (b.status ?? "available") === status));
+        .filter((b) => b.appId === app.id && (status === undefined || bundleStatus(b, ctx.now) === status));
       return ok(ctx.page(bundles, (bundle) => bundleView(ctx, bundle)));
     },
   },

@@ -172,3 +172,19 @@ test("uploadsLeaveBundle: an upload with appBundleId makes the app's file only; 
     await strict.close();
   }
 });
+
+test("slowBundleProcessing: a finalized bundle reads processing for a minute of the emulator clock, then available", async () => {
+  const slow = await start({ strict: { slowBundleProcessing: true } });
+  try {
+    const admin = client(slow, slow.tokens.admin);
+    const made = await admin.post("/app-bundles", { appBuildId: versionId });
+    expect((await admin.post(`/app-bundles/${made.body.id}/finalize`)).body.status).toBe("processing");
+    expect((await admin.get(`/app-bundles/${made.body.id}`)).body.status).toBe("processing");
+    const processing = await admin.get(`/apps/${appId}/app-bundles`, { query: { status: "processing" } });
+    expect(processing.body.data.map((b: Json) => b.id)).toEqual([made.body.id]);
+    slow.advanceClock(60_000);
+    expect((await admin.get(`/app-bundles/${made.body.id}`)).body.status).toBe("available");
+  } finally {
+    await slow.close();
+  }
+});

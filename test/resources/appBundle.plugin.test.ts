@@ -215,3 +215,38 @@ describe.each(READINGS)("AppBundle, %s", (_reading, emulatorOptions) => {
     }
   });
 });
+
+describe("AppBundle where processing takes time (slowBundleProcessing)", () => {
+  let slow: Stack;
+  beforeAll(async () => {
+    slow = await startStack({ emulator: { strict: { slowBundleProcessing: true } } });
+  });
+  afterAll(() => slow.close());
+
+  it("waits for the finalized bundle to be available before it records it", async () => {
+    const app = (await slow.admin.apps.all()).find((a) => a.name === "Training Simulator")?.id as string;
+    const build = (await slow.admin.releases.versions(app).all())[0].id;
+    const source = path.join(os.tmpdir(), `slow-${process.pid}.bin`);
+    fs.writeFileSync(source, "slow");
+    try {
+      const bundle = await Managed.of(slow.plugin, "appBundle", "slow");
+      const creating = bundle.create({
+        appId: app,
+        versionId: build,
+        files: [{ source, path: "/sdcard/s" }],
+      });
+      // Finalized and processing: the create is still waiting.
+      const processing = () => slow.emulator.snapshot().appBundles.some((b) => b.status === "processing");
+      while (!processing()) await new Promise((r) => setTimeout(r, 20));
+      let settled = false;
+      void creating.then(() => (settled = true));
+      await new Promise((r) => setTimeout(r, 2_500));
+      expect(settled).toBe(false);
+      slow.emulator.advanceClock(60_000);
+      expect(await creating).toMatchObject({ status: "available" });
+      expect((await slow.admin.appBundles.get(bundle.id)).status).toBe("available");
+    } finally {
+      fs.rmSync(source, { force: true });
+    }
+  });
+});

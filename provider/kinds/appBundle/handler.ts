@@ -22,7 +22,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { basename } from "node:path";
 import type { AppBundle, DeviceFile, DeviceMgmtClient } from "../../client";
 import { ValidationError } from "../../client/errors";
-import { NotPossibleError } from "../../errors";
+import { DeviceMgmtProblem, NotPossibleError } from "../../errors";
 import { clientForProps } from "../../framework/context";
 import { adoptable, containsUnknown, jsonClean, type Props } from "../../framework/framework";
 import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
@@ -126,6 +126,44 @@ async function finalize(client: DeviceMgmtClient, id: string): Promise<void> {
   }
 }
 
+/** How often, and how long, a create waits for a finalized bundle to finish processing. */
+export const PROCESSING_POLL_MS = 2_000;
+export const PROCESSING_TIMEOUT_MS = 10 * 60_000;
+
+/** A finalized bundle whose processing failed: the API gives no reason, so the message names what was sent. */
+export class AppBundleFailedError extends DeviceMgmtProblem {
+  constructor(readonly id: string) {
+    super(
+      `App bundle ${id} failed processing after it was finalized (the API gives no reason). Check the build and ` +
+        `the files in the portal; the failed bundle stays (the API cannot delete bundles), and the next up makes ` +
+        `a new one.`,
+      { kind: "AppBundle", property: "files", fix: "check the build and files, then up again" },
+    );
+  }
+}
+
+/**
+ * Waits while the finalized bundle processes (the documents do not say how long: emulator switch
+ * slowBundleProcessing), so that what the create records, and a release channel is then given, is available.
+ * Past the timeout it is recorded as it is (processing), with a warning.
+ */
+async function processed(client: DeviceMgmtClient, id: string): Promise<void> {
+  const deadline = Date.now() + PROCESSING_TIMEOUT_MS;
+  for (;;) {
+    const { status } = await client.appBundles.get(id);
+    if (status === "failed") throw new AppBundleFailedError(id);
+    if (status !== "processing") return;
+    if (Date.now() >= deadline) {
+      await pulumi.log.warn(
+        `app bundle ${id} is still processing after ${PROCESSING_TIMEOUT_MS / 60_000} minutes`,
+      );
+      return;
+    }
+    await pulumi.log.info(`app bundle ${id} is processing`);
+    await new Promise((resolve) => setTimeout(resolve, PROCESSING_POLL_MS));
+  }
+}
+
 /** Adoption takes over only a finalized bundle of the declared build and files. */
 function refuseOther(live: BundleLive, inputs: Inputs): void {
   const declared = sortEntries(
@@ -222,6 +260,7 @@ async function fill(
     );
     return undefined;
   }
+  await processed(client, bundle.id);
   await applyLabel(client, bundle, inputs);
   return { id: bundle.id, outs: toOutputs(await readAppBundle(client, bundle.id), inputs) };
 }
