@@ -107,6 +107,13 @@ describe("AppBundle check", () => {
     const { inputs, failures } = await check([{ source: UNKNOWN, path: "/sdcard" }]);
     expect(failures).toEqual([]);
     expect(inputs.files).toEqual([{ source: UNKNOWN, path: "/sdcard" }]);
+    // Two folders not known yet are not taken for one place on devices.
+    const data = write("twice.bin", "twice");
+    const later = await check([
+      { source: data, path: UNKNOWN },
+      { source: data, path: UNKNOWN },
+    ]);
+    expect(later.failures).toEqual([]);
   });
 });
 

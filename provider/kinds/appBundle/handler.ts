@@ -70,7 +70,8 @@ export function repeatedPaths(
   const seen = new Map<string, number>();
   const failures: pulumi.dynamic.CheckFailure[] = [];
   files.forEach((f, i) => {
-    if (f.filename === undefined) return; // not checked (a failure of its own already names it)
+    // Not checked (a failure of its own names it), or not known yet (preview): compared at the up.
+    if (f.filename === undefined || containsUnknown(f.path) || containsUnknown(f.filename)) return;
     const at = `${f.path}/${f.filename ?? ""}`;
     const first = seen.get(at);
     if (first === undefined) seen.set(at, i);
