@@ -194,6 +194,11 @@ export class Uploads implements DownloadLinks {
     return this.pending.get(this.pendingKey(kind, orgId, id));
   }
 
+  /** The uploads of this organization still pending (initiated, not completed), e.g. a bundle's unfinished files. */
+  pendingOf(orgId: string): PendingUpload[] {
+    return [...this.pending.values()].filter((u) => u.orgId === orgId);
+  }
+
   /** A URL for one part, valid for the configured lifetime (or already expired, fault `expireUploadUrls`). */
   presign(upload: PendingUpload, partNumber: number): string {
     const now = this.options.clock.nowMs();

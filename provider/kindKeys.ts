@@ -29,5 +29,6 @@ export type ResourceKind =
   | "file"
   | "video"
   | "appVersion"
+  | "appBundle"
   | "image"
   | "custom3DEnvironment";

@@ -26,7 +26,12 @@ import type {
   ImageOperations,
   ThemeOperations,
 } from "./experienceOperations";
-import type { DeviceContentOperations, ReleaseOperations, TagOperations } from "./contentOperations";
+import type {
+  AppBundleOperations,
+  DeviceContentOperations,
+  ReleaseOperations,
+  TagOperations,
+} from "./contentOperations";
 import type { Invalidates, WriteNotice } from "./invalidates";
 import { pageSizeMemory } from "./pagination";
 import { secretsOf } from "./redact";
@@ -51,6 +56,8 @@ import {
   type AppVersionUploadOptions,
   appVersionUploadProtocol,
   awaitBuild,
+  type BundleFileUploadOptions,
+  bundleFileUploadProtocol,
   type FileUploadOptions,
   fileUploadProtocol,
   type UploadResult,
@@ -146,6 +153,7 @@ export class DeviceMgmtClient {
   readonly tags: TagOperations;
   readonly deviceContent: DeviceContentOperations;
   readonly releases: ReleaseOperations;
+  readonly appBundles: AppBundleOperations;
 
   /** The v3 API: with the token, through the organization's throttle. */
   readonly #transport: Transport;
@@ -255,6 +263,7 @@ export class DeviceMgmtClient {
     this.tags = operations.tags;
     this.deviceContent = operations.deviceContent;
     this.releases = operations.releases;
+    this.appBundles = operations.appBundles;
   }
 
   /**
@@ -275,6 +284,15 @@ export class DeviceMgmtClient {
    */
   uploadFile(options: FileUploadOptions): Promise<UploadResult<DeviceFile>> {
     return uploadInParts(fileUploadProtocol(this.files, options), this.#storage, options);
+  }
+
+  /** Uploads a data file into a pending app bundle, as `uploadFile` does (a lost complete looked for among the app's). */
+  uploadBundleFile(options: BundleFileUploadOptions): Promise<UploadResult<DeviceFile>> {
+    return uploadInParts(
+      bundleFileUploadProtocol(this.files, this.appBundles, options),
+      this.#storage,
+      options,
+    );
   }
 
   /** Uploads a local video in parts, as `uploadFile` does (SHA-512 compared the same way). */

@@ -49,9 +49,12 @@ export type {
   CompleteUploadBody,
 } from "./experienceOperations";
 export type {
+  AppBundleFileEntry,
+  AppBundleOperations,
   ChannelTarget,
   CompleteAppVersionUploadBody,
   ContentOperations,
+  CreateAppBundleBody,
   CustomField,
   CustomFieldAction,
   DeviceContentOperations,
@@ -59,7 +62,7 @@ export type {
   TagOperations,
   TagOwnerType,
 } from "./contentOperations";
-export type { AppBundle, ShareResult, Tag } from "./types";
+export type { AppBundle, AppBundleFile, ShareResult, Tag } from "./types";
 export type {
   Custom3DEnvironment,
   DeviceExperience,
@@ -170,6 +173,7 @@ export {
   type AppVersionUploadOptions,
   awaitBuild,
   buildInProgress,
+  type BundleFileUploadOptions,
   type ChecksumAlgorithm,
   checksumOfFile,
   type FileUploadOptions,

@@ -459,6 +459,17 @@ export interface AppBundle extends Timestamps {
   appBuild?: AppBuild;
 }
 
+/** A data file of an app bundle (`GET /app-bundles/{id}/files`): where the bundle puts it on devices. */
+export interface AppBundleFile extends Timestamps {
+  id: string;
+  name: string;
+  location: string;
+  /** Each place this bundle puts the file (folder and name). */
+  bundlePaths: string[];
+  sizeBytes: number | null;
+  checksum: Checksum;
+}
+
 /** What `POST …/share` and `…/unshare` answer. */
 export interface ShareResult {
   message?: string;
