@@ -22,6 +22,7 @@ import { releaseRoutes } from "./routes/releases";
 import { sharingRoutes } from "./routes/sharing";
 import { tagRoutes } from "./routes/tags";
 import { themeRoutes } from "./routes/themes";
+import { imageUploadRoutes } from "./routes/imageUploads";
 import { uploadRoutes } from "./routes/uploads";
 import { videoRoutes } from "./routes/videos";
 import { appVersionUploadRoutes } from "./routes/appVersionUploads";
@@ -48,6 +49,7 @@ export const API_ROUTES = [
   ...uploadRoutes,
   ...videoRoutes,
   ...appVersionUploadRoutes,
+  ...imageUploadRoutes,
   ...appRoutes,
   ...sharingRoutes,
   ...tagRoutes,
@@ -127,6 +129,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     presignAnswersUrl: options.strict?.presignAnswersUrl ?? false,
     buildStatusReasons: options.strict?.buildStatusReasons ?? false,
     noRetryAfter: options.strict?.noRetryAfter ?? false,
+    uploadedImageType: options.strict?.uploadedImageType ?? "unknown",
   };
   const invitations = new Map<string, PendingInvitation[]>();
   const limiter = new FixedWindowRateLimiter(rateLimit, options.now ?? Date.now, {

@@ -103,5 +103,20 @@ export function snapshotOf(org: OrgState): OrgSnapshot {
       status: b.status ?? "available",
       files: (b.files ?? []).map((f) => ({ ...f })),
     })),
+    images: [...org.images.values()]
+      .filter((i) => !i.isSystemOwned)
+      .map((i) => ({
+        id: i.id,
+        originalFileName: i.originalFileName,
+        type: i.type,
+        status: i.status,
+        sizeBytes: i.sizeBytes,
+      })),
+    custom3DEnvironments: [...org.custom3DEnvironments.values()].map((e) => ({
+      id: e.id,
+      objectName: e.objectName,
+      status: e.status,
+      sizeBytes: e.sizeBytes,
+    })),
   };
 }

@@ -1,4 +1,5 @@
 /** Public types of the emulator's in-process API (the contract other parts of the project build on). */
+import type { ImageType } from "./experience-model";
 import type { RolloutConfig } from "./rollout";
 
 export type { DeviceInstallStatus, RolloutConfig } from "./rollout";
@@ -146,6 +147,12 @@ export interface StrictOptions {
    * instead of with its status alone.
    */
   buildStatusReasons?: boolean;
+  /**
+   * The type an uploaded image gets (`POST /images` takes none; documents silent): absent, `unknown`, which any
+   * image slot of an experience takes (the slot says what the image is for); a type, then only slots of that
+   * type take uploaded images.
+   */
+  uploadedImageType?: ImageType;
   /**
    * A 429 of the rate limit carries neither `Retry-After` nor `X-RateLimit-Reset` (the documents do not show its
    * headers) instead of both, so a client cannot learn when the window resets.
@@ -323,6 +330,16 @@ export interface OrgSnapshot {
     status: string;
     files: { fileId: string; path: string }[];
   }[];
+  /** The organization's own images (seeded or uploaded; system images are not its state). */
+  images: {
+    id: string;
+    originalFileName: string | null;
+    type: string;
+    status: string;
+    sizeBytes: number | null;
+  }[];
+  /** Every custom 3D environment of the organization (seeded or uploaded). */
+  custom3DEnvironments: { id: string; objectName: string; status: string; sizeBytes: number | null }[];
 }
 
 export interface RunningEmulator {

@@ -29,4 +29,6 @@ export type ResourceKind =
   | "file"
   | "video"
   | "appVersion"
-  | "appBundle";
+  | "appBundle"
+  | "image"
+  | "custom3DEnvironment";

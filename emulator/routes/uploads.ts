@@ -163,7 +163,7 @@ function repoint(ctx: RequestContext, fromId: string, toId: string): void {
 }
 
 /** `POST /{kind}/{id}/pre-sign`: a URL on the storage endpoint per part asked for. */
-function presignRoute(kind: UploadKind, idParam: string): RouteDefinition {
+export function presignRoute(kind: UploadKind, idParam: string): RouteDefinition {
   return {
     method: "POST",
     path: `/${kind}/:${idParam}/pre-sign`,

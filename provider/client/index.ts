@@ -46,6 +46,7 @@ export type {
   HeadsetExperiencePath,
   ImageOperations,
   ThemeOperations,
+  CompleteUploadBody,
 } from "./experienceOperations";
 export type {
   AppBundleFileEntry,
@@ -106,6 +107,8 @@ export {
   type Video,
   type VideoDetails,
   type VideoUploadStart,
+  type ImageUploadStart,
+  type Custom3DEnvironmentUploadStart,
 } from "./types";
 export {
   AmbiguousWriteError,
@@ -187,6 +190,9 @@ export {
   type UploadResult,
   uploadInParts,
   type VideoUploadOptions,
+  type NamedUploadOptions,
+  imageUploadProtocol,
+  custom3DEnvironmentUploadProtocol,
 } from "./upload";
 export {
   DownloadChecksumError,
@@ -194,5 +200,12 @@ export {
   type DownloadResult,
   DownloadUrlExpiredError,
 } from "./download";
+export {
+  ContentProcessingFailedError,
+  ContentProcessingTimeoutError,
+  DEFAULT_PROCESSING_TIMEOUT_MS,
+  type ProcessingOptions,
+  waitUntilAvailable,
+} from "./processing";
 export { type ClientStats, type HttpMethod, organizationStats } from "./transport";
 export { closeDispatchers, parseBaseUrl, resolveEndpoints, userAgent } from "./connection";

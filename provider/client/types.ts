@@ -234,6 +234,20 @@ export interface AppVersionUploadStart {
   versionId: string;
 }
 
+/** What initiating an image upload answers. */
+export interface ImageUploadStart {
+  key: string;
+  uploadId: string;
+  imageId: string;
+}
+
+/** What initiating a custom 3D environment upload answers. */
+export interface Custom3DEnvironmentUploadStart {
+  key: string;
+  uploadId: string;
+  custom3DEnvironmentId: string;
+}
+
 /** A pre-signed URL for one part of an upload (the API names it `presignedUrl`, or `url` for app versions). */
 export interface PresignedPart {
   partNumber: number;

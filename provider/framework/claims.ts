@@ -91,6 +91,20 @@ const CLAIMS: Record<ResourceKind, ClaimSpec | null> = {
     keys: (p) => (str(p.name) === undefined ? undefined : [(str(p.name) as string).trim().toLowerCase()]),
     describe: (p) => `the app "${String(p.name)}" (app names compare without case)`,
   },
+  // The name and content an image or 3D environment is uploaded with: only for the repair after a killed run
+  // (objects of one name and content may exist twice; the API cannot delete either, so none is refused).
+  image: {
+    property: "filename",
+    keys: byProperties(["filename", "sha512"]),
+    describe: (p) => `the image "${String(p.filename)}"`,
+    refuses: false,
+  },
+  custom3DEnvironment: {
+    property: "filename",
+    keys: byProperties(["filename", "sha512"]),
+    describe: (p) => `the custom 3D environment "${String(p.filename)}"`,
+    refuses: false,
+  },
   // A file name in a device folder (names and folders compare exactly, as the API's conflict rule does).
   file: {
     property: "filename",

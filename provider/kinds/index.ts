@@ -26,6 +26,7 @@ import { fileKind } from "./file/definition";
 import { videoKind } from "./video/definition";
 import { appVersionKind } from "./appVersion/definition";
 import { appBundleKind } from "./appBundle/definition";
+import { custom3DEnvironmentKind, imageKind } from "./image/definitions";
 
 export const KINDS = kindTable({
   group: groupKind,
@@ -50,6 +51,8 @@ export const KINDS = kindTable({
   video: videoKind,
   appVersion: appVersionKind,
   appBundle: appBundleKind,
+  image: imageKind,
+  custom3DEnvironment: custom3DEnvironmentKind,
 });
 
 /**

@@ -213,6 +213,28 @@ if (!existsSync(OPENAPI)) {
           releaseNotes: "Probed.",
         },
       });
+      // Uploading an image and a custom 3D environment: the same protocol, a filename only.
+      for (const [kind, idName, filename] of [
+        ["images", "imageId", "contract.png"],
+        ["custom-3d-environments", "custom3DEnvironmentId", "contract.glb"],
+      ] as const) {
+        const opened = await probe(`POST /${kind}`, {}, { body: { filename } });
+        await probe(`POST /${kind}`, {}, { body: { filename: "contract.txt" } });
+        const ids = { key: opened.key, uploadId: opened.uploadId };
+        const pathIds = { [idName]: opened[idName] };
+        const [signed] = await probe(`POST /${kind}/{${idName}}/pre-sign`, pathIds, {
+          body: { ...ids, partNumbers: [1] },
+        });
+        await probe(`POST /${kind}/{${idName}}/pre-sign`, pathIds, { body: { ...ids, partNumbers: [] } });
+        const stored = await request(signed.presignedUrl, { method: "PUT", body: "contract" });
+        await stored.body.text();
+        await probe(`POST /${kind}/{${idName}}/complete`, pathIds, {
+          body: { ...ids, parts: [{ partNumber: 1, eTag: "wrong" }] },
+        });
+        await probe(`POST /${kind}/{${idName}}/complete`, pathIds, {
+          body: { ...ids, parts: [{ partNumber: 1, eTag: stored.headers.etag as string }] },
+        });
+      }
       await probe("GET /apps/{appId}", { appId: apps[0].id });
       await probe("GET /apps/{appId}", { appId: missing });
       const channels = (await probe("GET /apps/{appId}/release-channels", { appId: apps[0].id })).data;
