@@ -87,6 +87,7 @@ beforeAll(async () => {
     simulatorAppId: simulator.id,
     productionId: simulatorChannels.find((c) => c.name === "Production")!.id,
     betaId: beta.id,
+    // The seed's Beta build, 2.5.0-beta.3, which Production keeps (examples/org's up moves Beta to its upload).
     betaVersionId: beta.version.id,
     olderVersionId: (await client.releases.versions(simulator.id).all()).find((v) => v.version === "2.4.0")!
       .id,
@@ -105,7 +106,10 @@ beforeAll(async () => {
     .replaceAll("<release channel id>", ids.safetyStableId)
     .replaceAll("<id of Training Simulator / Production>", ids.productionId)
     .replaceAll("<id of Training Simulator / Beta>", ids.betaId)
-    .replaceAll("<id of the version Beta ships now>", ids.betaVersionId);
+    .replaceAll(
+      "<id of Training Simulator 2.5.0-beta.3, which Beta shipped before examples/org's build>",
+      ids.betaVersionId,
+    );
   expect(filled).not.toMatch(/<[^>]*>/);
   passing = JSON.parse(filled);
   engine = await createEngine({
