@@ -32,8 +32,11 @@ const CATALOG_SWITCHES: Record<string, keyof StrictOptions> = {
   "merge-video-tags-on-put": "mergeVideoTagsOnPut",
   "keep-empty-app-description": "keepEmptyAppDescription",
   "replace-keeps-file-id": "replaceKeepsFileId",
+  "uploads-leave-bundle": "uploadsLeaveBundle",
+  "slow-bundle-processing": "slowBundleProcessing",
   "require-conflict-strategy": "requireConflictStrategy",
   "s3-part-sizes": "s3PartSizes",
+  "file-download-urls": "fileDownloadUrls",
   "presign-answers-url": "presignAnswersUrl",
   "build-status-reasons": "buildStatusReasons",
 };

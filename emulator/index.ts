@@ -9,6 +9,7 @@ import { FaultInjector } from "./faults";
 import { DEFAULT_MAX_PER_PAGE, pageQuerySchema } from "./pagination";
 import { readStateFile, StateFile } from "./persistence";
 import { DEFAULT_RATE_LIMIT, FixedWindowRateLimiter } from "./rate-limit";
+import { appBundleRoutes } from "./routes/appBundles";
 import { appRoutes } from "./routes/apps";
 import { auditRoutes } from "./routes/audit";
 import { catalogRoutes } from "./routes/catalog";
@@ -51,6 +52,7 @@ export const API_ROUTES = [
   ...sharingRoutes,
   ...tagRoutes,
   ...releaseRoutes,
+  ...appBundleRoutes,
   ...auditRoutes,
   ...experienceRoutes,
   ...themeRoutes,
@@ -117,8 +119,11 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     mergeVideoTagsOnPut: options.strict?.mergeVideoTagsOnPut ?? false,
     keepEmptyAppDescription: options.strict?.keepEmptyAppDescription ?? false,
     replaceKeepsFileId: options.strict?.replaceKeepsFileId ?? false,
+    uploadsLeaveBundle: options.strict?.uploadsLeaveBundle ?? false,
+    slowBundleProcessing: options.strict?.slowBundleProcessing ?? false,
     requireConflictStrategy: options.strict?.requireConflictStrategy ?? false,
     s3PartSizes: options.strict?.s3PartSizes ?? false,
+    fileDownloadUrls: options.strict?.fileDownloadUrls ?? false,
     presignAnswersUrl: options.strict?.presignAnswersUrl ?? false,
     buildStatusReasons: options.strict?.buildStatusReasons ?? false,
     noRetryAfter: options.strict?.noRetryAfter ?? false,
@@ -138,6 +143,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     clock: store.rollouts,
     urlLifetimeSeconds,
     s3PartSizes: strict.s3PartSizes,
+    fileDownloadUrls: strict.fileDownloadUrls,
   });
   const storageUrl = await uploads.start();
   const app = buildServer({

@@ -1,7 +1,7 @@
 /** The emulator's stored records (the persisted shape) and the per-organization tables that hold them. */
 import type { Permission, RoleType } from "./permissions";
 import type { Custom3DEnvironment, ExperienceRecord, Image, Theme } from "./experience-model";
-import type { AppBundle, AppVersion, ChannelRollout, Tag } from "./catalog-model";
+import type { AppBundle, AppFile, AppVersion, ChannelRollout, Tag } from "./catalog-model";
 
 export interface Timestamps {
   createdAt: string;
@@ -161,6 +161,8 @@ export interface FileItem extends Timestamps {
   sizeBytes: number;
   checksum: Checksum;
   tags: string[];
+  /** The storage object of its uploaded bytes (emulator/uploads.ts); absent: seeded, no bytes. */
+  objectKey?: string;
 }
 
 export interface Video extends Timestamps {
@@ -181,6 +183,8 @@ export interface Video extends Timestamps {
    * uploads), which read as the view derives them from the type.
    */
   rendering?: VideoRendering;
+  /** The storage object of its uploaded bytes (emulator/uploads.ts); absent: seeded, no bytes. */
+  objectKey?: string;
 }
 
 export interface VideoRendering {
@@ -295,5 +299,7 @@ export interface StoredState {
     tags?: Tag[];
     appVersions?: AppVersion[];
     appBundles?: AppBundle[];
+    /** Absent in state files written before bundles could be made: none. */
+    appFiles?: AppFile[];
   }[];
 }

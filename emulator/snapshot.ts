@@ -94,5 +94,14 @@ export function snapshotOf(org: OrgState): OrgSnapshot {
       filename: v.filename,
       sha512: v.checksum.value.toLowerCase(),
     })),
+    appBundles: [...org.appBundles.values()].map((b) => ({
+      id: b.id,
+      appId: b.appId,
+      versionId: b.versionId,
+      label: b.label,
+      // As stored (under slowBundleProcessing a finalized bundle stays "processing" here; the API reads the clock).
+      status: b.status ?? "available",
+      files: (b.files ?? []).map((f) => ({ ...f })),
+    })),
   };
 }

@@ -114,6 +114,13 @@ export interface StrictOptions {
    */
   replaceKeepsFileId?: boolean;
   /**
+   * A file upload with `appBundleId` makes a data file of the bundle's app without putting it into the bundle
+   * (`POST /app-bundles/{id}/files` then adds it), instead of adding it to the bundle at its path.
+   */
+  uploadsLeaveBundle?: boolean;
+  /** A finalized bundle reads `processing` for a minute of the emulator clock before `available` (instead of at once). */
+  slowBundleProcessing?: boolean;
+  /**
    * A complete without `conflictStrategy` over a file of the same name at the same path is 422 instead of keeping
    * both.
    */
@@ -123,6 +130,12 @@ export interface StrictOptions {
    * instead of parts of any size.
    */
   s3PartSizes?: boolean;
+  /**
+   * Files and videos answer `downloadUrl` (absent from their OpenAPI schemas, which images, 3D environments and
+   * app builds have): a signed GET of the uploaded bytes on the storage endpoint, null for one without bytes
+   * (seeded, or loaded from `--state`); off, they answer no such field.
+   */
+  fileDownloadUrls?: boolean;
   /**
    * App versions' pre-sign answers each part's URL as `url` (the OpenAPI's schema) instead of `presignedUrl` (its
    * example, and what files and videos answer).
@@ -301,6 +314,15 @@ export interface OrgSnapshot {
   files: { id: string; filename: string; location: string; sha512: string }[];
   /** Every video of the organization (seeded or uploaded), with its content's SHA-512 (hex, lower case). */
   videos: { id: string; name: string; filename: string; sha512: string }[];
+  /** Every app bundle (seeded or made through `POST /app-bundles`): its build, status and files with their folders. */
+  appBundles: {
+    id: string;
+    appId: string;
+    versionId: string;
+    label: string | null;
+    status: string;
+    files: { fileId: string; path: string }[];
+  }[];
 }
 
 export interface RunningEmulator {

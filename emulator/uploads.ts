@@ -12,9 +12,25 @@
  * checksum and size of what was received. Pending uploads and their parts live only as long as the emulator
  * (not in `--state`): the folder is made when the first part arrives (an emulator that is killed before
  * receiving any leaves nothing behind) and removed on close.
+ *
+ * Under the switch `fileDownloadUrls` (the OpenAPI's File and Video schemas have no `downloadUrl`), what a
+ * complete made is kept as one object (its key is the upload's), so that a file or video can answer one: a GET
+ * on the storage endpoint, signed and expiring as the part URLs are, without an Authorization header. Objects
+ * live as long as the emulator: one of a loaded `--state` (or a seeded one) has no bytes here: a null URL.
  */
 import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from "node:crypto";
-import { closeSync, createWriteStream, mkdirSync, mkdtempSync, openSync, readSync, rmSync } from "node:fs";
+import {
+  closeSync,
+  createReadStream,
+  createWriteStream,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -61,6 +77,14 @@ export interface PendingUpload {
   parts: Map<number, ReceivedPart>;
 }
 
+/**
+ * What a view asks of storage: the signed GET URL of a completed upload's bytes; null when it has none here;
+ * undefined (no field) when the `fileDownloadUrls` switch is off.
+ */
+export interface DownloadLinks {
+  downloadUrl(objectKey: string | undefined): string | null | undefined;
+}
+
 export interface UploadOptions {
   host: string;
   faults: FaultInjector;
@@ -68,6 +92,8 @@ export interface UploadOptions {
   clock: { nowMs(): number };
   urlLifetimeSeconds: number;
   s3PartSizes: boolean;
+  /** Files and videos answer a `downloadUrl` (their OpenAPI schemas have none). */
+  fileDownloadUrls: boolean;
 }
 
 /** S3's error document, which is what a storage host answers (not the API's JSON). */
@@ -95,8 +121,10 @@ function decodedKey(path: string): string {
   }
 }
 
-export class Uploads {
+export class Uploads implements DownloadLinks {
   private readonly pending = new Map<string, PendingUpload>();
+  /** Completed uploads' bytes by object key: one file each, for download. */
+  private readonly objects = new Map<string, string>();
   private readonly secret = randomBytes(32);
   private folderMade: string | undefined;
   private readonly log: StorageRequestRecord[] = [];
@@ -163,6 +191,11 @@ export class Uploads {
     return this.pending.get(this.pendingKey(kind, orgId, id));
   }
 
+  /** The uploads of this organization still pending (initiated, not completed), e.g. a bundle's unfinished files. */
+  pendingOf(orgId: string): PendingUpload[] {
+    return [...this.pending.values()].filter((u) => u.orgId === orgId);
+  }
+
   /** A URL for one part, valid for the configured lifetime (or already expired, fault `expireUploadUrls`). */
   presign(upload: PendingUpload, partNumber: number): string {
     const now = this.options.clock.nowMs();
@@ -174,32 +207,70 @@ export class Uploads {
       "X-Amz-Date": date,
       "X-Amz-Expires": String(lifetime),
     });
-    query.set("X-Amz-Signature", this.sign(upload.key, upload.uploadId, partNumber, date, lifetime));
-    return `${this.base}/${BUCKET}/${upload.key.split("/").map(encodeURIComponent).join("/")}?${query}`;
+    query.set("X-Amz-Signature", this.sign("PUT", upload.key, upload.uploadId, partNumber, date, lifetime));
+    return `${this.objectUrl(upload.key)}?${query}`;
   }
 
   /**
-   * Reads the parts back in the order given and forgets the upload: the checksum (the kind's algorithm) and
-   * size of the bytes received. The caller has checked that every part is there.
+   * A signed GET of a completed upload's bytes, valid for the URL lifetime on the emulator clock; null when the
+   * object has no bytes here (seeded, or loaded from `--state`); undefined when the switch is off.
    */
-  finish(upload: PendingUpload, partNumbers: readonly number[]): { checksum: Checksum; sizeBytes: number } {
+  downloadUrl(objectKey: string | undefined): string | null | undefined {
+    if (!this.options.fileDownloadUrls) return undefined;
+    if (objectKey === undefined || !this.objects.has(objectKey)) return null;
+    const date = amzDate(this.options.clock.nowMs());
+    const lifetime = this.options.urlLifetimeSeconds;
+    const query = new URLSearchParams({ "X-Amz-Date": date, "X-Amz-Expires": String(lifetime) });
+    query.set("X-Amz-Signature", this.sign("GET", objectKey, "", 0, date, lifetime));
+    return `${this.objectUrl(objectKey)}?${query}`;
+  }
+
+  private objectUrl(key: string): string {
+    return `${this.base}/${BUCKET}/${key.split("/").map(encodeURIComponent).join("/")}`;
+  }
+
+  /**
+   * Reads the parts back in the order given into one stored object (its key the upload's) and forgets the
+   * upload: the checksum (the kind's algorithm) and size of the bytes received, and the object's key. The caller
+   * has checked that every part is there.
+   */
+  finish(
+    upload: PendingUpload,
+    partNumbers: readonly number[],
+  ): { checksum: Checksum; sizeBytes: number; objectKey: string } {
     const algorithm = ALGORITHM[upload.kind];
     const hash = createHash(algorithm.node);
     const buffer = Buffer.allocUnsafe(1024 * 1024);
     let sizeBytes = 0;
-    for (const n of partNumbers) {
-      const fd = openSync((upload.parts.get(n) as ReceivedPart).file, "r");
-      try {
-        for (let read; (read = readSync(fd, buffer, 0, buffer.length, null)) > 0;) {
-          hash.update(buffer.subarray(0, read));
-          sizeBytes += read;
+    // The bytes are kept only where something can download them (switch `fileDownloadUrls`): otherwise a
+    // large upload would cost its size twice on disk for nothing.
+    const objectFile = this.options.fileDownloadUrls
+      ? path.join(this.objectFolder(), createHash("sha256").update(upload.key).digest("hex"))
+      : undefined;
+    const out = objectFile === undefined ? undefined : openSync(objectFile, "w");
+    try {
+      for (const n of partNumbers) {
+        const fd = openSync((upload.parts.get(n) as ReceivedPart).file, "r");
+        try {
+          for (let read; (read = readSync(fd, buffer, 0, buffer.length, null)) > 0;) {
+            hash.update(buffer.subarray(0, read));
+            if (out !== undefined) writeSync(out, buffer, 0, read);
+            sizeBytes += read;
+          }
+        } finally {
+          closeSync(fd);
         }
-      } finally {
-        closeSync(fd);
       }
+    } finally {
+      if (out !== undefined) closeSync(out);
     }
+    if (objectFile !== undefined) this.objects.set(upload.key, objectFile);
     this.forget(upload);
-    return { checksum: { algorithm: algorithm.name, value: hash.digest("hex") }, sizeBytes };
+    return {
+      checksum: { algorithm: algorithm.name, value: hash.digest("hex") },
+      sizeBytes,
+      objectKey: upload.key,
+    };
   }
 
   private forget(upload: PendingUpload): void {
@@ -211,18 +282,62 @@ export class Uploads {
     return `${kind}/${orgId}/${id}`;
   }
 
-  private uploadFolder(upload: PendingUpload): string {
+  private objectFolder(): string {
+    const folder = path.join(this.storageFolder(), "objects");
+    mkdirSync(folder, { recursive: true });
+    return folder;
+  }
+
+  private storageFolder(): string {
     this.folderMade ??= mkdtempSync(path.join(tmpdir(), "devicemgmt-storage-"));
+    return this.folderMade;
+  }
+
+  private uploadFolder(upload: PendingUpload): string {
     return path.join(
-      this.folderMade,
+      this.storageFolder(),
       createHash("sha256").update(upload.uploadId).digest("hex").slice(0, 32),
     );
   }
 
-  private sign(key: string, uploadId: string, partNumber: number, date: string, lifetime: number): string {
+  private sign(
+    method: "PUT" | "GET",
+    key: string,
+    uploadId: string,
+    partNumber: number,
+    date: string,
+    lifetime: number,
+  ): string {
     return createHmac("sha256", this.secret)
-      .update(["PUT", key, uploadId, partNumber, date, lifetime].join("\n"))
+      .update([method, key, uploadId, partNumber, date, lifetime].join("\n"))
       .digest("hex");
+  }
+
+  /** Whether the signature and expiry of a signed URL hold; the refusal to answer when not. */
+  private refusalOf(url: URL, method: "PUT" | "GET", key: string): [number, string, string] | undefined {
+    const partNumber = method === "PUT" ? Number(url.searchParams.get("partNumber")) : 0;
+    const uploadId = method === "PUT" ? (url.searchParams.get("uploadId") ?? "") : "";
+    const date = url.searchParams.get("X-Amz-Date") ?? "";
+    const lifetime = Number(url.searchParams.get("X-Amz-Expires"));
+    const presented = Buffer.from(url.searchParams.get("X-Amz-Signature") ?? "", "utf8");
+    const expected = Buffer.from(this.sign(method, key, uploadId, partNumber, date, lifetime), "utf8");
+    if (presented.length !== expected.length || !timingSafeEqual(presented, expected))
+      return [
+        403,
+        "SignatureDoesNotMatch",
+        "The request signature we calculated does not match the signature you provided.",
+      ];
+    if (this.options.clock.nowMs() > fromAmzDate(date) + lifetime * 1000)
+      return [403, "AccessDenied", "Request has expired"];
+    return undefined;
+  }
+
+  /** A GET of a stored object: streamed from its file, never read whole. */
+  private serve(res: ServerResponse, file: string, record: StorageRequestRecord): void {
+    const size = statSync(file).size;
+    record.status = 200;
+    res.writeHead(200, { "content-type": "application/octet-stream", "content-length": String(size) });
+    createReadStream(file).pipe(res);
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
@@ -241,7 +356,12 @@ export class Uploads {
       req.resume();
       storageError(res, status, code, message);
     };
-    if (req.method !== "PUT" || !url.pathname.startsWith(`/${BUCKET}/`))
+    // A GET reads a stored object; the URL of an upload's part (with its upload id) only takes PUTs.
+    const method =
+      req.method === "PUT" || (req.method === "GET" && !url.searchParams.has("uploadId"))
+        ? req.method
+        : undefined;
+    if (method === undefined || !url.pathname.startsWith(`/${BUCKET}/`))
       return refuse(405, "MethodNotAllowed", "The specified method is not allowed against this resource.");
     if (record.authorization)
       return refuse(
@@ -249,20 +369,16 @@ export class Uploads {
         "InvalidArgument",
         "Only one auth mechanism allowed; a pre-signed URL takes no Authorization header.",
       );
+    const refusal = this.refusalOf(url, method, record.key);
+    if (refusal) return refuse(...refusal);
+    if (method === "GET") {
+      const object = this.objects.get(record.key);
+      if (!object) return refuse(404, "NoSuchKey", "The specified key does not exist.");
+      req.resume();
+      return this.serve(res, object, record);
+    }
     const partNumber = Number(url.searchParams.get("partNumber"));
     const uploadId = url.searchParams.get("uploadId") ?? "";
-    const date = url.searchParams.get("X-Amz-Date") ?? "";
-    const lifetime = Number(url.searchParams.get("X-Amz-Expires"));
-    const presented = Buffer.from(url.searchParams.get("X-Amz-Signature") ?? "", "utf8");
-    const expected = Buffer.from(this.sign(record.key, uploadId, partNumber, date, lifetime), "utf8");
-    if (presented.length !== expected.length || !timingSafeEqual(presented, expected))
-      return refuse(
-        403,
-        "SignatureDoesNotMatch",
-        "The request signature we calculated does not match the signature you provided.",
-      );
-    if (this.options.clock.nowMs() > fromAmzDate(date) + lifetime * 1000)
-      return refuse(403, "AccessDenied", "Request has expired");
     const upload = [...this.pending.values()].find((u) => u.uploadId === uploadId && u.key === record.key);
     if (!upload)
       return refuse(

@@ -16,6 +16,7 @@ import type {
 } from "./model";
 import { newestFirst } from "./model";
 import type { OrgState, Store } from "./store";
+import type { DownloadLinks } from "./uploads";
 
 export function organizationView(org: Organization) {
   return { id: org.id, name: org.name, slug: org.slug, createdAt: org.createdAt, updatedAt: org.updatedAt };
@@ -268,13 +269,15 @@ export function releaseChannelView(store: Store, org: OrgState, channel: Release
   };
 }
 
-export function fileView(org: OrgState, file: FileItem) {
+/** `links`: storage's signed GET of the uploaded bytes (switch `fileDownloadUrls`; absent: no field). */
+export function fileView(org: OrgState, file: FileItem, links?: DownloadLinks) {
   return {
     id: file.id,
     filename: file.filename,
     location: file.location,
     sizeBytes: file.sizeBytes,
     checksum: file.checksum,
+    downloadUrl: links?.downloadUrl(file.objectKey),
     tags: file.tags,
     deviceStatuses: reachedDevices(
       org,
@@ -291,7 +294,7 @@ export function fileView(org: OrgState, file: FileItem) {
   };
 }
 
-export function videoView(org: OrgState, video: Video) {
+export function videoView(org: OrgState, video: Video, links?: DownloadLinks) {
   return {
     id: video.id,
     name: video.name,
@@ -300,6 +303,7 @@ export function videoView(org: OrgState, video: Video) {
     description: video.description ?? null,
     sizeBytes: video.sizeBytes,
     checksum: video.checksum,
+    downloadUrl: links?.downloadUrl(video.objectKey),
     details: {
       videoType: video.videoType,
       ...(video.rendering ?? {

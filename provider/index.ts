@@ -17,6 +17,7 @@ export * from "./kinds/app";
 export * from "./kinds/file";
 export * from "./kinds/video";
 export * from "./kinds/appVersion";
+export * from "./kinds/appBundle";
 export type * from "./kinds/experience/args";
 export * from "./lookups";
 export * from "./contentLookups";

@@ -28,4 +28,5 @@ export type ResourceKind =
   | "app"
   | "file"
   | "video"
-  | "appVersion";
+  | "appVersion"
+  | "appBundle";

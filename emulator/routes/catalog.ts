@@ -4,6 +4,7 @@ import { notFound } from "../errors";
 import type { DeviceModel, FileItem, Table, Video } from "../model";
 import type { OrgState } from "../store";
 import { appView, deviceModelView, fileView, releaseChannelView, videoView } from "../views";
+import type { DownloadLinks } from "../uploads";
 
 function found<T>(value: T | undefined): T {
   if (value === undefined) throw notFound();
@@ -30,7 +31,7 @@ function contentRoutes<T extends { id: string; createdAt: string }>(
   kind: "files" | "videos",
   idParam: string,
   tableOf: (org: OrgState) => Table<T>,
-  view: (org: OrgState, item: T) => unknown,
+  view: (org: OrgState, item: T, links?: DownloadLinks) => unknown,
   label: (item: T) => string,
 ): RouteDefinition[] {
   const what = kind === "files" ? "file" : "video";
@@ -41,7 +42,7 @@ function contentRoutes<T extends { id: string; createdAt: string }>(
       auth: "user",
       handler: (ctx) => {
         ctx.access.require("CONTENT__VIEW");
-        return ok(ctx.page(tableOf(ctx.org).list(), (item) => view(ctx.org, item)));
+        return ok(ctx.page(tableOf(ctx.org).list(), (item) => view(ctx.org, item, ctx.services.uploads)));
       },
     },
     {
@@ -50,7 +51,7 @@ function contentRoutes<T extends { id: string; createdAt: string }>(
       auth: "user",
       handler: (ctx) => {
         ctx.access.require("CONTENT__VIEW");
-        return ok(view(ctx.org, found(tableOf(ctx.org).get(ctx.params[idParam]))));
+        return ok(view(ctx.org, found(tableOf(ctx.org).get(ctx.params[idParam])), ctx.services.uploads));
       },
     },
     {

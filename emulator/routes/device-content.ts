@@ -13,6 +13,7 @@ import type { Attachment, Device, FileItem, Table, Video } from "../model";
 import { newestFirst } from "../model";
 import type { OrgState } from "../store";
 import { fileView, videoView } from "../views";
+import type { DownloadLinks } from "../uploads";
 import { deviceLabel } from "./audit";
 import { findDevice } from "./devices";
 
@@ -24,7 +25,7 @@ interface ContentKind<T extends { id: string; createdAt: string }> {
   table: (org: OrgState) => Table<T>;
   attached: (device: Device) => Attachment[];
   label: (item: T) => string;
-  view: (org: OrgState, item: T) => unknown;
+  view: (org: OrgState, item: T, links?: DownloadLinks) => unknown;
 }
 
 function contentRoutes<T extends { id: string; createdAt: string }>(kind: ContentKind<T>): RouteDefinition[] {
@@ -43,7 +44,7 @@ function contentRoutes<T extends { id: string; createdAt: string }>(kind: Conten
           .map((a) => table(ctx.org).get(a.id))
           .filter((item) => item !== undefined)
           .sort(newestFirst);
-        return ok(ctx.page(items, (item) => view(ctx.org, item)));
+        return ok(ctx.page(items, (item) => view(ctx.org, item, ctx.services.uploads)));
       },
     },
     {
@@ -125,7 +126,7 @@ export const deviceContentRoutes: RouteDefinition[] = [
 function groupContentList<T extends { id: string; createdAt: string }>(
   segment: "files" | "videos",
   table: (org: OrgState) => Table<T>,
-  view: (org: OrgState, item: T) => unknown,
+  view: (org: OrgState, item: T, links?: DownloadLinks) => unknown,
 ): RouteDefinition {
   return {
     method: "GET",
@@ -139,7 +140,7 @@ function groupContentList<T extends { id: string; createdAt: string }>(
         .map((a) => table(ctx.org).get(a.id))
         .filter((item) => item !== undefined)
         .sort(newestFirst);
-      return ok(ctx.page(items, (item) => view(ctx.org, item)));
+      return ok(ctx.page(items, (item) => view(ctx.org, item, ctx.services.uploads)));
     },
   };
 }

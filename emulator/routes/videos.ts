@@ -65,7 +65,7 @@ export const videoRoutes: RouteDefinition[] = [
           description: `Updated video '${name}'.`,
         });
       }
-      return ok(videoView(ctx.org, video));
+      return ok(videoView(ctx.org, video, ctx.services.uploads));
     },
   },
 ];

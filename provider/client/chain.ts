@@ -22,6 +22,11 @@ export interface ChainRequest {
   headers: Record<string, string>;
   /** JSON text for the API; the bytes of one part for a storage host (./storage). */
   body?: string | Uint8Array;
+  /**
+   * A download (./download): the body of a 2xx answer is streamed into this file, made anew by each attempt,
+   * instead of being read as text (which stays empty).
+   */
+  saveTo?: string;
   /** A POST that sets a state, retried like a PUT (see RequestSpec.repeatable). */
   repeatable?: boolean;
   /** Set by withRetry: which attempt of the call this is, 1 for the first. */

@@ -26,7 +26,12 @@ import type {
   ImageOperations,
   ThemeOperations,
 } from "./experienceOperations";
-import type { DeviceContentOperations, ReleaseOperations, TagOperations } from "./contentOperations";
+import type {
+  AppBundleOperations,
+  DeviceContentOperations,
+  ReleaseOperations,
+  TagOperations,
+} from "./contentOperations";
 import type { Invalidates, WriteNotice } from "./invalidates";
 import { pageSizeMemory } from "./pagination";
 import { secretsOf } from "./redact";
@@ -34,11 +39,14 @@ import { type BackoffSettings, DEFAULT_BACKOFF } from "./retry";
 import * as s from "./schemas";
 import type { RequestFn } from "./chain";
 import { STORAGE_BACKOFF, storageChain } from "./storage";
+import { downloadToFile, type DownloadOptions, type DownloadResult } from "./download";
 import type { ApiInfo, AppBuild, DeviceFile, Organization, TokenInfo, User, Video } from "./types";
 import {
   type AppVersionUploadOptions,
   appVersionUploadProtocol,
   awaitBuild,
+  type BundleFileUploadOptions,
+  bundleFileUploadProtocol,
   type FileUploadOptions,
   fileUploadProtocol,
   type UploadResult,
@@ -131,6 +139,7 @@ export class DeviceMgmtClient {
   readonly tags: TagOperations;
   readonly deviceContent: DeviceContentOperations;
   readonly releases: ReleaseOperations;
+  readonly appBundles: AppBundleOperations;
 
   /** The v3 API: with the token, through the organization's throttle. */
   readonly #transport: Transport;
@@ -240,6 +249,7 @@ export class DeviceMgmtClient {
     this.tags = operations.tags;
     this.deviceContent = operations.deviceContent;
     this.releases = operations.releases;
+    this.appBundles = operations.appBundles;
   }
 
   /**
@@ -262,9 +272,27 @@ export class DeviceMgmtClient {
     return uploadInParts(fileUploadProtocol(this.files, options), this.#storage, options);
   }
 
+  /** Uploads a data file into a pending app bundle, as `uploadFile` does (a lost complete looked for among the app's). */
+  uploadBundleFile(options: BundleFileUploadOptions): Promise<UploadResult<DeviceFile>> {
+    return uploadInParts(
+      bundleFileUploadProtocol(this.files, this.appBundles, options),
+      this.#storage,
+      options,
+    );
+  }
+
   /** Uploads a local video in parts, as `uploadFile` does (SHA-512 compared the same way). */
   uploadVideo(options: VideoUploadOptions): Promise<UploadResult<Video>> {
     return uploadInParts(videoUploadProtocol(this.videos, options), this.#storage, options);
+  }
+
+  /**
+   * Downloads content from the signed `downloadUrl` the API answered to a local file (./download.ts): through
+   * the storage chain (no token, no budget, retried), streamed to disk, verified against `expected` (the
+   * checksum the API answers; `DownloadChecksumError` when the bytes differ, and nothing is written).
+   */
+  download(options: DownloadOptions): Promise<DownloadResult> {
+    return downloadToFile(this.#storage, options);
   }
 
   /**

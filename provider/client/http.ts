@@ -5,6 +5,8 @@
  * modules of the pinned undici version directly (25 modules). Their types are undici's own. `sendOnce` is the
  * request function at the heart of the request chain (./chain).
  */
+import { createWriteStream } from "node:fs";
+import { pipeline } from "node:stream/promises";
 import type { Agent as UndiciAgent, Dispatcher } from "undici";
 import type { RequestFn, ResponseHeaders } from "./chain";
 
@@ -55,6 +57,10 @@ export function sendOnce(settings: { dispatcher: Dispatcher; timeoutMs: number }
         bodyTimeout: settings.timeoutMs,
       });
       answered = { status: response.statusCode, headers: response.headers };
+      if (req.saveTo !== undefined && response.statusCode >= 200 && response.statusCode < 300) {
+        await pipeline(response.body, createWriteStream(req.saveTo));
+        return { kind: "answer", ...answered, text: "", sentAt };
+      }
       const text = await response.body.text();
       return { kind: "answer", ...answered, text, sentAt };
     } catch (error) {

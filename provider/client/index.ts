@@ -48,9 +48,12 @@ export type {
   ThemeOperations,
 } from "./experienceOperations";
 export type {
+  AppBundleFileEntry,
+  AppBundleOperations,
   ChannelTarget,
   CompleteAppVersionUploadBody,
   ContentOperations,
+  CreateAppBundleBody,
   CustomField,
   CustomFieldAction,
   DeviceContentOperations,
@@ -58,7 +61,7 @@ export type {
   TagOperations,
   TagOwnerType,
 } from "./contentOperations";
-export type { AppBundle, ShareResult, Tag } from "./types";
+export type { AppBundle, AppBundleFile, ShareResult, Tag } from "./types";
 export type {
   Custom3DEnvironment,
   DeviceExperience,
@@ -167,6 +170,7 @@ export {
   type AppVersionUploadOptions,
   awaitBuild,
   buildInProgress,
+  type BundleFileUploadOptions,
   type ChecksumAlgorithm,
   checksumOfFile,
   type FileUploadOptions,
@@ -184,5 +188,11 @@ export {
   uploadInParts,
   type VideoUploadOptions,
 } from "./upload";
+export {
+  DownloadChecksumError,
+  type DownloadOptions,
+  type DownloadResult,
+  DownloadUrlExpiredError,
+} from "./download";
 export { type ClientStats, type HttpMethod, organizationStats } from "./transport";
 export { closeDispatchers, parseBaseUrl, resolveEndpoints, userAgent } from "./connection";

@@ -245,6 +245,7 @@ export const fileSchema = parsesTo<t.DeviceFile>()(
     checksum: checksumSchema,
     tags: z.array(z.string()).optional(),
     deviceStatuses: z.array(contentDeviceStatusSchema),
+    downloadUrl: z.string().nullable().optional(),
     ...timestamps,
   }),
   true,
@@ -302,6 +303,7 @@ export const videoSchema = parsesTo<t.Video>()(
     details: videoDetailsSchema.optional(),
     tags: z.array(z.string()).optional(),
     deviceStatuses: z.array(contentDeviceStatusSchema),
+    downloadUrl: z.string().nullable().optional(),
     ...timestamps,
   }),
   true,
@@ -362,6 +364,19 @@ export const appBundleSchema = parsesTo<t.AppBundle>()(
     label: z.string().nullable().optional(),
     status: z.string().optional(),
     appBuild: appBuildSchema.optional(),
+    ...timestamps,
+  }),
+  true,
+);
+
+export const appBundleFileSchema = parsesTo<t.AppBundleFile>()(
+  z.object({
+    id,
+    name: z.string(),
+    location: z.string(),
+    bundlePaths: z.array(z.string()),
+    sizeBytes: z.number().int().nullable(),
+    checksum: checksumSchema,
     ...timestamps,
   }),
   true,

@@ -206,6 +206,11 @@ export interface DeviceFile extends Timestamps {
   checksum: Checksum;
   tags?: string[];
   deviceStatuses: ContentDeviceStatus[];
+  /**
+   * A signed URL of the content on the storage host (not in the OpenAPI's File schema; absent when the API
+   * answers none, null when it cannot be downloaded).
+   */
+  downloadUrl?: string | null;
 }
 
 /** What initiating a file upload answers: the upload's storage key and id, and the id the file will have. */
@@ -253,6 +258,8 @@ export interface Video extends Timestamps {
   details?: VideoDetails;
   tags?: string[];
   deviceStatuses: ContentDeviceStatus[];
+  /** As a file's: not in the OpenAPI's Video schema; absent when the API answers none, null when it cannot be downloaded. */
+  downloadUrl?: string | null;
 }
 
 /** A video's rendering fields (the OpenAPI's `details`). */
@@ -436,6 +443,17 @@ export interface AppBundle extends Timestamps {
   label?: string | null;
   status?: string;
   appBuild?: AppBuild;
+}
+
+/** A data file of an app bundle (`GET /app-bundles/{id}/files`): where the bundle puts it on devices. */
+export interface AppBundleFile extends Timestamps {
+  id: string;
+  name: string;
+  location: string;
+  /** Each place this bundle puts the file (folder and name). */
+  bundlePaths: string[];
+  sizeBytes: number | null;
+  checksum: Checksum;
 }
 
 /** What `POST …/share` and `…/unshare` answer. */

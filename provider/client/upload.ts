@@ -18,6 +18,7 @@ import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { DeviceMgmtProblem } from "../errors";
 import type { RequestFn } from "./chain";
+import type { AppBundleOperations } from "./contentOperations";
 import { AmbiguousWriteError, NotFoundError, PresignedUrlExpiredError } from "./errors";
 import { putPart } from "./storage";
 import type {
@@ -377,6 +378,31 @@ export function fileUploadProtocol(
         (f) => f.filename === filename && f.location === path && same(f),
       );
       return candidates.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+    },
+  };
+}
+
+/** What `DeviceMgmtClient.uploadBundleFile` takes: a file uploaded into a pending bundle of `appId`. */
+export interface BundleFileUploadOptions extends FileUploadOptions {
+  appId: string;
+  appBundleId: string;
+}
+
+/**
+ * A bundle's data file: a file upload with `appBundleId`; after a lost complete, what it made is among the app's
+ * bundle files (`GET /apps/{appId}/files?sha512[]=`), which need not be among the organization's files.
+ */
+export function bundleFileUploadProtocol(
+  files: FileOperations,
+  appBundles: AppBundleOperations,
+  options: BundleFileUploadOptions,
+): UploadProtocol<DeviceFile> {
+  return {
+    ...fileUploadProtocol(files, options),
+    findCompleted: async (id, checksum) => {
+      const found = await appBundles.appFilesBySha512(options.appId, [checksum]);
+      const same = (f: DeviceFile) => f.filename === options.filename && f.location === options.path;
+      return found.find((f) => f.id === id) ?? found.find(same);
     },
   };
 }

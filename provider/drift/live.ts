@@ -28,6 +28,7 @@ import type {
 } from "../client";
 import { DeviceMgmtError, NotFoundError } from "../client";
 import { mapConcurrently } from "../export/read";
+import { readAppBundle, type BundleLive } from "../kinds/appBundle/live";
 
 /** Per-owner reads at once; the client's throttle still paces them. */
 const OWNER_CONCURRENCY = 8;
@@ -128,6 +129,23 @@ export class LiveOrganization {
 
   files(): Promise<DeviceFile[]> {
     return this.#once("files", () => this.#client.files.all());
+  }
+
+  /** These app bundles with their files (the API lists bundles per app only); a bundle that is gone is left out. */
+  appBundles(ids: string[]): Promise<BundleLive[]> {
+    return this.#once(`app-bundles ${[...ids].sort().join(",")}`, async () => {
+      const read = await mapConcurrently(
+        [...new Set(ids)],
+        OWNER_CONCURRENCY,
+        (id) =>
+          readAppBundle(this.#client, id).catch((error: unknown) => {
+            if (error instanceof NotFoundError) return undefined;
+            throw error;
+          }),
+        () => {},
+      );
+      return read.filter((b): b is BundleLive => b !== undefined);
+    });
   }
 
   videos(): Promise<Video[]> {

@@ -18,6 +18,7 @@ import { parseArgs } from "node:util";
 import { closeDispatchers, DeviceMgmtClient, resolveEndpoints } from "../client";
 import { baseUrlProblem, envFlag, ENV_KEYS } from "../connection";
 import { ExportOptionError, PackageNotFoundError } from "./errors";
+import { CONTENT_FOLDER, downloadContent } from "./content";
 import { EXPORT_KINDS, type ExportKind } from "./model";
 import { planProgram, slugify } from "./naming";
 import { readOrganization } from "./read";
@@ -31,7 +32,8 @@ Reads an organization through the v3 API and writes a Pulumi program that declar
 with their roles, release channels on groups and devices, custom themes, and the headset and device
 experiences of configured groups and ungrouped devices (admin PINs become config secrets you set), tags and
 the tags of apps, files and videos, every device's placement (by serial number: never migrated), the files and
-videos of ungrouped devices, and each release channel's version. Adoption ids go to the stack config file, so the
+videos of ungrouped devices, each release channel's version, and the files the API lets it download (into
+content/, verified against their SHA-512, declared as File resources uploaded from there). Adoption ids go to the stack config file, so the
 same program manages the organization as it is (with that file) or builds a copy elsewhere (without it).
 
 Options:
@@ -43,6 +45,8 @@ Options:
                      (default: production)
   --base-url URL     API base URL ending in /api/v3 (default: $DEVICEMGMT_BASE_URL)
   --force            write into --out even when it is not empty (files of the same name are overwritten)
+  --no-content       download no content: files stay lookups by name (getFile), as in an export of the
+                     organization's structure only (same as leaving "content" out of --only)
   -h, --help         show this help
 
 Staging in an organization that already holds some of the objects:
@@ -92,6 +96,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions | "hel
         stack: { type: "string" },
         "base-url": { type: "string" },
         force: { type: "boolean" },
+        "no-content": { type: "boolean" },
         "match-base-url": { type: "string" },
         "match-token-env": { type: "string" },
         "match-stack": { type: "string" },
@@ -116,6 +121,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions | "hel
     kinds = EXPORT_KINDS.filter((k) => requested.includes(k));
   }
   if (values["skip-users"]) kinds = kinds.filter((k) => k !== "users");
+  if (values["no-content"]) kinds = kinds.filter((k) => k !== "content");
   if (!kinds.length) throw new UsageError("Nothing to export: --skip-users left no kind from --only.");
 
   for (const [flag, value] of [
@@ -247,6 +253,8 @@ export async function main(
       versions: await generatedVersions(out),
     });
     await mkdir(out, { recursive: true });
+    // The content first: a refused download (bytes without the API's checksum) leaves no program behind.
+    await downloadContent(client, plan.uploaded, out, (line) => io.stderr(`devicemgmt-export: ${line}\n`));
     for (const [name, content] of Object.entries(files)) await writeFile(path.join(out, name), content);
 
     const attachments = plan.groupChannels.length + plan.devices.reduce((n, d) => n + d.channels.length, 0);
@@ -259,6 +267,9 @@ export async function main(
         counted(plan.placement.tags.length, "tag") +
         counted(plan.placement.devices.length, "device") +
         counted(plan.placement.channelVersions.length, "channel version") +
+        (plan.uploaded.length
+          ? `${counted(plan.uploaded.length, "file")} downloaded into ${CONTENT_FOLDER}/`
+          : "") +
         (plan.leftOut.length ? `; ${plan.leftOut.length} left out (listed in README.md).` : ".") +
         "\n",
     );

@@ -9,6 +9,7 @@ import type {
   ModelTag,
   ModelTagSet,
 } from "./deviceRead";
+import { contentKey } from "./content";
 import { channelKey, type OrgModel } from "./model";
 import { assignIdentifiers, assignUnique, identifierFrom, slugify } from "./names";
 
@@ -79,6 +80,8 @@ export interface DevicePlanContext {
   groupVariable: Map<string, string>;
   channelVariable: Map<string, string>;
   deviceVariable: Map<string, string>;
+  /** Declared content (content.ts) by `contentKey(type, id)`: referred to by its variable, not looked up. */
+  contentVariable: Map<string, string>;
   resourceNames: Set<string>;
   variables: Set<string>;
 }
@@ -139,10 +142,13 @@ export function planDevices(model: OrgModel, ctx: DevicePlanContext): DevicePlan
   const deviceContent = model.deviceContent ?? [];
   const lookupKey = (type: string, name: string) => `${type}\u0000${name}`;
   const wanted = new Map<string, { type: "app" | "file" | "video"; name: string }>();
+  const declared = (type: string, id: string) => ctx.contentVariable.get(contentKey(type, id));
   for (const t of tagSets)
-    wanted.set(lookupKey(t.ownerType, t.ownerName), { type: t.ownerType, name: t.ownerName });
+    if (!declared(t.ownerType, t.ownerId))
+      wanted.set(lookupKey(t.ownerType, t.ownerName), { type: t.ownerType, name: t.ownerName });
   for (const c of deviceContent)
-    wanted.set(lookupKey(c.type, c.contentName), { type: c.type, name: c.contentName });
+    if (!declared(c.type, c.contentId))
+      wanted.set(lookupKey(c.type, c.contentName), { type: c.type, name: c.contentName });
   const lookups = [...wanted.values()];
   const suffix = { app: "App", file: "File", video: "Video" } as const;
   const contentLookupVariables = assignIdentifiers(
@@ -171,14 +177,18 @@ export function planDevices(model: OrgModel, ctx: DevicePlanContext): DevicePlan
     tagSets: tagSets.map((tagSet, i) => ({
       tagSet,
       resourceName: tagSetNames[i],
-      ownerVariable: lookupVariable.get(lookupKey(tagSet.ownerType, tagSet.ownerName))!,
+      ownerVariable:
+        declared(tagSet.ownerType, tagSet.ownerId) ??
+        lookupVariable.get(lookupKey(tagSet.ownerType, tagSet.ownerName))!,
       tagVariables: tagSet.tags.map((t) => tagVariable.get(t.toLowerCase())),
     })),
     deviceContent: deviceContent.map((content, i) => ({
       content,
       resourceName: contentNames[i],
       deviceVariable: ctx.deviceVariable.get(content.deviceId)!,
-      contentVariable: lookupVariable.get(lookupKey(content.type, content.contentName))!,
+      contentVariable:
+        declared(content.type, content.contentId) ??
+        lookupVariable.get(lookupKey(content.type, content.contentName))!,
     })),
     tags: tags.map((tag, i) => ({ tag, resourceName: tagNames[i], variable: tagVariables[i] })),
     devices: devices.map((device, i) => ({

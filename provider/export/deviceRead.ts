@@ -10,6 +10,7 @@
  *   that name, one channel of that name in it, one version of that name; everything else is left out with why.
  */
 import type { DeviceMgmtClient } from "../client";
+import { contentKey } from "./content";
 import { compareBy } from "./order";
 import { liveStateOf } from "../framework/properties";
 import { tagProperties } from "../kinds/tag/properties";
@@ -69,7 +70,16 @@ export interface DeviceRead {
 
 export async function readDevicesAndTags(
   client: DeviceMgmtClient,
-  options: { withTags: boolean; withDevices: boolean; withVersions: boolean },
+  options: {
+    withTags: boolean;
+    withDevices: boolean;
+    withVersions: boolean;
+    /**
+     * Content the program declares (`contentKey(type, id)`, content.ts): referred to by its resource, so a name
+     * other objects share does not leave it out.
+     */
+    declared?: ReadonlySet<string>;
+  },
 ): Promise<DeviceRead> {
   const leftOut: string[] = [];
   const tags: ModelTag[] = options.withTags
@@ -108,7 +118,7 @@ export async function readDevicesAndTags(
     for (const owner of owners) {
       if (!owner.tags.length) continue;
       const named = owners.filter((o) => o.ownerType === owner.ownerType && o.ownerName === owner.ownerName);
-      if (named.length > 1) {
+      if (named.length > 1 && !options.declared?.has(contentKey(owner.ownerType, owner.ownerId))) {
         leftOut.push(
           `The tags of ${owner.ownerType} "${owner.ownerName}": ${named.length} ${owner.ownerType}s have this name, so it cannot be looked up.`,
         );
@@ -157,7 +167,8 @@ export async function readDevicesAndTags(
         const where = `The ${item.type} "${item.contentName}" on device "${d.name}" (${d.serialNumber})`;
         if (sameName.get(d.name)! > 1)
           leftOut.push(`${where}: ${sameName.get(d.name)} devices have this name.`);
-        else if (item.count !== 1) leftOut.push(`${where}: ${item.count} ${item.type}s have this name.`);
+        else if (item.count !== 1 && !options.declared?.has(contentKey(item.type, item.contentId)))
+          leftOut.push(`${where}: ${item.count} ${item.type}s have this name.`);
         else
           deviceContent.push({
             deviceId: d.id,

@@ -33,3 +33,16 @@ export class PackageNotFoundError extends DeviceMgmtProblem {
     });
   }
 }
+
+/** A content file name that would leave the export's content folder (the API named it; never written). */
+export class UnsafeContentPathError extends DeviceMgmtProblem {
+  constructor(readonly source: string) {
+    super(
+      `The content path ${source} leads outside the export's content folder; nothing was written there.`,
+      {
+        property: "source",
+        fix: "report this export: content names are made safe before they are written",
+      },
+    );
+  }
+}

@@ -69,9 +69,17 @@ export interface Declaring {
  * of the kind (undefined when it holds none), or why the exporter writes none. `construct` is `new dm.<Type>`
  * for the kind's own type, so a section cannot name a class the kind table does not have.
  */
-export type KindSection =
-  | ((plan: ProgramPlan, declaring: Declaring, construct: string) => string | undefined)
-  | { notExported: string };
+export type KindSection = SectionWriter | { content: SectionWriter } | { notExported: string };
+
+/**
+ * What a section writes. A content kind's section is `{ content: writer }` (content.ts `contentSection`): it is
+ * written before every other section, since attachments and tag sets refer to the content it declares.
+ */
+export type SectionWriter = (
+  plan: ProgramPlan,
+  declaring: Declaring,
+  construct: string,
+) => string | undefined;
 
 /** A section: its comment line, then its statements. */
 export const section = (comment: string, lines: string[]) => [comment, ...lines].join("\n");

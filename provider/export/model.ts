@@ -12,12 +12,13 @@ import type {
   ModelTag,
   ModelTagSet,
 } from "./deviceRead";
+import type { ModelContent } from "./content";
 import type { ModelExperience, ModelTheme } from "./experienceRead";
 import { compareBy } from "./order";
 
 /** What a program can declare; `groups` also decides whether groups are declared or only looked up. */
 export type ExportKind =
-  "groups" | "users" | "attachments" | "themes" | "experiences" | "tags" | "devices" | "versions";
+  "groups" | "users" | "attachments" | "themes" | "experiences" | "tags" | "devices" | "versions" | "content";
 export const EXPORT_KINDS: readonly ExportKind[] = [
   "groups",
   "users",
@@ -27,6 +28,7 @@ export const EXPORT_KINDS: readonly ExportKind[] = [
   "tags",
   "devices",
   "versions",
+  "content",
 ];
 
 export type RoleType = "organization" | "group";
@@ -100,6 +102,8 @@ export interface OrgModel {
   placedDevices?: ModelPlacedDevice[];
   /** The version each release channel delivers (kind "versions"); absent: none. */
   channelVersions?: ModelChannelVersion[];
+  /** Uploaded content that can be downloaded, declared with its bytes beside the program (kind "content"). */
+  uploaded?: ModelContent[];
   /** One sentence per thing the program leaves out, and why; shown in the generated README. */
   leftOut: string[];
 }

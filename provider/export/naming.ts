@@ -19,6 +19,7 @@ import {
   type TreeGroup,
 } from "./model";
 import { compareBy } from "./order";
+import { contentKey, planContent, type PlannedContent } from "./content";
 import { planDevices, type DevicePlan } from "./devicePlan";
 import { planExperiences, type ExperiencePlan } from "./experiencePlan";
 import {
@@ -95,6 +96,8 @@ export interface ProgramPlan {
   content: ExperiencePlan;
   /** Tags, devices adopted by serial number, and channel versions. */
   placement: DevicePlan;
+  /** Uploaded content declared with its bytes downloaded beside the program (content.ts). */
+  uploaded: PlannedContent[];
   /**
    * Resource name → id in the source organization, for stack config, in program order: groups and users by
    * uuid, release-channel attachments as `<ownerId>/<releaseChannelId>` (when the channel's id was read).
@@ -289,10 +292,12 @@ export function planProgram(model: OrgModel): ProgramPlan {
     variables,
   });
 
+  const uploaded = planContent(model.uploaded ?? [], resourceNames, variables);
   const placement = planDevices(model, {
     groupVariable,
     channelVariable,
     deviceVariable,
+    contentVariable: new Map(uploaded.map((c) => [contentKey(c.content.type, c.content.id), c.variable])),
     resourceNames,
     variables,
   });
@@ -347,7 +352,9 @@ export function planProgram(model: OrgModel): ProgramPlan {
     })),
     content,
     placement,
+    uploaded,
     adopt: [
+      ...uploaded.map((c) => [c.resourceName, c.content.id] as [string, string]),
       ...plannedGroups.flatMap((g) =>
         g.resourceName ? [[g.resourceName, g.group.id] as [string, string]] : [],
       ),

@@ -69,10 +69,16 @@ export function renderProgram(plan: ProgramPlan, options: RenderOptions): string
       ),
     );
   }
-  for (const definition of Object.values(KINDS)) {
+  // Content first (attachments and tag sets refer to it), then every other kind in the table's order.
+  const definitions = Object.values(KINDS);
+  const isContent = (render: KindSection) => typeof render === "object" && "content" in render;
+  for (const definition of [
+    ...definitions.filter((d) => isContent(KIND_SECTIONS[d.kind])),
+    ...definitions.filter((d) => !isContent(KIND_SECTIONS[d.kind])),
+  ]) {
     const render = KIND_SECTIONS[definition.kind];
-    const text =
-      typeof render === "function" ? render(plan, declaring, `new dm.${definition.type}`) : undefined;
+    const write = typeof render === "function" ? render : "content" in render ? render.content : undefined;
+    const text = write?.(plan, declaring, `new dm.${definition.type}`);
     if (text !== undefined) sections.push(text);
   }
   const preamble = renderPreamble(uses, options);

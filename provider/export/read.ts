@@ -22,6 +22,7 @@ import { compareBy } from "./order";
 import { liveStateOf } from "../framework/properties";
 import { groupProperties } from "../kinds/group/properties";
 import { userProperties } from "../kinds/user/properties";
+import { contentKey, readContent, type ModelContent } from "./content";
 import { readDevicesAndTags } from "./deviceRead";
 import { readExperiences } from "./experienceRead";
 
@@ -168,10 +169,18 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
     leftOut.push(...read.leftOut);
   }
 
+  let uploaded: ModelContent[] = [];
+  if (options.kinds.includes("content")) {
+    const read = await readContent(client, ["file"]);
+    uploaded = read.content;
+    leftOut.push(...read.leftOut);
+  }
+
   const placement = await readDevicesAndTags(client, {
     withTags: options.kinds.includes("tags"),
     withDevices: options.kinds.includes("devices"),
     withVersions: options.kinds.includes("versions"),
+    declared: new Set(uploaded.map((c) => contentKey(c.type, c.id))),
   });
   leftOut.push(...placement.leftOut);
   let placedDevices = placement.devices;
@@ -224,6 +233,7 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
     deviceContent: placement.deviceContent,
     placedDevices,
     channelVersions: placement.channelVersions,
+    uploaded,
     leftOut,
   };
 }

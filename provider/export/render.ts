@@ -273,6 +273,12 @@ function renderReadme(plan: ProgramPlan, options: RenderOptions): string {
     ...(plan.placement.channelVersions.length
       ? [count(plan.placement.channelVersions.length, "channel version")]
       : []),
+    ...(plan.uploaded.length
+      ? [
+          `${count(plan.uploaded.length, "file")} uploaded from \`content/\` (the export downloaded their bytes ` +
+            "and checked them against the organization's SHA-512: `up` in another organization uploads the same)",
+        ]
+      : []),
   ].filter(Boolean);
   const configFile = stackConfigFileName(options.stack);
   const leftOut = [

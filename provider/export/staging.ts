@@ -6,6 +6,7 @@
  * Matching is by what the target organization cannot hold twice, or what the program would collide with:
  * - users by e-mail (case-insensitive): the API refuses a second user with the same address;
  * - groups by their name path from the root (a same-named group under the same parent);
+ * - files by name and folder, adopted only with the same SHA-512 (content.ts downloads their bytes);
  * - release-channel attachments by owner and channel: a matched group (or a device of the same name) that
  *   already has the channel of that app and name attached, as `<ownerId>/<releaseChannelId>`.
  * Nothing is adopted silently: the ids go to the staging stack's config file, where a reviewer sees them, and
@@ -206,6 +207,32 @@ export async function matchTarget(
   }
 
   const lacks: string[] = [];
+  // Files by name and folder (the File kind's natural key): one with the same SHA-512 is adopted; one with
+  // other bytes cannot be (adoptId takes over only the declared content), so the create fails and says so.
+  if (plan.uploaded.some((c) => c.content.type === "file")) {
+    const files = await target.files.all();
+    for (const c of plan.uploaded.filter((u) => u.content.type === "file")) {
+      const there = files.filter(
+        (f) => f.filename === c.content.name && (f.location ?? null) === c.content.path,
+      );
+      const same = there.filter(
+        (f) => f.checksum.value.toLowerCase() === c.content.checksum?.value.toLowerCase(),
+      );
+      objects.push({
+        resourceName: c.resourceName,
+        kind: "File",
+        label: `file "${c.content.name}" in ${c.content.path ?? "(no folder)"}`,
+        outcome: same.length === 1 ? "adopt" : "create",
+        ...(same.length === 1 ? { targetId: same[0].id } : {}),
+        notes:
+          same.length === 1
+            ? ["it holds the same bytes (SHA-512)"]
+            : there.length
+              ? ["a file of this name with other bytes is there, so up refuses to create this one beside it"]
+              : [],
+      });
+    }
+  }
   const content = plan.content;
   if (content.themes.length || content.experiences.length) {
     const themes = await target.themes.all();

@@ -65,6 +65,8 @@ const pairClaim = (owner: string, attached: string, noun: string): ClaimSpec => 
 const CLAIMS: Record<ResourceKind, ClaimSpec | null> = {
   // A migration is something done to a device (held by the device's own resource), not an object of its own.
   deviceMigration: null,
+  // Any number of bundles of one build may exist; a killed create is resumed by its pending bundle (handler.ts).
+  appBundle: null,
   group: {
     property: "name",
     keys: (p) => {

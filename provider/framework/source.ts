@@ -37,8 +37,7 @@ export async function checksumOfSource(absolute: string, algorithm: ChecksumAlgo
 export type SourceCheck = { absolute: string; sha512: string; filename: string } | { failure: string };
 
 export type ContentSourceCheck =
-  | { absolute: string; checksum: string; filename: string }
-  | { failure: string };
+  { absolute: string; checksum: string; filename: string } | { failure: string };
 
 /** What a kind takes as its source: the hash the API answers, and the extensions it refuses (and why). */
 export interface SourceRules {

@@ -25,6 +25,7 @@ import { appKind } from "./app/definition";
 import { fileKind } from "./file/definition";
 import { videoKind } from "./video/definition";
 import { appVersionKind } from "./appVersion/definition";
+import { appBundleKind } from "./appBundle/definition";
 
 export const KINDS = kindTable({
   group: groupKind,
@@ -48,6 +49,7 @@ export const KINDS = kindTable({
   file: fileKind,
   video: videoKind,
   appVersion: appVersionKind,
+  appBundle: appBundleKind,
 });
 
 /**

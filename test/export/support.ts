@@ -139,7 +139,7 @@ export interface Exported {
   code: number;
   stdout: string;
   stderr: string;
-  /** The files in `out` afterwards, by name. */
+  /** The files in `out` afterwards (not its folders), by name. */
   files: Record<string, string>;
 }
 
@@ -157,7 +157,13 @@ export async function runExport(
     stderr: (t) => (stderr += t),
   });
   const files = Object.fromEntries(
-    fs.existsSync(out) ? fs.readdirSync(out).map((f) => [f, fs.readFileSync(path.join(out, f), "utf8")]) : [],
+    fs.existsSync(out)
+      ? fs
+          .readdirSync(out, { withFileTypes: true })
+          // (content/ holds the downloaded content: read by the tests that download it.)
+          .filter((f) => f.isFile())
+          .map((f) => [f.name, fs.readFileSync(path.join(out, f.name), "utf8")])
+      : [],
   );
   return { code, stdout, stderr, files };
 }

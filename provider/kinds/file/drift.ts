@@ -1,7 +1,8 @@
 /**
  * What the drift report reads of files: every file, labelled by its name and folder; fields by the declared
  * mapping (a file replaced in the portal shows as a changed sha512). A file no stack declares is not reported:
- * files are uploaded in the portal as much as by programs, and the exporter declares none (export.ts).
+ * files are uploaded in the portal as much as by programs, and the exporter declares only those whose bytes
+ * the API lets it download (export.ts; none where the API answers no download URL, its documented File schema).
  */
 import { str, type DriftFacet } from "../../drift/driftKind";
 import { liveStateOf } from "../../framework/properties";

@@ -22,7 +22,8 @@ function contentLookupLines(plan: ProgramPlan): string[] {
 /** Tag sets of apps, files and videos, with the lookups of what they and device content refer to. */
 export const tagSetSection: KindSection = (plan, _declaring, construct) => {
   const lookups = contentLookupLines(plan);
-  if (!lookups.length) return undefined;
+  // (A tag set of declared content needs no lookup.)
+  if (!lookups.length && !plan.placement.tagSets.length) return undefined;
   return section("// Apps, files and videos, looked up by name; the tags each carries (the whole set).", [
     ...lookups,
     ...plan.placement.tagSets.map((t) =>

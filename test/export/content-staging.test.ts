@@ -1,0 +1,132 @@
+// Staging gets the same bytes (issue 31, item 6): files uploaded to organization S through the upload client are
+// exported (their bytes downloaded into content/ beside the program), and the generated program runs on the
+// real Pulumi CLI (test/engine, with the program's folder as the plugin's, where `content/…` resolves) against
+// a second emulator T: T then holds files with the same names, folders and SHA-512s; `up` again and `refresh`
+// change nothing; destroy deletes what the stack uploaded. With the production stack's config against S, the
+// same program adopts S's files without uploading a byte.
+import { createHash } from "crypto";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { closeDispatchers, DeviceMgmtClient } from "../../provider/client";
+import { createEngine, type Engine, type RunResult } from "../engine";
+import { generatedProgram, runExport, stackConfig, type Exported } from "./support";
+
+const repoRoot = path.resolve(__dirname, "../..");
+const PROJECT = "acme-org";
+const MiB = 1024 * 1024;
+
+let source: RunningEmulator;
+let target: RunningEmulator;
+let workDir: string;
+let exportDir: string;
+let exported: Exported;
+const engines: Engine[] = [];
+/** What was uploaded to S: name, folder, SHA-512. */
+const uploaded: { filename: string; location: string; sha512: string }[] = [];
+
+const changes = (result: RunResult) => ({
+  errors: result.errors,
+  create: result.steps.create.map((s) => s.name),
+  update: result.steps.update.map((s) => s.name),
+  replace: result.steps.replace.map((s) => s.name),
+  delete: result.steps.delete.map((s) => s.name),
+});
+const NOTHING = { errors: [], create: [], update: [], replace: [], delete: [] };
+
+/** The files of an organization that carry bytes (uploaded, not seeded), as names, folders and SHA-512s. */
+const uploadedFilesOf = (on: RunningEmulator) =>
+  on
+    .snapshot()
+    .files.filter((f) => !f.location.startsWith("organizations/"))
+    .map(({ filename, location, sha512 }) => ({ filename, location, sha512 }))
+    .sort((a, b) => a.filename.localeCompare(b.filename));
+
+async function engineFor(on: RunningEmulator, stack: string, config: Record<string, string> = {}) {
+  const engine = await createEngine({
+    cwd: exportDir,
+    project: PROJECT,
+    stack,
+    config: { ...config, "devicemgmt:baseUrl": on.baseUrl },
+    secretConfig: { "devicemgmt:apiToken": on.tokens.admin },
+  });
+  engines.push(engine);
+  return engine;
+}
+
+beforeAll(async () => {
+  workDir = fs.mkdtempSync(path.join(os.tmpdir(), "export-content-staging-"));
+  exportDir = path.join(workDir, "acme-org");
+  [source, target] = await Promise.all([
+    startEmulator({ quiet: true, strict: { fileDownloadUrls: true } }),
+    startEmulator({ quiet: true }),
+  ]);
+  const api = new DeviceMgmtClient({ baseUrl: source.baseUrl, apiToken: source.tokens.admin });
+  const contents: [string, string, Buffer][] = [
+    ["evacuation-plan.pdf", "/sdcard/Docs", Buffer.from("floor 1: stairs A and B")],
+    // Two parts each way: uploaded in parts, downloaded in one stream.
+    ["lobby-background.bin", "/sdcard/Media", Buffer.alloc(6 * MiB + 17, 7)],
+  ];
+  for (const [filename, location, bytes] of contents) {
+    const file = path.join(workDir, filename);
+    fs.writeFileSync(file, bytes);
+    await api.uploadFile({ source: file, filename, path: location });
+    uploaded.push({ filename, location, sha512: createHash("sha512").update(bytes).digest("hex") });
+  }
+  exported = await runExport(["--only", "content"], exportDir, PROJECT, {
+    DEVICEMGMT_BASE_URL: source.baseUrl,
+    DEVICEMGMT_API_TOKEN: source.tokens.admin,
+  });
+  // The plugin runs in the program's folder and loads the SDK and the provider from its node_modules.
+  fs.symlinkSync(path.join(repoRoot, "node_modules"), path.join(exportDir, "node_modules"));
+});
+
+afterAll(async () => {
+  for (const engine of engines) await engine.close();
+  await closeDispatchers();
+  await Promise.all([source?.close(), target?.close()]);
+  fs.rmSync(workDir, { recursive: true, force: true });
+});
+
+test("the export downloads each file's bytes beside the program", () => {
+  expect(exported.code).toBe(0);
+  expect(exported.stdout).toContain("2 files downloaded into content/");
+  expect(uploadedFilesOf(source)).toEqual(uploaded);
+  for (const f of uploaded) {
+    const bytes = fs.readFileSync(path.join(exportDir, "content", f.filename));
+    expect(createHash("sha512").update(bytes).digest("hex")).toBe(f.sha512);
+  }
+});
+
+test("staging: up in another organization uploads the same bytes; up again and refresh change nothing; destroy deletes them", async () => {
+  expect(uploadedFilesOf(target)).toEqual([]);
+  const engine = await engineFor(target, "staging");
+  const program = generatedProgram(exportDir);
+  const created = await engine.up(program);
+  expect(changes(created)).toEqual({
+    ...NOTHING,
+    create: expect.arrayContaining(["evacuation-plan-pdf-file", "lobby-background-bin-file"]),
+  });
+  expect(created.steps.create).toHaveLength(2);
+  expect(uploadedFilesOf(target)).toEqual(uploaded);
+
+  expect(changes(await engine.up(program))).toEqual(NOTHING);
+  expect(changes(await engine.refresh())).toEqual(NOTHING);
+  expect(uploadedFilesOf(target)).toEqual(uploaded);
+
+  expect((await engine.destroy()).errors).toEqual([]);
+  expect(uploadedFilesOf(target)).toEqual([]);
+});
+
+test("production: with its stack config against the source, the program adopts every file and uploads nothing", async () => {
+  const config = stackConfig(path.join(exportDir, "Pulumi.production.yaml"));
+  const engine = await engineFor(source, "production", { [`${PROJECT}:adopt`]: config[`${PROJECT}:adopt`] });
+  const puts = source.storageRequests().filter((r) => r.method === "PUT").length;
+  const adopted = await engine.up(generatedProgram(exportDir));
+  expect(adopted.errors).toEqual([]);
+  expect(adopted.steps.create).toHaveLength(2);
+  expect(source.storageRequests().filter((r) => r.method === "PUT").length).toBe(puts);
+  expect(uploadedFilesOf(source)).toEqual(uploaded);
+  expect(changes(await engine.up(generatedProgram(exportDir)))).toEqual(NOTHING);
+});

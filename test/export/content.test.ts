@@ -1,0 +1,236 @@
+// The exporter's content (issue 31, item 6), in-process against the emulator: names of local copies that no
+// API file name can lead out of content/, the File section and the attachments that then refer to it instead
+// of a lookup, the README's list of what cannot be downloaded, --no-content, and a download whose bytes are
+// not the content the API describes (refused, nothing written, no program).
+import { createHash } from "crypto";
+import * as fs from "fs";
+import * as os from "os";
+import * as path from "path";
+import { startEmulator, type RunningEmulator } from "../../emulator";
+import { closeDispatchers, DeviceMgmtClient, DownloadChecksumError } from "../../provider/client";
+import {
+  downloadContent,
+  planContent,
+  safeContentName,
+  type ModelContent,
+} from "../../provider/export/content";
+import { UnsafeContentPathError } from "../../provider/export/errors";
+import { runExport } from "./support";
+
+let emulator: RunningEmulator;
+let dir: string;
+let api: DeviceMgmtClient;
+const sha512 = (bytes: Buffer | string) => createHash("sha512").update(bytes).digest("hex");
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "export-content-"));
+  emulator = await startEmulator({ quiet: true, strict: { fileDownloadUrls: true } });
+  api = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
+});
+
+afterAll(async () => {
+  await closeDispatchers();
+  await emulator.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function upload(filename: string, folder: string, bytes: string): Promise<string> {
+  const source = path.join(dir, `upload-${sha512(filename + folder).slice(0, 12)}`);
+  fs.writeFileSync(source, bytes);
+  return (await api.uploadFile({ source, filename, path: folder })).made.id;
+}
+
+const exportTo = (out: string, args: string[] = []) =>
+  runExport(["--only", "tags,content", ...args], out, "acme-org", {
+    DEVICEMGMT_BASE_URL: emulator.baseUrl,
+    DEVICEMGMT_API_TOKEN: emulator.tokens.admin,
+  });
+
+describe("safeContentName", () => {
+  it.each([
+    ["../../etc/passwd", "passwd"],
+    ["..\\..\\boot.ini", "boot.ini"],
+    ["..", "content"],
+    [".bashrc", "bashrc"],
+    ["/", "content"],
+    ["con:name?.txt", "con_name_.txt"],
+    ["rapport é.pdf", "rapport _.pdf"],
+  ])("%j becomes %j", (name, safe) => {
+    expect(safeContentName(name, new Set())).toBe(safe);
+  });
+
+  it("never names a path, whatever the API answers, and is unique without regard to case", () => {
+    const taken = new Set<string>();
+    const hostile = [
+      "../x",
+      "..",
+      ".",
+      "a/../../b",
+      "\u0000",
+      "x".repeat(400) + ".bin",
+      "Manual.pdf",
+      "manual.PDF",
+    ];
+    const names = hostile.map((n) => safeContentName(n, taken));
+    for (const name of names) {
+      expect(name).not.toMatch(/[/\\\u0000]/);
+      expect(name).not.toMatch(/^\./);
+      expect(name.length).toBeLessThanOrEqual(100);
+      const inside = path.resolve("/out/content", name);
+      expect(path.dirname(inside)).toBe("/out/content");
+    }
+    expect(new Set(names.map((n) => n.toLowerCase())).size).toBe(names.length);
+    expect(names.slice(-2)).toEqual(["Manual.pdf", "manual-2.PDF"]);
+  });
+});
+
+describe("the export of uploaded files", () => {
+  let out: string;
+  let manualId: string;
+  let sameNamedId: string;
+  let result: Awaited<ReturnType<typeof exportTo>>;
+
+  beforeAll(async () => {
+    manualId = await upload("evacuation-plan.pdf", "/sdcard/Docs", "manual bytes");
+    // The seeded safety-manual.pdf (no bytes) shares this one's name, and both carry tags.
+    sameNamedId = await upload("safety-manual.pdf", "/sdcard/Docs", "new manual bytes");
+    await api.tags.attach("files", sameNamedId, ["safety"]);
+    await upload("../../escape.txt", "/sdcard/Docs", "escape bytes");
+    await upload(".hidden", "/sdcard/Docs", "hidden bytes");
+    await api.tags.attach("files", manualId, ["onboarding"]);
+    expect((await api.files.get(manualId)).tags).toEqual(["onboarding"]);
+    out = path.join(dir, "out", "program");
+    result = await exportTo(out);
+  });
+
+  it("downloads each file into content/, the bytes verified, and nothing anywhere else", () => {
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain("downloaded 3/3");
+    expect(fs.readdirSync(path.join(out, "content")).sort()).toEqual([
+      "evacuation-plan.pdf",
+      "hidden",
+      "safety-manual.pdf",
+    ]);
+    expect(fs.readFileSync(path.join(out, "content", "evacuation-plan.pdf"), "utf8")).toBe("manual bytes");
+    // The hostile name (a path) is not declared, and its bytes are written nowhere.
+    expect(fs.readdirSync(path.join(dir, "out")).sort()).toEqual(["program"]);
+    expect(fs.existsSync(path.join(dir, "escape.txt"))).toBe(false);
+  });
+
+  it("declares each File from its copy; the tag set refers to the declared File, not a lookup", () => {
+    const index = result.files["index.ts"];
+    expect(index).toContain(
+      'const evacuationPlanFile = new dm.File(\n  "evacuation-plan-pdf-file",\n  {\n    source: "content/evacuation-plan.pdf",',
+    );
+    expect(index).toMatch(/filename: "\.hidden",/);
+    expect(index).toMatch(/ownerId: evacuationPlanFile\.id/);
+    expect(index).not.toContain('dm.getFileOutput({ filename: "evacuation-plan.pdf" })');
+    // The File section comes before the tag sets that refer to it.
+    expect(index.indexOf("new dm.File(")).toBeLessThan(index.indexOf("new dm.TagSet("));
+    expect(result.files["Pulumi.production.yaml"]).toContain(`"evacuation-plan-pdf-file": "${manualId}"`);
+  });
+
+  it("exports the tags of a declared file that shares its name, not those of the looked-up one", () => {
+    const index = result.files["index.ts"];
+    expect(index).toMatch(/ownerId: safetyManualFile\.id,\s+tags: \[safetyTag\.name\]/);
+    expect(index).not.toContain('dm.getFileOutput({ filename: "safety-manual.pdf" })');
+    expect(result.files["README.md"]).toContain(
+      'The tags of file "safety-manual.pdf": 2 files have this name, so it cannot be looked up.',
+    );
+    expect(result.files["Pulumi.production.yaml"]).toContain(`"safety-manual-pdf-file": "${sameNamedId}"`);
+  });
+
+  it("lists in the README what cannot be downloaded, and why", () => {
+    const readme = result.files["README.md"];
+    expect(readme).toMatch(/The file "\.\.\/\.\.\/escape\.txt" in \/sdcard\/Docs .* its name holds a \//);
+    // Seeded files have no bytes in the emulator: a null download URL.
+    expect(readme).toContain("the API answers a null download URL for it");
+  });
+
+  it("with --no-content, downloads nothing and keeps the lookups", async () => {
+    const plain = path.join(dir, "plain");
+    const without = await exportTo(plain, ["--no-content"]);
+    expect(without.code).toBe(0);
+    expect(fs.existsSync(path.join(plain, "content"))).toBe(false);
+    expect(without.files["index.ts"]).not.toContain("new dm.File(");
+    expect(without.files["index.ts"]).toContain('dm.getFileOutput({ filename: "evacuation-plan.pdf" })');
+  });
+});
+
+describe("staging with --match-base-url", () => {
+  it("adopts a target file of the same name and folder only with the same SHA-512", async () => {
+    // The target is the emulator's other organization (two emulators seed the same organization id).
+    {
+      const token = emulator.tokens.multiOrgAdminSecondary;
+      const there = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: token });
+      const put = async (filename: string, bytes: string) => {
+        const file = path.join(dir, `target-${filename}`);
+        fs.writeFileSync(file, bytes);
+        return (await there.uploadFile({ source: file, filename, path: "/sdcard/Docs" })).made.id;
+      };
+      await upload("same.txt", "/sdcard/Docs", "same bytes");
+      await upload("differs.txt", "/sdcard/Docs", "source bytes");
+      const sameId = await put("same.txt", "same bytes");
+      await put("differs.txt", "target bytes");
+      const out = path.join(dir, "matched");
+      const result = await runExport(
+        ["--only", "content", "--match-base-url", emulator.baseUrl],
+        out,
+        "acme-org",
+        {
+          DEVICEMGMT_BASE_URL: emulator.baseUrl,
+          DEVICEMGMT_API_TOKEN: emulator.tokens.admin,
+          DEVICEMGMT_MATCH_API_TOKEN: token,
+        },
+      );
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(
+        `adopt File same-txt-file (file "same.txt" in /sdcard/Docs) = ${sameId}`,
+      );
+      const staging = result.files["Pulumi.staging.yaml"];
+      expect(staging).toContain(`"same-txt-file": "${sameId}"`);
+      expect(staging).not.toContain("differs-txt-file");
+      expect(result.files["README.md"]).toContain(
+        "a file of this name with other bytes is there, so up refuses to create this one beside it",
+      );
+    }
+  });
+});
+
+describe("downloadContent", () => {
+  async function planned(): Promise<ModelContent> {
+    const id = await upload("checked.bin", "/sdcard", "checked bytes");
+    const file = await api.files.get(id);
+    return {
+      type: "file",
+      id,
+      name: file.filename,
+      path: "/sdcard",
+      checksum: file.checksum,
+      downloadUrl: file.downloadUrl as string,
+    };
+  }
+
+  it("refuses bytes without the checksum the API answers, and writes nothing", async () => {
+    const content = await planned();
+    const out = fs.mkdtempSync(path.join(dir, "mismatch-"));
+    const wrong = { ...content, checksum: { algorithm: "SHA-512", value: sha512("other bytes") } };
+    const refused = await downloadContent(api, planContent([wrong], new Set(), new Set()), out).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toBeInstanceOf(DownloadChecksumError);
+    expect(refused).toMatchObject({ actual: sha512("checked bytes"), expected: wrong.checksum });
+    expect(fs.readdirSync(path.join(out, "content"))).toEqual([]);
+  });
+
+  it("refuses a planned source outside content/ before any request", async () => {
+    const content = await planned();
+    const out = fs.mkdtempSync(path.join(dir, "outside-"));
+    const [plan] = planContent([content], new Set(), new Set());
+    const before = emulator.storageRequests().length;
+    await expect(downloadContent(api, [{ ...plan, source: "content/../../x" }], out)).rejects.toBeInstanceOf(
+      UnsafeContentPathError,
+    );
+    expect(emulator.storageRequests().length).toBe(before);
+  });
+});
