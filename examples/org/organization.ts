@@ -80,8 +80,8 @@ export function declareOrganization(settings: OrganizationSettings) {
   });
 
   declareExperiences(london, austin, settings.kioskPin);
-  // Declared before the sites: Beta's delivery of the uploaded build registers before Production's (sites.ts),
-  // so a Production that follows Beta is judged knowing it (the policy pack judges each delivery as it registers).
+  // Declared before the sites, so that a Production delivery (sites.ts) made to follow Beta's (`versionId:
+  // <beta>.versionId`, which also orders the two for the policy pack) finds Beta's declared.
   const uploaded = declareContent({ berlin, austin });
   const placement = declareSites({ berlin, london, austin }, settings.siteDevices ?? NO_SITE_DEVICES);
 

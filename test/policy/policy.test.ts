@@ -227,17 +227,24 @@ it("an advisory violation alone does not fail the preview", async () => {
  * examples/org changed the way a review should catch: the kiosk without its PIN, the Austin home screen without
  * the vendor's branding, London's headset 04 moved to Austin (keeping London's tag), and Production moved to
  * 2.4.0, which the program also puts on Beta (its Beta delivery, simulator-beta-version, moved from the uploaded
- * build to 2.4.0: a channel has one delivery per program).
+ * build to 2.4.0: a channel has one delivery per program). Production's delivery depends on Beta's, as the pack's
+ * README says to order them: both wait for lookups, so declaring Beta's first does not make it register first.
  */
 function changedOrganization() {
   let austin: dm.Group | undefined;
+  let beta: dm.ReleaseChannelVersion | undefined;
   pulumi.runtime.registerStackTransformation((args) => {
     if (args.name === "austin") austin = args.resource as dm.Group;
     if (args.name === "austin-home")
       return { ...args, props: { ...args.props, removePoweredByArborXrBranding: true } };
     if (args.name === "london-headset-04") return { ...args, props: { ...args.props, groupId: austin!.id } };
-    if (args.name === "simulator-production-version" || args.name === "simulator-beta-version")
-      return { ...args, props: { ...args.props, versionId: ids.olderVersionId } };
+    const props = { ...args.props, versionId: ids.olderVersionId };
+    if (args.name === "simulator-beta-version") {
+      beta = args.resource as dm.ReleaseChannelVersion;
+      return { ...args, props };
+    }
+    if (args.name === "simulator-production-version")
+      return { props, opts: { ...args.opts, dependsOn: [beta!] } };
     return undefined;
   });
   return declareOrganization({ ...settings });
