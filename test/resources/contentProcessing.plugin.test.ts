@@ -218,3 +218,16 @@ describe("processing that ends failed (emulator faults), default wait", () => {
     expect(builds.find((b) => b.status === "available")?.id).toBe(build.id);
   });
 });
+
+it("refuses a timeout that is not a whole number of seconds from 1, naming the setting, before anything is sent", async () => {
+  const stack = await startStack({ config: { [SETTING]: "30m" } });
+  try {
+    const image = await Managed.of(stack.plugin, "image", "never");
+    stack.emulator.resetStats();
+    const refused = await failure(image.check({ source: write("never.png", "never sent") }));
+    expect(refused.message).toContain(`${SETTING} must be a whole number of at least 1, got "30m".`);
+    expect(stack.emulator.stats().requests).toBe(0);
+  } finally {
+    await stack.close();
+  }
+});
