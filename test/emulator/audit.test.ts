@@ -334,35 +334,102 @@ describe("what records", () => {
       { type: "deleted", action: "delete-group", resourceType: "group", resourceId: group },
     );
 
-    // Uploads: initiate and pre-sign make nothing the organization shows (no file or video exists until the
-    // complete), so they record nothing; the complete records the object it made.
-    for (const [segment, field, what, body] of [
-      ["files", "fileId", "file", { filename: "audited.txt", path: "/sdcard" }],
-      [
-        "videos",
-        "videoId",
-        "video",
-        { filename: "audited.mp4", videoType: "TwoDimensional", audioEncoding: "MONO" },
-      ],
-    ] as const) {
+    // Uploads: initiate and pre-sign make nothing the organization shows (no file, video, build, image or
+    // environment exists until the complete), so they record nothing; the complete records the object it made.
+    const upload = async (
+      route: { collection: string; template: string; field: string; type: string },
+      body: Json,
+      extra: Json = {},
+    ): Promise<string> => {
       const before = await total();
-      const started = (await admin.post(`/${segment}`, body)).body;
+      const started = (await admin.post(route.collection, body)).body;
+      const id: string = started[route.field];
       const ids = { key: started.key, uploadId: started.uploadId };
-      const signed = await admin.post(`/${segment}/${started[field]}/pre-sign`, { ...ids, partNumbers: [1] });
-      const sent = await request(signed.body[0].presignedUrl, { method: "PUT", body: "audited" });
+      const signed = await admin.post(`${route.collection}/${id}/pre-sign`, { ...ids, partNumbers: [1] });
+      const sent = await request(signed.body[0].presignedUrl ?? signed.body[0].url, {
+        method: "PUT",
+        body: "audited",
+      });
       await sent.body.text();
       expect(await total()).toBe(before);
-      covered.add(`POST /${segment}`).add(`POST /${segment}/{${field}}/pre-sign`);
+      covered.add(`POST ${route.template}`).add(`POST ${route.template}/{${route.field}}/pre-sign`);
       await write(
-        `POST /${segment}/{${field}}/complete`,
+        `POST ${route.template}/{${route.field}}/complete`,
         () =>
-          admin.post(`/${segment}/${started[field]}/complete`, {
+          admin.post(`${route.collection}/${id}/complete`, {
             ...ids,
             parts: [{ partNumber: 1, eTag: sent.headers.etag }],
+            ...extra,
           }),
-        { type: "created", action: `create-${what}`, resourceType: what, resourceId: started[field] },
+        { type: "created", action: `create-${route.type}`, resourceType: route.type, resourceId: id },
       );
-    }
+      return id;
+    };
+    const uploadRoute = (segment: string, field: string, type: string) => ({
+      collection: `/${segment}`,
+      template: `/${segment}`,
+      field,
+      type,
+    });
+    await upload(uploadRoute("files", "fileId", "file"), { filename: "audited.txt", path: "/sdcard" });
+    await upload(uploadRoute("videos", "videoId", "video"), {
+      filename: "audited.mp4",
+      videoType: "TwoDimensional",
+      audioEncoding: "MONO",
+    });
+    await upload(uploadRoute("images", "imageId", "image"), { filename: "audited.png" });
+    await upload(uploadRoute("custom-3d-environments", "custom3DEnvironmentId", "custom-3d-environment"), {
+      filename: "audited.glb",
+    });
+    await upload(
+      {
+        collection: `/apps/${apps[0].id}/versions`,
+        template: "/apps/{appId}/versions",
+        field: "versionId",
+        type: "app-version",
+      },
+      { filename: "audited.apk" },
+      { versionName: "9.9.9-audited" },
+    );
+
+    // App bundles: made, filled with a file the app has, relabelled and finalized, each recorded once.
+    const bundle = (
+      await write("POST /app-bundles", () => admin.post("/app-bundles", { appBuildId: versions[0].id }), {
+        type: "created",
+        action: "create-app-bundle",
+        resourceType: "app-bundle",
+      })
+    ).resourceId as string;
+    const second = (await admin.post("/app-bundles", { appBuildId: versions[0].id })).body.id;
+    const bundleFile = (
+      await admin.post("/files", { filename: "audited.obb", path: "/sdcard", appBundleId: second })
+    ).body;
+    const bundleIds = { key: bundleFile.key, uploadId: bundleFile.uploadId };
+    const bundleSigned = await admin.post(`/files/${bundleFile.fileId}/pre-sign`, {
+      ...bundleIds,
+      partNumbers: [1],
+    });
+    const bundleSent = await request(bundleSigned.body[0].presignedUrl, { method: "PUT", body: "bundled" });
+    await bundleSent.body.text();
+    await admin.post(`/files/${bundleFile.fileId}/complete`, {
+      ...bundleIds,
+      parts: [{ partNumber: 1, eTag: bundleSent.headers.etag }],
+    });
+    await write(
+      "POST /app-bundles/{appBundleId}/files",
+      () => admin.post(`/app-bundles/${bundle}/files`, { files: [{ fileId: bundleFile.fileId }] }),
+      { type: "updated", action: "update-app-bundle", resourceType: "app-bundle", resourceId: bundle },
+    );
+    await write(
+      "PATCH /app-bundles/{appBundleId}",
+      () => admin.patch(`/app-bundles/${bundle}`, { label: "Audited" }),
+      { type: "updated", action: "update-app-bundle", resourceType: "app-bundle", resourceId: bundle },
+    );
+    await write(
+      "POST /app-bundles/{appBundleId}/finalize",
+      () => admin.post(`/app-bundles/${bundle}/finalize`, {}),
+      { type: "updated", action: "finalize-app-bundle", resourceType: "app-bundle", resourceId: bundle },
+    );
 
     // The migration is checked on its own below (it records in both organizations).
     covered.add("POST /devices/{deviceId}/migrate/{organizationSlug}");
