@@ -8,7 +8,9 @@
  * Decisions:
  * - Only what can be downloaded is declared: an object whose `downloadUrl` the API does not answer (the
  *   OpenAPI's File and Video schemas have none; the emulator's `fileDownloadUrls` switch answers one) or answers
- *   null stays a lookup by name, and the generated README lists it with why.
+ *   null stays a lookup by name, and the generated README lists it with why. A video is declared with its
+ *   display name, description and rendering fields as read (`liveStateOf`), so the production stack adopts it
+ *   with no diff.
  * - The local name comes from the API's file name but can never leave `content/`: the last path segment only,
  *   characters outside `[A-Za-z0-9._ -]` replaced, no leading dot, unique without regard to case (a
  *   case-insensitive disk holds the program too). A name the resource itself cannot take (a `/` or `\` in it) is
@@ -19,6 +21,8 @@
 import { mkdir } from "node:fs/promises";
 import * as path from "node:path";
 import type { Checksum, DeviceMgmtClient } from "../client";
+import { liveStateOf } from "../framework/properties";
+import { videoProperties } from "../kinds/video/properties";
 import { UnsafeContentPathError } from "./errors";
 import { assignIdentifiers, assignUnique, identifierFrom, slugify } from "./names";
 import { compareBy } from "./order";
@@ -26,8 +30,8 @@ import { compareBy } from "./order";
 /** The folder beside the generated program that holds the downloaded content. */
 export const CONTENT_FOLDER = "content";
 
-/** The content kinds the exporter downloads (the File kind today; videos, images, … add theirs). */
-export type ContentType = "file";
+/** The content kinds the exporter downloads (images, 3D environments, … add theirs). */
+export type ContentType = "file" | "video";
 
 export interface ModelContent {
   type: ContentType;
@@ -36,6 +40,8 @@ export interface ModelContent {
   name: string;
   /** The folder on devices (files). */
   path: string | null;
+  /** The kind's own properties as read (a video's rendering fields), for its section to declare. */
+  properties?: Record<string, unknown>;
   checksum: Checksum | undefined;
   /** The signed URL read with it; the download reads the object again if it expired. */
   downloadUrl: string;
@@ -52,11 +58,20 @@ export interface PlannedContent {
 interface ContentKind {
   /** What the kind is called in messages and variables. */
   label: string;
+  /** Whether its resource declares a device folder (`path`): one without is then not declared. */
+  needsPath: boolean;
   /** Every object of the kind, with what the model needs. */
-  list(
-    client: DeviceMgmtClient,
-  ): Promise<
-    { id: string; name: string; path: string | null; checksum?: Checksum; downloadUrl?: string | null }[]
+  list(client: DeviceMgmtClient): Promise<
+    {
+      id: string;
+      name: string;
+      path: string | null;
+      properties?: Record<string, unknown>;
+      /** Why the resource could not declare it as read, if it could not. */
+      unfit?: string;
+      checksum?: Checksum;
+      downloadUrl?: string | null;
+    }[]
   >;
   /** The object read again, for a download URL that expired. */
   downloadUrlOf(client: DeviceMgmtClient, id: string): Promise<string | null | undefined>;
@@ -65,6 +80,7 @@ interface ContentKind {
 export const CONTENT_KINDS: Record<ContentType, ContentKind> = {
   file: {
     label: "File",
+    needsPath: true,
     list: async (client) =>
       (await client.files.all()).map((f) => ({
         id: f.id,
@@ -74,6 +90,25 @@ export const CONTENT_KINDS: Record<ContentType, ContentKind> = {
         downloadUrl: f.downloadUrl,
       })),
     downloadUrlOf: async (client, id) => (await client.files.get(id)).downloadUrl,
+  },
+  video: {
+    label: "Video",
+    needsPath: false,
+    // The name is the file name (what the local copy and the resource are named after); the display name and
+    // the rendering fields are the Video's properties, declared exactly as read so production adopts with no diff.
+    list: async (client) =>
+      (await client.videos.all()).map((v) => ({
+        id: v.id,
+        name: v.filename,
+        path: null,
+        properties: liveStateOf(videoProperties, v),
+        ...(v.details?.videoType && v.details.audioEncoding
+          ? {}
+          : { unfit: "the API answers no video type or audio encoding for it, which a Video declares" }),
+        checksum: v.checksum,
+        downloadUrl: v.downloadUrl,
+      })),
+    downloadUrlOf: async (client, id) => (await client.videos.get(id)).downloadUrl,
   },
 };
 
@@ -107,7 +142,12 @@ export async function readContent(
             `${item.downloadUrl === null ? "a null download URL" : "no download URL"} for it, so its bytes ` +
             "cannot be copied; the program finds it by name where it refers to it.",
         );
-      } else if (item.path === null) {
+      } else if (item.unfit) {
+        leftOut.push(
+          `${what} is not declared as a ${CONTENT_KINDS[type].label}: ${item.unfit}; the program finds it by ` +
+            "name where it refers to it.",
+        );
+      } else if (item.path === null && CONTENT_KINDS[type].needsPath) {
         leftOut.push(
           `${what} is not declared as a ${CONTENT_KINDS[type].label}: it has no device folder, which a ` +
             `${CONTENT_KINDS[type].label} declares; the program finds it by name where it refers to it.`,
@@ -123,6 +163,7 @@ export async function readContent(
           id: item.id,
           name: item.name,
           path: item.path,
+          properties: item.properties ?? {},
           checksum: item.checksum,
           downloadUrl: item.downloadUrl,
         });
@@ -195,6 +236,15 @@ export function planContent(
     variable: vars[i],
     source: `${CONTENT_FOLDER}/${safeContentName(c.name, taken)}`,
   }));
+}
+
+/** "2 files and 1 video": how much of each kind is planned, for the summary and the README. */
+export function countedContent(planned: readonly PlannedContent[]): string {
+  const counts = (Object.keys(CONTENT_KINDS) as ContentType[])
+    .map((type) => [type, planned.filter((c) => c.content.type === type).length] as const)
+    .filter(([, n]) => n > 0)
+    .map(([type, n]) => `${n} ${type}${n === 1 ? "" : "s"}`);
+  return counts.join(" and ");
 }
 
 /** `type\0id`: how attachments and tag sets find the declared content they refer to. */

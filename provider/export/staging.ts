@@ -7,6 +7,7 @@
  * - users by e-mail (case-insensitive): the API refuses a second user with the same address;
  * - groups by their name path from the root (a same-named group under the same parent);
  * - files by name and folder, adopted only with the same SHA-512 (content.ts downloads their bytes);
+ * - videos by file name and SHA-512 (another video of that name is another video: a new one is uploaded);
  * - release-channel attachments by owner and channel: a matched group (or a device of the same name) that
  *   already has the channel of that app and name attached, as `<ownerId>/<releaseChannelId>`.
  * Nothing is adopted silently: the ids go to the staging stack's config file, where a reviewer sees them, and
@@ -230,6 +231,29 @@ export async function matchTarget(
             : there.length
               ? ["a file of this name with other bytes is there, so up refuses to create this one beside it"]
               : [],
+      });
+    }
+  }
+  // Videos by file name and SHA-512 (what the Video kind adopts by): one with other bytes is another video, so
+  // the staging stack uploads its own beside it.
+  if (plan.uploaded.some((c) => c.content.type === "video")) {
+    const videos = await target.videos.all();
+    for (const c of plan.uploaded.filter((u) => u.content.type === "video")) {
+      const same = videos.filter(
+        (v) =>
+          v.filename === c.content.name &&
+          v.checksum.value.toLowerCase() === c.content.checksum?.value.toLowerCase(),
+      );
+      objects.push({
+        resourceName: c.resourceName,
+        kind: "Video",
+        label: `video "${c.content.name}"`,
+        outcome: same.length === 1 ? "adopt" : "create",
+        ...(same.length === 1 ? { targetId: same[0].id } : {}),
+        notes:
+          same.length === 1
+            ? ["it holds the same bytes (SHA-512); up sets its name, description and rendering as declared"]
+            : [],
       });
     }
   }

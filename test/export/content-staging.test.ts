@@ -1,9 +1,10 @@
-// Staging gets the same bytes (issue 31, item 6): files uploaded to organization S through the upload client are
-// exported (their bytes downloaded into content/ beside the program), and the generated program runs on the
-// real Pulumi CLI (test/engine, with the program's folder as the plugin's, where `content/…` resolves) against
-// a second emulator T: T then holds files with the same names, folders and SHA-512s; `up` again and `refresh`
-// change nothing; destroy deletes what the stack uploaded. With the production stack's config against S, the
-// same program adopts S's files without uploading a byte.
+// Staging gets the same bytes (issue 31, item 6): files and a video uploaded to organization S through the upload
+// client are exported (their bytes downloaded into content/ beside the program), and the generated program runs
+// on the real Pulumi CLI (test/engine, with the program's folder as the plugin's, where `content/…` resolves)
+// against a second emulator T: T then holds files with the same names, folders and SHA-512s, and the video with
+// the same SHA-512, name and rendering; `up` again and `refresh` change nothing; destroy deletes what the stack
+// uploaded. With the production stack's config against S, the same program adopts S's files and video without
+// uploading a byte, and a second `up` changes nothing (the video was declared exactly as read).
 import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
@@ -34,6 +35,48 @@ const changes = (result: RunResult) => ({
   delete: result.steps.delete.map((s) => s.name),
 });
 const NOTHING = { errors: [], create: [], update: [], replace: [], delete: [] };
+
+/** The video uploaded to S, as the API shows it: what T must show the same. */
+const VIDEO = {
+  filename: "forklift-360.mp4",
+  name: "Forklift Safety 360",
+  description: "Aisle 4, before every shift",
+  details: {
+    videoType: "ThreeSixty",
+    videoMapping: "CUBEMAP",
+    videoDisplay: "Stereoscopic",
+    videoPacking: "LEFT_RIGHT",
+    audioEncoding: "AMBIX_4",
+  },
+} as const;
+let videoSha512: string;
+
+/** The videos of an organization named as the uploaded one (no seeded video is): SHA-512, name and rendering. */
+async function uploadedVideosOf(on: RunningEmulator) {
+  const api = new DeviceMgmtClient({ baseUrl: on.baseUrl, apiToken: on.tokens.admin });
+  return (await api.videos.all())
+    .filter((v) => v.filename === VIDEO.filename)
+    .map((v) => ({
+      filename: v.filename,
+      sha512: v.checksum.value.toLowerCase(),
+      name: v.name,
+      description: v.description ?? null,
+      details: {
+        videoType: v.details?.videoType,
+        videoMapping: v.details?.videoMapping,
+        videoDisplay: v.details?.videoDisplay,
+        videoPacking: v.details?.videoPacking,
+        audioEncoding: v.details?.audioEncoding,
+      },
+    }));
+}
+const expectedVideo = () => ({
+  filename: VIDEO.filename,
+  sha512: videoSha512,
+  name: VIDEO.name,
+  description: VIDEO.description,
+  details: VIDEO.details,
+});
 
 /** The files of an organization that carry bytes (uploaded, not seeded), as names, folders and SHA-512s. */
 const uploadedFilesOf = (on: RunningEmulator) =>
@@ -74,6 +117,19 @@ beforeAll(async () => {
     await api.uploadFile({ source: file, filename, path: location });
     uploaded.push({ filename, location, sha512: createHash("sha512").update(bytes).digest("hex") });
   }
+  const video = path.join(workDir, VIDEO.filename);
+  const videoBytes = Buffer.alloc(5 * MiB + 3, 9);
+  fs.writeFileSync(video, videoBytes);
+  videoSha512 = createHash("sha512").update(videoBytes).digest("hex");
+  const { id: videoId } = (
+    await api.uploadVideo({ source: video, filename: VIDEO.filename, ...VIDEO.details })
+  ).made;
+  await api.videos.update(videoId, {
+    name: VIDEO.name,
+    description: VIDEO.description,
+    ...VIDEO.details,
+    tags: [],
+  });
   exported = await runExport(["--only", "content"], exportDir, PROJECT, {
     DEVICEMGMT_BASE_URL: source.baseUrl,
     DEVICEMGMT_API_TOKEN: source.tokens.admin,
@@ -89,9 +145,15 @@ afterAll(async () => {
   fs.rmSync(workDir, { recursive: true, force: true });
 });
 
-test("the export downloads each file's bytes beside the program", () => {
+test("the export downloads each file's and the video's bytes beside the program", async () => {
   expect(exported.code).toBe(0);
-  expect(exported.stdout).toContain("2 files downloaded into content/");
+  expect(exported.stdout).toContain("2 files and 1 video downloaded into content/");
+  expect(await uploadedVideosOf(source)).toEqual([expectedVideo()]);
+  expect(
+    createHash("sha512")
+      .update(fs.readFileSync(path.join(exportDir, "content", VIDEO.filename)))
+      .digest("hex"),
+  ).toBe(videoSha512);
   expect(uploadedFilesOf(source)).toEqual(uploaded);
   for (const f of uploaded) {
     const bytes = fs.readFileSync(path.join(exportDir, "content", f.filename));
@@ -106,27 +168,35 @@ test("staging: up in another organization uploads the same bytes; up again and r
   const created = await engine.up(program);
   expect(changes(created)).toEqual({
     ...NOTHING,
-    create: expect.arrayContaining(["evacuation-plan-pdf-file", "lobby-background-bin-file"]),
+    create: expect.arrayContaining([
+      "evacuation-plan-pdf-file",
+      "lobby-background-bin-file",
+      "forklift-360-mp4-video",
+    ]),
   });
-  expect(created.steps.create).toHaveLength(2);
+  expect(created.steps.create).toHaveLength(3);
   expect(uploadedFilesOf(target)).toEqual(uploaded);
+  expect(await uploadedVideosOf(target)).toEqual([expectedVideo()]);
 
   expect(changes(await engine.up(program))).toEqual(NOTHING);
   expect(changes(await engine.refresh())).toEqual(NOTHING);
   expect(uploadedFilesOf(target)).toEqual(uploaded);
+  expect(await uploadedVideosOf(target)).toEqual([expectedVideo()]);
 
   expect((await engine.destroy()).errors).toEqual([]);
   expect(uploadedFilesOf(target)).toEqual([]);
+  expect(await uploadedVideosOf(target)).toEqual([]);
 });
 
-test("production: with its stack config against the source, the program adopts every file and uploads nothing", async () => {
+test("production: with its stack config against the source, the program adopts every file and the video, uploads nothing, and up again changes nothing", async () => {
   const config = stackConfig(path.join(exportDir, "Pulumi.production.yaml"));
   const engine = await engineFor(source, "production", { [`${PROJECT}:adopt`]: config[`${PROJECT}:adopt`] });
   const puts = source.storageRequests().filter((r) => r.method === "PUT").length;
   const adopted = await engine.up(generatedProgram(exportDir));
   expect(adopted.errors).toEqual([]);
-  expect(adopted.steps.create).toHaveLength(2);
+  expect(adopted.steps.create).toHaveLength(3);
   expect(source.storageRequests().filter((r) => r.method === "PUT").length).toBe(puts);
   expect(uploadedFilesOf(source)).toEqual(uploaded);
+  expect(await uploadedVideosOf(source)).toEqual([expectedVideo()]);
   expect(changes(await engine.up(generatedProgram(exportDir)))).toEqual(NOTHING);
 });

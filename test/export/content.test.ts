@@ -40,8 +40,8 @@ async function upload(filename: string, folder: string, bytes: string): Promise<
   return (await api.uploadFile({ source, filename, path: folder })).made.id;
 }
 
-const exportTo = (out: string, args: string[] = []) =>
-  runExport(["--only", "tags,content", ...args], out, "acme-org", {
+const exportTo = (out: string, args: string[] = [], only = "tags,content") =>
+  runExport(["--only", only, ...args], out, "acme-org", {
     DEVICEMGMT_BASE_URL: emulator.baseUrl,
     DEVICEMGMT_API_TOKEN: emulator.tokens.admin,
   });
@@ -232,5 +232,99 @@ describe("downloadContent", () => {
       UnsafeContentPathError,
     );
     expect(emulator.storageRequests().length).toBe(before);
+  });
+});
+
+describe("the export of uploaded videos", () => {
+  let out: string;
+  let tourId: string;
+  let deviceName: string;
+  let result: Awaited<ReturnType<typeof exportTo>>;
+
+  beforeAll(async () => {
+    const source = path.join(dir, "forklift.mp4");
+    fs.writeFileSync(source, "forklift video bytes");
+    tourId = (
+      await api.uploadVideo({
+        source,
+        filename: "forklift-360.mp4",
+        videoType: "ThreeSixty",
+        videoMapping: "EQUIRECTANGULAR",
+        videoDisplay: "Stereoscopic",
+        videoPacking: "TOP_BOTTOM",
+        audioEncoding: "AMBIX_4",
+      })
+    ).made.id;
+    // The display name the seeded "Welcome Tour" has too: a lookup could not single it out, its resource can.
+    await api.videos.update(tourId, {
+      name: "Welcome Tour",
+      description: "Forklift safety, 360°",
+      videoType: "ThreeSixty",
+      videoMapping: "EQUIRECTANGULAR",
+      videoDisplay: "Stereoscopic",
+      videoPacking: "TOP_BOTTOM",
+      audioEncoding: "AMBIX_4",
+      tags: ["training"],
+    });
+    const devices = await api.devices.all();
+    const device = devices.find(
+      (d) => !d.group && devices.filter((other) => other.name === d.name).length === 1,
+    )!;
+    deviceName = device.name;
+    await api.deviceContent.addVideo(device.id, tourId);
+    out = path.join(dir, "videos", "program");
+    result = await exportTo(out, [], "tags,devices,content");
+  });
+
+  it("downloads the video into content/ and declares it with its rendering exactly as read", () => {
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/, (\d+ files and )?1 video downloaded into content\//);
+    expect(sha512(fs.readFileSync(path.join(out, "content", "forklift-360.mp4")))).toBe(
+      sha512("forklift video bytes"),
+    );
+    const index = result.files["index.ts"];
+    const declared = index.slice(index.indexOf("new dm.Video("));
+    expect(declared.slice(0, declared.indexOf("\n);") + 3)).toBe(
+      [
+        "new dm.Video(",
+        '  "forklift-360-mp4-video",',
+        "  {",
+        '    source: "content/forklift-360.mp4",',
+        '    filename: "forklift-360.mp4",',
+        '    name: "Welcome Tour",',
+        '    description: "Forklift safety, 360°",',
+        '    videoType: "ThreeSixty",',
+        '    videoMapping: "EQUIRECTANGULAR",',
+        '    videoDisplay: "Stereoscopic",',
+        '    videoPacking: "TOP_BOTTOM",',
+        '    audioEncoding: "AMBIX_4",',
+        '    adoptId: adopt["forklift-360-mp4-video"],',
+        "  },",
+        '  options("forklift-360-mp4-video"),',
+        ");",
+      ].join("\n"),
+    );
+    expect(result.files["Pulumi.production.yaml"]).toContain(`"forklift-360-mp4-video": "${tourId}"`);
+  });
+
+  it("refers to the declared video from its tag set and its device, where a lookup by name could not", () => {
+    const index = result.files["index.ts"];
+    expect(index).toMatch(/ownerId: forklift360Video\.id,\s+tags: \[trainingTag\.name\]/);
+    expect(index).toMatch(/deviceId: \w+\.id,\s+videoId: forklift360Video\.id/);
+    expect(index).not.toContain('dm.getVideoOutput({ name: "Welcome Tour" })');
+    expect(index.indexOf("new dm.Video(")).toBeLessThan(index.indexOf("new dm.DeviceVideo("));
+    expect(result.files["README.md"]).not.toContain(`The video "Welcome Tour" on device "${deviceName}"`);
+    // The seeded videos have no bytes here: listed with why, and found by name.
+    expect(result.files["README.md"]).toMatch(
+      /The video "[^"]+" \(\w[\w-]*\) is not declared as a Video: the API answers a null download URL/,
+    );
+  });
+
+  it("with --no-content, downloads no video and leaves out what only a declared video could single out", async () => {
+    const plain = path.join(dir, "videos-plain");
+    const without = await exportTo(plain, ["--no-content"], "tags,devices,content");
+    expect(without.code).toBe(0);
+    expect(without.files["index.ts"]).not.toContain("new dm.Video(");
+    expect(without.files["README.md"]).toContain(`The video "Welcome Tour" on device "${deviceName}"`);
   });
 });
