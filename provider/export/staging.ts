@@ -360,6 +360,7 @@ export async function matchTarget(
   if (placement.channelVersions.length) {
     const apps = await target.apps.all();
     for (const v of placement.channelVersions) {
+      if (v.declaredBuild) continue; // the program uploads it: nothing to find in the target
       const what = `the version "${v.channelVersion.version}" of app "${v.channelVersion.appName}" (getAppVersion)`;
       const app = apps.filter((a) => a.name === v.channelVersion.appName);
       if (app.length !== 1) continue; // the channel lookup of this app is listed as lacking already

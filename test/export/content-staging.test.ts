@@ -1,10 +1,11 @@
-// Staging gets the same bytes (issue 31, item 6): files and a video uploaded to organization S through the upload
-// client are exported (their bytes downloaded into content/ beside the program), and the generated program runs
-// on the real Pulumi CLI (test/engine, with the program's folder as the plugin's, where `content/…` resolves)
+// Staging gets the same bytes (issue 31, item 6): files, a video and a build a channel delivers, uploaded to
+// organization S through the upload client, are exported (their bytes downloaded into content/ beside the
+// program), and the generated program runs on the real Pulumi CLI (test/engine, with the program's folder as the plugin's, where `content/…` resolves)
 // against a second emulator T: T then holds files with the same names, folders and SHA-512s, and the video with
-// the same SHA-512, name and rendering; `up` again and `refresh` change nothing; destroy deletes what the stack
-// uploaded. With the production stack's config against S, the same program adopts S's files and video without
-// uploading a byte, and a second `up` changes nothing (the video was declared exactly as read).
+// the same SHA-512, name and rendering, and the app the build with the same SHA-256 and version; `up` again and
+// `refresh` change nothing; destroy deletes the files and video the stack uploaded and forgets the build (the API
+// cannot delete one). With the production stack's config against S, the same program adopts S's files, video and
+// build without uploading a byte, and a second `up` changes nothing (the video was declared exactly as read).
 import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
@@ -78,6 +79,19 @@ const expectedVideo = () => ({
   details: VIDEO.details,
 });
 
+const BUILD = { app: "Training Simulator", version: "2.6.0" } as const;
+let buildSha256: string;
+
+/** The builds of the app with the exported build's version: SHA-256 each. */
+async function buildsOf(on: RunningEmulator) {
+  const api = new DeviceMgmtClient({ baseUrl: on.baseUrl, apiToken: on.tokens.admin });
+  const app = (await api.apps.all()).find((a) => a.name === BUILD.app)!;
+  return (await api.releases.versions(app.id).all())
+    .filter((b) => b.version === BUILD.version)
+    .map((b) => ({ version: b.version, sha256: b.checksum?.value.toLowerCase(), status: b.status }));
+}
+const expectedBuild = () => ({ version: BUILD.version, sha256: buildSha256, status: "available" });
+
 /** The files of an organization that carry bytes (uploaded, not seeded), as names, folders and SHA-512s. */
 const uploadedFilesOf = (on: RunningEmulator) =>
   on
@@ -130,6 +144,20 @@ beforeAll(async () => {
     ...VIDEO.details,
     tags: [],
   });
+  // A build the app's first channel delivers (builds no channel delivers are not exported).
+  const app = (await api.apps.all()).find((a) => a.name === BUILD.app)!;
+  const apk = path.join(workDir, "sim.apk");
+  const apkBytes = Buffer.from("the build staging must get too");
+  fs.writeFileSync(apk, apkBytes);
+  buildSha256 = createHash("sha256").update(apkBytes).digest("hex");
+  const build = await api.uploadAppVersion({
+    source: apk,
+    appId: app.id,
+    filename: "sim.apk",
+    versionName: BUILD.version,
+  });
+  const channel = (await api.apps.releaseChannels(app.id).all())[0];
+  await api.releases.setChannelVersion(app.id, channel.id, { versionId: build.made.id });
   exported = await runExport(["--only", "content"], exportDir, PROJECT, {
     DEVICEMGMT_BASE_URL: source.baseUrl,
     DEVICEMGMT_API_TOKEN: source.tokens.admin,
@@ -145,9 +173,10 @@ afterAll(async () => {
   fs.rmSync(workDir, { recursive: true, force: true });
 });
 
-test("the export downloads each file's and the video's bytes beside the program", async () => {
+test("the export downloads the bytes of each file, the video and the delivered build beside the program", async () => {
   expect(exported.code).toBe(0);
-  expect(exported.stdout).toContain("2 files and 1 video downloaded into content/");
+  expect(exported.stdout).toContain("2 files, 1 video and 1 app build downloaded into content/");
+  expect(await buildsOf(source)).toEqual([expectedBuild()]);
   expect(await uploadedVideosOf(source)).toEqual([expectedVideo()]);
   expect(
     createHash("sha512")
@@ -161,7 +190,7 @@ test("the export downloads each file's and the video's bytes beside the program"
   }
 });
 
-test("staging: up in another organization uploads the same bytes; up again and refresh change nothing; destroy deletes them", async () => {
+test("staging: up in another organization uploads the same bytes; up again and refresh change nothing; destroy deletes the files and video, forgets the build", async () => {
   expect(uploadedFilesOf(target)).toEqual([]);
   const engine = await engineFor(target, "staging");
   const program = generatedProgram(exportDir);
@@ -172,9 +201,11 @@ test("staging: up in another organization uploads the same bytes; up again and r
       "evacuation-plan-pdf-file",
       "lobby-background-bin-file",
       "forklift-360-mp4-video",
+      "training-simulator-2-6-0-apk-appVersion",
     ]),
   });
-  expect(created.steps.create).toHaveLength(3);
+  expect(created.steps.create).toHaveLength(4);
+  expect(await buildsOf(target)).toEqual([expectedBuild()]);
   expect(uploadedFilesOf(target)).toEqual(uploaded);
   expect(await uploadedVideosOf(target)).toEqual([expectedVideo()]);
 
@@ -183,18 +214,25 @@ test("staging: up in another organization uploads the same bytes; up again and r
   expect(uploadedFilesOf(target)).toEqual(uploaded);
   expect(await uploadedVideosOf(target)).toEqual([expectedVideo()]);
 
-  expect((await engine.destroy()).errors).toEqual([]);
+  expect(await buildsOf(target)).toEqual([expectedBuild()]);
+
+  const destroyed = await engine.destroy();
+  expect(destroyed.errors).toEqual([]);
   expect(uploadedFilesOf(target)).toEqual([]);
   expect(await uploadedVideosOf(target)).toEqual([]);
+  // The API cannot delete builds: destroy forgets it and says so.
+  expect(await buildsOf(target)).toEqual([expectedBuild()]);
+  expect(destroyed.output).toMatch(/the API cannot delete an app build; version "2\.6\.0" stays/);
 });
 
-test("production: with its stack config against the source, the program adopts every file and the video, uploads nothing, and up again changes nothing", async () => {
+test("production: with its stack config against the source, the program adopts every file, the video and the build, uploads nothing, and up again changes nothing", async () => {
   const config = stackConfig(path.join(exportDir, "Pulumi.production.yaml"));
   const engine = await engineFor(source, "production", { [`${PROJECT}:adopt`]: config[`${PROJECT}:adopt`] });
   const puts = source.storageRequests().filter((r) => r.method === "PUT").length;
   const adopted = await engine.up(generatedProgram(exportDir));
   expect(adopted.errors).toEqual([]);
-  expect(adopted.steps.create).toHaveLength(3);
+  expect(adopted.steps.create).toHaveLength(4);
+  expect(await buildsOf(source)).toEqual([expectedBuild()]);
   expect(source.storageRequests().filter((r) => r.method === "PUT").length).toBe(puts);
   expect(uploadedFilesOf(source)).toEqual(uploaded);
   expect(await uploadedVideosOf(source)).toEqual([expectedVideo()]);
