@@ -8,6 +8,7 @@
  * - groups by their name path from the root (a same-named group under the same parent);
  * - files by name and folder, adopted only with the same SHA-512 (content.ts downloads their bytes);
  * - videos by file name and SHA-512 (another video of that name is another video: a new one is uploaded);
+ * - app builds by app name and SHA-256 (what an AppVersion's create takes over);
  * - release-channel attachments by owner and channel: a matched group (or a device of the same name) that
  *   already has the channel of that app and name attached, as `<ownerId>/<releaseChannelId>`.
  * Nothing is adopted silently: the ids go to the staging stack's config file, where a reviewer sees them, and
@@ -254,6 +255,30 @@ export async function matchTarget(
           same.length === 1
             ? ["it holds the same bytes (SHA-512); up sets its name, description and rendering as declared"]
             : [],
+      });
+    }
+  }
+  // Builds by app name and SHA-256 (what an AppVersion's create takes over); the API cannot delete a build, so
+  // destroy forgets one either way.
+  if (plan.uploaded.some((c) => c.content.type === "appVersion")) {
+    const apps = await target.apps.all();
+    for (const c of plan.uploaded.filter((u) => u.content.type === "appVersion")) {
+      const appName = String(c.content.properties?.appName);
+      const app = apps.filter((a) => a.name === appName);
+      const same =
+        app.length === 1 && c.content.checksum
+          ? await target.releases.versions(app[0].id, [c.content.checksum.value]).all()
+          : [];
+      objects.push({
+        resourceName: c.resourceName,
+        kind: "AppVersion",
+        label: `build "${String(c.content.properties?.versionName)}" of app "${appName}"`,
+        outcome: same.length === 1 ? "adopt" : "create",
+        ...(same.length === 1 ? { targetId: same[0].id } : {}),
+        notes: [
+          ...(same.length === 1 ? ["it holds the same bytes (SHA-256)"] : []),
+          "the API cannot delete builds: destroy forgets it",
+        ],
       });
     }
   }

@@ -374,3 +374,59 @@ describe("the export of app builds (the OpenAPI's build schema answers a downloa
     expect(index).toContain("dm.getAppVersionOutput(");
   });
 });
+
+describe("staging with --match-base-url: videos and builds", () => {
+  it("adopts a target video of the same file name and SHA-512, and a build of the same app and SHA-256", async () => {
+    const token = emulator.tokens.multiOrgAdminSecondary;
+    const there = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: token });
+    const rendering = { videoType: "TwoDimensional", audioEncoding: "STEREO" } as const;
+    const file = (name: string, bytes: string) => {
+      const at = path.join(dir, `match-${name}`);
+      fs.writeFileSync(at, bytes);
+      return at;
+    };
+    // The source: a video, and a build its app's channel delivers.
+    await api.uploadVideo({ source: file("clip.mp4", "clip bytes"), filename: "clip.mp4", ...rendering });
+    const app = (await api.apps.all()).find((a) => a.name === "Warehouse Picker")!;
+    const build = await api.uploadAppVersion({
+      source: file("picker.apk", "picker build"),
+      appId: app.id,
+      filename: "picker.apk",
+      versionName: "3.3.0",
+    });
+    const channel = (await api.apps.releaseChannels(app.id).all())[0];
+    await api.releases.setChannelVersion(app.id, channel.id, { versionId: build.made.id });
+    // The target holds the same video and the same build.
+    const videoThere = await there.uploadVideo({
+      source: file("clip-there.mp4", "clip bytes"),
+      filename: "clip.mp4",
+      ...rendering,
+    });
+    const appThere = (await there.apps.all()).find((a) => a.name === "Warehouse Picker")!;
+    const buildThere = await there.uploadAppVersion({
+      source: file("picker-there.apk", "picker build"),
+      appId: appThere.id,
+      filename: "picker.apk",
+      versionName: "3.3.0",
+    });
+    const out = path.join(dir, "matched-videos");
+    const result = await runExport(
+      ["--only", "content", "--match-base-url", emulator.baseUrl],
+      out,
+      "acme-org",
+      {
+        DEVICEMGMT_BASE_URL: emulator.baseUrl,
+        DEVICEMGMT_API_TOKEN: emulator.tokens.admin,
+        DEVICEMGMT_MATCH_API_TOKEN: token,
+      },
+    );
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain(`adopt Video clip-mp4-video (video "clip.mp4") = ${videoThere.made.id}`);
+    expect(result.stdout).toContain(
+      `adopt AppVersion warehouse-picker-3-3-0-apk-appVersion (build "3.3.0" of app "Warehouse Picker") = ${buildThere.made.id}`,
+    );
+    const staging = result.files["Pulumi.staging.yaml"];
+    expect(staging).toContain(`"clip-mp4-video": "${videoThere.made.id}"`);
+    expect(staging).toContain(`"warehouse-picker-3-3-0-apk-appVersion": "${buildThere.made.id}"`);
+  });
+});
