@@ -272,8 +272,34 @@ describe("the export of uploaded videos", () => {
     )!;
     deviceName = device.name;
     await api.deviceContent.addVideo(device.id, tourId);
+    // A site whose home shows it.
+    const site = await api.groups.configure(
+      (await api.groups.create({ name: "Video Site", parentId: null })).id,
+    );
+    const icon = (await api.images.all("headset-xp-menu-icon"))[0];
+    const floor = (await api.images.all("three-sixty-background"))[0];
+    const theme = (await api.themes.all()).find((t) => t.name === "ArborXR Dark")!;
+    await api.headsetExperiences.set({ groupId: site.id }, "arborxr-home", {
+      visibleContents: [{ type: "video", id: tourId }],
+      language: "en",
+      menuIconImageId: icon.id,
+      themeId: theme.id,
+      removePoweredByArborXrBranding: false,
+      menuTitle: "Tours",
+      shortcuts: [],
+      categorizationTags: [],
+      background: { type: "360-background", threeSixtyImageId: floor.id },
+      adminPin: null,
+      sharedModeSettings: {
+        enableOfflineMode: false,
+        requireManagedMetaLogin: false,
+        enableControllerFree: true,
+        adjustDeviceFit: true,
+        defaultToStationaryBoundary: false,
+      },
+    });
     out = path.join(dir, "videos", "program");
-    result = await exportTo(out, [], "tags,devices,content");
+    result = await exportTo(out, [], "groups,experiences,tags,devices,content");
   });
 
   it("downloads the video into content/ and declares it with its rendering exactly as read", () => {
@@ -307,8 +333,9 @@ describe("the export of uploaded videos", () => {
     expect(result.files["Pulumi.production.yaml"]).toContain(`"forklift-360-mp4-video": "${tourId}"`);
   });
 
-  it("refers to the declared video from its tag set and its device, where a lookup by name could not", () => {
+  it("refers to the declared video from its tag set, its device and an experience, where a lookup by name could not", () => {
     const index = result.files["index.ts"];
+    expect(index).toMatch(/visibleContents: \[\{ type: "video", id: forklift360Video\.id \}\]/);
     expect(index).toMatch(/ownerId: forklift360Video\.id,\s+tags: \[trainingTag\.name\]/);
     expect(index).toMatch(/deviceId: \w+\.id,\s+videoId: forklift360Video\.id/);
     expect(index).not.toContain('dm.getVideoOutput({ name: "Welcome Tour" })');
@@ -322,10 +349,13 @@ describe("the export of uploaded videos", () => {
 
   it("with --no-content, downloads no video and leaves out what only a declared video could single out", async () => {
     const plain = path.join(dir, "videos-plain");
-    const without = await exportTo(plain, ["--no-content"], "tags,devices,content");
+    const without = await exportTo(plain, ["--no-content"], "groups,experiences,tags,devices,content");
     expect(without.code).toBe(0);
     expect(without.files["index.ts"]).not.toContain("new dm.Video(");
     expect(without.files["README.md"]).toContain(`The video "Welcome Tour" on device "${deviceName}"`);
+    expect(without.files["README.md"]).toMatch(
+      /The headset experience of group "Video Site"[^\n]*2 videos are named "Welcome Tour"/,
+    );
   });
 });
 
