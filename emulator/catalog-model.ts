@@ -5,7 +5,7 @@
  * app the versions its channels deliver, plus the older versions of the seeded apps.
  */
 import { createHash } from "node:crypto";
-import type { AppBuild, StoredState, Timestamps } from "./model";
+import type { AppBuild, Checksum, StoredState, Timestamps } from "./model";
 
 export interface Tag extends Timestamps {
   id: string;
@@ -28,6 +28,35 @@ export interface AppBundle extends Timestamps {
   versionId: string;
   /** "First bundle has no label, subsequent bundles get 'Original' and 'Copy N' labels" (OpenAPI). */
   label: string | null;
+  /** Absent in seeded bundles and older state files: available. A bundle made by POST /app-bundles is pending. */
+  status?: AppBundleStatus;
+  /** The bundle's data files and the folder each goes to on devices; absent: none. */
+  files?: { fileId: string; path: string }[];
+  /** When a processing bundle becomes available (emulator clock). */
+  availableAt?: string;
+}
+
+export type AppBundleStatus = "pending" | "processing" | "available" | "failed";
+
+/** Processing time of a finalized bundle under the `slowBundleProcessing` switch (emulator clock). */
+export const BUNDLE_PROCESSING_MS = 60_000;
+
+/** A bundle's status at `now` (emulator clock): processing until its `availableAt`, then available. */
+export function bundleStatus(bundle: AppBundle, now: string): AppBundleStatus {
+  const status = bundle.status ?? "available";
+  return status === "processing" && bundle.availableAt !== undefined && now >= bundle.availableAt
+    ? "available"
+    : status;
+}
+
+/** A data file uploaded for an app's bundles (`POST /files` with `appBundleId`): not among the organization's files. */
+export interface AppFile extends Timestamps {
+  id: string;
+  appId: string;
+  filename: string;
+  location: string;
+  sizeBytes: number;
+  checksum: Checksum;
 }
 
 /**

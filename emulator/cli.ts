@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 /** `devicemgmt-emulator` / `npm run emulator`: run the v3 emulator in the foreground. */
 import { parseArgs } from "node:util";
+import { IMAGE_TYPES } from "./experience-model";
 import { startEmulator } from "./index";
 import type { EmulatorOptions, StrictOptions } from "./types";
 
+/** The on/off switches (`uploadedImageType` names a type: `--uploaded-image-type`). */
+type OnOffSwitch = Exclude<keyof StrictOptions, "uploadedImageType">;
+
 /** `--strict-experience NAME` values and the switch each turns on (emulator/README.md, Strictness switches). */
-const EXPERIENCE_SWITCHES: Record<string, keyof StrictOptions> = {
+const EXPERIENCE_SWITCHES: Record<string, OnOffSwitch> = {
   "unset-not-found": "unsetExperienceNotFound",
   "drop-on-group-join": "dropDeviceExperienceOnGroupJoin",
   "withhold-admin-pin": "withholdAdminPin",
@@ -18,7 +22,7 @@ const EXPERIENCE_SWITCHES: Record<string, keyof StrictOptions> = {
 };
 
 /** `--strict-catalog NAME` values: tags, content attachments, sharing, apps (emulator/README.md, Strictness switches). */
-const CATALOG_SWITCHES: Record<string, keyof StrictOptions> = {
+const CATALOG_SWITCHES: Record<string, OnOffSwitch> = {
   "merge-device-tags-on-put": "mergeDeviceTagsOnPut",
   "reject-unknown-tags": "rejectUnknownTags",
   "reject-repeated-tag-attach": "rejectRepeatedTagAttach",
@@ -32,6 +36,8 @@ const CATALOG_SWITCHES: Record<string, keyof StrictOptions> = {
   "merge-video-tags-on-put": "mergeVideoTagsOnPut",
   "keep-empty-app-description": "keepEmptyAppDescription",
   "replace-keeps-file-id": "replaceKeepsFileId",
+  "uploads-leave-bundle": "uploadsLeaveBundle",
+  "slow-bundle-processing": "slowBundleProcessing",
   "require-conflict-strategy": "requireConflictStrategy",
   "s3-part-sizes": "s3PartSizes",
   "file-download-urls": "fileDownloadUrls",
@@ -91,6 +97,7 @@ const USAGE = `usage: devicemgmt-emulator [options]
   --strict-no-retry-after     a rate-limit 429 carries no Retry-After or X-RateLimit-Reset
   --rollout-duration-ms MS    simulated rollouts: devices install within MS of a version change (default 60000)
   --upload-url-lifetime S     pre-signed upload URLs expire S seconds after pre-sign (default 3600)
+  --uploaded-image-type TYPE  the type an uploaded image gets (default unknown, which every image slot takes)
   --strict                    all of the above, and --max-per-page 25 unless given
   --help                      show this help`;
 
@@ -109,6 +116,13 @@ function parseBurst(value: string | undefined): { every: number; length: number 
   const match = /^(\d+):(\d+)$/.exec(value);
   if (!match) throw new Error(`--rate-limit-burst needs EVERY:LENGTH, got "${value}"`);
   return { every: Number(match[1]), length: Number(match[2]) };
+}
+
+function uploadedImageType(value: string | undefined): Pick<StrictOptions, "uploadedImageType"> {
+  if (value === undefined) return {};
+  const type = IMAGE_TYPES.find((t) => t === value);
+  if (!type) throw new Error(`--uploaded-image-type: one of ${IMAGE_TYPES.join(", ")}, got "${value}"`);
+  return { uploadedImageType: type };
 }
 
 export function optionsFromArgs(args: string[]): EmulatorOptions | "help" {
@@ -137,6 +151,7 @@ export function optionsFromArgs(args: string[]): EmulatorOptions | "help" {
       "strict-no-retry-after": { type: "boolean" },
       "rollout-duration-ms": { type: "string" },
       "upload-url-lifetime": { type: "string" },
+      "uploaded-image-type": { type: "string" },
       strict: { type: "boolean" },
       help: { type: "boolean" },
     },
@@ -177,6 +192,7 @@ export function optionsFromArgs(args: string[]): EmulatorOptions | "help" {
       ...experienceSwitches(values["strict-experience"], values.strict),
       ...catalogSwitches(values["strict-catalog"], values.strict),
       noRetryAfter: Boolean(values.strict || values["strict-no-retry-after"]),
+      ...uploadedImageType(values["uploaded-image-type"]),
     },
     uploadUrlLifetimeSeconds: number("upload-url-lifetime", values["upload-url-lifetime"]),
     rollouts: rolloutDurationMs !== undefined ? { durationMs: rolloutDurationMs } : undefined,

@@ -29,6 +29,8 @@ export interface Image extends Timestamps {
   sizeBytes: number | null;
   type: ImageType;
   status: "available" | "pending";
+  /** An uploaded image's processing: when (emulator clock, ms) it becomes available (routes/imageUploads.ts). */
+  availableAtMs?: number;
 }
 
 export interface Custom3DEnvironment extends Timestamps {
@@ -36,6 +38,8 @@ export interface Custom3DEnvironment extends Timestamps {
   objectName: string;
   sizeBytes: number | null;
   status: "available" | "pending";
+  /** An uploaded environment's processing: when (emulator clock, ms) it becomes available. */
+  availableAtMs?: number;
 }
 
 export const THEME_COLORS = ["background1", "background2", "text", "accent1", "accent2", "accent3"] as const;

@@ -9,6 +9,7 @@ import { FaultInjector } from "./faults";
 import { DEFAULT_MAX_PER_PAGE, pageQuerySchema } from "./pagination";
 import { readStateFile, StateFile } from "./persistence";
 import { DEFAULT_RATE_LIMIT, FixedWindowRateLimiter } from "./rate-limit";
+import { appBundleRoutes } from "./routes/appBundles";
 import { appRoutes } from "./routes/apps";
 import { auditRoutes } from "./routes/audit";
 import { catalogRoutes } from "./routes/catalog";
@@ -21,6 +22,7 @@ import { releaseRoutes } from "./routes/releases";
 import { sharingRoutes } from "./routes/sharing";
 import { tagRoutes } from "./routes/tags";
 import { themeRoutes } from "./routes/themes";
+import { imageUploadRoutes } from "./routes/imageUploads";
 import { uploadRoutes } from "./routes/uploads";
 import { videoRoutes } from "./routes/videos";
 import { appVersionUploadRoutes } from "./routes/appVersionUploads";
@@ -47,10 +49,12 @@ export const API_ROUTES = [
   ...uploadRoutes,
   ...videoRoutes,
   ...appVersionUploadRoutes,
+  ...imageUploadRoutes,
   ...appRoutes,
   ...sharingRoutes,
   ...tagRoutes,
   ...releaseRoutes,
+  ...appBundleRoutes,
   ...auditRoutes,
   ...experienceRoutes,
   ...themeRoutes,
@@ -117,12 +121,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     mergeVideoTagsOnPut: options.strict?.mergeVideoTagsOnPut ?? false,
     keepEmptyAppDescription: options.strict?.keepEmptyAppDescription ?? false,
     replaceKeepsFileId: options.strict?.replaceKeepsFileId ?? false,
+    uploadsLeaveBundle: options.strict?.uploadsLeaveBundle ?? false,
+    slowBundleProcessing: options.strict?.slowBundleProcessing ?? false,
     requireConflictStrategy: options.strict?.requireConflictStrategy ?? false,
     s3PartSizes: options.strict?.s3PartSizes ?? false,
     fileDownloadUrls: options.strict?.fileDownloadUrls ?? false,
     presignAnswersUrl: options.strict?.presignAnswersUrl ?? false,
     buildStatusReasons: options.strict?.buildStatusReasons ?? false,
     noRetryAfter: options.strict?.noRetryAfter ?? false,
+    uploadedImageType: options.strict?.uploadedImageType ?? "unknown",
   };
   const invitations = new Map<string, PendingInvitation[]>();
   const limiter = new FixedWindowRateLimiter(rateLimit, options.now ?? Date.now, {

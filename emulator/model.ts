@@ -1,7 +1,7 @@
 /** The emulator's stored records (the persisted shape) and the per-organization tables that hold them. */
 import type { Permission, RoleType } from "./permissions";
 import type { Custom3DEnvironment, ExperienceRecord, Image, Theme } from "./experience-model";
-import type { AppBundle, AppVersion, ChannelRollout, Tag } from "./catalog-model";
+import type { AppBundle, AppFile, AppVersion, ChannelRollout, Tag } from "./catalog-model";
 
 export interface Timestamps {
   createdAt: string;
@@ -299,5 +299,7 @@ export interface StoredState {
     tags?: Tag[];
     appVersions?: AppVersion[];
     appBundles?: AppBundle[];
+    /** Absent in state files written before bundles could be made: none. */
+    appFiles?: AppFile[];
   }[];
 }

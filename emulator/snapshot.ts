@@ -94,5 +94,29 @@ export function snapshotOf(org: OrgState): OrgSnapshot {
       filename: v.filename,
       sha512: v.checksum.value.toLowerCase(),
     })),
+    appBundles: [...org.appBundles.values()].map((b) => ({
+      id: b.id,
+      appId: b.appId,
+      versionId: b.versionId,
+      label: b.label,
+      // As stored (under slowBundleProcessing a finalized bundle stays "processing" here; the API reads the clock).
+      status: b.status ?? "available",
+      files: (b.files ?? []).map((f) => ({ ...f })),
+    })),
+    images: [...org.images.values()]
+      .filter((i) => !i.isSystemOwned)
+      .map((i) => ({
+        id: i.id,
+        originalFileName: i.originalFileName,
+        type: i.type,
+        status: i.status,
+        sizeBytes: i.sizeBytes,
+      })),
+    custom3DEnvironments: [...org.custom3DEnvironments.values()].map((e) => ({
+      id: e.id,
+      objectName: e.objectName,
+      status: e.status,
+      sizeBytes: e.sizeBytes,
+    })),
   };
 }

@@ -18,7 +18,14 @@ import {
 import { SYSTEM_ROLES } from "./permissions";
 import { ExperienceBook, type Custom3DEnvironment, type Image, type Theme } from "./experience-model";
 import { seedExperienceCatalogue } from "./experience-seed";
-import { seedTags, seedVersions, type AppBundle, type AppVersion, type Tag } from "./catalog-model";
+import {
+  seedTags,
+  seedVersions,
+  type AppBundle,
+  type AppFile,
+  type AppVersion,
+  type Tag,
+} from "./catalog-model";
 import { RolloutSimulator } from "./rollout";
 
 /** Audit records kept per organization; the oldest are dropped beyond this (the real service keeps more). */
@@ -57,6 +64,8 @@ export class OrgState implements OrgTables {
   readonly tags: Table<Tag>;
   readonly appVersions: Table<AppVersion>;
   readonly appBundles: Table<AppBundle>;
+  /** The data files uploaded for app bundles (GET /apps/{appId}/files). */
+  readonly appFiles: Table<AppFile>;
   /** parent id (null = root) -> child group ids */
   private readonly childIds = new Map<string | null, Set<string>>();
   /** group id -> ids of the devices in it */
@@ -84,6 +93,7 @@ export class OrgState implements OrgTables {
     const versions = data.appVersions ? undefined : seedVersions(data);
     this.appVersions = new Table(data.appVersions ?? versions?.versions);
     this.appBundles = new Table(data.appBundles ?? versions?.bundles);
+    this.appFiles = new Table(data.appFiles);
     for (const group of data.groups) group.tags ??= [];
     // State files written before device content and sharing existed lack these fields.
     for (const device of data.devices) {
@@ -124,6 +134,7 @@ export class OrgState implements OrgTables {
       tags: [...this.tags.values()],
       appVersions: [...this.appVersions.values()],
       appBundles: [...this.appBundles.values()],
+      appFiles: [...this.appFiles.values()],
     };
   }
 

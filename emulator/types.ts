@@ -1,4 +1,5 @@
 /** Public types of the emulator's in-process API (the contract other parts of the project build on). */
+import type { ImageType } from "./experience-model";
 import type { RolloutConfig } from "./rollout";
 
 export type { DeviceInstallStatus, RolloutConfig } from "./rollout";
@@ -114,6 +115,13 @@ export interface StrictOptions {
    */
   replaceKeepsFileId?: boolean;
   /**
+   * A file upload with `appBundleId` makes a data file of the bundle's app without putting it into the bundle
+   * (`POST /app-bundles/{id}/files` then adds it), instead of adding it to the bundle at its path.
+   */
+  uploadsLeaveBundle?: boolean;
+  /** A finalized bundle reads `processing` for a minute of the emulator clock before `available` (instead of at once). */
+  slowBundleProcessing?: boolean;
+  /**
    * A complete without `conflictStrategy` over a file of the same name at the same path is 422 instead of keeping
    * both.
    */
@@ -139,6 +147,12 @@ export interface StrictOptions {
    * instead of with its status alone.
    */
   buildStatusReasons?: boolean;
+  /**
+   * The type an uploaded image gets (`POST /images` takes none; documents silent): absent, `unknown`, which any
+   * image slot of an experience takes (the slot says what the image is for); a type, then only slots of that
+   * type take uploaded images.
+   */
+  uploadedImageType?: ImageType;
   /**
    * A 429 of the rate limit carries neither `Retry-After` nor `X-RateLimit-Reset` (the documents do not show its
    * headers) instead of both, so a client cannot learn when the window resets.
@@ -307,6 +321,25 @@ export interface OrgSnapshot {
   files: { id: string; filename: string; location: string; sha512: string }[];
   /** Every video of the organization (seeded or uploaded), with its content's SHA-512 (hex, lower case). */
   videos: { id: string; name: string; filename: string; sha512: string }[];
+  /** Every app bundle (seeded or made through `POST /app-bundles`): its build, status and files with their folders. */
+  appBundles: {
+    id: string;
+    appId: string;
+    versionId: string;
+    label: string | null;
+    status: string;
+    files: { fileId: string; path: string }[];
+  }[];
+  /** The organization's own images (seeded or uploaded; system images are not its state). */
+  images: {
+    id: string;
+    originalFileName: string | null;
+    type: string;
+    status: string;
+    sizeBytes: number | null;
+  }[];
+  /** Every custom 3D environment of the organization (seeded or uploaded). */
+  custom3DEnvironments: { id: string; objectName: string; status: string; sizeBytes: number | null }[];
 }
 
 export interface RunningEmulator {

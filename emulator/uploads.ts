@@ -40,14 +40,17 @@ import type { FaultInjector } from "./faults";
 import type { Checksum } from "./model";
 import type { StorageRequestRecord } from "./types";
 
-/** What is uploaded: the path segment of its operations (`/files`, later `/videos`, …). */
-export type UploadKind = "files" | "videos" | "app-versions";
+/** What is uploaded: the path segment of its operations (`/files`, `/videos`, …). */
+export type UploadKind = "files" | "videos" | "app-versions" | "images" | "custom-3d-environments";
 
 /** The checksum each kind answers (files and videos SHA-512, app builds SHA-256). */
 const ALGORITHM: Record<UploadKind, { name: Checksum["algorithm"]; node: string }> = {
   files: { name: "SHA-512", node: "sha512" },
   videos: { name: "SHA-512", node: "sha512" },
   "app-versions": { name: "SHA-256", node: "sha256" },
+  // Images and 3D environments answer no checksum: the size is what their complete uses.
+  images: { name: "SHA-512", node: "sha512" },
+  "custom-3d-environments": { name: "SHA-512", node: "sha512" },
 };
 
 /** S3's part limits, enforced under the `s3PartSizes` switch (the v3 documents name none). */
@@ -190,6 +193,11 @@ export class Uploads implements DownloadLinks {
   /** The pending upload `id` of this organization and kind; undefined once completed (or never initiated). */
   find(kind: UploadKind, orgId: string, id: string): PendingUpload | undefined {
     return this.pending.get(this.pendingKey(kind, orgId, id));
+  }
+
+  /** The uploads of this organization still pending (initiated, not completed), e.g. a bundle's unfinished files. */
+  pendingOf(orgId: string): PendingUpload[] {
+    return [...this.pending.values()].filter((u) => u.orgId === orgId);
   }
 
   /** A URL for one part, valid for the configured lifetime (or already expired, fault `expireUploadUrls`). */

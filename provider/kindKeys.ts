@@ -28,4 +28,7 @@ export type ResourceKind =
   | "app"
   | "file"
   | "video"
-  | "appVersion";
+  | "appVersion"
+  | "appBundle"
+  | "image"
+  | "custom3DEnvironment";

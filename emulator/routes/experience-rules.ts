@@ -250,7 +250,9 @@ export class ExperienceRules {
     if (typeof id !== "string") return;
     const image = this.options.org.images.get(id);
     if (!image) this.errors.add(path, `The selected ${attribute(path.split(".").pop()!)} is invalid.`);
-    else if (image.type !== type) this.errors.add(path, `The image must be an image of type ${type}.`);
+    // An uploaded image is `unknown` unless switch `uploadedImageType` says otherwise: the slot gives it its use.
+    else if (image.type !== type && image.type !== "unknown")
+      this.errors.add(path, `The image must be an image of type ${type}.`);
   }
 
   /** Whether the value is there; adds "required" when it is not and `when` holds. */

@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { buildStatus } from "../appBuilds";
-import type { AppBundle, AppVersion } from "../catalog-model";
+import { bundleStatus, type AppBundle, type AppVersion } from "../catalog-model";
 import { ok, type RequestContext, type RouteDefinition } from "../context";
 import { FieldErrorCollector, notFound, parseOrThrow } from "../errors";
 import type { App, ReleaseChannel } from "../model";
@@ -46,19 +46,20 @@ export function versionView(version: AppVersion) {
   };
 }
 
-function bundleView(ctx: RequestContext, bundle: AppBundle) {
+/** A bundle as the API shows it (routes/appBundles.ts makes and changes them). */
+export function bundleView(ctx: RequestContext, bundle: AppBundle) {
   const version = ctx.org.appVersions.get(bundle.versionId);
   return {
     id: bundle.id,
     label: bundle.label,
-    status: "available",
+    status: bundleStatus(bundle, ctx.now),
     ...(version ? { appBuild: versionView(version) } : {}),
     createdAt: bundle.createdAt,
     updatedAt: bundle.updatedAt,
   };
 }
 
-function findApp(ctx: RequestContext): App {
+export function findApp(ctx: RequestContext): App {
   const app = ctx.org.apps.get(ctx.params.appId);
   if (!app) throw notFound();
   return app;
@@ -128,7 +129,7 @@ export const releaseRoutes: RouteDefinition[] = [
       const { status } = parseOrThrow(bundlesQuery, { status: ctx.query.status });
       const bundles = ctx.org.appBundles
         .list()
-        .filter((b) => b.appId === app.id && (status === undefined || status === "available"));
+        .filter((b) => b.appId === app.id && (status === undefined || bundleStatus(b, ctx.now) === status));
       return ok(ctx.page(bundles, (bundle) => bundleView(ctx, bundle)));
     },
   },

@@ -8,6 +8,7 @@ import { created, noContent, ok, type RequestContext, type RouteDefinition } fro
 import { invalid, notFound, parseOrThrow } from "../errors";
 import { IMAGE_TYPES, THEME_COLORS, type Image, type Theme } from "../experience-model";
 import { custom3DEnvironmentView, imageView, themeView } from "./experience-views";
+import { settleProcessing } from "./imageUploads";
 
 /** "hex format" (OpenAPI): the emulator reads it as `#RRGGBB`, either case, kept as sent unless lowercased. */
 const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
@@ -163,6 +164,7 @@ export const themeRoutes: RouteDefinition[] = [
     handler: (ctx) => {
       ctx.access.require("CONTENT__VIEW");
       const { type } = parseOrThrow(imagesQuery, { type: ctx.query.type });
+      for (const image of ctx.org.images.values()) settleProcessing(image, Date.parse(ctx.now));
       const images = [...ctx.org.images.values()].filter((i) => i.type === type).sort(imageOrder);
       return ok(ctx.page(images, imageView));
     },
@@ -175,6 +177,7 @@ export const themeRoutes: RouteDefinition[] = [
       const image = ctx.org.images.get(ctx.params.imageId);
       if (!image) throw notFound();
       ctx.access.require("CONTENT__VIEW");
+      settleProcessing(image, Date.parse(ctx.now));
       return ok(imageView(image));
     },
   },
@@ -185,6 +188,7 @@ export const themeRoutes: RouteDefinition[] = [
     handler: (ctx) => {
       ctx.access.require("CONTENT__VIEW");
       const list = ctx.org.custom3DEnvironments.list();
+      for (const environment of list) settleProcessing(environment, Date.parse(ctx.now));
       return ok(ctx.page(list, custom3DEnvironmentView));
     },
   },
@@ -196,6 +200,7 @@ export const themeRoutes: RouteDefinition[] = [
       const environment = ctx.org.custom3DEnvironments.get(ctx.params.custom3DEnvironmentId);
       if (!environment) throw notFound();
       ctx.access.require("CONTENT__VIEW");
+      settleProcessing(environment, Date.parse(ctx.now));
       // GetCustom3DEnvironment_200_response wraps the record in `data`, unlike the other single reads.
       return ok({ data: custom3DEnvironmentView(environment) });
     },

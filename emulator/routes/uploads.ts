@@ -28,6 +28,7 @@ import { FieldErrorCollector, invalid, notFound, parseOrThrow } from "../errors"
 import type { FileItem, Video, VideoRendering } from "../model";
 import { MAX_PART_NUMBER, MIN_PART_BYTES, type PendingUpload, type UploadKind } from "../uploads";
 import { fileView, videoView } from "../views";
+import { completeBundleFile, requirePending } from "./appBundles";
 
 const initiateBody = z.object({
   filename: z.string().trim().min(1).max(255),
@@ -162,7 +163,7 @@ function repoint(ctx: RequestContext, fromId: string, toId: string): void {
 }
 
 /** `POST /{kind}/{id}/pre-sign`: a URL on the storage endpoint per part asked for. */
-function presignRoute(kind: UploadKind, idParam: string): RouteDefinition {
+export function presignRoute(kind: UploadKind, idParam: string): RouteDefinition {
   return {
     method: "POST",
     path: `/${kind}/:${idParam}/pre-sign`,
@@ -193,8 +194,10 @@ export const uploadRoutes: RouteDefinition[] = [
       if (name.endsWith(".apk")) throw invalid("filename", "The filename must not end with .apk.");
       if (name.endsWith(".obb") && body.appBundleId === undefined)
         throw invalid("filename", "The filename must not end with .obb unless appBundleId is given.");
-      if (body.appBundleId !== undefined && !ctx.org.appBundles.get(body.appBundleId.toLowerCase()))
+      const bundle = body.appBundleId && ctx.org.appBundles.get(body.appBundleId.toLowerCase());
+      if (body.appBundleId !== undefined && !bundle)
         throw invalid("appBundleId", "The selected app bundle id is invalid.");
+      if (bundle) requirePending(bundle, "appBundleId");
       const upload = ctx.services.uploads.initiate(
         "files",
         ctx.org.org.id,
@@ -202,6 +205,7 @@ export const uploadRoutes: RouteDefinition[] = [
         {
           filename: body.filename,
           location: body.path,
+          ...(bundle ? { appBundleId: bundle.id } : {}),
         },
       );
       return ok({ key: upload.key, uploadId: upload.uploadId, fileId: upload.id });
@@ -218,6 +222,18 @@ export const uploadRoutes: RouteDefinition[] = [
       const body = parseOrThrow(completeFileBody, ctx.body);
       const upload = pendingUpload(ctx, "files", "fileId", body);
       checkParts(ctx, upload, body.parts);
+      // A bundle's data file is the app's, not the organization's (routes/appBundles.ts).
+      if (upload.details.appBundleId !== undefined)
+        return ok(
+          completeBundleFile(
+            ctx,
+            upload,
+            ctx.services.uploads.finish(
+              upload,
+              body.parts.map((p) => p.partNumber),
+            ),
+          ),
+        );
       const filename = upload.details.filename as string;
       const location = upload.details.location as string;
       const existing = [...ctx.org.files.values()].find(

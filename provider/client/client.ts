@@ -26,7 +26,12 @@ import type {
   ImageOperations,
   ThemeOperations,
 } from "./experienceOperations";
-import type { DeviceContentOperations, ReleaseOperations, TagOperations } from "./contentOperations";
+import type {
+  AppBundleOperations,
+  DeviceContentOperations,
+  ReleaseOperations,
+  TagOperations,
+} from "./contentOperations";
 import type { Invalidates, WriteNotice } from "./invalidates";
 import { pageSizeMemory } from "./pagination";
 import { secretsOf } from "./redact";
@@ -35,17 +40,33 @@ import * as s from "./schemas";
 import type { RequestFn } from "./chain";
 import { STORAGE_BACKOFF, storageChain } from "./storage";
 import { downloadToFile, type DownloadOptions, type DownloadResult } from "./download";
-import type { ApiInfo, AppBuild, DeviceFile, Organization, TokenInfo, User, Video } from "./types";
+import { type ProcessingOptions, waitUntilAvailable } from "./processing";
+import type {
+  ApiInfo,
+  AppBuild,
+  Custom3DEnvironment,
+  DeviceFile,
+  Image,
+  Organization,
+  TokenInfo,
+  User,
+  Video,
+} from "./types";
 import {
   type AppVersionUploadOptions,
   appVersionUploadProtocol,
   awaitBuild,
+  type BundleFileUploadOptions,
+  bundleFileUploadProtocol,
   type FileUploadOptions,
   fileUploadProtocol,
   type UploadResult,
   uploadInParts,
   type VideoUploadOptions,
   videoUploadProtocol,
+  custom3DEnvironmentUploadProtocol,
+  imageUploadProtocol,
+  type NamedUploadOptions,
 } from "./upload";
 import {
   DEFAULT_RATE_LIMIT,
@@ -132,6 +153,7 @@ export class DeviceMgmtClient {
   readonly tags: TagOperations;
   readonly deviceContent: DeviceContentOperations;
   readonly releases: ReleaseOperations;
+  readonly appBundles: AppBundleOperations;
 
   /** The v3 API: with the token, through the organization's throttle. */
   readonly #transport: Transport;
@@ -241,6 +263,7 @@ export class DeviceMgmtClient {
     this.tags = operations.tags;
     this.deviceContent = operations.deviceContent;
     this.releases = operations.releases;
+    this.appBundles = operations.appBundles;
   }
 
   /**
@@ -261,6 +284,15 @@ export class DeviceMgmtClient {
    */
   uploadFile(options: FileUploadOptions): Promise<UploadResult<DeviceFile>> {
     return uploadInParts(fileUploadProtocol(this.files, options), this.#storage, options);
+  }
+
+  /** Uploads a data file into a pending app bundle, as `uploadFile` does (a lost complete looked for among the app's). */
+  uploadBundleFile(options: BundleFileUploadOptions): Promise<UploadResult<DeviceFile>> {
+    return uploadInParts(
+      bundleFileUploadProtocol(this.files, this.appBundles, options),
+      this.#storage,
+      options,
+    );
   }
 
   /** Uploads a local video in parts, as `uploadFile` does (SHA-512 compared the same way). */
@@ -289,6 +321,37 @@ export class DeviceMgmtClient {
       options,
     );
     return { ...uploaded, made: await awaitBuild(this.releases, options.appId, uploaded.made, options) };
+  }
+
+  /**
+   * Uploads a local image in parts, as `uploadFile` does, then waits until the service has processed it
+   * (`available`; ./processing.ts). The API answers no checksum for images: the result's `checksum` is the
+   * SHA-512 of the bytes sent, which only the caller can keep.
+   */
+  async uploadImage(options: NamedUploadOptions & ProcessingOptions): Promise<UploadResult<Image>> {
+    const result = await uploadInParts(imageUploadProtocol(this.images, options), this.#storage, options);
+    const made = await waitUntilAvailable(
+      "Image",
+      result.made,
+      () => this.images.get(result.made.id),
+      options,
+    );
+    return { ...result, made };
+  }
+
+  /** Uploads a local `.glb` as a custom 3D environment and waits until it is `available`, as `uploadImage`. */
+  async uploadCustom3DEnvironment(
+    options: NamedUploadOptions & ProcessingOptions,
+  ): Promise<UploadResult<Custom3DEnvironment>> {
+    const protocol = custom3DEnvironmentUploadProtocol(this.custom3DEnvironments, options);
+    const result = await uploadInParts(protocol, this.#storage, options);
+    const made = await waitUntilAvailable(
+      "Custom 3D environment",
+      result.made,
+      () => this.custom3DEnvironments.get(result.made.id),
+      options,
+    );
+    return { ...result, made };
   }
 
   /** Counters of this client's traffic (read by the benchmark). */

@@ -12,6 +12,7 @@ import type {
   AppBuild,
   AppBundle,
   AppVersionUploadStart,
+  AppBundleFile,
   Device,
   DeviceFile,
   Page,
@@ -98,7 +99,8 @@ export interface ReleaseOperations {
     versionId: string,
     body: CompleteAppVersionUploadBody,
   ): Promise<AppBuild>;
-  bundles(appId: string): PageIterator<AppBundle>;
+  /** With `status`, only the bundles in it (a pending one is unfinished). */
+  bundles(appId: string, status?: "pending" | "processing" | "available" | "failed"): PageIterator<AppBundle>;
   /** Makes the channel deliver this version or bundle; answers with the channel. */
   setChannelVersion(appId: string, releaseChannelId: string, target: ChannelTarget): Promise<ReleaseChannel>;
   /** Where each device the channel reaches stands with its version. */
@@ -107,10 +109,43 @@ export interface ReleaseOperations {
   unshare(appId: string, releaseChannelId: string, organizationSlug: string): Promise<ShareResult>;
 }
 
+/** A file of a bundle and the folder it goes to on devices (absent: the file's own). */
+export interface AppBundleFileEntry {
+  fileId: string;
+  path?: string;
+}
+
+/** `POST /app-bundles`: a pending bundle of a build, with files already uploaded for the app. */
+export interface CreateAppBundleBody {
+  appBuildId: string;
+  files?: AppBundleFileEntry[];
+}
+
+/** The SHA-512 checksums `GET /apps/{appId}/files` takes per request (the OpenAPI's maximum). */
+export const APP_FILES_PER_LOOKUP = 10;
+
+/** OpenAPI tag "App Bundles": a build plus data files, made pending, filled, finalized; its label in place. */
+export interface AppBundleOperations {
+  get(appBundleId: string): Promise<AppBundle>;
+  create(body: CreateAppBundleBody): Promise<AppBundle>;
+  /** Sets (or, with null, removes) the bundle's label. */
+  setLabel(appBundleId: string, label: string | null): Promise<AppBundle>;
+  files(appBundleId: string): PageIterator<AppBundleFile>;
+  /** Adds files already uploaded for the app (a pending bundle only). */
+  addFiles(appBundleId: string, files: readonly AppBundleFileEntry[]): Promise<AppBundle>;
+  /** Closes the bundle (no more files); it then processes to available. */
+  finalize(appBundleId: string): Promise<AppBundle>;
+  /** The app's bundle files, newest first; with `sha512`, only those of these checksums (1..10). */
+  appFiles(appId: string, sha512?: readonly string[]): PageIterator<DeviceFile>;
+  /** The app's bundle files of any of these checksums, asked for 10 at a time. */
+  appFilesBySha512(appId: string, sha512: readonly string[]): Promise<DeviceFile[]>;
+}
+
 export interface ContentOperations {
   tags: TagOperations;
   deviceContent: DeviceContentOperations;
   releases: ReleaseOperations;
+  appBundles: AppBundleOperations;
 }
 
 const tagsPage = s.pageSchema(s.tagSchema);
@@ -119,6 +154,7 @@ const videosPage = s.pageSchema(s.videoSchema);
 const versionsPage = s.pageSchema(s.appVersionSchema);
 const bundlesPage = s.pageSchema(s.appBundleSchema);
 const statusesPage = s.pageSchema(s.releaseChannelDeviceStatusItemSchema);
+const bundleFilesPage = s.pageSchema(s.appBundleFileSchema);
 
 /**
  * Devices are cached in the groups' scope (coalescedReads.ts: a device embeds its group); a write that may change
@@ -140,7 +176,35 @@ export function createContentOperations(run: Executor & { pageSizes?: PageSizeMe
   const channel = (appId: string, releaseChannelId: string) =>
     `/apps/${e(appId)}/release-channels/${e(releaseChannelId)}`;
 
+  const bundle = (appBundleId: string) => `/app-bundles/${e(appBundleId)}`;
+  const appFiles = (appId: string, sha512?: readonly string[]) =>
+    list(`/apps/${e(appId)}/files`, filesPage, sha512 ? { "sha512[]": sha512 } : {});
+
   return {
+    appBundles: {
+      get: (appBundleId) => run.get(bundle(appBundleId), s.appBundleSchema),
+      create: (body) => run.write("POST", "/app-bundles", INVALIDATES_NOTHING, body, s.appBundleSchema),
+      setLabel: (appBundleId, label) =>
+        run.write("PATCH", bundle(appBundleId), INVALIDATES_NOTHING, { label }, s.appBundleSchema),
+      files: (appBundleId) => list(`${bundle(appBundleId)}/files`, bundleFilesPage),
+      addFiles: (appBundleId, files) =>
+        run.write("POST", `${bundle(appBundleId)}/files`, INVALIDATES_NOTHING, { files }, s.appBundleSchema),
+      finalize: (appBundleId) =>
+        run.write(
+          "POST",
+          `${bundle(appBundleId)}/finalize`,
+          INVALIDATES_NOTHING,
+          undefined,
+          s.appBundleSchema,
+        ),
+      appFiles,
+      appFilesBySha512: async (appId, sha512) => {
+        const found: DeviceFile[] = [];
+        for (let i = 0; i < sha512.length; i += APP_FILES_PER_LOOKUP)
+          found.push(...(await appFiles(appId, sha512.slice(i, i + APP_FILES_PER_LOOKUP)).all()));
+        return found;
+      },
+    },
     tags: {
       list: (search) => list(`/tags`, tagsPage, { search }),
       all: (search) => list(`/tags`, tagsPage, { search }).all(),
@@ -206,7 +270,7 @@ export function createContentOperations(run: Executor & { pageSizes?: PageSizeMe
           body,
           s.appVersionSchema,
         ),
-      bundles: (appId) => list(`/apps/${e(appId)}/app-bundles`, bundlesPage),
+      bundles: (appId, status) => list(`/apps/${e(appId)}/app-bundles`, bundlesPage, { status }),
       setChannelVersion: (appId, releaseChannelId, target) =>
         run.write(
           "PUT",

@@ -10,13 +10,17 @@ import * as x from "./experienceSchemas";
 import type { QueryValue } from "./transport";
 import type {
   Custom3DEnvironment,
+  Custom3DEnvironmentUploadStart,
   DeviceExperience,
   HeadsetExperience,
   Image,
   ImageType,
+  ImageUploadStart,
   Page,
+  PresignedPart,
   Theme,
   ThemeBody,
+  UploadedPart,
 } from "./types";
 import type { Executor } from "./executor";
 import { type Invalidates, INVALIDATES_NOTHING, REPEATABLE } from "./invalidates";
@@ -44,11 +48,37 @@ export interface ImageOperations {
   list(type: ImageType): PageIterator<Image>;
   all(type: ImageType): Promise<Image[]>;
   get(imageId: string): Promise<Image>;
+  /** Starts an upload (only a filename: the API takes no type); the image exists once `completeUpload` answered. */
+  initiateUpload(body: { filename: string }): Promise<ImageUploadStart>;
+  /** Pre-signed URLs for at most 4 parts (an API call: it counts against the rate budget). */
+  presignUpload(imageId: string, body: PresignUploadBody): Promise<PresignedPart[]>;
+  /** Makes the image from the parts storage received; answers it `pending`, with no checksum. */
+  completeUpload(imageId: string, body: CompleteUploadBody): Promise<Image>;
 }
 
 export interface Custom3DEnvironmentOperations {
   list(): PageIterator<Custom3DEnvironment>;
   all(): Promise<Custom3DEnvironment[]>;
+  get(custom3DEnvironmentId: string): Promise<Custom3DEnvironment>;
+  /** Starts an upload of a `.glb`; the environment exists once `completeUpload` answered. */
+  initiateUpload(body: { filename: string }): Promise<Custom3DEnvironmentUploadStart>;
+  presignUpload(custom3DEnvironmentId: string, body: PresignUploadBody): Promise<PresignedPart[]>;
+  /** Makes the environment from the parts storage received; answers it `pending`, with no checksum. */
+  completeUpload(custom3DEnvironmentId: string, body: CompleteUploadBody): Promise<Custom3DEnvironment>;
+}
+
+/** `POST …/pre-sign` (operations.ts's PresignUploadBody; that module imports this one, so it is not imported here). */
+interface PresignUploadBody {
+  key: string;
+  uploadId: string;
+  partNumbers: number[];
+}
+
+/** `POST …/complete` of an image or environment: every part, ascending, with the ETag storage answered. */
+export interface CompleteUploadBody {
+  key: string;
+  uploadId: string;
+  parts: UploadedPart[];
 }
 
 export interface HeadsetExperienceOperations {
@@ -121,11 +151,60 @@ export function createExperienceOperations(
       list: (type) => list(`/images`, imagesPage, { type }),
       all: (type) => list(`/images`, imagesPage, { type }).all(),
       get: (imageId) => run.get(`/images/${e(imageId)}`, x.imageSchema),
+      // Images are in no cached list: an upload makes nothing stale. Pre-signing changes nothing: retried.
+      initiateUpload: (body) =>
+        run.write(
+          "POST",
+          `/images`,
+          INVALIDATES_NOTHING,
+          { filename: body.filename },
+          x.imageUploadStartSchema,
+        ),
+      presignUpload: (imageId, body) =>
+        run.write(
+          "POST",
+          `/images/${e(imageId)}/pre-sign`,
+          INVALIDATES_NOTHING,
+          body,
+          s.presignedPartsSchema,
+          undefined,
+          REPEATABLE,
+        ),
+      completeUpload: (imageId, body) =>
+        run.write("POST", `/images/${e(imageId)}/complete`, INVALIDATES_NOTHING, body, x.imageSchema),
     },
 
     custom3DEnvironments: {
       list: () => list(`/custom-3d-environments`, environmentsPage),
       all: () => list(`/custom-3d-environments`, environmentsPage).all(),
+      get: (environmentId) =>
+        run.get(`/custom-3d-environments/${e(environmentId)}`, x.custom3DEnvironmentResultSchema),
+      initiateUpload: (body) =>
+        run.write(
+          "POST",
+          `/custom-3d-environments`,
+          INVALIDATES_NOTHING,
+          { filename: body.filename },
+          x.custom3DEnvironmentUploadStartSchema,
+        ),
+      presignUpload: (environmentId, body) =>
+        run.write(
+          "POST",
+          `/custom-3d-environments/${e(environmentId)}/pre-sign`,
+          INVALIDATES_NOTHING,
+          body,
+          s.presignedPartsSchema,
+          undefined,
+          REPEATABLE,
+        ),
+      completeUpload: (environmentId, body) =>
+        run.write(
+          "POST",
+          `/custom-3d-environments/${e(environmentId)}/complete`,
+          INVALIDATES_NOTHING,
+          body,
+          x.custom3DEnvironmentResultSchema,
+        ),
     },
 
     headsetExperiences: {

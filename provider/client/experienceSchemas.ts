@@ -47,6 +47,21 @@ export const custom3DEnvironmentSchema = parsesTo<t.Custom3DEnvironment>()(
   true,
 );
 
+/** GetCustom3DEnvironment_200_response (the single read and the complete): the record wrapped in `data`. */
+export const custom3DEnvironmentResultSchema = z
+  .object({ data: custom3DEnvironmentSchema })
+  .transform((answer) => answer.data);
+
+export const imageUploadStartSchema = parsesTo<t.ImageUploadStart>()(
+  z.object({ key: z.string().min(1), uploadId: z.string().min(1), imageId: id }),
+  true,
+);
+
+export const custom3DEnvironmentUploadStartSchema = parsesTo<t.Custom3DEnvironmentUploadStart>()(
+  z.object({ key: z.string().min(1), uploadId: z.string().min(1), custom3DEnvironmentId: id }),
+  true,
+);
+
 const experienceContentSchema = z.object({ id, type: z.string() });
 const experienceBackgroundSchema = z.object({
   type: z.string(),

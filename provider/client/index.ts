@@ -46,11 +46,15 @@ export type {
   HeadsetExperiencePath,
   ImageOperations,
   ThemeOperations,
+  CompleteUploadBody,
 } from "./experienceOperations";
 export type {
+  AppBundleFileEntry,
+  AppBundleOperations,
   ChannelTarget,
   CompleteAppVersionUploadBody,
   ContentOperations,
+  CreateAppBundleBody,
   CustomField,
   CustomFieldAction,
   DeviceContentOperations,
@@ -58,7 +62,7 @@ export type {
   TagOperations,
   TagOwnerType,
 } from "./contentOperations";
-export type { AppBundle, ShareResult, Tag } from "./types";
+export type { AppBundle, AppBundleFile, ShareResult, Tag } from "./types";
 export type {
   Custom3DEnvironment,
   DeviceExperience,
@@ -103,6 +107,8 @@ export {
   type Video,
   type VideoDetails,
   type VideoUploadStart,
+  type ImageUploadStart,
+  type Custom3DEnvironmentUploadStart,
 } from "./types";
 export {
   AmbiguousWriteError,
@@ -167,6 +173,7 @@ export {
   type AppVersionUploadOptions,
   awaitBuild,
   buildInProgress,
+  type BundleFileUploadOptions,
   type ChecksumAlgorithm,
   checksumOfFile,
   type FileUploadOptions,
@@ -183,6 +190,9 @@ export {
   type UploadResult,
   uploadInParts,
   type VideoUploadOptions,
+  type NamedUploadOptions,
+  imageUploadProtocol,
+  custom3DEnvironmentUploadProtocol,
 } from "./upload";
 export {
   DownloadChecksumError,
@@ -190,5 +200,12 @@ export {
   type DownloadResult,
   DownloadUrlExpiredError,
 } from "./download";
+export {
+  ContentProcessingFailedError,
+  ContentProcessingTimeoutError,
+  DEFAULT_PROCESSING_TIMEOUT_MS,
+  type ProcessingOptions,
+  waitUntilAvailable,
+} from "./processing";
 export { type ClientStats, type HttpMethod, organizationStats } from "./transport";
 export { closeDispatchers, parseBaseUrl, resolveEndpoints, userAgent } from "./connection";

@@ -369,6 +369,19 @@ export const appBundleSchema = parsesTo<t.AppBundle>()(
   true,
 );
 
+export const appBundleFileSchema = parsesTo<t.AppBundleFile>()(
+  z.object({
+    id,
+    name: z.string(),
+    location: z.string(),
+    bundlePaths: z.array(z.string()),
+    sizeBytes: z.number().int().nullable(),
+    checksum: checksumSchema,
+    ...timestamps,
+  }),
+  true,
+);
+
 export const releaseChannelDeviceStatusItemSchema = parsesTo<t.ReleaseChannelDeviceStatus>()(
   releaseChannelDeviceStatusSchema,
   true,

@@ -234,6 +234,20 @@ export interface AppVersionUploadStart {
   versionId: string;
 }
 
+/** What initiating an image upload answers. */
+export interface ImageUploadStart {
+  key: string;
+  uploadId: string;
+  imageId: string;
+}
+
+/** What initiating a custom 3D environment upload answers. */
+export interface Custom3DEnvironmentUploadStart {
+  key: string;
+  uploadId: string;
+  custom3DEnvironmentId: string;
+}
+
 /** A pre-signed URL for one part of an upload (the API names it `presignedUrl`, or `url` for app versions). */
 export interface PresignedPart {
   partNumber: number;
@@ -443,6 +457,17 @@ export interface AppBundle extends Timestamps {
   label?: string | null;
   status?: string;
   appBuild?: AppBuild;
+}
+
+/** A data file of an app bundle (`GET /app-bundles/{id}/files`): where the bundle puts it on devices. */
+export interface AppBundleFile extends Timestamps {
+  id: string;
+  name: string;
+  location: string;
+  /** Each place this bundle puts the file (folder and name). */
+  bundlePaths: string[];
+  sizeBytes: number | null;
+  checksum: Checksum;
 }
 
 /** What `POST …/share` and `…/unshare` answer. */

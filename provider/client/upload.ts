@@ -18,8 +18,10 @@ import { createReadStream } from "node:fs";
 import { open } from "node:fs/promises";
 import { DeviceMgmtProblem } from "../errors";
 import type { RequestFn } from "./chain";
+import type { AppBundleOperations } from "./contentOperations";
 import { AmbiguousWriteError, NotFoundError, PresignedUrlExpiredError } from "./errors";
 import { putPart } from "./storage";
+import type { Custom3DEnvironmentOperations, ImageOperations } from "./experienceOperations";
 import type {
   ConflictStrategy,
   FileOperations,
@@ -28,7 +30,16 @@ import type {
   VideoOperations,
 } from "./operations";
 import type { ReleaseOperations } from "./contentOperations";
-import type { AppBuild, Checksum, DeviceFile, PresignedPart, UploadedPart, Video } from "./types";
+import type {
+  AppBuild,
+  Checksum,
+  Custom3DEnvironment,
+  DeviceFile,
+  Image,
+  PresignedPart,
+  UploadedPart,
+  Video,
+} from "./types";
 
 const MiB = 1024 * 1024;
 export const MIN_PART_BYTES = 5 * MiB;
@@ -45,7 +56,10 @@ const NODE_HASH: Record<ChecksumAlgorithm, string> = { "SHA-512": "sha512", "SHA
 
 /** What one kind's upload operations are; the rest of the protocol is the same for every kind. */
 export interface UploadProtocol<T> {
+  /** The checksum the API answers, or (`answersChecksum: false`) the one kept of the bytes sent only. */
   algorithm: ChecksumAlgorithm;
+  /** False for kinds the API answers no checksum for (images, 3D environments): nothing to compare after complete. */
+  answersChecksum?: false;
   initiate(): Promise<{ id: string; key: string; uploadId: string }>;
   presign(
     id: string,
@@ -308,6 +322,8 @@ export async function uploadInParts<T>(
     };
     const made = await completeOnce(protocol, started.id, completion, source, checksum);
     const answered = protocol.checksumOf(made);
+    if (protocol.answersChecksum === false)
+      return { made, checksum, sizeBytes: totalBytes, parts, presignCalls: urls.calls };
     if (answered?.algorithm !== protocol.algorithm || answered.value.toLowerCase() !== checksum)
       throw new UploadChecksumError(source, protocol.idOf(made), protocol.algorithm, checksum, answered);
     return { made, checksum, sizeBytes: totalBytes, parts, presignCalls: urls.calls };
@@ -377,6 +393,31 @@ export function fileUploadProtocol(
         (f) => f.filename === filename && f.location === path && same(f),
       );
       return candidates.sort((a, b) => b.updatedAt.localeCompare(a.updatedAt))[0];
+    },
+  };
+}
+
+/** What `DeviceMgmtClient.uploadBundleFile` takes: a file uploaded into a pending bundle of `appId`. */
+export interface BundleFileUploadOptions extends FileUploadOptions {
+  appId: string;
+  appBundleId: string;
+}
+
+/**
+ * A bundle's data file: a file upload with `appBundleId`; after a lost complete, what it made is among the app's
+ * bundle files (`GET /apps/{appId}/files?sha512[]=`), which need not be among the organization's files.
+ */
+export function bundleFileUploadProtocol(
+  files: FileOperations,
+  appBundles: AppBundleOperations,
+  options: BundleFileUploadOptions,
+): UploadProtocol<DeviceFile> {
+  return {
+    ...fileUploadProtocol(files, options),
+    findCompleted: async (id, checksum) => {
+      const found = await appBundles.appFilesBySha512(options.appId, [checksum]);
+      const same = (f: DeviceFile) => f.filename === options.filename && f.location === options.path;
+      return found.find((f) => f.id === id) ?? found.find(same);
     },
   };
 }
@@ -551,4 +592,68 @@ export function appVersionUploadProtocol(
       return same.find((b) => b.id === id) ?? same[0];
     },
   };
+}
+/** What `DeviceMgmtClient.uploadImage` / `uploadCustom3DEnvironment` take: the file and the name it is sent as. */
+export interface NamedUploadOptions extends UploadOptions {
+  /** The name the API records (`originalFileName` of an image, `objectName` of an environment). */
+  filename: string;
+}
+
+/** After a lost complete: what the upload's own id became, if anything (no checksum to find it by). */
+async function madeUnderId<T>(read: () => Promise<T>): Promise<T | undefined> {
+  return read().catch((error: unknown) => {
+    if (error instanceof NotFoundError) return undefined;
+    throw error;
+  });
+}
+
+/** The upload operations images and 3D environments share (their initiate answers the id under its own name). */
+interface UncheckedUploads<T, Start> {
+  initiateUpload(body: { filename: string }): Promise<Start & { key: string; uploadId: string }>;
+  presignUpload(
+    id: string,
+    body: { key: string; uploadId: string; partNumbers: number[] },
+  ): Promise<PresignedPart[]>;
+  completeUpload(id: string, body: { key: string; uploadId: string; parts: UploadedPart[] }): Promise<T>;
+  get(id: string): Promise<T>;
+}
+
+/**
+ * A kind the API answers no checksum for: the SHA-512 of the bytes sent is kept by the caller as the identity
+ * (compared with the one taken at preview); after a lost complete, the object of the upload's own id.
+ */
+function uncheckedUploadProtocol<T extends { id: string }, Start>(
+  operations: UncheckedUploads<T, Start>,
+  idOfStart: (started: Start) => string,
+  filename: string,
+): UploadProtocol<T> {
+  return {
+    algorithm: "SHA-512",
+    answersChecksum: false,
+    initiate: async () => {
+      const started = await operations.initiateUpload({ filename });
+      return { id: idOfStart(started), key: started.key, uploadId: started.uploadId };
+    },
+    presign: (id, body) => operations.presignUpload(id, body),
+    complete: (id, body) => operations.completeUpload(id, body),
+    checksumOf: () => undefined,
+    idOf: (made) => made.id,
+    findCompleted: (id) => madeUnderId(() => operations.get(id)),
+  };
+}
+
+/** Images: no checksum answered (see `uncheckedUploadProtocol`). */
+export function imageUploadProtocol(
+  images: ImageOperations,
+  options: NamedUploadOptions,
+): UploadProtocol<Image> {
+  return uncheckedUploadProtocol(images, (started) => started.imageId, options.filename);
+}
+
+/** Custom 3D environments (`.glb`): no checksum answered (see `uncheckedUploadProtocol`). */
+export function custom3DEnvironmentUploadProtocol(
+  environments: Custom3DEnvironmentOperations,
+  options: NamedUploadOptions,
+): UploadProtocol<Custom3DEnvironment> {
+  return uncheckedUploadProtocol(environments, (started) => started.custom3DEnvironmentId, options.filename);
 }

@@ -10,6 +10,7 @@
 import type {
   App,
   AuditRecord,
+  Custom3DEnvironment,
   DeviceExperience,
   DeviceFile,
   DeviceMgmtClient,
@@ -17,6 +18,7 @@ import type {
   ExperienceHolder,
   Group,
   HeadsetExperience,
+  Image,
   Organization,
   ReleaseChannel,
   Tag,
@@ -28,6 +30,7 @@ import type {
 } from "../client";
 import { DeviceMgmtError, NotFoundError } from "../client";
 import { mapConcurrently } from "../export/read";
+import { readAppBundle, type BundleLive } from "../kinds/appBundle/live";
 
 /** Per-owner reads at once; the client's throttle still paces them. */
 const OWNER_CONCURRENCY = 8;
@@ -130,6 +133,23 @@ export class LiveOrganization {
     return this.#once("files", () => this.#client.files.all());
   }
 
+  /** These app bundles with their files (the API lists bundles per app only); a bundle that is gone is left out. */
+  appBundles(ids: string[]): Promise<BundleLive[]> {
+    return this.#once(`app-bundles ${[...ids].sort().join(",")}`, async () => {
+      const read = await mapConcurrently(
+        [...new Set(ids)],
+        OWNER_CONCURRENCY,
+        (id) =>
+          readAppBundle(this.#client, id).catch((error: unknown) => {
+            if (error instanceof NotFoundError) return undefined;
+            throw error;
+          }),
+        () => {},
+      );
+      return read.filter((b): b is BundleLive => b !== undefined);
+    });
+  }
+
   videos(): Promise<Video[]> {
     return this.#once("videos", () => this.#client.videos.all());
   }
@@ -137,6 +157,27 @@ export class LiveOrganization {
   /** The builds of one app (builds are listed per app). */
   appVersions(appId: string): Promise<AppBuild[]> {
     return this.#once(`app-versions/${appId}`, () => this.#client.releases.versions(appId).all());
+  }
+
+  /** The images of these ids, read one by one (the API lists images only by type); a gone one is left out. */
+  imagesById(ids: string[]): Promise<Image[]> {
+    return this.#once(`images/${ids.join(",")}`, async () => {
+      const read = await mapConcurrently(
+        ids,
+        4,
+        (id) =>
+          this.#client.images.get(id).catch((error: unknown) => {
+            if (error instanceof NotFoundError) return undefined;
+            throw error;
+          }),
+        () => {},
+      );
+      return read.filter((image): image is Image => image !== undefined);
+    });
+  }
+
+  custom3DEnvironments(): Promise<Custom3DEnvironment[]> {
+    return this.#once("custom3DEnvironments", () => this.#client.custom3DEnvironments.all());
   }
 
   /** The experience of each holder; a holder that is gone, or a device now in a group (409), is left out. */

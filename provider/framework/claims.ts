@@ -65,6 +65,8 @@ const pairClaim = (owner: string, attached: string, noun: string): ClaimSpec => 
 const CLAIMS: Record<ResourceKind, ClaimSpec | null> = {
   // A migration is something done to a device (held by the device's own resource), not an object of its own.
   deviceMigration: null,
+  // Any number of bundles of one build may exist; a killed create is resumed by its pending bundle (handler.ts).
+  appBundle: null,
   group: {
     property: "name",
     keys: (p) => {
@@ -88,6 +90,20 @@ const CLAIMS: Record<ResourceKind, ClaimSpec | null> = {
     property: "name",
     keys: (p) => (str(p.name) === undefined ? undefined : [(str(p.name) as string).trim().toLowerCase()]),
     describe: (p) => `the app "${String(p.name)}" (app names compare without case)`,
+  },
+  // The name and content an image or 3D environment is uploaded with: only for the repair after a killed run
+  // (objects of one name and content may exist twice; the API cannot delete either, so none is refused).
+  image: {
+    property: "filename",
+    keys: byProperties(["filename", "sha512"]),
+    describe: (p) => `the image "${String(p.filename)}"`,
+    refuses: false,
+  },
+  custom3DEnvironment: {
+    property: "filename",
+    keys: byProperties(["filename", "sha512"]),
+    describe: (p) => `the custom 3D environment "${String(p.filename)}"`,
+    refuses: false,
   },
   // A file name in a device folder (names and folders compare exactly, as the API's conflict rule does).
   file: {

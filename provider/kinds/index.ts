@@ -25,6 +25,8 @@ import { appKind } from "./app/definition";
 import { fileKind } from "./file/definition";
 import { videoKind } from "./video/definition";
 import { appVersionKind } from "./appVersion/definition";
+import { appBundleKind } from "./appBundle/definition";
+import { custom3DEnvironmentKind, imageKind } from "./image/definitions";
 
 export const KINDS = kindTable({
   group: groupKind,
@@ -48,6 +50,9 @@ export const KINDS = kindTable({
   file: fileKind,
   video: videoKind,
   appVersion: appVersionKind,
+  appBundle: appBundleKind,
+  image: imageKind,
+  custom3DEnvironment: custom3DEnvironmentKind,
 });
 
 /**

@@ -213,6 +213,28 @@ if (!existsSync(OPENAPI)) {
           releaseNotes: "Probed.",
         },
       });
+      // Uploading an image and a custom 3D environment: the same protocol, a filename only.
+      for (const [kind, idName, filename] of [
+        ["images", "imageId", "contract.png"],
+        ["custom-3d-environments", "custom3DEnvironmentId", "contract.glb"],
+      ] as const) {
+        const opened = await probe(`POST /${kind}`, {}, { body: { filename } });
+        await probe(`POST /${kind}`, {}, { body: { filename: "contract.txt" } });
+        const ids = { key: opened.key, uploadId: opened.uploadId };
+        const pathIds = { [idName]: opened[idName] };
+        const [signed] = await probe(`POST /${kind}/{${idName}}/pre-sign`, pathIds, {
+          body: { ...ids, partNumbers: [1] },
+        });
+        await probe(`POST /${kind}/{${idName}}/pre-sign`, pathIds, { body: { ...ids, partNumbers: [] } });
+        const stored = await request(signed.presignedUrl, { method: "PUT", body: "contract" });
+        await stored.body.text();
+        await probe(`POST /${kind}/{${idName}}/complete`, pathIds, {
+          body: { ...ids, parts: [{ partNumber: 1, eTag: "wrong" }] },
+        });
+        await probe(`POST /${kind}/{${idName}}/complete`, pathIds, {
+          body: { ...ids, parts: [{ partNumber: 1, eTag: stored.headers.etag as string }] },
+        });
+      }
       await probe("GET /apps/{appId}", { appId: apps[0].id });
       await probe("GET /apps/{appId}", { appId: missing });
       const channels = (await probe("GET /apps/{appId}/release-channels", { appId: apps[0].id })).data;
@@ -378,6 +400,48 @@ if (!existsSync(OPENAPI)) {
       await probe("GET /apps/{appId}/versions", { appId: apps[0].id }, { query: { "sha256[]": "abc" } });
       const bundles = (await probe("GET /apps/{appId}/app-bundles", { appId: apps[0].id })).data;
       await probe("GET /apps/{appId}/app-bundles", { appId: apps[0].id }, { query: { status: "x" } });
+      // Making a bundle: pending, a data file uploaded into it, found by checksum, labelled, finalized.
+      const bundle = (await probe("POST /app-bundles", {}, { body: { appBuildId: versions[0].id } })).id;
+      await probe("POST /app-bundles", {}, { body: { appBuildId: missing } });
+      const inBundle = await probe(
+        "POST /files",
+        {},
+        { body: { filename: "main.1.obb", path: "/sdcard/obb", appBundleId: bundle } },
+      );
+      const bundleUpload = { key: inBundle.key, uploadId: inBundle.uploadId };
+      const [bundlePart] = await probe(
+        "POST /files/{fileId}/pre-sign",
+        { fileId: inBundle.fileId },
+        { body: { ...bundleUpload, partNumbers: [1] } },
+      );
+      const bundleSent = await request(bundlePart.presignedUrl, { method: "PUT", body: "bundle" });
+      await bundleSent.body.text();
+      const bundleFile = await probe(
+        "POST /files/{fileId}/complete",
+        { fileId: inBundle.fileId },
+        { body: { ...bundleUpload, parts: [{ partNumber: 1, eTag: bundleSent.headers.etag as string }] } },
+      );
+      await probe(
+        "GET /apps/{appId}/files",
+        { appId: apps[0].id },
+        { query: { "sha512[]": bundleFile.checksum.value } },
+      );
+      await probe("GET /apps/{appId}/files", { appId: missing });
+      const atBundle = { appBundleId: bundle };
+      await probe("POST /app-bundles/{appBundleId}/files", atBundle, {
+        body: { files: [{ fileId: bundleFile.id, path: "/sdcard/x" }] },
+      });
+      await probe("POST /app-bundles/{appBundleId}/files", atBundle, {
+        body: { files: [{ fileId: missing }] },
+      });
+      await probe("GET /app-bundles/{appBundleId}/files", atBundle);
+      await probe("GET /app-bundles/{appBundleId}/files", { appBundleId: missing });
+      await probe("PATCH /app-bundles/{appBundleId}", atBundle, { body: { label: "Contract" } });
+      await probe("PATCH /app-bundles/{appBundleId}", atBundle, { body: { label: "x".repeat(61) } });
+      await probe("GET /app-bundles/{appBundleId}", atBundle);
+      await probe("GET /app-bundles/{appBundleId}", { appBundleId: missing });
+      await probe("POST /app-bundles/{appBundleId}/finalize", atBundle);
+      await probe("POST /app-bundles/{appBundleId}/finalize", atBundle);
       await probe(
         "POST /groups/{groupId}/release-channels",
         { groupId: leaf },

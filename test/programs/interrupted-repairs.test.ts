@@ -1,6 +1,6 @@
 // Repair without a human: an `up` killed after a create's write reached the service (its answer lost, the CLI
 // and plugin SIGKILLed while the provider looks for it) leaves the object live and the state without it. The
-// next `up` of the same stack takes over what its own killed create made — Theme, Tag, User, App, File, Video, GroupFile,
+// next `up` of the same stack takes over what its own killed create made — Theme, Tag, User, App, File, Video, Image, GroupFile,
 // GroupVideo, ReleaseChannelShare — instead of asking for adoptId; the organization holds the object once.
 // Another stack meeting the same object is still refused, naming adoptId, and adoptId takes a group's file over.
 import { createHash } from "crypto";
@@ -218,6 +218,33 @@ test("Video: the next up takes over the video its killed upload made; another st
   });
   expect(engine.resource("drill").id).toBe(named()[0].id);
   await refusedInAnotherStack(program, named);
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+
+test("Image: the next up takes over the image its killed upload made, instead of uploading a second", async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "image-repair-"));
+  const source = path.join(dir, "repair-icon.png");
+  fs.writeFileSync(source, "repair icon");
+  const program = () => void new dm.Image("icon", { source });
+  const named = () => emulator.snapshot().images.filter((i) => i.originalFileName === "repair-icon.png");
+  // The complete's answer is lost (and every answer slow): the run is killed once the image exists.
+  emulator.setFaults({ latencyMs: 300, loseCompleteAnswers: 1 });
+  const interrupted = await engine.up(program, {
+    interruptAfter: 1,
+    interruptWhen: async () => {
+      while (named().length === 0) await new Promise((r) => setTimeout(r, 10));
+    },
+  });
+  emulator.setFaults({ latencyMs: 0, loseCompleteAnswers: 0 });
+  expect(interrupted.interrupted).toBe(true);
+  expect(engine.pending()).toEqual([expect.objectContaining({ type: "creating" })]);
+  const next = await engine.up(program);
+  expect(next.errors).toEqual([]);
+  expect((await engine.up(program)).operations).toEqual([]);
+  // One image, the one the killed run uploaded (the API cannot delete a second one).
+  expect(named()).toHaveLength(1);
+  expect(engine.resource("icon").id).toBe(named()[0].id);
+  expect((await admin.images.get(named()[0].id)).status).toBe("available");
   fs.rmSync(dir, { recursive: true, force: true });
 });
 

@@ -3,8 +3,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { getApp } from "../../provider/kinds/app";
-import { getCustom3DEnvironment, getImage, getImageOutput } from "../../provider/contentLookups";
 import { getVideo } from "../../provider/kinds/video/lookups";
+import { getCustom3DEnvironment, getImage, getImageOutput } from "../../provider/kinds/image";
 import { getTheme } from "../../provider";
 import { LookupError } from "../../provider/errors";
 

@@ -166,7 +166,9 @@ export async function organizationFailures(
       look(() => client.images.get(id)).then((found) => {
         if (found === undefined)
           return { property, reason: `${property}: no image with id ${id} exists (see getImage).` };
-        if (found && found.type !== type)
+        // An `unknown` image is an upload (the upload takes no type): whether a slot takes one is undocumented
+        // (emulator switch uploadedImageType), so the API decides, not preview.
+        if (found && found.type !== type && found.type !== "unknown")
           return {
             property,
             reason: `${property}: image ${id} is of type ${found.type}, but this needs an image of type ${type} (see getImage({ name, type: "${type}" })).`,

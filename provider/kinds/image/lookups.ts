@@ -1,15 +1,13 @@
 /**
- * Lookups of what an experience refers to: images and custom 3D environments, by name (getTheme is in
- * kinds/theme/lookups.ts, getApp in kinds/app/lookups.ts, getVideo in kinds/video/lookups.ts). Each fails with
- * a LookupError that lists what there is when nothing matches, and the ids when several do.
+ * The lookups a program needs beside Image and Custom3DEnvironment: `getImage` (by file name among the images of
+ * one type, system images included) and `getCustom3DEnvironment` (by file name). Each fails with a LookupError
+ * that lists what there is when nothing matches, and the ids when several do.
  */
-import type { ImageType } from "./client";
-import { checker } from "./client/arguments";
-import { exactlyOne, lookupClient, toOutput, type LookupOptions } from "./lookupSupport";
+import type { ImageType } from "../../client";
+import { checker } from "../../client/arguments";
+import { exactlyOne, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
 
-// ---- Images -------------------------------------------------------------------------------------------------
-
-const IMAGE_TYPES: readonly ImageType[] = [
+export const IMAGE_TYPES: readonly ImageType[] = [
   "unknown",
   "three-sixty-background",
   "android-wallpaper",
@@ -66,8 +64,6 @@ export async function getImage(args: GetImageArgs, options?: LookupOptions): Pro
 }
 /** {@link getImage} with Inputs, as an Output. */
 export const getImageOutput = toOutput(getImage);
-
-// ---- Custom 3D environments ----------------------------------------------------------------------------------
 
 export interface Custom3DEnvironmentResult {
   /** For a background's `custom3DEnvironmentId`. */

@@ -1,0 +1,76 @@
+/** The Image and Custom3DEnvironment kinds: two lines of the kind table (kinds/index.ts) point here. */
+import type { Custom3DEnvironment, Image } from "../../client";
+import { defineKind } from "../../framework/kind";
+import { custom3DEnvironmentDrift, imageDrift } from "./drift";
+import { custom3DEnvironmentSection, imageSection } from "./export";
+import { uploadedContentHandler } from "./handler";
+import { IMAGE_TYPES } from "./lookups";
+import {
+  custom3DEnvironmentProperties,
+  ENVIRONMENT_EXTENSIONS,
+  IMAGE_EXTENSIONS,
+  imageProperties,
+} from "./properties";
+
+export const imageKind = defineKind({
+  kind: "image",
+  type: "Image",
+  // Images of one name may coexist; the API cannot delete one, so a replacement uploads first.
+  naturalKey: false,
+  properties: imageProperties,
+  outputs: ["type", "status", "objectName", "mimeType", "sizeBytes", "createdAt", "updatedAt"],
+  handler: uploadedContentHandler<Image, typeof imageProperties>({
+    kind: "image",
+    type: "Image",
+    noun: "an image",
+    properties: imageProperties,
+    extensions: IMAGE_EXTENSIONS,
+    get: (client, id) => client.images.get(id),
+    // Which type an upload gets is not documented: every type is looked through.
+    named: async (client, filename) =>
+      (await Promise.all(IMAGE_TYPES.map((type) => client.images.all(type))))
+        .flat()
+        .filter((image) => !image.isSystemOwned && image.originalFileName === filename),
+    upload: (client, options) => client.uploadImage(options),
+    nameOf: (image) => image.originalFileName,
+    outputs: (image) => ({
+      type: image.type,
+      status: image.status ?? null,
+      objectName: image.objectName,
+      mimeType: image.mimeType ?? null,
+      sizeBytes: image.sizeBytes ?? null,
+      createdAt: image.createdAt,
+      updatedAt: image.updatedAt,
+    }),
+  }),
+  drift: imageDrift,
+  export: imageSection,
+});
+
+export const custom3DEnvironmentKind = defineKind({
+  kind: "custom3DEnvironment",
+  type: "Custom3DEnvironment",
+  naturalKey: false,
+  properties: custom3DEnvironmentProperties,
+  outputs: ["status", "sizeBytes", "createdAt", "updatedAt"],
+  handler: uploadedContentHandler<Custom3DEnvironment, typeof custom3DEnvironmentProperties>({
+    kind: "custom3DEnvironment",
+    type: "Custom3DEnvironment",
+    noun: "a custom 3D environment",
+    properties: custom3DEnvironmentProperties,
+    extensions: ENVIRONMENT_EXTENSIONS,
+    get: (client, id) => client.custom3DEnvironments.get(id),
+    named: async (client, filename) =>
+      (await client.custom3DEnvironments.all()).filter((e) => e.objectName === filename),
+    upload: (client, options) => client.uploadCustom3DEnvironment(options),
+    nameOf: (environment) => environment.objectName,
+    outputs: (environment) => ({
+      status: environment.status ?? null,
+      sizeBytes: environment.sizeBytes ?? null,
+      createdAt: environment.createdAt,
+      updatedAt: environment.updatedAt,
+    }),
+  }),
+  drift: custom3DEnvironmentDrift,
+  export: custom3DEnvironmentSection,
+});

@@ -1,0 +1,170 @@
+/**
+ * The CRUD of Image and Custom3DEnvironment, one handler generic over the kind (both are content uploaded on the
+ * same protocol, answered without a checksum, processed to `available`, and never deletable through the API).
+ *
+ * - check: validates the inputs, refuses a source that is missing, a folder, a link out of the program's folder
+ *   or of a type the kind does not take (file/source.ts), and hashes it (SHA-512, streamed, cached by path,
+ *   size and mtime); a declared `sha512` pins the content. The file name defaults to the source's.
+ * - diff: the hash and the file name, never the local path; a change of either replaces the object (a new
+ *   upload; the old object is forgotten, see delete).
+ * - create: with `adoptId`, takes over that object when its name is the declared one (the API gives no checksum:
+ *   adoption trusts that it holds the declared content, and says so). Otherwise it uploads (parts, URLs renewed
+ *   when they expire, a lost complete resolved by the upload's own id: client/upload.ts), checking the bytes sent
+ *   against check's hash, then waits for `available` (an object whose processing ends otherwise fails the run
+ *   with the status). After a run killed mid-create, the same resource's next create takes over the object of
+ *   its name the killed run made (framework/claims.ts), waiting for it if it is still pending, instead of
+ *   uploading a second one.
+ * - read: by id; the name and the status are what refresh can see. Content replaced in the portal under the
+ *   same id cannot be seen: the API answers no checksum.
+ * - delete: the API cannot delete images or 3D environments: the object stays in the organization, the stack
+ *   forgets it, and the run says so (as App and DeviceMigration).
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type { DeviceMgmtClient, UploadResult, NamedUploadOptions, ProcessingOptions } from "../../client";
+import { waitUntilAvailable } from "../../client";
+import { NotPossibleError } from "../../errors";
+import type { ResourceKind } from "../../kindKeys";
+import { clientForProps } from "../../framework/context";
+import { adoptable, containsUnknown, jsonClean, type Props } from "../../framework/framework";
+import { leftByUnfinishedCreate, unfinishedCreateStartedAt } from "../../framework/claims";
+import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
+import { stateFrom, type PropertySpecs } from "../../framework/properties";
+import { checkSource } from "../../framework/source";
+
+type Uploaded = { id: string; status?: string; createdAt?: string | null };
+
+/** What differs between the two kinds. */
+export interface UploadedKind<Live extends Uploaded, P extends PropertySpecs<Live>> {
+  kind: ResourceKind;
+  type: "Image" | "Custom3DEnvironment";
+  /** "an image", "a custom 3D environment": for messages. */
+  noun: string;
+  properties: P;
+  extensions: readonly string[];
+  get(client: DeviceMgmtClient, id: string): Promise<Live>;
+  /** The objects of the organization with this file name (for the repair after a killed run). */
+  named(client: DeviceMgmtClient, filename: string): Promise<Live[]>;
+  upload(
+    client: DeviceMgmtClient,
+    options: NamedUploadOptions & ProcessingOptions,
+  ): Promise<UploadResult<Live>>;
+  nameOf(live: Live): string | null;
+  /** The outputs beyond the declared properties. */
+  outputs(live: Live): Props;
+}
+
+/**
+ * How long to wait for processing: `DEVICEMGMT_PROCESSING_TIMEOUT_SECONDS` in the environment of `pulumi up`
+ * (the plugin inherits it), else the client's default (30 minutes).
+ */
+function processingTimeoutMs(): number | undefined {
+  const seconds = Number(process.env.DEVICEMGMT_PROCESSING_TIMEOUT_SECONDS);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
+}
+
+export function uploadedContentHandler<Live extends Uploaded, P extends PropertySpecs<Live>>(
+  spec: UploadedKind<Live, P>,
+): KindHandler<P> {
+  const definition = { type: spec.type, properties: spec.properties, naturalKey: false } as const;
+  const toOutputs = (live: Live, props: Props): Props =>
+    jsonClean({ ...stateFrom(spec.properties, live, props), ...spec.outputs(live) });
+  const available = (client: DeviceMgmtClient, live: Live) =>
+    waitUntilAvailable(spec.type, live, () => spec.get(client, live.id), {
+      timeoutMs: processingTimeoutMs(),
+    });
+
+  /** Adoption takes over only an object of the declared name; its content cannot be compared (no checksum). */
+  function refuseOtherName(live: Live, inputs: Props): void {
+    if (spec.nameOf(live) === inputs.filename) return;
+    throw new NotPossibleError(
+      `adoptId: ${live.id} is ${spec.noun} named "${spec.nameOf(live) ?? "(no name)"}", not "${String(inputs.filename)}". ` +
+        `Nothing was changed. Adopt ${spec.noun} of the declared filename, or remove adoptId to upload ${String(inputs.source)}.`,
+      { kind: spec.type, property: "adoptId", fix: `adopt ${spec.noun} with the declared filename` },
+    );
+  }
+
+  return {
+    async check(_olds, news) {
+      const { inputs, failures } = checkKind(definition, news);
+      // (During a preview the source may still be the engine's unknown value: hashed at the up.)
+      const declared = inputs as Props;
+      if (failures.some((f) => f.property === "source") || containsUnknown(declared.source))
+        return { inputs, failures };
+      const found = await checkSource(String(declared.source), process.cwd(), (extension) =>
+        spec.extensions.includes(extension)
+          ? undefined
+          : `not of a type ${spec.type} takes (${spec.extensions.join(", ")}). Give the path of a ` +
+            `${spec.extensions.join(" or ")} file.`,
+      );
+      if ("failure" in found) {
+        failures.push({ property: "source", reason: found.failure });
+        return { inputs, failures };
+      }
+      if (declared.sha512 !== undefined && declared.sha512 !== found.sha512)
+        failures.push({
+          property: "sha512",
+          reason:
+            `sha512: ${String(declared.source)} has the SHA-512 ${found.sha512}, not the declared ` +
+            `${String(declared.sha512)}. Declare the new hash, or leave sha512 out to take whatever the file holds.`,
+        });
+      return {
+        inputs: { ...inputs, filename: declared.filename ?? found.filename, sha512: found.sha512 },
+        failures,
+      };
+    },
+
+    diff: (_id, olds, news) => diffKindAsked(definition, olds, news),
+
+    async create(inputs: InputsOf<P>) {
+      const props = inputs as Props;
+      const client = clientForProps(props);
+      if (typeof props.adoptId === "string") {
+        const live = await adoptable(spec.noun.replace(/^an? /, ""), props.adoptId, (id) =>
+          spec.get(client, id),
+        );
+        refuseOtherName(live, props);
+        await pulumi.log.info(
+          `${spec.type} ${live.id} adopted by its id and name; the API answers no checksum for it, so its content ` +
+            `is taken to be ${String(props.source)} (SHA-512 ${String(props.sha512)}).`,
+        );
+        return { id: live.id, outs: toOutputs(await available(client, live), props) };
+      }
+      const filename = String(props.filename);
+      // Listing is only worth it after a killed run (images are listed one type at a time: 11 calls).
+      const own =
+        unfinishedCreateStartedAt(spec.kind, props) === undefined
+          ? undefined
+          : leftByUnfinishedCreate(spec.kind, props, await spec.named(client, filename));
+      if (own) return { id: own.id, outs: toOutputs(await available(client, own), props) };
+      const { made } = await spec.upload(client, {
+        source: String(props.source),
+        filename,
+        expectedChecksum: String(props.sha512),
+        timeoutMs: processingTimeoutMs(),
+        onProgress: (p) =>
+          void pulumi.log.info(
+            `uploaded ${p.sentBytes} of ${p.totalBytes} bytes (part ${p.partsSent} of ${p.parts})`,
+          ),
+        onStatus: (status) => void (status === "pending" && pulumi.log.info(`${filename}: processing`)),
+      });
+      return { id: made.id, outs: toOutputs(made, props) };
+    },
+
+    read: (id, props) =>
+      readById(definition, id, props, (client, liveId) => spec.get(client, liveId), toOutputs),
+
+    async update(id, _olds, news) {
+      // Only source (never compared) and connection update in place: nothing is sent; the object is read again.
+      const live = await spec.get(clientForProps(news as Props), id);
+      return { outs: toOutputs(live, news as Props) };
+    },
+
+    async delete(id, props) {
+      // No DELETE in the API for these kinds: the object stays; only the stack forgets it.
+      await pulumi.log.warn(
+        `${spec.type} ${id} ("${String(props.filename)}"): the API cannot delete ${spec.noun.replace(/^an? /, "")}s; ` +
+          `it stays in the organization. Removed from the stack only.`,
+      );
+    },
+  };
+}
