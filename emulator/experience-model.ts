@@ -31,6 +31,8 @@ export interface Image extends Timestamps {
   status: "available" | "pending";
   /** An uploaded image's processing: when (emulator clock, ms) it becomes available (routes/imageUploads.ts). */
   availableAtMs?: number;
+  /** An uploaded image's stored bytes (emulator/uploads.ts), which its `downloadUrl` signs. */
+  objectKey?: string;
 }
 
 export interface Custom3DEnvironment extends Timestamps {
@@ -40,6 +42,8 @@ export interface Custom3DEnvironment extends Timestamps {
   status: "available" | "pending";
   /** An uploaded environment's processing: when (emulator clock, ms) it becomes available. */
   availableAtMs?: number;
+  /** An uploaded environment's stored bytes (emulator/uploads.ts), which its `downloadUrl` signs. */
+  objectKey?: string;
 }
 
 export const THEME_COLORS = ["background1", "background2", "text", "accent1", "accent2", "accent3"] as const;

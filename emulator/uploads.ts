@@ -254,10 +254,11 @@ export class Uploads implements DownloadLinks {
     const hash = createHash(algorithm.node);
     const buffer = Buffer.allocUnsafe(1024 * 1024);
     let sizeBytes = 0;
-    // The bytes are kept only where something can download them (builds, whose schema answers a URL; files and
+    // The bytes are kept only where something can download them (builds, images and environments, whose schemas
+    // answer a URL; files and
     // videos under the switch `fileDownloadUrls`): otherwise a large upload would cost its size twice on disk.
     const objectFile =
-      this.options.fileDownloadUrls || upload.kind === "app-versions"
+      this.options.fileDownloadUrls || !["files", "videos"].includes(upload.kind)
         ? path.join(this.objectFolder(), createHash("sha256").update(upload.key).digest("hex"))
         : undefined;
     const out = objectFile === undefined ? undefined : openSync(objectFile, "w");
