@@ -31,13 +31,18 @@ import { compareBy } from "./order";
 export const CONTENT_FOLDER = "content";
 
 /** The content kinds the exporter downloads (images, 3D environments, … add theirs). */
-export type ContentType = "file" | "video" | "appVersion";
+export type ContentType = "file" | "video" | "appVersion" | "custom3DEnvironment";
 
 /** "a File", "an AppVersion". */
 const withArticle = (label: string) => `${/^[AEIOU]/.test(label) ? "an" : "a"} ${label}`;
 
 /** What an object of each kind is called in sentences. */
-const NOUN: Record<ContentType, string> = { file: "file", video: "video", appVersion: "app build" };
+const NOUN: Record<ContentType, string> = {
+  file: "file",
+  video: "video",
+  appVersion: "app build",
+  custom3DEnvironment: "custom 3D environment",
+};
 
 export interface ModelContent {
   type: ContentType;
@@ -127,6 +132,19 @@ export const CONTENT_KINDS: Record<ContentType, ContentKind> = {
           .versions(String(c.properties?.appId), c.checksum ? [c.checksum.value] : undefined)
           .all()
       ).find((b) => b.id === c.id)?.downloadUrl,
+  },
+  // The API answers no checksum for environments: the download is kept as received (nothing to verify against).
+  custom3DEnvironment: {
+    label: "Custom3DEnvironment",
+    needsPath: false,
+    list: async (client) =>
+      (await client.custom3DEnvironments.all()).map((e) => ({
+        id: e.id,
+        name: e.objectName,
+        path: null,
+        downloadUrl: e.downloadUrl,
+      })),
+    downloadUrlOf: async (client, c) => (await client.custom3DEnvironments.get(c.id)).downloadUrl,
   },
 };
 

@@ -97,14 +97,18 @@ export function planExperiences(model: OrgModel, ctx: ExperiencePlanContext): Ex
     ctx.resourceNames,
   );
 
-  const declaredVideo = (ref: ExperienceRef) =>
-    ref.kind === "video" ? ctx.contentVariable.get(contentKey("video", ref.videoId)) : undefined;
-  // Lookups: everything referred to, except custom themes and videos this program declares.
+  const declaredContent = (ref: ExperienceRef) =>
+    ref.kind === "video"
+      ? ctx.contentVariable.get(contentKey("video", ref.videoId))
+      : ref.kind === "environment"
+        ? ctx.contentVariable.get(contentKey("custom3DEnvironment", ref.environmentId))
+        : undefined;
+  // Lookups: everything referred to, except custom themes, videos and environments this program declares.
   const lookupRefs = new Map<string, ExperienceRef>();
   for (const x of experiences) {
     for (const ref of Object.values(x.refs)) {
       if (ref.kind === "theme" && declaredThemes.has(ref.themeId.toLowerCase())) continue;
-      if (declaredVideo(ref)) continue;
+      if (declaredContent(ref)) continue;
       lookupRefs.set(refKey(ref), ref);
     }
   }
@@ -156,7 +160,7 @@ export function planExperiences(model: OrgModel, ctx: ExperiencePlanContext): Ex
           id,
           ref.kind === "theme" && themeVariable.has(ref.themeId.toLowerCase())
             ? themeVariable.get(ref.themeId.toLowerCase())!
-            : (declaredVideo(ref) ?? lookupVariable.get(refKey(ref))!),
+            : (declaredContent(ref) ?? lookupVariable.get(refKey(ref))!),
         ]),
       );
       return {

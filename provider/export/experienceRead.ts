@@ -32,7 +32,8 @@ export type ExperienceRef =
   /** `videoId`: the program refers to the declared Video where the export declares it (content.ts). */
   | { kind: "video"; name: string; videoId: string }
   | { kind: "image"; name: string; type: ImageType }
-  | { kind: "environment"; name: string }
+  /** `environmentId`: the program refers to the declared Custom3DEnvironment where the export declares it. */
+  | { kind: "environment"; name: string; environmentId: string }
   /** `themeId` set for a custom theme (declared when themes are exported); system themes by name only. */
   | { kind: "theme"; name: string; systemOwned: boolean; themeId: string };
 
@@ -143,12 +144,13 @@ async function readCatalog(
       if (field === "custom3DEnvironmentId") {
         const environment = environmentById.get(id);
         if (!environment) return `custom 3D environment ${id} is not among the organization's`;
-        return (
-          unique("custom 3D environments", environment.objectName, environmentNames) ?? {
-            kind: "environment",
-            name: environment.objectName,
-          }
-        );
+        const ref = {
+          kind: "environment" as const,
+          name: environment.objectName,
+          environmentId: environment.id,
+        };
+        if (declared.has(contentKey("custom3DEnvironment", environment.id))) return ref;
+        return unique("custom 3D environments", environment.objectName, environmentNames) ?? ref;
       }
       if (field === "themeId") {
         const theme = themeById.get(id);

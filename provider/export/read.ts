@@ -138,7 +138,7 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
   // Before what refers to it: experiences, tag sets and device attachments use a declared object's id.
   let uploaded: ModelContent[] = [];
   if (options.kinds.includes("content")) {
-    const read = await readContent(client, ["file", "video", "appVersion"]);
+    const read = await readContent(client, ["file", "video", "appVersion", "custom3DEnvironment"]);
     uploaded = read.content;
     leftOut.push(...read.leftOut);
   }

@@ -9,6 +9,7 @@
  * - files by name and folder, adopted only with the same SHA-512 (content.ts downloads their bytes);
  * - videos by file name and SHA-512 (another video of that name is another video: a new one is uploaded);
  * - app builds by app name and SHA-256 (what an AppVersion's create takes over);
+ * - custom 3D environments by file name (the API answers no checksum for them);
  * - release-channel attachments by owner and channel: a matched group (or a device of the same name) that
  *   already has the channel of that app and name attached, as `<ownerId>/<releaseChannelId>`.
  * Nothing is adopted silently: the ids go to the staging stack's config file, where a reviewer sees them, and
@@ -278,6 +279,26 @@ export async function matchTarget(
         notes: [
           ...(same.length === 1 ? ["it holds the same bytes (SHA-256)"] : []),
           "the API cannot delete builds: destroy forgets it",
+        ],
+      });
+    }
+  }
+  // Environments by file name (what Custom3DEnvironment's adoptId takes: the API answers no checksum to compare).
+  if (plan.uploaded.some((c) => c.content.type === "custom3DEnvironment")) {
+    const environments = await target.custom3DEnvironments.all();
+    for (const c of plan.uploaded.filter((u) => u.content.type === "custom3DEnvironment")) {
+      const same = environments.filter((e) => e.objectName === c.content.name);
+      objects.push({
+        resourceName: c.resourceName,
+        kind: "Custom3DEnvironment",
+        label: `custom 3D environment "${c.content.name}"`,
+        outcome: same.length === 1 ? "adopt" : "create",
+        ...(same.length === 1 ? { targetId: same[0].id } : {}),
+        notes: [
+          ...(same.length === 1
+            ? ["same file name (the API answers no checksum to compare the content)"]
+            : []),
+          "the API cannot delete environments: destroy forgets it",
         ],
       });
     }

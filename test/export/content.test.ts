@@ -460,3 +460,56 @@ describe("staging with --match-base-url: videos and builds", () => {
     expect(staging).toContain(`"warehouse-picker-3-3-0-apk-appVersion": "${buildThere.made.id}"`);
   });
 });
+
+describe("the export of custom 3D environments (their schema answers a downloadUrl, no checksum)", () => {
+  it("downloads an uploaded environment, declares it, and the experience that shows it refers to it", async () => {
+    const scene = path.join(dir, "showroom.glb");
+    fs.writeFileSync(scene, "glTF scene bytes");
+    // Waits until processed: the emulator processes on its clock, which the upload's polling lets pass.
+    const uploading = api.uploadCustom3DEnvironment({ source: scene, filename: "warehouse-scene.glb" });
+    const timer = setInterval(() => emulator.advanceClock(1000), 50);
+    const environment = (await uploading.finally(() => clearInterval(timer))).made;
+    const site = await api.groups.configure(
+      (await api.groups.create({ name: "Scene Site", parentId: null })).id,
+    );
+    const icon = (await api.images.all("headset-xp-menu-icon"))[0];
+    const theme = (await api.themes.all()).find((t) => t.name === "ArborXR Dark")!;
+    const app = (await api.apps.all()).find((a) => a.name === "Training Simulator")!;
+    await api.headsetExperiences.set({ groupId: site.id }, "arborxr-home", {
+      visibleContents: [{ type: "app", id: app.id }],
+      language: "en",
+      menuIconImageId: icon.id,
+      themeId: theme.id,
+      removePoweredByArborXrBranding: false,
+      menuTitle: "Scenes",
+      shortcuts: [],
+      categorizationTags: [],
+      background: { type: "custom-3d-environment", custom3DEnvironmentId: environment.id },
+      adminPin: null,
+      sharedModeSettings: {
+        enableOfflineMode: false,
+        requireManagedMetaLogin: false,
+        enableControllerFree: true,
+        adjustDeviceFit: true,
+        defaultToStationaryBoundary: false,
+      },
+    });
+    const out = path.join(dir, "environments", "program");
+    const result = await exportTo(out, [], "groups,experiences,content");
+    expect(result.code).toBe(0);
+    expect(fs.readFileSync(path.join(out, "content", "warehouse-scene.glb"), "utf8")).toBe(
+      "glTF scene bytes",
+    );
+    const index = result.files["index.ts"];
+    expect(index).toMatch(
+      /const (\w+) = new dm\.Custom3DEnvironment\(\s+"warehouse-scene-glb-custom3DEnvironment",\s+\{\s+source: "content\/warehouse-scene\.glb",\s+filename: "warehouse-scene\.glb",\s+adoptId: adopt\["warehouse-scene-glb-custom3DEnvironment"\],/,
+    );
+    const variable = /const (\w+) = new dm\.Custom3DEnvironment\(/.exec(index)![1];
+    expect(index).toMatch(new RegExp(`custom3DEnvironmentId: ${variable}\\.id`));
+    expect(index).not.toContain('dm.getCustom3DEnvironmentOutput({ name: "warehouse-scene.glb" })');
+    // The seeded environment has no bytes here: listed, and found by name where shown.
+    expect(result.files["README.md"]).toMatch(
+      /The custom 3D environment "acme-showroom\.glb" \([\w-]+\) is not declared as a Custom3DEnvironment: the API answers a null download URL/,
+    );
+  });
+});
