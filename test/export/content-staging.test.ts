@@ -1,4 +1,5 @@
-// Staging gets the same bytes (issue 31, item 6): files, a video and a build a channel delivers, uploaded to
+// Staging gets the same bytes (issue 31, item 6): files, a video, a build a channel delivers and a custom 3D
+// environment (no checksum: compared by name and size), uploaded to
 // organization S through the upload client, are exported (their bytes downloaded into content/ beside the
 // program), and the generated program runs on the real Pulumi CLI (test/engine, with the program's folder as the plugin's, where `content/…` resolves)
 // against a second emulator T: T then holds files with the same names, folders and SHA-512s, and the video with
@@ -80,6 +81,16 @@ const expectedVideo = () => ({
 });
 
 const BUILD = { app: "Training Simulator", version: "2.6.0" } as const;
+const SCENE = "showroom-scene.glb";
+
+/** The environments of an organization named as the exported one: name, size, status. */
+async function scenesOf(on: RunningEmulator) {
+  const api = new DeviceMgmtClient({ baseUrl: on.baseUrl, apiToken: on.tokens.admin });
+  return (await api.custom3DEnvironments.all())
+    .filter((e) => e.objectName === SCENE)
+    .map((e) => ({ objectName: e.objectName, sizeBytes: e.sizeBytes, status: e.status }));
+}
+const expectedScene = { objectName: SCENE, sizeBytes: "glTF showroom scene".length, status: "available" };
 let buildSha256: string;
 
 /** The builds of the app with the exported build's version: SHA-256 each. */
@@ -158,6 +169,11 @@ beforeAll(async () => {
   });
   const channel = (await api.apps.releaseChannels(app.id).all())[0];
   await api.releases.setChannelVersion(app.id, channel.id, { versionId: build.made.id });
+  // A custom 3D environment (processed on the emulator clock, which the upload's polling lets pass here).
+  const scene = path.join(workDir, SCENE);
+  fs.writeFileSync(scene, "glTF showroom scene");
+  const timer = setInterval(() => source.advanceClock(1000), 50);
+  await api.uploadCustom3DEnvironment({ source: scene, filename: SCENE }).finally(() => clearInterval(timer));
   exported = await runExport(["--only", "content"], exportDir, PROJECT, {
     DEVICEMGMT_BASE_URL: source.baseUrl,
     DEVICEMGMT_API_TOKEN: source.tokens.admin,
@@ -173,9 +189,11 @@ afterAll(async () => {
   fs.rmSync(workDir, { recursive: true, force: true });
 });
 
-test("the export downloads the bytes of each file, the video and the delivered build beside the program", async () => {
+test("the export downloads the bytes of each file, the video, the delivered build and the 3D environment beside the program", async () => {
   expect(exported.code).toBe(0);
-  expect(exported.stdout).toContain("2 files, 1 video and 1 app build downloaded into content/");
+  expect(exported.stdout).toContain(
+    "2 files, 1 video, 1 app build and 1 custom 3D environment downloaded into content/",
+  );
   expect(await buildsOf(source)).toEqual([expectedBuild()]);
   expect(await uploadedVideosOf(source)).toEqual([expectedVideo()]);
   expect(
@@ -190,7 +208,7 @@ test("the export downloads the bytes of each file, the video and the delivered b
   }
 });
 
-test("staging: up in another organization uploads the same bytes; up again and refresh change nothing; destroy deletes the files and video, forgets the build", async () => {
+test("staging: up in another organization uploads the same bytes; up again and refresh change nothing; destroy deletes the files and video, forgets the build and the environment", async () => {
   expect(uploadedFilesOf(target)).toEqual([]);
   const engine = await engineFor(target, "staging");
   const program = generatedProgram(exportDir);
@@ -202,9 +220,11 @@ test("staging: up in another organization uploads the same bytes; up again and r
       "lobby-background-bin-file",
       "forklift-360-mp4-video",
       "training-simulator-2-6-0-apk-appVersion",
+      "showroom-scene-glb-custom3DEnvironment",
     ]),
   });
-  expect(created.steps.create).toHaveLength(4);
+  expect(created.steps.create).toHaveLength(5);
+  expect(await scenesOf(target)).toEqual([expectedScene]);
   expect(await buildsOf(target)).toEqual([expectedBuild()]);
   expect(uploadedFilesOf(target)).toEqual(uploaded);
   expect(await uploadedVideosOf(target)).toEqual([expectedVideo()]);
@@ -223,15 +243,17 @@ test("staging: up in another organization uploads the same bytes; up again and r
   // The API cannot delete builds: destroy forgets it and says so.
   expect(await buildsOf(target)).toEqual([expectedBuild()]);
   expect(destroyed.output).toMatch(/the API cannot delete an app build; version "2\.6\.0" stays/);
+  expect(await scenesOf(target)).toEqual([expectedScene]);
 });
 
-test("production: with its stack config against the source, the program adopts every file, the video and the build, uploads nothing, and up again changes nothing", async () => {
+test("production: with its stack config against the source, the program adopts every file, the video, the build and the environment, uploads nothing, and up again changes nothing", async () => {
   const config = stackConfig(path.join(exportDir, "Pulumi.production.yaml"));
   const engine = await engineFor(source, "production", { [`${PROJECT}:adopt`]: config[`${PROJECT}:adopt`] });
   const puts = source.storageRequests().filter((r) => r.method === "PUT").length;
   const adopted = await engine.up(generatedProgram(exportDir));
   expect(adopted.errors).toEqual([]);
-  expect(adopted.steps.create).toHaveLength(4);
+  expect(adopted.steps.create).toHaveLength(5);
+  expect(await scenesOf(source)).toEqual([expectedScene]);
   expect(await buildsOf(source)).toEqual([expectedBuild()]);
   expect(source.storageRequests().filter((r) => r.method === "PUT").length).toBe(puts);
   expect(uploadedFilesOf(source)).toEqual(uploaded);
