@@ -1,12 +1,13 @@
 // Staging gets the same bytes (issue 31, item 6): files, a video, a build a channel delivers and a custom 3D
-// environment (no checksum: compared by name and size), uploaded to
-// organization S through the upload client, are exported (their bytes downloaded into content/ beside the
-// program), and the generated program runs on the real Pulumi CLI (test/engine, with the program's folder as the plugin's, where `content/…` resolves)
-// against a second emulator T: T then holds files with the same names, folders and SHA-512s, and the video with
-// the same SHA-512, name and rendering, and the app the build with the same SHA-256 and version; `up` again and
-// `refresh` change nothing; destroy deletes the files and video the stack uploaded and forgets the build (the API
-// cannot delete one). With the production stack's config against S, the same program adopts S's files, video and
-// build without uploading a byte, and a second `up` changes nothing (the video was declared exactly as read).
+// environment, uploaded to organization S through the upload client, are exported (their bytes downloaded into
+// content/ beside the program), and the generated program runs on the real Pulumi CLI (test/engine, with the
+// program's folder as the plugin's, where `content/…` resolves) against a second emulator T: T then holds files
+// with the same names, folders and SHA-512s, the video with the same SHA-512, name and rendering, the app the
+// build with the same SHA-256 and version, and the environment of the same name and size (the API answers no
+// checksum for it); `up` again and `refresh` change nothing; destroy deletes the files and video the stack
+// uploaded and forgets the build and the environment (the API cannot delete them). With the production stack's
+// config against S, the same program adopts all of them without uploading a byte, and a second `up` changes
+// nothing (the video was declared exactly as read).
 import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
