@@ -34,6 +34,8 @@ export interface AppBundle extends Timestamps {
   files?: { fileId: string; path: string }[];
   /** When a processing bundle becomes available (emulator clock). */
   availableAt?: string;
+  /** Its processing ends in `failed` at `availableAt` (fault `failBundleProcessing`). */
+  failsProcessing?: boolean;
 }
 
 export type AppBundleStatus = "pending" | "processing" | "available" | "failed";
@@ -41,12 +43,11 @@ export type AppBundleStatus = "pending" | "processing" | "available" | "failed";
 /** Processing time of a finalized bundle under the `slowBundleProcessing` switch (emulator clock). */
 export const BUNDLE_PROCESSING_MS = 60_000;
 
-/** A bundle's status at `now` (emulator clock): processing until its `availableAt`, then available. */
+/** A bundle's status at `now` (emulator clock): processing until its `availableAt`, then available (or failed). */
 export function bundleStatus(bundle: AppBundle, now: string): AppBundleStatus {
   const status = bundle.status ?? "available";
-  return status === "processing" && bundle.availableAt !== undefined && now >= bundle.availableAt
-    ? "available"
-    : status;
+  if (status !== "processing" || bundle.availableAt === undefined || now < bundle.availableAt) return status;
+  return bundle.failsProcessing ? "failed" : "available";
 }
 
 /** A data file uploaded for an app's bundles (`POST /files` with `appBundleId`): not among the organization's files. */

@@ -28,22 +28,26 @@ export interface Image extends Timestamps {
   mimeType: string | null;
   sizeBytes: number | null;
   type: ImageType;
-  status: "available" | "pending";
+  status: "available" | "pending" | "failed";
   /** An uploaded image's processing: when (emulator clock, ms) it becomes available (routes/imageUploads.ts). */
   availableAtMs?: number;
   /** An uploaded image's stored bytes (emulator/uploads.ts), which its `downloadUrl` signs. */
   objectKey?: string;
+  /** Its processing ends in `failed` at `availableAtMs` (fault `failContentProcessing`). */
+  failsProcessing?: boolean;
 }
 
 export interface Custom3DEnvironment extends Timestamps {
   id: string;
   objectName: string;
   sizeBytes: number | null;
-  status: "available" | "pending";
+  status: "available" | "pending" | "failed";
   /** An uploaded environment's processing: when (emulator clock, ms) it becomes available. */
   availableAtMs?: number;
   /** An uploaded environment's stored bytes (emulator/uploads.ts), which its `downloadUrl` signs. */
   objectKey?: string;
+  /** Its processing ends in `failed` at `availableAtMs` (fault `failContentProcessing`). */
+  failsProcessing?: boolean;
 }
 
 export const THEME_COLORS = ["background1", "background2", "text", "accent1", "accent2", "accent3"] as const;

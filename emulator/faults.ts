@@ -13,6 +13,8 @@ export const NO_FAULTS: FaultConfig = {
   failUploadParts: 0,
   loseCompleteAnswers: 0,
   failAppBuilds: 0,
+  failContentProcessing: 0,
+  failBundleProcessing: 0,
 };
 
 const share = z.number().min(0).max(1);
@@ -33,6 +35,8 @@ export const faultConfigPatchSchema = z
     failUploadParts: count,
     loseCompleteAnswers: count,
     failAppBuilds: count,
+    failContentProcessing: count,
+    failBundleProcessing: count,
   })
   .partial()
   .strict();
@@ -118,7 +122,13 @@ export class FaultInjector {
    * exactly which URL, part or answer the fault hits (the next ones).
    */
   private take(
-    fault: "expireUploadUrls" | "failUploadParts" | "loseCompleteAnswers" | "failAppBuilds",
+    fault:
+      | "expireUploadUrls"
+      | "failUploadParts"
+      | "loseCompleteAnswers"
+      | "failAppBuilds"
+      | "failContentProcessing"
+      | "failBundleProcessing",
   ): boolean {
     if (this.current[fault] <= 0) return false;
     this.current[fault]--;
@@ -153,6 +163,20 @@ export class FaultInjector {
     return failed;
   }
 
+  /** Whether the image or 3D environment just completed is to end its processing in `failed`. */
+  failContentProcessing(): boolean {
+    const failed = this.take("failContentProcessing");
+    if (failed) this.stats.contentProcessingFailed++;
+    return failed;
+  }
+
+  /** Whether the app bundle just finalized is to end its processing in `failed`. */
+  failBundleProcessing(): boolean {
+    const failed = this.take("failBundleProcessing");
+    if (failed) this.stats.bundleProcessingFailed++;
+    return failed;
+  }
+
   resetStats(): void {
     Object.assign(this.stats, emptyFaultStats());
   }
@@ -169,5 +193,7 @@ function emptyFaultStats(): FaultStats {
     uploadPartsFailed: 0,
     completeAnswersLost: 0,
     appBuildsFailed: 0,
+    contentProcessingFailed: 0,
+    bundleProcessingFailed: 0,
   };
 }

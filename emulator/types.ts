@@ -28,6 +28,13 @@ export interface FaultConfig {
   loseCompleteAnswers: number;
   /** App builds whose processing, after their complete, ends in `error` (with a reason) instead of `available`. */
   failAppBuilds: number;
+  /**
+   * Uploaded images and custom 3D environments whose processing, after their complete, ends in `failed` instead
+   * of `available` (the documents name no failed status for them: the emulator's reading of one).
+   */
+  failContentProcessing: number;
+  /** Finalized app bundles whose processing ends in `failed` instead of `available`. */
+  failBundleProcessing: number;
 }
 
 export interface RateLimitConfig {
@@ -219,6 +226,8 @@ export interface FaultStats {
   uploadPartsFailed: number;
   completeAnswersLost: number;
   appBuildsFailed: number;
+  contentProcessingFailed: number;
+  bundleProcessingFailed: number;
 }
 
 /** One request the storage endpoint received (`RunningEmulator.storageRequests`). */

@@ -165,6 +165,16 @@ export class Uploads implements DownloadLinks {
     return this.options.faults.failAppBuild();
   }
 
+  /** Whether the image or environment completed now is to fail its processing (fault `failContentProcessing`). */
+  failContentProcessing(): boolean {
+    return this.options.faults.failContentProcessing();
+  }
+
+  /** Whether the bundle finalized now is to fail its processing (fault `failBundleProcessing`). */
+  failBundleProcessing(): boolean {
+    return this.options.faults.failBundleProcessing();
+  }
+
   /** Every request the storage endpoint received, oldest first (what tests assert about its traffic). */
   requests(): StorageRequestRecord[] {
     return this.log.map((r) => ({ ...r }));

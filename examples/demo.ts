@@ -20,7 +20,7 @@ import { startEmulator, type RunningEmulator } from "../emulator";
 import { DeviceMgmtClient } from "../provider/client";
 import { ensurePulumiCli } from "../tools/pulumi-cli";
 import { EMULATOR_STATE_FILE, stateFolder } from "./demo/folder";
-import { formatOrganization, readOrganization } from "./demo/orgReport";
+import { formatOrganization, readOrganization, type UploadedIds } from "./demo/orgReport";
 import { EDIT_DESCRIPTION, editedProgram, exampleProgram, exampleSettings } from "./demo/programs";
 import { checkpointPath, DEMO_PASSPHRASE, DEMO_STACK, openDemoStack } from "./demo/stack";
 
@@ -93,7 +93,9 @@ async function main(): Promise<void> {
     );
 
     heading("The organization");
-    print(formatOrganization(await readOrganization(client)).join("\n"));
+    // The ids of what examples/org uploaded (its stack output), to show those objects as the API answers them.
+    const uploaded = (await stack.outputs()).uploaded?.value as UploadedIds | undefined;
+    print(formatOrganization(await readOrganization(client, uploaded ?? {})).join("\n"));
     print();
     print(
       [

@@ -12,6 +12,10 @@ export interface ConnectionSettings extends ClientTuning {
 export interface ClientTuning {
   requestsPerMinute?: number;
   maxRetries?: number;
+  /** Per-request timeout of an upload's part sent to the storage host (client `storageTimeoutMs`). */
+  uploadPartTimeoutSeconds?: number;
+  /** How long a create waits for uploaded content to be processed (client `processingTimeoutMs`). */
+  processingTimeoutSeconds?: number;
 }
 
 export interface ConnectionInput {
@@ -26,6 +30,8 @@ export const CONFIG_KEYS = {
   apiToken: "devicemgmt:apiToken",
   requestsPerMinute: "devicemgmt:requestsPerMinute",
   maxRetries: "devicemgmt:maxRetries",
+  uploadPartTimeoutSeconds: "devicemgmt:uploadPartTimeoutSeconds",
+  processingTimeoutSeconds: "devicemgmt:processingTimeoutSeconds",
   allowInsecureHttp: "devicemgmt:allowInsecureHttp",
 } as const;
 
@@ -190,6 +196,12 @@ export function stackSettingsFrom(
   const maxRetries = wholeNumber(get, CONFIG_KEYS.maxRetries, 0);
   if (requestsPerMinute !== undefined) settings.requestsPerMinute = requestsPerMinute;
   if (maxRetries !== undefined) settings.maxRetries = maxRetries;
+  // Seconds, at least one: a zero would fail every upload at once. No upper bound: a multi-GB part on a slow
+  // line, or a large build's processing, may take hours, and the default is what most stacks need.
+  const uploadPartTimeoutSeconds = wholeNumber(get, CONFIG_KEYS.uploadPartTimeoutSeconds, 1);
+  const processingTimeoutSeconds = wholeNumber(get, CONFIG_KEYS.processingTimeoutSeconds, 1);
+  if (uploadPartTimeoutSeconds !== undefined) settings.uploadPartTimeoutSeconds = uploadPartTimeoutSeconds;
+  if (processingTimeoutSeconds !== undefined) settings.processingTimeoutSeconds = processingTimeoutSeconds;
   return settings;
 }
 
@@ -212,6 +224,8 @@ export function clientFor(settings: ConnectionSettings): DeviceMgmtClient {
     organizationKey(settings.baseUrl, settings.apiToken),
     settings.requestsPerMinute,
     settings.maxRetries,
+    settings.uploadPartTimeoutSeconds,
+    settings.processingTimeoutSeconds,
   ]);
   let client = clients.get(key);
   if (!client) {
@@ -220,6 +234,12 @@ export function clientFor(settings: ConnectionSettings): DeviceMgmtClient {
       apiToken: settings.apiToken,
       ...(settings.requestsPerMinute ? { requestsPerMinute: settings.requestsPerMinute } : {}),
       ...(settings.maxRetries !== undefined ? { retry: { maxAttempts: settings.maxRetries + 1 } } : {}),
+      ...(settings.uploadPartTimeoutSeconds !== undefined
+        ? { storageTimeoutMs: settings.uploadPartTimeoutSeconds * 1000 }
+        : {}),
+      ...(settings.processingTimeoutSeconds !== undefined
+        ? { processingTimeoutMs: settings.processingTimeoutSeconds * 1000 }
+        : {}),
     });
     clients.set(key, client);
   }

@@ -308,11 +308,14 @@ export const appBundleRoutes: RouteDefinition[] = [
       requirePending(bundle, "status");
       if (uploadsInto(ctx, bundle).length > 0)
         throw invalid("files", "The app bundle has files that are still being uploaded.");
-      // Processing takes no time, or a minute of the emulator clock under `slowBundleProcessing`.
+      // Processing takes no time, or a minute of the emulator clock under `slowBundleProcessing`; it ends in
+      // `failed` under the fault `failBundleProcessing`.
+      const fails = ctx.services.uploads.failBundleProcessing();
       if (ctx.services.strict.slowBundleProcessing) {
         bundle.status = "processing";
         bundle.availableAt = new Date(Date.parse(ctx.now) + BUNDLE_PROCESSING_MS).toISOString();
-      } else bundle.status = "available";
+        if (fails) bundle.failsProcessing = true;
+      } else bundle.status = fails ? "failed" : "available";
       bundle.updatedAt = ctx.now;
       ctx.audit({
         type: "updated",

@@ -29,13 +29,17 @@ const initiateBody = z.object({ filename: z.string().trim().min(1).max(255) });
 
 const IMAGE_MIME: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg" };
 
-/** A `pending` upload whose processing time has come is `available` from then on (called by every read). */
+/**
+ * A `pending` upload whose processing time has come is `available` from then on, or `failed` under the fault
+ * `failContentProcessing` (called by every read).
+ */
 export function settleProcessing(record: Image | Custom3DEnvironment, nowMs: number): void {
   if (record.status !== "pending" || record.availableAtMs === undefined || nowMs < record.availableAtMs)
     return;
-  record.status = "available";
+  record.status = record.failsProcessing ? "failed" : "available";
   record.updatedAt = new Date(record.availableAtMs).toISOString();
   delete record.availableAtMs;
+  delete record.failsProcessing;
 }
 
 function initiateRoute(kind: UploadKind, idField: string, accepts: RegExp, rule: string): RouteDefinition {
@@ -96,6 +100,7 @@ export const imageUploadRoutes: RouteDefinition[] = [
         status: "pending",
         availableAtMs: Date.parse(ctx.now) + PROCESSING_MS,
         objectKey,
+        ...(ctx.services.uploads.failContentProcessing() ? { failsProcessing: true } : {}),
         createdAt: ctx.now,
         updatedAt: ctx.now,
       };
@@ -137,6 +142,7 @@ export const imageUploadRoutes: RouteDefinition[] = [
         status: "pending",
         availableAtMs: Date.parse(ctx.now) + PROCESSING_MS,
         objectKey,
+        ...(ctx.services.uploads.failContentProcessing() ? { failsProcessing: true } : {}),
         createdAt: ctx.now,
         updatedAt: ctx.now,
       };

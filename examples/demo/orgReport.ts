@@ -1,11 +1,13 @@
 /**
  * The organization as the API reports it after the demo: the group tree with what each site's headsets show,
  * the people with their roles, the release channels on groups and on ungrouped devices, each site's headsets
- * with their tags, and the version each channel ships (the API lists no group's files or videos, so the
- * content attached to sites is not shown). It is read through the provider's typed client (what a
+ * with their tags, the version each channel ships, and the content the program uploaded with the checksums the API
+ * computed from the bytes it received (the API lists no group's files or videos, so which site shows them is not
+ * printed). It is read through the provider's typed client (what a
  * user's own script would use), never from the emulator's memory, so the printout is evidence that the API
  * holds what the program declared. `readOrganization` does the requests; `formatOrganization` is pure.
  */
+import { posix } from "node:path";
 import type { DeviceMgmtClient, HeadsetExperience } from "../../provider/client";
 import type { GroupHierarchyNode, ReleaseChannel } from "../../provider/client/schemas";
 
@@ -42,13 +44,28 @@ export interface OrganizationView {
   devices: DeviceChannelsView[];
   /** "App / Channel: version" of every release channel (what each channel ships). */
   channelVersions?: string[];
+  /** The uploaded build, video and file, each with the checksum the API answers for it. */
+  uploaded?: string[];
+}
+
+/** What the program uploaded: the ids of examples/org's stack output `uploaded`. */
+export interface UploadedIds {
+  build?: string;
+  video?: string;
+  file?: string;
 }
 
 const channelName = (channel: ReleaseChannel) => `${channel.app.name} / ${channel.name}`;
 const byName = <T extends { name: string }>(a: T, b: T) => a.name.localeCompare(b.name);
 
-/** Reads the organization the client's token is scoped to. */
-export async function readOrganization(client: DeviceMgmtClient): Promise<OrganizationView> {
+/**
+ * Reads the organization the client's token is scoped to; with `uploaded`, also those objects as the API answers
+ * them now (an id the API no longer knows is said so, not skipped).
+ */
+export async function readOrganization(
+  client: DeviceMgmtClient,
+  uploaded?: UploadedIds,
+): Promise<OrganizationView> {
   const [organization, hierarchy, users, devices] = await Promise.all([
     client.currentOrganization(),
     client.groups.hierarchy(),
@@ -90,7 +107,8 @@ export async function readOrganization(client: DeviceMgmtClient): Promise<Organi
   );
 
   const channelVersions: string[] = [];
-  for (const app of await client.apps.all()) {
+  const apps = await client.apps.all();
+  for (const app of apps) {
     for (const channel of await client.apps.releaseChannels(app.id).all())
       channelVersions.push(`${channelName(channel)}: ${channel.version.version ?? channel.version.id}`);
   }
@@ -115,7 +133,50 @@ export async function readOrganization(client: DeviceMgmtClient): Promise<Organi
     devices: deviceChannels
       .filter((d) => d.channels.length > 0)
       .sort((a, b) => a.device.localeCompare(b.device)),
+    ...(uploaded ? { uploaded: await uploadedLines(client, apps, uploaded) } : {}),
   };
+}
+
+const checksum = (c: { algorithm: string; value: string } | undefined) =>
+  c ? `${c.algorithm} ${c.value}` : "no checksum";
+
+/**
+ * The uploaded objects in words, with the checksum the API answers. A build is found among its app's versions
+ * (the API has no single-version GET); files and videos are read by id.
+ */
+async function uploadedLines(
+  client: DeviceMgmtClient,
+  apps: { id: string; name: string }[],
+  ids: UploadedIds,
+): Promise<string[]> {
+  const lines: string[] = [];
+  if (ids.build) {
+    let line = `build ${ids.build}: not found in any app`;
+    for (const app of apps) {
+      const build = (await client.releases.versions(app.id).all()).find((v) => v.id === ids.build);
+      if (build)
+        line = `build ${app.name} ${build.version ?? build.id} (${build.status ?? "status unknown"}): ${checksum(build.checksum)}`;
+    }
+    lines.push(line);
+  }
+  const missing = (error: unknown) => `not found (${error instanceof Error ? error.message : String(error)})`;
+  if (ids.video) {
+    const video = await client.videos.get(ids.video).catch((error: unknown) => missing(error));
+    lines.push(
+      typeof video === "string"
+        ? `video ${ids.video}: ${video}`
+        : `video "${video.name}" (${video.filename}, ${video.details?.videoType ?? "type unknown"}): ${checksum(video.checksum)}`,
+    );
+  }
+  if (ids.file) {
+    const file = await client.files.get(ids.file).catch((error: unknown) => missing(error));
+    lines.push(
+      typeof file === "string"
+        ? `file ${ids.file}: ${file}`
+        : `file ${posix.join(file.location ?? "", file.filename)}: ${checksum(file.checksum)}`,
+    );
+  }
+  return lines;
 }
 
 /** The tree indented two spaces a level; configured groups (sites) and their channels marked. */
@@ -148,6 +209,12 @@ export function formatOrganization(org: OrganizationView): string[] {
       : ["  (none)"]),
     ...(org.channelVersions
       ? ["What each release channel ships:", ...org.channelVersions.map((line) => `  ${line}`)]
+      : []),
+    ...(org.uploaded
+      ? [
+          "Content the program uploaded, with the checksums the API computed:",
+          ...org.uploaded.map((line) => `  ${line}`),
+        ]
       : []),
   ];
 }

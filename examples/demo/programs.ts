@@ -63,6 +63,7 @@ export function editedProgram(settings: OrganizationSettings) {
       groups: org.groups,
       users: { ...org.users, berlinTrainer: trainer.id },
       migratedDevice: org.migratedDevice,
+      uploaded: org.uploaded,
     };
   };
 }

@@ -18,3 +18,4 @@ const org = declareOrganization({
 export const groups = org.groups;
 export const users = org.users;
 export const migratedDevice = org.migratedDevice;
+export const uploaded = org.uploaded;

@@ -16,11 +16,15 @@ export const DEFAULT_SITE_DEVICES: SiteDevices = {
   austin: ["Headset 05"],
 };
 
-/** The version the Training Simulator's Production channel delivers: the build Beta has been running. */
+/**
+ * The version the Training Simulator's Production channel delivers: the build Beta ran before it got the build
+ * this program uploads (content.ts).
+ */
 export const PRODUCTION_SIMULATOR_VERSION = "2.5.0-beta.3";
 
 /**
- * Where each headset sits, its site's tag, one piece of content per site, and which build Production ships.
+ * Where each headset sits, its site's tag, one looked-up piece of content per site, and which build Production
+ * ships.
  * - Every site has a tag of its own (`site-berlin`, …), and every device of a site carries it (the policy pack
  *   checks that): a headset moved to the wrong site shows up in review, not in the field.
  * - Production moves to a build only once Beta has run it (the policy pack checks that too).
@@ -43,8 +47,8 @@ export function declareSites(
     }
   }
 
-  // One piece of content per site: the safety manual in Berlin, the floor plan at the warehouse, the welcome
-  // tour in Austin.
+  // One piece of content per site, looked up by name: the safety manual in Berlin, the floor plan at the
+  // warehouse, the welcome tour in Austin (content.ts adds what the program uploads itself).
   const file = (filename: string) => dm.getFileOutput({ filename });
   new dm.GroupFile("berlin-safety-manual", {
     groupId: sites.berlin.id,

@@ -40,7 +40,7 @@ import * as s from "./schemas";
 import type { RequestFn } from "./chain";
 import { STORAGE_BACKOFF, storageChain } from "./storage";
 import { downloadToFile, type DownloadOptions, type DownloadResult } from "./download";
-import { type ProcessingOptions, waitUntilAvailable } from "./processing";
+import { DEFAULT_PROCESSING_TIMEOUT_MS, type ProcessingOptions, waitUntilAvailable } from "./processing";
 import type {
   ApiInfo,
   AppBuild,
@@ -107,6 +107,11 @@ export interface DeviceMgmtClientOptions {
    * a part is megabytes, so it is longer than `timeoutMs`. Default 2 minutes.
    */
   storageTimeoutMs?: number;
+  /**
+   * How long an upload waits for the service to process what it sent (a build, an image, a 3D environment, a
+   * bundle) before it gives up with a `ProcessingTimeoutError`. Default 30 minutes.
+   */
+  processingTimeoutMs?: number;
 }
 
 /**
@@ -170,6 +175,10 @@ export class DeviceMgmtClient {
   readonly #rateLimit: RateLimitSettings;
   readonly #writeListeners: Set<(write: WriteNotice) => void>;
   #organizationLimiter: Promise<RateLimiter> | undefined;
+  /** How long waits for processing last (`processingTimeoutMs`): read by the kinds that wait outside an upload. */
+  readonly processingTimeoutMs: number;
+  /** The per-attempt timeout of a part sent to a storage host (`storageTimeoutMs`). */
+  readonly storageTimeoutMs: number;
 
   constructor(options: DeviceMgmtClientOptions) {
     const endpoints = resolveEndpoints(options.baseUrl);
@@ -189,6 +198,8 @@ export class DeviceMgmtClient {
           : { limit: options.requestsPerMinute, windowMs: 60_000 })),
     };
     this.#baseUrl = endpoints.baseUrl;
+    this.processingTimeoutMs = options.processingTimeoutMs ?? DEFAULT_PROCESSING_TIMEOUT_MS;
+    this.storageTimeoutMs = options.storageTimeoutMs ?? DEFAULT_STORAGE_TIMEOUT_MS;
     this.#rateLimit = rateLimit;
     let writeListeners = writeListenersByBaseUrl.get(endpoints.baseUrl);
     if (writeListeners === undefined) {
@@ -223,7 +234,7 @@ export class DeviceMgmtClient {
     });
     this.#storage = storageChain({
       dispatcher: dispatcher ?? dispatcherFor(STORAGE_DISPATCHER),
-      timeoutMs: options.storageTimeoutMs ?? DEFAULT_STORAGE_TIMEOUT_MS,
+      timeoutMs: this.storageTimeoutMs,
       log,
       retry: { backoff: STORAGE_BACKOFF, deadlineMs: STORAGE_DEADLINE_MS, sleep, rng: Math.random },
     });
@@ -320,7 +331,11 @@ export class DeviceMgmtClient {
       this.#storage,
       options,
     );
-    return { ...uploaded, made: await awaitBuild(this.releases, options.appId, uploaded.made, options) };
+    const made = await awaitBuild(this.releases, options.appId, uploaded.made, {
+      ...options,
+      processingTimeoutMs: options.processingTimeoutMs ?? this.processingTimeoutMs,
+    });
+    return { ...uploaded, made };
   }
 
   /**
@@ -330,12 +345,10 @@ export class DeviceMgmtClient {
    */
   async uploadImage(options: NamedUploadOptions & ProcessingOptions): Promise<UploadResult<Image>> {
     const result = await uploadInParts(imageUploadProtocol(this.images, options), this.#storage, options);
-    const made = await waitUntilAvailable(
-      "Image",
-      result.made,
-      () => this.images.get(result.made.id),
-      options,
-    );
+    const made = await waitUntilAvailable("Image", result.made, () => this.images.get(result.made.id), {
+      ...options,
+      timeoutMs: options.timeoutMs ?? this.processingTimeoutMs,
+    });
     return { ...result, made };
   }
 
@@ -349,7 +362,7 @@ export class DeviceMgmtClient {
       "Custom 3D environment",
       result.made,
       () => this.custom3DEnvironments.get(result.made.id),
-      options,
+      { ...options, timeoutMs: options.timeoutMs ?? this.processingTimeoutMs },
     );
     return { ...result, made };
   }

@@ -204,7 +204,9 @@ export {
   ContentProcessingFailedError,
   ContentProcessingTimeoutError,
   DEFAULT_PROCESSING_TIMEOUT_MS,
+  PROCESSING_TIMEOUT_SETTING,
   type ProcessingOptions,
+  ProcessingTimeoutError,
   waitUntilAvailable,
 } from "./processing";
 export { type ClientStats, type HttpMethod, organizationStats } from "./transport";

@@ -5,11 +5,30 @@
  * (the documents name none, but a service that can fail processing says so in the status) with that status and
  * a `statusReason` when the object carries one (the documents name no such field: the schemas read none today,
  * so a real answer fails with the status alone), and gives up after `timeoutMs` (default 30 minutes: large environments
- * take long, and a wait that gives up too early leaves a finished upload the stack does not record).
+ * take long; the stack config `devicemgmt:processingTimeoutSeconds` sets it for every kind that waits).
  */
 import { DeviceMgmtProblem } from "../errors";
 
 export const DEFAULT_PROCESSING_TIMEOUT_MS = 30 * 60_000;
+
+/** The stack config that sets how long every processing wait lasts (connection.ts reads it). */
+export const PROCESSING_TIMEOUT_SETTING = "devicemgmt:processingTimeoutSeconds";
+
+/**
+ * A processing wait that gave up while the object was still on its way: the upload is done and the object exists,
+ * so the create that failed with it leaves its note (framework/interruptedCreates.ts) and the next `up` waits for
+ * that same object instead of uploading again. Each kind's wait throws its own subclass, with its fields.
+ */
+export abstract class ProcessingTimeoutError extends DeviceMgmtProblem {
+  /** The setting to raise. */
+  readonly setting = PROCESSING_TIMEOUT_SETTING;
+}
+
+/** How every processing timeout's message ends: the setting that bounded the wait, and the two repairs. */
+export const PROCESSING_TIMEOUT_ADVICE =
+  `The wait is bounded by the stack config ${PROCESSING_TIMEOUT_SETTING}. Run \`pulumi up\` again later (it ` +
+  `waits for this same object; nothing is uploaded twice), or raise the bound: \`pulumi config set ` +
+  `${PROCESSING_TIMEOUT_SETTING} <seconds>\`.`;
 const FIRST_PAUSE_MS = 250;
 const LONGEST_PAUSE_MS = 10_000;
 
@@ -30,17 +49,17 @@ export class ContentProcessingFailedError extends DeviceMgmtProblem {
 }
 
 /** Still `pending` after the configured time. */
-export class ContentProcessingTimeoutError extends DeviceMgmtProblem {
+export class ContentProcessingTimeoutError extends ProcessingTimeoutError {
   constructor(
     readonly what: string,
     readonly id: string,
     readonly timeoutMs: number,
   ) {
-    super(
-      `${what} ${id} was uploaded but is still pending after ${Math.round(timeoutMs / 1000)} s. Run the ` +
-        "operation again later (the upload is found, not repeated), or raise the processing timeout.",
-      { property: "source", fix: "run again later, or raise the processing timeout" },
-    );
+    const waited = Math.round(timeoutMs / 1000);
+    super(`${what} ${id} was uploaded but is still pending after ${waited} s. ${PROCESSING_TIMEOUT_ADVICE}`, {
+      property: PROCESSING_TIMEOUT_SETTING,
+      fix: `run pulumi up again later, or raise ${PROCESSING_TIMEOUT_SETTING}`,
+    });
   }
 }
 

@@ -21,6 +21,12 @@ import type { RequestFn } from "./chain";
 import type { AppBundleOperations } from "./contentOperations";
 import { AmbiguousWriteError, NotFoundError, PresignedUrlExpiredError } from "./errors";
 import { putPart } from "./storage";
+import {
+  DEFAULT_PROCESSING_TIMEOUT_MS,
+  PROCESSING_TIMEOUT_ADVICE,
+  PROCESSING_TIMEOUT_SETTING,
+  ProcessingTimeoutError,
+} from "./processing";
 import type { Custom3DEnvironmentOperations, ImageOperations } from "./experienceOperations";
 import type {
   ConflictStrategy,
@@ -464,7 +470,7 @@ export interface AppVersionUploadOptions extends UploadOptions {
   filename: string;
   versionName?: string | null;
   releaseNotes?: string | null;
-  /** How long to wait for the build's processing to end (default 30 minutes). */
+  /** How long to wait for the build's processing to end (default: the client's `processingTimeoutMs`). */
   processingTimeoutMs?: number;
   /** Each status the build is seen in while it is processed. */
   onStatus?: (status: string) => void;
@@ -504,8 +510,8 @@ export class AppBuildFailedError extends DeviceMgmtProblem {
   }
 }
 
-/** The build was still being processed when the wait ended. */
-export class AppBuildTimeoutError extends DeviceMgmtProblem {
+/** The build was still being processed when the wait ended (the next run finds it by its hash and waits). */
+export class AppBuildTimeoutError extends ProcessingTimeoutError {
   constructor(
     readonly appId: string,
     readonly versionId: string,
@@ -513,9 +519,13 @@ export class AppBuildTimeoutError extends DeviceMgmtProblem {
     readonly waitedMs: number,
   ) {
     super(
-      `The build ${versionId} of app ${appId} was still "${status}" after ${Math.round(waitedMs / 1000)} s. Run ` +
-        "the operation again: the next run finds the build by its hash and waits for it, nothing is uploaded twice.",
-      { kind: "AppVersion", property: "source", fix: "run the operation again later" },
+      `The build ${versionId} of app ${appId} was still "${status}" after ${Math.round(waitedMs / 1000)} s. ` +
+        PROCESSING_TIMEOUT_ADVICE,
+      {
+        kind: "AppVersion",
+        property: PROCESSING_TIMEOUT_SETTING,
+        fix: `run pulumi up again later, or raise ${PROCESSING_TIMEOUT_SETTING}`,
+      },
     );
   }
 }
@@ -550,7 +560,7 @@ export async function awaitBuild(
   options: { processingTimeoutMs?: number; onStatus?: (status: string) => void } = {},
 ): Promise<AppBuild> {
   const sha256 = build.checksum?.value.toLowerCase() ?? "";
-  const timeout = options.processingTimeoutMs ?? 30 * 60_000;
+  const timeout = options.processingTimeoutMs ?? DEFAULT_PROCESSING_TIMEOUT_MS;
   const started = Date.now();
   let current: AppBuild = build;
   let seen = "";
@@ -559,9 +569,10 @@ export async function awaitBuild(
     if (status !== seen) options.onStatus?.((seen = status));
     if (status === "error") throw new AppBuildFailedError(appId, current.id, current.statusReason ?? null);
     if (!buildInProgress(current)) return current;
-    if (Date.now() - started >= timeout)
-      throw new AppBuildTimeoutError(appId, current.id, status, Date.now() - started);
-    await new Promise((resolve) => setTimeout(resolve, pause));
+    const waited = Date.now() - started;
+    if (waited >= timeout) throw new AppBuildTimeoutError(appId, current.id, status, waited);
+    // Not past the bound: a short wait gives up when it says, not a pause later.
+    await new Promise((resolve) => setTimeout(resolve, Math.min(pause, timeout - waited)));
     const listed = await listedBuild(releases, appId, current.id, sha256);
     if (listed === undefined) throw new AppBuildGoneError(appId, current.id);
     current = listed;

@@ -65,8 +65,24 @@ const pairClaim = (owner: string, attached: string, noun: string): ClaimSpec => 
 const CLAIMS: Record<ResourceKind, ClaimSpec | null> = {
   // A migration is something done to a device (held by the device's own resource), not an object of its own.
   deviceMigration: null,
-  // Any number of bundles of one build may exist; a killed create is resumed by its pending bundle (handler.ts).
-  appBundle: null,
+  // Any number of bundles of one build may exist (none refused); a killed create is resumed by its pending
+  // bundle (handler.ts), and one whose wait for processing timed out by this key: the build and the files.
+  appBundle: {
+    property: "files",
+    keys: (p) => {
+      const files = Array.isArray(p.files) ? (p.files as Props[]) : undefined;
+      const entries = files?.map((f) => [f.path, f.filename, f.sha512].map(str));
+      if (
+        str(p.versionId) === undefined ||
+        entries === undefined ||
+        entries.some((e) => e.includes(undefined))
+      )
+        return undefined;
+      return [[str(p.versionId)?.toLowerCase(), ...entries.map((e) => e.join("/")).sort()].join("\n")];
+    },
+    describe: (p) => `the app bundle of build ${String(p.versionId)}`,
+    refuses: false,
+  },
   group: {
     property: "name",
     keys: (p) => {

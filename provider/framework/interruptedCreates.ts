@@ -19,7 +19,7 @@ import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { AmbiguousWriteError } from "../client";
+import { AmbiguousWriteError, ProcessingTimeoutError } from "../client";
 
 /** Who creates what: enough to tell one resource's create from every other one. */
 export interface CreateIdentity {
@@ -72,8 +72,10 @@ const memoryKey = (identity: CreateIdentity) => JSON.stringify(identity);
 
 /**
  * Runs `create` between a note written before it and removed once it has answered: with success, or with a
- * failure that says what happened (a refusal, a partial failure the engine records). Only a failure that leaves
- * open whether the write was applied (`AmbiguousWriteError`) keeps the note, as a kill does. A note left by an
+ * failure that says what happened (a refusal, a partial failure the engine records). Two failures keep the note,
+ * as a kill does: one that leaves open whether the write was applied (`AmbiguousWriteError`), and a wait for
+ * processing that gave up (`ProcessingTimeoutError`: the object exists and is still on its way to available, and
+ * the next create must wait for it, not upload a second one). A note left by an
  * earlier, unfinished create of the same object by the same resource is kept (its time stays the earliest) and
  * is what `unfinishedCreateOf` answers during `create`.
  */
@@ -93,8 +95,9 @@ export async function journaled<T>(identity: CreateIdentity, create: () => Promi
     fs.rmSync(file, { force: true });
     return result;
   } catch (error) {
-    // A refused create must leave no note: the next run would take the object it refused as its own.
-    if (!(error instanceof AmbiguousWriteError)) fs.rmSync(file, { force: true });
+    // A refused (or failed) create must leave no note: the next run would take the object it refused as its own.
+    if (!(error instanceof AmbiguousWriteError || error instanceof ProcessingTimeoutError))
+      fs.rmSync(file, { force: true });
     throw error;
   } finally {
     earlier.delete(memoryKey(identity));

@@ -1,7 +1,9 @@
 /**
  * `client.download` against a storage host that fails: a 503 and a connection cut mid-body are retried (a GET
  * is safe to send again), each attempt writes the file anew, and the file is kept only once the bytes verify;
- * a host that keeps failing fails the download with a StorageError and leaves nothing. The token is never sent.
+ * a host that keeps failing fails the download with a StorageError and leaves nothing; a host that never answers
+ * is given up on after the storage chain's timeout (option storageTimeoutMs, stack config
+ * devicemgmt:uploadPartTimeoutSeconds), each attempt. The token is never sent.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
@@ -18,7 +20,9 @@ let folder: string;
 let server: Server;
 let base: string;
 /** What the host does with each request, in order; then it serves the bytes. */
-let script: ("503" | "cut")[] = [];
+let script: ("503" | "cut" | "hang")[] = [];
+/** Requests the host holds without an answer (step "hang"), ended when the test is done. */
+const held: import("node:http").ServerResponse[] = [];
 const seen: { authorization: boolean }[] = [];
 
 beforeAll(async () => {
@@ -26,6 +30,7 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     seen.push({ authorization: req.headers.authorization !== undefined });
     const step = script.shift();
+    if (step === "hang") return void held.push(res);
     if (step === "503") {
       res.writeHead(503, { "content-type": "application/xml" });
       return res.end(
@@ -44,6 +49,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  for (const res of held) res.destroy();
   await closeDispatchers();
   await new Promise<void>((resolve) => server.close(() => resolve()));
   rmSync(folder, { recursive: true, force: true });
@@ -91,5 +97,25 @@ test("a host that keeps failing fails the download with a StorageError and leave
   expect(seen.length).toBeGreaterThan(1);
   expect(existsSync(destination)).toBe(false);
   expect(existsSync(`${destination}.part`)).toBe(false);
+  script = [];
+});
+
+test("a host that never answers fails each attempt after the storage timeout (devicemgmt:uploadPartTimeoutSeconds)", async () => {
+  script = Array.from({ length: 6 }, () => "hang" as const);
+  const started = Date.now();
+  const failed = new DeviceMgmtClient({
+    baseUrl: "http://127.0.0.1:1/api/v3",
+    apiToken: "secret-token",
+    storageTimeoutMs: 300,
+    sleep: async () => undefined,
+    logger: () => undefined,
+  }).download({
+    url: `${base}/bucket/slow.bin`,
+    destination: path.join(folder, "slow.bin"),
+    label: "slow.bin",
+  });
+  await expect(failed).rejects.toThrow(/Headers Timeout Error \[after 6 attempts\]/);
+  expect(seen).toHaveLength(6); // every attempt, each given up after 300 ms (not the 2-minute default)
+  expect(Date.now() - started).toBeLessThan(10_000);
   script = [];
 });

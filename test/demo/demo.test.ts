@@ -3,6 +3,7 @@
 // own output is checked section by section, and the organization it leaves in its emulator state file is then
 // loaded and checked against what examples/org declares, not only the printed text.
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
@@ -10,8 +11,16 @@ import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emu
 import { DeviceMgmtClient } from "../../provider/client";
 import { DEMO_KIOSK_PIN } from "../../examples/demo/programs";
 import { checkpointPath } from "../../examples/demo/stack";
+import { BETA_SIMULATOR_VERSION } from "../../examples/org/content";
 
 const root = resolve(__dirname, "../..");
+
+/** The hash of one of examples/org's content fixtures, computed here from the repository's bytes. */
+const hash = (algorithm: "sha256" | "sha512", name: string) =>
+  createHash(algorithm)
+    .update(readFileSync(join(root, "examples", "org", "content", name)))
+    .digest("hex");
+const APK = `training-simulator-${BETA_SIMULATOR_VERSION}.apk`;
 
 interface Run {
   code: number | null;
@@ -72,7 +81,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 // The CLI counts the stack itself (pulumi:pulumi:Stack) among the resources of its summaries: examples/org's
-// 30 resources are "31 to create" and "31 unchanged" in its output.
+// 36 resources are "37 to create" and "37 unchanged" in its output.
 describe("npm run demo", () => {
   it("exits 0 with nothing on stderr and says which CLI, emulator and folder it uses", () => {
     // tools/pulumi-cli says on stderr when it builds the CLI or links one from PATH; nothing else may be there.
@@ -98,15 +107,20 @@ describe("npm run demo", () => {
       /\+\s+pulumi-nodejs:dynamic\/devicemgmt:GroupReleaseChannel berlin-safety create/,
     );
     expect(preview).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:HeadsetExperience london-kiosk create/);
+    // The content the program uploads (issue 31): the build and Beta's delivery of it, the video and the file,
+    // each with its attachment to a site.
+    expect(preview).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:AppVersion simulator-build create/);
+    expect(preview).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:Video forklift-safety-video create/);
+    expect(preview).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:File evacuation-plan create/);
     // 17 before issue 19, plus the two sites' headset experiences (19); since issue 20 also three site tags,
-    // four placed headsets, one content attachment per site and the Production channel's version (30); and
-    // the stack.
-    expect(preview).toMatch(/Resources:\n {4}\+ 31 to create\n/);
+    // four placed headsets, one content attachment per site and the Production channel's version (30); since
+    // issue 31 the uploaded build, video and file, Beta's delivery and two attachments (36); and the stack.
+    expect(preview).toMatch(/Resources:\n {4}\+ 37 to create\n/);
 
     const up = section(run.stdout, "pulumi up\n");
     expect(up).toContain("Updating (demo):");
     expect(up).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:Group company created/);
-    expect(up).toMatch(/Resources:\n {4}\+ 31 created\n/);
+    expect(up).toMatch(/Resources:\n {4}\+ 37 created\n/);
     expect(up).toMatch(/Outputs:\n {4}groups {8}: \{\n {8}americas: "[0-9a-f-]+"/);
     expect(up).toMatch(/Duration: \d+s/);
   });
@@ -122,13 +136,13 @@ describe("npm run demo", () => {
       /\+ pulumi-nodejs:dynamic\/devicemgmt:User: \(create\)\n.*::pulumi-nodejs:dynamic\/devicemgmt:User::berlin-trainer\]\n/,
     );
     expect(edit).toMatch(/email\s*: "bea\.berger@acme\.example"/);
-    expect(edit).toMatch(/Resources:\n {4}\+ 1 to create\n {4}~ 1 to update\n {4}2 changes\. 30 unchanged/);
+    expect(edit).toMatch(/Resources:\n {4}\+ 1 to create\n {4}~ 1 to update\n {4}2 changes\. 36 unchanged/);
   });
 
   it("runs a second up of the unchanged program that changes nothing", () => {
     const again = section(run.stdout, "pulumi up --expect-no-changes: examples/org again, unchanged");
     expect(again).toContain("Updating (demo):");
-    expect(again).toMatch(/Resources:\n {4}31 unchanged\n/);
+    expect(again).toMatch(/Resources:\n {4}37 unchanged\n/);
     expect(again).not.toMatch(/created|updated|deleted|replaced/);
   });
 
@@ -152,7 +166,19 @@ describe("npm run demo", () => {
     expect(run.stdout).toMatch(/Austin Lab {2}\[configured; [^\]]*headsets Headset 05 \(site-austin\)/);
     expect(run.stdout).toContain("What each release channel ships:");
     expect(run.stdout).toContain("  Training Simulator / Production: 2.5.0-beta.3");
-    expect(run.stdout).toContain("  Training Simulator / Beta: 2.5.0-beta.3");
+    // Beta ships the build the program uploaded; Production keeps the one Beta had before.
+    expect(run.stdout).toContain(`  Training Simulator / Beta: ${BETA_SIMULATOR_VERSION}`);
+  });
+
+  it("prints the uploaded build, video and file with the checksums the API computed from the repository's bytes", () => {
+    const uploaded = section(run.stdout, "The organization").split(
+      "Content the program uploaded, with the checksums the API computed:\n",
+    )[1];
+    expect(uploaded?.split("\n").slice(0, 3)).toEqual([
+      `  build Training Simulator ${BETA_SIMULATOR_VERSION} (available): SHA-256 ${hash("sha256", APK)}`,
+      `  video "Forklift Safety" (forklift-safety.mp4, TwoDimensional): SHA-512 ${hash("sha512", "forklift-safety.mp4")}`,
+      `  file /sdcard/Docs/evacuation-plan.pdf: SHA-512 ${hash("sha512", "evacuation-plan.pdf")}`,
+    ]);
   });
 
   it("never shows the kiosk's admin PIN, in its output or in the Pulumi state it leaves", () => {
@@ -242,6 +268,35 @@ describe("npm run demo", () => {
       expect(loanerId).toEqual(expect.any(String));
       expect(org.devices.find((d) => d.id === loanerId)).toBeUndefined();
       expect(staging.devices.find((d) => d.id === loanerId)?.name).toBe("Headset 08");
+    });
+
+    it("has the uploaded content: the build on Beta (Production on its old build), the video at Austin Lab, the file at Berlin Lab", async () => {
+      const client = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
+      const simulator = (await client.apps.all()).find((a) => a.name === "Training Simulator")!;
+      const channels = await client.apps.releaseChannels(simulator.id).all();
+      const beta = channels.find((c) => c.name === "Beta")!.version;
+      expect(beta).toMatchObject({
+        version: BETA_SIMULATOR_VERSION,
+        checksum: { algorithm: "SHA-256", value: hash("sha256", APK) },
+      });
+      expect(channels.find((c) => c.name === "Production")!.version.version).toBe("2.5.0-beta.3");
+      // One build of those bytes: the second up adopted nothing and uploaded nothing again.
+      const builds = await client.releases.versions(simulator.id, [hash("sha256", APK)]).all();
+      expect(builds.map((b) => b.id)).toEqual([beta.id]);
+
+      // The checksums through the API; which group holds what from the state (the API lists no group's content).
+      const site = (name: string) => org.groups.find((g) => g.name === name)!;
+      const videos = await client.videos.all();
+      const video = videos.find((v) => v.checksum.value === hash("sha512", "forklift-safety.mp4"));
+      expect(video).toMatchObject({ name: "Forklift Safety", filename: "forklift-safety.mp4" });
+      expect(site("Austin Lab").videoIds).toEqual(expect.arrayContaining([video!.id]));
+      expect(site("Austin Lab").videoIds).toHaveLength(2); // beside the looked-up Welcome Tour
+      const file = (await client.files.all()).find(
+        (f) => f.checksum.value === hash("sha512", "evacuation-plan.pdf"),
+      );
+      expect(file).toMatchObject({ filename: "evacuation-plan.pdf", location: "/sdcard/Docs" });
+      expect(site("Berlin Lab").fileIds).toEqual(expect.arrayContaining([file!.id]));
+      expect(site("Berlin Lab").fileIds).toHaveLength(2); // beside the looked-up safety manual
     });
 
     it("has the kiosk with its PIN at London Warehouse and the themed home at Austin Lab", async () => {

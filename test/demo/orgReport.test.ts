@@ -45,4 +45,15 @@ describe("formatOrganization", () => {
       "  Headset 01: Training Simulator / Beta",
     ]);
   });
+
+  it("ends with the uploaded content and its checksums, when given", () => {
+    const uploaded = [
+      "build Training Simulator 2.6.0-beta.1 (available): SHA-256 8cd9",
+      'video "Forklift Safety" (forklift-safety.mp4, TwoDimensional): SHA-512 2a5e',
+    ];
+    expect(formatOrganization({ ...org, uploaded }).slice(-3)).toEqual([
+      "Content the program uploaded, with the checksums the API computed:",
+      ...uploaded.map((line) => `  ${line}`),
+    ]);
+  });
 });

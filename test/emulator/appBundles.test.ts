@@ -1,7 +1,8 @@
 /**
  * App bundles through the emulator by hand (issue 31, tag "App Bundles"): a pending bundle of a build, data files
  * uploaded into it (`POST /files` with `appBundleId`) and found again by SHA-512 for the app, the bundle's files
- * and their device paths, auto labels, the label in place, finalize, and what a finalized bundle refuses.
+ * and their device paths, auto labels, the label in place, finalize, and what a finalized bundle refuses; the
+ * fault failBundleProcessing ends a finalized bundle `failed`.
  */
 import { createHash } from "node:crypto";
 import { request } from "undici";
@@ -120,6 +121,19 @@ describe("app bundles", () => {
         await api.post("/files", { filename: "more.json", path: "/sdcard", appBundleId: bundle.id }),
       ),
     ).toHaveProperty("appBundleId");
+  });
+
+  it("fault failBundleProcessing: the next finalized bundle ends failed, listed as such; the one after is available", async () => {
+    emulator.setFaults({ failBundleProcessing: 1 });
+    const failed = await newBundle();
+    const fine = await newBundle();
+    expect((await api.post(`/app-bundles/${failed.id}/finalize`)).body.status).toBe("processing");
+    expect((await api.post(`/app-bundles/${fine.id}/finalize`)).body.status).toBe("processing");
+    expect((await api.get(`/app-bundles/${failed.id}`)).body.status).toBe("failed");
+    expect((await api.get(`/app-bundles/${fine.id}`)).body.status).toBe("available");
+    const listed = await api.get(`/apps/${appId}/app-bundles`, { query: { status: "failed" } });
+    expect(listed.body.data.map((b: Json) => b.id)).toEqual([failed.id]);
+    expect(emulator.stats().faults.bundleProcessingFailed).toBe(1);
   });
 
   it("refuses to finalize while one of its files is still uploading", async () => {

@@ -2,7 +2,8 @@
  * Uploading images and custom 3D environments through the emulator by hand (issue 31): initiate (only a
  * filename), pre-sign, parts on the storage endpoint, complete; the record answers `pending`, no checksum, and
  * becomes `available` on the emulator clock. The file types refused at initiate, and the switch for the type an
- * uploaded image gets (documents silent), both ways, with an experience slot taking the image.
+ * uploaded image gets (documents silent), both ways, with an experience slot taking the image. The fault
+ * failContentProcessing ends a processing `failed`.
  */
 import { request } from "undici";
 import type { RunningEmulator } from "../../emulator";
@@ -59,6 +60,22 @@ async function uploadOne(
   expect(complete.status).toBe(200);
   return { id, answer: complete.body as Json };
 }
+
+test("fault failContentProcessing: the next upload ends its processing failed (no download), the one after is available", () =>
+  withEmulator({ faults: { failContentProcessing: 1 } }, async (emulator, api) => {
+    const failed = await uploadOne(api, "images", "broken.png", Buffer.alloc(10, 1));
+    const fine = await uploadOne(api, "custom-3d-environments", "fine.glb", Buffer.alloc(10, 2));
+    expect(failed.answer).toMatchObject({ status: "pending" });
+    emulator.advanceClock(PROCESSING_MS);
+    expect((await api.get(`/images/${failed.id}`)).body).toMatchObject({
+      status: "failed",
+      downloadUrl: null,
+    });
+    expect((await api.get(`/custom-3d-environments/${fine.id}`)).body.data).toMatchObject({
+      status: "available",
+    });
+    expect(emulator.stats().faults.contentProcessingFailed).toBe(1);
+  }));
 
 describe("image uploads", () => {
   test("an image is pending with its size and no checksum, then available once processed", () =>

@@ -87,6 +87,7 @@ beforeAll(async () => {
     simulatorAppId: simulator.id,
     productionId: simulatorChannels.find((c) => c.name === "Production")!.id,
     betaId: beta.id,
+    // The seed's Beta build, 2.5.0-beta.3, which Production keeps (examples/org's up moves Beta to its upload).
     betaVersionId: beta.version.id,
     olderVersionId: (await client.releases.versions(simulator.id).all()).find((v) => v.version === "2.4.0")!
       .id,
@@ -105,7 +106,10 @@ beforeAll(async () => {
     .replaceAll("<release channel id>", ids.safetyStableId)
     .replaceAll("<id of Training Simulator / Production>", ids.productionId)
     .replaceAll("<id of Training Simulator / Beta>", ids.betaId)
-    .replaceAll("<id of the version Beta ships now>", ids.betaVersionId);
+    .replaceAll(
+      "<id of Training Simulator 2.5.0-beta.3, which Beta shipped before examples/org's build>",
+      ids.betaVersionId,
+    );
   expect(filled).not.toMatch(/<[^>]*>/);
   passing = JSON.parse(filled);
   engine = await createEngine({
@@ -222,26 +226,28 @@ it("an advisory violation alone does not fail the preview", async () => {
 /**
  * examples/org changed the way a review should catch: the kiosk without its PIN, the Austin home screen without
  * the vendor's branding, London's headset 04 moved to Austin (keeping London's tag), and Production moved to
- * 2.4.0, which the program also puts on Beta.
+ * 2.4.0, which the program also puts on Beta (its Beta delivery, simulator-beta-version, moved from the uploaded
+ * build to 2.4.0: a channel has one delivery per program). Production's delivery depends on Beta's, as the pack's
+ * README says to order them: both wait for lookups, so declaring Beta's first does not make it register first.
  */
 function changedOrganization() {
   let austin: dm.Group | undefined;
+  let beta: dm.ReleaseChannelVersion | undefined;
   pulumi.runtime.registerStackTransformation((args) => {
     if (args.name === "austin") austin = args.resource as dm.Group;
     if (args.name === "austin-home")
       return { ...args, props: { ...args.props, removePoweredByArborXrBranding: true } };
     if (args.name === "london-headset-04") return { ...args, props: { ...args.props, groupId: austin!.id } };
+    const props = { ...args.props, versionId: ids.olderVersionId };
+    if (args.name === "simulator-beta-version") {
+      beta = args.resource as dm.ReleaseChannelVersion;
+      return { ...args, props };
+    }
     if (args.name === "simulator-production-version")
-      return { ...args, props: { ...args.props, versionId: ids.olderVersionId } };
+      return { props, opts: { ...args.opts, dependsOn: [beta!] } };
     return undefined;
   });
-  const outputs = declareOrganization({ ...settings });
-  new dm.ReleaseChannelVersion("simulator-beta-version", {
-    appId: ids.simulatorAppId,
-    releaseChannelId: ids.betaId,
-    versionId: ids.olderVersionId,
-  });
-  return outputs;
+  return declareOrganization({ ...settings });
 }
 
 it("kiosk PIN, vendor branding, site tags and Production-from-Beta fail on a changed program", async () => {
@@ -308,16 +314,21 @@ function promotedOrganization(versionId: () => pulumi.Input<string>) {
 
 it("Production-from-Beta judges a build still unknown in a preview by the resource it comes from", async () => {
   // A build this program makes (an id known only after its create) reaches Production: through a Beta delivery
-  // of the same run it passes; from anything else it is refused, though its id is not known yet.
-  const fromNew = (source: "beta" | "group") => () => {
-    const beta = new dm.ReleaseChannelVersion("simulator-beta-next", {
-      appId: ids.simulatorAppId,
-      releaseChannelId: ids.betaId,
-      versionId: ids.olderVersionId,
+  // of the same run it passes; from anything else it is refused, though its id is not known yet. The build is
+  // examples/org's own upload (simulator-build), new in this preview: other release notes replace it, so its id
+  // is unknown. Through Beta: Beta delivers it, as examples/org declares; around Beta: Beta delivers 2.4.0.
+  const fromNew = (source: "beta" | "around") => () => {
+    let build: dm.AppVersion | undefined;
+    pulumi.runtime.registerStackTransformation((args) => {
+      if (args.name === "simulator-build") {
+        build = args.resource as dm.AppVersion;
+        return { ...args, props: { ...args.props, releaseNotes: "The next build." } };
+      }
+      if (args.name === "simulator-beta-version" && source === "around")
+        return { ...args, props: { ...args.props, versionId: ids.olderVersionId } };
+      return undefined;
     });
-    const other = new dm.Group("staging-lab", { name: "Staging Lab" });
-    const built = (source === "beta" ? beta.id : other.id).apply(() => ids.olderVersionId);
-    return promotedOrganization(() => built);
+    return promotedOrganization(() => build!.id);
   };
   const config = withConfig({ "devicemgmt-production-from-beta": { betaVersionIds: [] } });
   const through = await preview(fromNew("beta"), config);
@@ -325,7 +336,7 @@ it("Production-from-Beta judges a build still unknown in a preview by the resour
   expect(policiesViolated(through)).toEqual([]);
   expect(through.ok).toBe(true);
 
-  const around = await preview(fromNew("group"), config);
+  const around = await preview(fromNew("around"), config);
   expect(around.ok).toBe(false);
   expect(verdicts(around, "devicemgmt-production-from-beta")).toEqual([
     expect.stringContaining(
@@ -338,21 +349,21 @@ it("Production-from-Beta judges a build still unknown in a preview by the resour
 it("Production-from-Beta cannot see ahead: a Production delivery registered before the Beta delivery it names is refused", async () => {
   // The rule judges each delivery before its step, knowing only what registered before it (see the pack's
   // README); here the Beta delivery waits for Production's, so Production is judged without it.
+  // examples/org declares its Beta delivery first; here it also waits for Production (dependsOn a promise of the
+  // Production delivery, which is declared after it), so it registers only once Production's step is done.
   const result = await preview(
     () => {
-      let production: dm.ReleaseChannelVersion | undefined;
+      let production: (resource: pulumi.Resource) => void = () => undefined;
+      const productionDeclared = new Promise<pulumi.Resource>((resolve) => (production = resolve));
       pulumi.runtime.registerStackTransformation((args) => {
+        const props = { ...args.props, versionId: ids.olderVersionId };
+        if (args.name === "simulator-beta-version")
+          return { props, opts: { ...args.opts, dependsOn: productionDeclared } };
         if (args.name !== "simulator-production-version") return undefined;
-        production = args.resource as dm.ReleaseChannelVersion;
-        return { ...args, props: { ...args.props, versionId: ids.olderVersionId } };
+        production(args.resource);
+        return { ...args, props };
       });
-      const outputs = organization();
-      new dm.ReleaseChannelVersion(
-        "simulator-beta-version",
-        { appId: ids.simulatorAppId, releaseChannelId: ids.betaId, versionId: ids.olderVersionId },
-        { dependsOn: [production!] },
-      );
-      return outputs;
+      return organization();
     },
     withConfig({ "devicemgmt-production-from-beta": { betaVersionIds: [] } }),
   );
@@ -389,12 +400,14 @@ it("Production-from-Beta judges each move before its step: an `up` (no preview) 
 it("Production-from-Beta lets Production follow a Beta delivery the program declares first: the `up` moves both", async () => {
   const up = await engine.up(
     () => {
-      const beta = new dm.ReleaseChannelVersion("simulator-beta-version", {
-        appId: ids.simulatorAppId,
-        releaseChannelId: ids.betaId,
-        versionId: ids.olderVersionId,
+      // examples/org's Beta delivery (declared before Production's), moved to 2.4.0; Production follows it.
+      let beta: dm.ReleaseChannelVersion | undefined;
+      pulumi.runtime.registerStackTransformation((args) => {
+        if (args.name !== "simulator-beta-version") return undefined;
+        beta = args.resource as dm.ReleaseChannelVersion;
+        return { ...args, props: { ...args.props, versionId: ids.olderVersionId } };
       });
-      return promotedOrganization(() => beta.versionId);
+      return promotedOrganization(() => beta!.versionId);
     },
     // betaVersionIds no longer lists what Beta ships: only the declared Beta delivery lets Production move.
     {

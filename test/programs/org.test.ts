@@ -1,6 +1,7 @@
 // The example organization as whole programs, driven the way `pulumi up` drives them: the real SDK runs the
 // program, every resource goes to the real dynamic-provider plugin, and the emulator is the organization.
 import { holdsSecret } from "../fixtures/secrets";
+import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -10,8 +11,14 @@ import { DeviceMgmtClient } from "../../provider/client";
 import { createEngine, type Engine } from "../engine";
 import { declareOrganization, type OrganizationSettings } from "../../examples/org/organization";
 import { DEFAULT_SITE_DEVICES } from "../../examples/org/sites";
+import { BETA_SIMULATOR_VERSION } from "../../examples/org/content";
 
 const repoRoot = path.resolve(__dirname, "../..");
+/** The hash of one of examples/org's content fixtures, from the repository's bytes. */
+const fixtureHash = (algorithm: "sha256" | "sha512", name: string) =>
+  createHash(algorithm)
+    .update(fs.readFileSync(path.join(repoRoot, "examples", "org", "content", name)))
+    .digest("hex");
 /** The kiosk's admin PIN, as a config secret would give it. */
 const KIOSK_PIN = "73914";
 
@@ -87,8 +94,9 @@ describe("the example organization", () => {
     expect(result.errors).toEqual([]);
     // Groups, group channels, the device channel, users, the migration, and the two sites' experiences; since
     // issue 20 also the three site tags, four placed devices, one content attachment per site and the
-    // Production channel's version.
-    expect(result.steps.create).toHaveLength(6 + 6 + 1 + 3 + 1 + 2 + 3 + 4 + 3 + 1);
+    // Production channel's version; since issue 31 the uploaded build with Beta's delivery of it, and the
+    // uploaded video and file with their attachments to Austin Lab and Berlin Lab.
+    expect(result.steps.create).toHaveLength(6 + 6 + 1 + 3 + 1 + 2 + 3 + 4 + 3 + 1 + 2 + 4);
 
     const org = shape(emulator.snapshot());
     expect(org.groups).toEqual([
@@ -155,14 +163,35 @@ describe("the example organization", () => {
     const simulator = apps.find((a) => a.name === "Training Simulator")!;
     const channels = await admin.apps.releaseChannels(simulator.id).all();
     const versionOf = (name: string) => channels.find((c) => c.name === name)!.version.version;
+    // Production keeps the build Beta had; Beta ships the build the program uploaded, of the repository's bytes.
+    const uploaded = result.outputs.uploaded as { build: string; video: string; file: string };
     expect(versionOf("Production")).toBe("2.5.0-beta.3");
-    expect(versionOf("Production")).toBe(versionOf("Beta"));
-    // The content attachments (the API lists no group's files or videos): read from the emulator's state.
+    expect(channels.find((c) => c.name === "Beta")!.version).toMatchObject({
+      id: uploaded.build,
+      version: BETA_SIMULATOR_VERSION,
+      status: "available",
+      checksum: {
+        algorithm: "SHA-256",
+        value: fixtureHash("sha256", `training-simulator-${BETA_SIMULATOR_VERSION}.apk`),
+      },
+    });
+    expect(await admin.videos.get(uploaded.video)).toMatchObject({
+      name: "Forklift Safety",
+      checksum: { value: fixtureHash("sha512", "forklift-safety.mp4") },
+    });
+    expect(await admin.files.get(uploaded.file)).toMatchObject({
+      filename: "evacuation-plan.pdf",
+      checksum: { value: fixtureHash("sha512", "evacuation-plan.pdf") },
+    });
+    // The content attachments (the API lists no group's files or videos): read from the emulator's state. Each
+    // site's looked-up content, and the uploaded video in Austin and file in Berlin beside it.
     const snapshot = emulator.snapshot();
     const site = (name: string) => snapshot.groups.find((g) => g.name === name)!;
-    expect(site("Berlin Lab").fileIds).toHaveLength(1);
+    expect(site("Berlin Lab").fileIds).toHaveLength(2);
+    expect(site("Berlin Lab").fileIds).toContain(uploaded.file);
     expect(site("London Warehouse").fileIds).toHaveLength(1);
-    expect(site("Austin Lab").videoIds).toHaveLength(1);
+    expect(site("Austin Lab").videoIds).toHaveLength(2);
+    expect(site("Austin Lab").videoIds).toContain(uploaded.video);
   });
 
   it("keeps the token out of state and out of the plugin's log, even with debug logging on", async () => {
@@ -286,5 +315,19 @@ describe("the example organization", () => {
     // A migration cannot be undone through the API: the device stays in the staging organization.
     expect(after.devices).toEqual(was.devices.filter((d) => !d.startsWith("Headset 08:")));
     expect(engine.stderr()).toMatch(/cannot be undone/);
+    // The uploaded video and file are deleted; the build, which the API cannot delete, stays (and is said so).
+    const content = (s: OrgSnapshot) => ({
+      files: s.files.map((f) => f.id),
+      videos: s.videos.map((v) => v.id),
+    });
+    expect(content(emulator.snapshot())).toEqual(content(before));
+    const admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
+    const simulator = (await admin.apps.all()).find((a) => a.name === "Training Simulator")!;
+    expect((await admin.releases.versions(simulator.id).all()).map((v) => v.version)).toContain(
+      BETA_SIMULATOR_VERSION,
+    );
+    expect(engine.stderr()).toContain(
+      `the API cannot delete an app build; version "${BETA_SIMULATOR_VERSION}" stays`,
+    );
   });
 });

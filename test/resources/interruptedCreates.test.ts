@@ -4,7 +4,11 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
-import { AmbiguousWriteError } from "../../provider/client";
+import {
+  AmbiguousWriteError,
+  ContentProcessingFailedError,
+  ContentProcessingTimeoutError,
+} from "../../provider/client";
 import { NotCreatedHereError } from "../../provider/errors";
 import {
   journaled,
@@ -50,6 +54,16 @@ test("an ambiguous failure keeps the note; the same resource's next create sees 
   expect(notes()).toHaveLength(1);
   const startedAt = await journaled(identity, async () => unfinishedCreateOf(identity));
   expect(startedAt).toBeGreaterThanOrEqual(before);
+  expect(notes()).toEqual([]);
+});
+
+test("a processing wait that timed out keeps the note (the object exists); a failed processing removes it", async () => {
+  const timedOut = new ContentProcessingTimeoutError("Image", "img-1", 1000);
+  await expect(journaled(identity, () => Promise.reject(timedOut))).rejects.toBe(timedOut);
+  expect(notes()).toHaveLength(1);
+  expect(await journaled(identity, async () => unfinishedCreateOf(identity))).toEqual(expect.any(Number));
+  const failed = new ContentProcessingFailedError("Image", "img-2", "failed", undefined);
+  await expect(journaled(identity, () => Promise.reject(failed))).rejects.toBe(failed);
   expect(notes()).toEqual([]);
 });
 

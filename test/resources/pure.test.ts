@@ -21,11 +21,12 @@ import {
   diffMigration,
   migrationForbiddenMessage,
 } from "../../provider/kinds/deviceMigration/handler";
-import { resolveConnection, stackSettingsFrom } from "../../provider/connection";
+import { clientFor, resolveConnection, stackSettingsFrom } from "../../provider/connection";
+import { DEFAULT_PROCESSING_TIMEOUT_MS } from "../../provider/client";
 import { connectionOf } from "../../provider/framework/context";
 import { diffKind } from "../../provider/framework/kind";
 import { groupFileKind } from "../../provider/kinds/attachment/definitions";
-import { OrganizationMoveError } from "../../provider/errors";
+import { ConnectionSettingError, OrganizationMoveError } from "../../provider/errors";
 import { z } from "zod";
 
 const A = "11111111-1111-4111-8111-111111111111";
@@ -386,6 +387,39 @@ describe("connection settings", () => {
     expect(() => stackSettingsFrom((k) => ({ "devicemgmt:requestsPerMinute": "fast" })[k])).toThrow(
       /whole number of at least 1/,
     );
+  });
+
+  it("reads the upload part and processing timeouts in seconds, refusing what is not a whole number from 1", () => {
+    const config: Record<string, string> = {
+      "devicemgmt:uploadPartTimeoutSeconds": "600",
+      "devicemgmt:processingTimeoutSeconds": "7200",
+    };
+    expect(stackSettingsFrom((k) => config[k], {})).toEqual({
+      uploadPartTimeoutSeconds: 600,
+      processingTimeoutSeconds: 7200,
+    });
+    for (const key of ["devicemgmt:uploadPartTimeoutSeconds", "devicemgmt:processingTimeoutSeconds"])
+      for (const bad of ["0", "-5", "1.5", "ten", "30s"]) {
+        const refused = (() => {
+          try {
+            stackSettingsFrom((k) => ({ [key]: bad })[k], {});
+          } catch (error) {
+            return error;
+          }
+        })();
+        expect(refused).toBeInstanceOf(ConnectionSettingError);
+        expect(refused).toMatchObject({
+          property: key,
+          message: `${key} must be a whole number of at least 1, got "${bad}".`,
+        });
+      }
+  });
+
+  it("gives the client the stack's timeouts (a client per setting, the default without one)", () => {
+    const settings = { baseUrl: "http://localhost:8080/api/v3", apiToken: "t-timeouts" };
+    expect(clientFor(settings).processingTimeoutMs).toBe(DEFAULT_PROCESSING_TIMEOUT_MS);
+    expect(clientFor({ ...settings, processingTimeoutSeconds: 5 }).processingTimeoutMs).toBe(5000);
+    expect(clientFor({ ...settings, uploadPartTimeoutSeconds: 9 }).storageTimeoutMs).toBe(9000);
   });
 
   it("reads devicemgmt:allowInsecureHttp as true or false", () => {

@@ -261,6 +261,9 @@ function duplicatesIn(snapshot: OrgSnapshot): string[] {
   return [
     ...repeated(snapshot.users.map((u) => u.email.toLowerCase())).map((e) => `user ${e}`),
     ...repeated(snapshot.groups.map((g) => `${g.parentId ?? "(root)"}/${g.name}`)).map((g) => `group ${g}`),
+    // examples/org's uploads, retried through faults: one file per folder and name, one video per name and content.
+    ...repeated(snapshot.files.map((f) => `${f.location}/${f.filename}`)).map((f) => `file ${f}`),
+    ...repeated(snapshot.videos.map((v) => `${v.filename} ${v.sha512}`)).map((v) => `video ${v}`),
   ];
 }
 

@@ -12,6 +12,11 @@
  *    name: `GET /apps/{appId}/files?sha512[]=`), reused, not uploaded again.
  * 3. The files still missing are uploaded into it (the upload protocol: parts, retries, renewed URLs, the
  *    checksum compared), then the bundle is finalized and its declared label set.
+ * 4. It waits while the finalized bundle processes, at most the stack config `devicemgmt:processingTimeoutSeconds`;
+ *    past that the create fails (AppBundleTimeoutError) and its journal note stays, so the next `up` takes over
+ *    that bundle (still processing, of the declared build and files, made after the note) and waits again.
+ *    A bundle whose processing failed fails the create (AppBundleFailedError); it stays, and the next `up` makes
+ *    a new one (reusing its files).
  * A failure after step 2 leaves the bundle pending, and the next `up` resumes it (1). A resumed bundle that
  * cannot be finalized (a killed run left an upload into it open: the service finalizes no bundle with a pending
  * file) is left pending, with a warning naming it, and a new bundle is made from the same files (reused).
@@ -23,6 +28,12 @@ import { basename } from "node:path";
 import type { AppBundle, DeviceFile, DeviceMgmtClient } from "../../client";
 import { ValidationError } from "../../client/errors";
 import { DeviceMgmtProblem, NotPossibleError } from "../../errors";
+import {
+  PROCESSING_TIMEOUT_ADVICE,
+  PROCESSING_TIMEOUT_SETTING,
+  ProcessingTimeoutError,
+} from "../../client/processing";
+import { leftByUnfinishedCreate, unfinishedCreateStartedAt } from "../../framework/claims";
 import { clientForProps } from "../../framework/context";
 import { adoptable, containsUnknown, jsonClean, type Props } from "../../framework/framework";
 import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
@@ -127,9 +138,8 @@ async function finalize(client: DeviceMgmtClient, id: string): Promise<void> {
   }
 }
 
-/** How often, and how long, a create waits for a finalized bundle to finish processing. */
+/** How often a create reads a finalized bundle while it processes. */
 export const PROCESSING_POLL_MS = 2_000;
-export const PROCESSING_TIMEOUT_MS = 10 * 60_000;
 
 /** A finalized bundle whose processing failed: the API gives no reason, so the message names what was sent. */
 export class AppBundleFailedError extends DeviceMgmtProblem {
@@ -143,26 +153,66 @@ export class AppBundleFailedError extends DeviceMgmtProblem {
   }
 }
 
+/** A finalized bundle still processing when the wait ended: the next `up` waits for it again (create, 0). */
+export class AppBundleTimeoutError extends ProcessingTimeoutError {
+  constructor(
+    readonly id: string,
+    readonly waitedMs: number,
+  ) {
+    super(
+      `App bundle ${id} was finalized but is still processing after ${Math.round(waitedMs / 1000)} s. ` +
+        PROCESSING_TIMEOUT_ADVICE,
+      {
+        kind: "AppBundle",
+        property: PROCESSING_TIMEOUT_SETTING,
+        fix: `run pulumi up again later, or raise ${PROCESSING_TIMEOUT_SETTING}`,
+      },
+    );
+  }
+}
+
 /**
  * Waits while the finalized bundle processes (the documents do not say how long: emulator switch
  * slowBundleProcessing), so that what the create records, and a release channel is then given, is available.
- * Past the timeout it is recorded as it is (processing), with a warning.
+ * The wait lasts at most the stack config `devicemgmt:processingTimeoutSeconds` (the client's
+ * `processingTimeoutMs`); past it the create fails and leaves its journal note, so the next `up` takes over this
+ * bundle and waits again instead of making a second one.
  */
 async function processed(client: DeviceMgmtClient, id: string): Promise<void> {
-  const deadline = Date.now() + PROCESSING_TIMEOUT_MS;
+  const started = Date.now();
   for (;;) {
     const { status } = await client.appBundles.get(id);
     if (status === "failed") throw new AppBundleFailedError(id);
     if (status !== "processing") return;
-    if (Date.now() >= deadline) {
-      await pulumi.log.warn(
-        `app bundle ${id} is still processing after ${PROCESSING_TIMEOUT_MS / 60_000} minutes`,
-      );
-      return;
-    }
+    const waited = Date.now() - started;
+    if (waited >= client.processingTimeoutMs) throw new AppBundleTimeoutError(id, waited);
     await pulumi.log.info(`app bundle ${id} is processing`);
-    await new Promise((resolve) => setTimeout(resolve, PROCESSING_POLL_MS));
+    await new Promise((resolve) =>
+      setTimeout(resolve, Math.min(PROCESSING_POLL_MS, client.processingTimeoutMs - waited)),
+    );
   }
+}
+
+/**
+ * The finalized bundle an earlier create of this resource left processing when its wait timed out (its journal
+ * note says so: framework/claims.ts), of the declared build and exactly the declared files, made after the note
+ * and recorded by no other resource of the run; undefined otherwise. Listed only when there is such a note.
+ */
+async function leftProcessing(client: DeviceMgmtClient, inputs: Inputs): Promise<BundleLive | undefined> {
+  if (unfinishedCreateStartedAt("appBundle", inputs) === undefined) return undefined;
+  const declared = JSON.stringify(
+    sortEntries(declaredEntries(inputs).map(({ path, filename, sha512 }) => ({ path, filename, sha512 }))),
+  );
+  const candidates: BundleLive[] = [];
+  // Processing still, or done since (the wait gave up, not the service).
+  const finalized = ["processing", "available"];
+  for (const bundle of await client.releases.bundles(inputs.appId).all()) {
+    if (!finalized.includes(bundle.status ?? "available")) continue;
+    if (bundle.appBuild?.id.toLowerCase() !== inputs.versionId.toLowerCase()) continue;
+    const live = await readAppBundle(client, bundle.id);
+    if (JSON.stringify(entriesOf(live.bundleFiles)) === declared) candidates.push(live);
+  }
+  return leftByUnfinishedCreate("appBundle", inputs, candidates);
 }
 
 /** Adoption takes over only a finalized bundle of the declared build and files. */
@@ -299,6 +349,15 @@ export const appBundleHandler: KindHandler<AppBundleProperties> = {
       refuseOther(live, inputs);
       await applyLabel(client, live, inputs);
       return { id: live.id, outs: toOutputs(await readAppBundle(client, live.id), inputs) };
+    }
+    const processing = await leftProcessing(client, inputs);
+    if (processing) {
+      await pulumi.log.info(
+        `app bundle ${processing.id}, finalized by an earlier run whose wait timed out: waiting for it again`,
+      );
+      await processed(client, processing.id);
+      await applyLabel(client, processing, inputs);
+      return { id: processing.id, outs: toOutputs(await readAppBundle(client, processing.id), inputs) };
     }
     const resumed = await leftPending(client, inputs);
     if (resumed) {

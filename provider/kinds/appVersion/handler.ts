@@ -3,7 +3,8 @@
  * (framework/source.ts, shared with File) and records the hash as `sha256`; the upload sends exactly those bytes or
  * refuses (the uploader hashes what it sends and compares with check's hash, then with the checksum the API
  * answers), then waits until the API has processed the build (`available`; `error` fails the run with the API's
- * reason, AppBuildFailedError).
+ * reason, AppBuildFailedError) for at most the stack config `devicemgmt:processingTimeoutSeconds`
+ * (AppBuildTimeoutError; the next `up` finds the build by its hash and waits again).
  *
  * Create first looks for the same build by hash (`GET /apps/{appId}/versions?sha256[]=`) and takes it over with a
  * message instead of uploading it again, as the vendor's CLI does: builds cannot be deleted, so a second upload
@@ -60,6 +61,11 @@ const progress = (p: { sentBytes: number; totalBytes: number; partsSent: number;
     `uploaded ${p.sentBytes} of ${p.totalBytes} bytes (part ${p.partsSent} of ${p.parts})`,
   );
 const processing = (status: string) => void pulumi.log.info(`build status: ${status}`);
+/** How a create waits for a build it found: as long as the stack config allows (the upload's own wait too). */
+const waiting = (client: DeviceMgmtClient) => ({
+  onStatus: processing,
+  processingTimeoutMs: client.processingTimeoutMs,
+});
 
 /** The build of this app with this id, looked for among those of `sha256` first (there is no single-build GET). */
 async function buildById(client: DeviceMgmtClient, appId: string, id: string, sha256?: string) {
@@ -132,7 +138,7 @@ export const appVersionHandler: KindHandler<AppVersionProperties> = {
           "AppVersion",
         );
       refuseOtherBuild(live, inputs, "adoptId");
-      const ready = await awaitBuild(client.releases, appId, live, { onStatus: processing });
+      const ready = await awaitBuild(client.releases, appId, live, waiting(client));
       return { id: ready.id, outs: toOutputs(ready, inputs) };
     }
     // The same bytes uploaded before (by another run, the portal, the vendor's CLI, or a run of this stack that
@@ -146,7 +152,7 @@ export const appVersionHandler: KindHandler<AppVersionProperties> = {
           `"${existing.version ?? ""}", ${existing.status ?? "available"}): taken over, nothing uploaded. Builds are ` +
           "found by their SHA-256 and reused, as the vendor's CLI does; its release notes are those it was uploaded with.",
       );
-      const ready = await awaitBuild(client.releases, appId, existing, { onStatus: processing });
+      const ready = await awaitBuild(client.releases, appId, existing, waiting(client));
       return { id: ready.id, outs: toOutputs(ready, inputs) };
     }
     const { made } = await client.uploadAppVersion({

@@ -11,9 +11,11 @@
  *   adoption trusts that it holds the declared content, and says so). Otherwise it uploads (parts, URLs renewed
  *   when they expire, a lost complete resolved by the upload's own id: client/upload.ts), checking the bytes sent
  *   against check's hash, then waits for `available` (an object whose processing ends otherwise fails the run
- *   with the status). After a run killed mid-create, the same resource's next create takes over the object of
- *   its name the killed run made (framework/claims.ts), waiting for it if it is still pending, instead of
- *   uploading a second one.
+ *   with the status; it stays, unusable, and the next create uploads again), at most the stack config
+ *   `devicemgmt:processingTimeoutSeconds`. After a run killed mid-create, or a create whose wait timed out (its
+ *   journal note stays: framework/interruptedCreates.ts), the same resource's next create takes over the object
+ *   of its name and content that run made (framework/claims.ts), waiting for it if it is still pending, instead
+ *   of uploading a second one.
  * - read: by id; the name and the status are what refresh can see. Content replaced in the portal under the
  *   same id cannot be seen: the API answers no checksum.
  * - delete: the API cannot delete images or 3D environments: the object stays in the organization, the stack
@@ -53,15 +55,6 @@ export interface UploadedKind<Live extends Uploaded, P extends PropertySpecs<Liv
   outputs(live: Live): Props;
 }
 
-/**
- * How long to wait for processing: `DEVICEMGMT_PROCESSING_TIMEOUT_SECONDS` in the environment of `pulumi up`
- * (the plugin inherits it), else the client's default (30 minutes).
- */
-function processingTimeoutMs(): number | undefined {
-  const seconds = Number(process.env.DEVICEMGMT_PROCESSING_TIMEOUT_SECONDS);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : undefined;
-}
-
 export function uploadedContentHandler<Live extends Uploaded, P extends PropertySpecs<Live>>(
   spec: UploadedKind<Live, P>,
 ): KindHandler<P> {
@@ -70,7 +63,7 @@ export function uploadedContentHandler<Live extends Uploaded, P extends Property
     jsonClean({ ...stateFrom(spec.properties, live, props), ...spec.outputs(live) });
   const available = (client: DeviceMgmtClient, live: Live) =>
     waitUntilAvailable(spec.type, live, () => spec.get(client, live.id), {
-      timeoutMs: processingTimeoutMs(),
+      timeoutMs: client.processingTimeoutMs,
     });
 
   /** Adoption takes over only an object of the declared name; its content cannot be compared (no checksum). */
@@ -140,7 +133,6 @@ export function uploadedContentHandler<Live extends Uploaded, P extends Property
         source: String(props.source),
         filename,
         expectedChecksum: String(props.sha512),
-        timeoutMs: processingTimeoutMs(),
         onProgress: (p) =>
           void pulumi.log.info(
             `uploaded ${p.sentBytes} of ${p.totalBytes} bytes (part ${p.partsSent} of ${p.parts})`,
