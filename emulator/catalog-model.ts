@@ -17,6 +17,8 @@ export interface AppVersion extends AppBuild {
   appId: string;
   /** An uploaded build: when its complete was applied (emulator clock) and why it fails (appBuilds.ts). */
   processing?: { completedAtMs: number; failure: string | null };
+  /** An uploaded build's stored bytes (emulator/uploads.ts), which its `downloadUrl` signs. */
+  objectKey?: string;
 }
 
 /** An app bundle: the version a release channel delivers, with its install-time companions. */

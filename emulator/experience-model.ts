@@ -31,6 +31,8 @@ export interface Image extends Timestamps {
   status: "available" | "pending" | "failed";
   /** An uploaded image's processing: when (emulator clock, ms) it becomes available (routes/imageUploads.ts). */
   availableAtMs?: number;
+  /** An uploaded image's stored bytes (emulator/uploads.ts), which its `downloadUrl` signs. */
+  objectKey?: string;
   /** Its processing ends in `failed` at `availableAtMs` (fault `failContentProcessing`). */
   failsProcessing?: boolean;
 }
@@ -42,6 +44,8 @@ export interface Custom3DEnvironment extends Timestamps {
   status: "available" | "pending" | "failed";
   /** An uploaded environment's processing: when (emulator clock, ms) it becomes available. */
   availableAtMs?: number;
+  /** An uploaded environment's stored bytes (emulator/uploads.ts), which its `downloadUrl` signs. */
+  objectKey?: string;
   /** Its processing ends in `failed` at `availableAtMs` (fault `failContentProcessing`). */
   failsProcessing?: boolean;
 }

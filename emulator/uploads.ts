@@ -13,8 +13,9 @@
  * (not in `--state`): the folder is made when the first part arrives (an emulator that is killed before
  * receiving any leaves nothing behind) and removed on close.
  *
- * Under the switch `fileDownloadUrls` (the OpenAPI's File and Video schemas have no `downloadUrl`), what a
- * complete made is kept as one object (its key is the upload's), so that a file or video can answer one: a GET
+ * An app build's complete, and under the switch `fileDownloadUrls` (the OpenAPI's File and Video schemas have no
+ * `downloadUrl`; its build schema has one) a file's or video's, is kept as one object (its key is the upload's), so
+ * that the build, file or video can answer one: a GET
  * on the storage endpoint, signed and expiring as the part URLs are, without an Authorization header. Objects
  * live as long as the emulator: one of a loaded `--state` (or a seeded one) has no bytes here: a null URL.
  */
@@ -230,6 +231,14 @@ export class Uploads implements DownloadLinks {
    */
   downloadUrl(objectKey: string | undefined): string | null | undefined {
     if (!this.options.fileDownloadUrls) return undefined;
+    return this.signedDownloadUrl(objectKey);
+  }
+
+  /**
+   * The signed GET an app build answers (its OpenAPI schema has a nullable `downloadUrl`, so no switch): null
+   * when the build has no bytes here (seeded, or loaded from `--state`).
+   */
+  signedDownloadUrl(objectKey: string | undefined): string | null {
     if (objectKey === undefined || !this.objects.has(objectKey)) return null;
     const date = amzDate(this.options.clock.nowMs());
     const lifetime = this.options.urlLifetimeSeconds;
@@ -255,11 +264,13 @@ export class Uploads implements DownloadLinks {
     const hash = createHash(algorithm.node);
     const buffer = Buffer.allocUnsafe(1024 * 1024);
     let sizeBytes = 0;
-    // The bytes are kept only where something can download them (switch `fileDownloadUrls`): otherwise a
-    // large upload would cost its size twice on disk for nothing.
-    const objectFile = this.options.fileDownloadUrls
-      ? path.join(this.objectFolder(), createHash("sha256").update(upload.key).digest("hex"))
-      : undefined;
+    // The bytes are kept only where something can download them (builds, images and environments, whose schemas
+    // answer a URL; files and
+    // videos under the switch `fileDownloadUrls`): otherwise a large upload would cost its size twice on disk.
+    const objectFile =
+      this.options.fileDownloadUrls || !["files", "videos"].includes(upload.kind)
+        ? path.join(this.objectFolder(), createHash("sha256").update(upload.key).digest("hex"))
+        : undefined;
     const out = objectFile === undefined ? undefined : openSync(objectFile, "w");
     try {
       for (const n of partNumbers) {

@@ -44,7 +44,8 @@ export function buildView(ctx: RequestContext, version: AppVersion) {
     checksum: version.checksum,
     status,
     ...(status === "error" && ctx.services.strict.buildStatusReasons ? { statusReason: reason } : {}),
-    downloadUrl: null,
+    // The OpenAPI's build schema answers one: a signed GET of the bytes uploaded here, null for a seeded build.
+    downloadUrl: ctx.services.uploads.signedDownloadUrl(version.objectKey),
     createdAt: version.createdAt,
     updatedAt: version.updatedAt,
   };

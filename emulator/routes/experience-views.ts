@@ -30,12 +30,15 @@ export function themeView(theme: Theme) {
 }
 
 /**
- * Where a download URL points: the emulator serves no files, so a fixed host under the reserved `.invalid`
- * domain (deterministic, so reads compare equal across restarts).
+ * Where a download URL points: a signed GET on the storage endpoint of the bytes an upload left (their OpenAPI
+ * schemas answer `downloadUrl`, so no switch), null for an image or environment without bytes here (seeded,
+ * loaded from `--state`, or still being processed).
  */
-const STORAGE = "https://storage.devicemgmt-emulator.invalid";
+interface Links {
+  signedDownloadUrl(objectKey: string | undefined): string | null;
+}
 
-export function imageView(image: Image) {
+export function imageView(image: Image, links: Links) {
   return {
     id: image.id,
     isSystemOwned: image.isSystemOwned,
@@ -45,22 +48,19 @@ export function imageView(image: Image) {
     sizeBytes: image.sizeBytes,
     type: image.type,
     status: image.status,
-    downloadUrl: image.status === "available" ? `${STORAGE}/images/${image.objectName}` : null,
+    downloadUrl: image.status === "available" ? links.signedDownloadUrl(image.objectKey) : null,
     createdAt: image.createdAt,
     updatedAt: image.updatedAt,
   };
 }
 
-export function custom3DEnvironmentView(environment: Custom3DEnvironment) {
+export function custom3DEnvironmentView(environment: Custom3DEnvironment, links: Links) {
   return {
     id: environment.id,
     objectName: environment.objectName,
     sizeBytes: environment.sizeBytes,
     status: environment.status,
-    downloadUrl:
-      environment.status === "available"
-        ? `${STORAGE}/custom-3d-environments/${environment.objectName}`
-        : null,
+    downloadUrl: environment.status === "available" ? links.signedDownloadUrl(environment.objectKey) : null,
     createdAt: environment.createdAt,
     updatedAt: environment.updatedAt,
   };

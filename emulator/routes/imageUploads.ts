@@ -65,11 +65,11 @@ function received(ctx: RequestContext, kind: UploadKind, idParam: string) {
   const body = parseOrThrow(completeBody, ctx.body);
   const upload = pendingUpload(ctx, kind, idParam, body);
   checkParts(ctx, upload, body.parts);
-  const { sizeBytes } = ctx.services.uploads.finish(
+  const { sizeBytes, objectKey } = ctx.services.uploads.finish(
     upload,
     body.parts.map((p) => p.partNumber),
   );
-  return { id: upload.id, filename: upload.details.filename as string, sizeBytes };
+  return { id: upload.id, filename: upload.details.filename as string, sizeBytes, objectKey };
 }
 
 export const imageUploadRoutes: RouteDefinition[] = [
@@ -87,7 +87,7 @@ export const imageUploadRoutes: RouteDefinition[] = [
     answerMayBeLost: true,
     handler: (ctx) => {
       ctx.access.require("CONTENT__MANAGE");
-      const { id, filename, sizeBytes } = received(ctx, "images", "imageId");
+      const { id, filename, sizeBytes, objectKey } = received(ctx, "images", "imageId");
       const extension = (filename.split(".").pop() as string).toLowerCase();
       const image: Image = {
         id,
@@ -99,6 +99,7 @@ export const imageUploadRoutes: RouteDefinition[] = [
         type: ctx.services.strict.uploadedImageType,
         status: "pending",
         availableAtMs: Date.parse(ctx.now) + PROCESSING_MS,
+        objectKey,
         ...(ctx.services.uploads.failContentProcessing() ? { failsProcessing: true } : {}),
         createdAt: ctx.now,
         updatedAt: ctx.now,
@@ -112,7 +113,7 @@ export const imageUploadRoutes: RouteDefinition[] = [
         resourceName: filename,
         description: `Uploaded image '${filename}'.`,
       });
-      return ok(imageView(image));
+      return ok(imageView(image, ctx.services.uploads));
     },
   },
   initiateRoute(
@@ -129,13 +130,18 @@ export const imageUploadRoutes: RouteDefinition[] = [
     answerMayBeLost: true,
     handler: (ctx) => {
       ctx.access.require("CONTENT__MANAGE");
-      const { id, filename, sizeBytes } = received(ctx, "custom-3d-environments", "custom3DEnvironmentId");
+      const { id, filename, sizeBytes, objectKey } = received(
+        ctx,
+        "custom-3d-environments",
+        "custom3DEnvironmentId",
+      );
       const environment: Custom3DEnvironment = {
         id,
         objectName: filename,
         sizeBytes,
         status: "pending",
         availableAtMs: Date.parse(ctx.now) + PROCESSING_MS,
+        objectKey,
         ...(ctx.services.uploads.failContentProcessing() ? { failsProcessing: true } : {}),
         createdAt: ctx.now,
         updatedAt: ctx.now,
@@ -150,7 +156,7 @@ export const imageUploadRoutes: RouteDefinition[] = [
         description: `Uploaded custom 3D environment '${filename}'.`,
       });
       // GetCustom3DEnvironment_200_response (the complete's answer) wraps the record in `data`.
-      return ok({ data: custom3DEnvironmentView(environment) });
+      return ok({ data: custom3DEnvironmentView(environment, ctx.services.uploads) });
     },
   },
 ];

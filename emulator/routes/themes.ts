@@ -166,7 +166,7 @@ export const themeRoutes: RouteDefinition[] = [
       const { type } = parseOrThrow(imagesQuery, { type: ctx.query.type });
       for (const image of ctx.org.images.values()) settleProcessing(image, Date.parse(ctx.now));
       const images = [...ctx.org.images.values()].filter((i) => i.type === type).sort(imageOrder);
-      return ok(ctx.page(images, imageView));
+      return ok(ctx.page(images, (image) => imageView(image, ctx.services.uploads)));
     },
   },
   {
@@ -178,7 +178,7 @@ export const themeRoutes: RouteDefinition[] = [
       if (!image) throw notFound();
       ctx.access.require("CONTENT__VIEW");
       settleProcessing(image, Date.parse(ctx.now));
-      return ok(imageView(image));
+      return ok(imageView(image, ctx.services.uploads));
     },
   },
   {
@@ -189,7 +189,7 @@ export const themeRoutes: RouteDefinition[] = [
       ctx.access.require("CONTENT__VIEW");
       const list = ctx.org.custom3DEnvironments.list();
       for (const environment of list) settleProcessing(environment, Date.parse(ctx.now));
-      return ok(ctx.page(list, custom3DEnvironmentView));
+      return ok(ctx.page(list, (e) => custom3DEnvironmentView(e, ctx.services.uploads)));
     },
   },
   {
@@ -202,7 +202,7 @@ export const themeRoutes: RouteDefinition[] = [
       ctx.access.require("CONTENT__VIEW");
       settleProcessing(environment, Date.parse(ctx.now));
       // GetCustom3DEnvironment_200_response wraps the record in `data`, unlike the other single reads.
-      return ok({ data: custom3DEnvironmentView(environment) });
+      return ok({ data: custom3DEnvironmentView(environment, ctx.services.uploads) });
     },
   },
 ];

@@ -18,7 +18,7 @@ import { parseArgs } from "node:util";
 import { closeDispatchers, DeviceMgmtClient, resolveEndpoints } from "../client";
 import { baseUrlProblem, envFlag, ENV_KEYS } from "../connection";
 import { ExportOptionError, PackageNotFoundError } from "./errors";
-import { CONTENT_FOLDER, downloadContent } from "./content";
+import { CONTENT_FOLDER, countedContent, downloadContent } from "./content";
 import { EXPORT_KINDS, type ExportKind } from "./model";
 import { planProgram, slugify } from "./naming";
 import { readOrganization } from "./read";
@@ -32,8 +32,9 @@ Reads an organization through the v3 API and writes a Pulumi program that declar
 with their roles, release channels on groups and devices, custom themes, and the headset and device
 experiences of configured groups and ungrouped devices (admin PINs become config secrets you set), tags and
 the tags of apps, files and videos, every device's placement (by serial number: never migrated), the files and
-videos of ungrouped devices, each release channel's version, and the files the API lets it download (into
-content/, verified against their SHA-512, declared as File resources uploaded from there). Adoption ids go to the stack config file, so the
+videos of ungrouped devices, each release channel's version, and the files and videos the API lets it
+download (into content/, verified against their SHA-512, declared as File and Video resources uploaded from
+there). Adoption ids go to the stack config file, so the
 same program manages the organization as it is (with that file) or builds a copy elsewhere (without it).
 
 Options:
@@ -45,8 +46,8 @@ Options:
                      (default: production)
   --base-url URL     API base URL ending in /api/v3 (default: $DEVICEMGMT_BASE_URL)
   --force            write into --out even when it is not empty (files of the same name are overwritten)
-  --no-content       download no content: files stay lookups by name (getFile), as in an export of the
-                     organization's structure only (same as leaving "content" out of --only)
+  --no-content       download no content: files and videos stay lookups by name (getFile, getVideo), as in
+                     an export of the organization's structure only (same as leaving "content" out of --only)
   -h, --help         show this help
 
 Staging in an organization that already holds some of the objects:
@@ -268,7 +269,7 @@ export async function main(
         counted(plan.placement.devices.length, "device") +
         counted(plan.placement.channelVersions.length, "channel version") +
         (plan.uploaded.length
-          ? `${counted(plan.uploaded.length, "file")} downloaded into ${CONTENT_FOLDER}/`
+          ? `, ${countedContent(plan.uploaded)} downloaded into ${CONTENT_FOLDER}/`
           : "") +
         (plan.leftOut.length ? `; ${plan.leftOut.length} left out (listed in README.md).` : ".") +
         "\n",

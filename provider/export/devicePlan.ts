@@ -35,6 +35,8 @@ export interface PlannedChannelVersion {
   versionVariable: string;
   /** The first channel delivering this version: the lookup is written before it. */
   firstWithVersion: boolean;
+  /** The version is a build the program declares (an AppVersion uploaded from content/), not a lookup. */
+  declaredBuild: boolean;
 }
 
 /** A lookup of an app, file or video by name (`dm.getAppOutput`, `dm.getFileOutput`, `dm.getVideoOutput`). */
@@ -126,7 +128,11 @@ export function planDevices(model: OrgModel, ctx: DevicePlanContext): DevicePlan
   // One lookup per app version, however many channels deliver it.
   const versionKey = (v: ModelChannelVersion) => `${v.appName}\u0000${v.version}`;
   const firsts = new Map<string, ModelChannelVersion>();
-  for (const v of versions) if (!firsts.has(versionKey(v))) firsts.set(versionKey(v), v);
+  // A build the program declares (content.ts) is referred to by its resource, not looked up.
+  const declaredVersion = (v: ModelChannelVersion) =>
+    v.versionId === undefined ? undefined : ctx.contentVariable.get(contentKey("appVersion", v.versionId));
+  for (const v of versions)
+    if (!declaredVersion(v) && !firsts.has(versionKey(v))) firsts.set(versionKey(v), v);
   const lookedUp = [...firsts.values()];
   const lookupVariables = assignIdentifiers(
     lookedUp.map((v) => {
@@ -203,8 +209,9 @@ export function planDevices(model: OrgModel, ctx: DevicePlanContext): DevicePlan
       channelVariable: ctx.channelVariable.get(
         channelKey({ appName: channelVersion.appName, channelName: channelVersion.channelName }),
       )!,
-      versionVariable: versionVariable.get(versionKey(channelVersion))!,
+      versionVariable: declaredVersion(channelVersion) ?? versionVariable.get(versionKey(channelVersion))!,
       firstWithVersion: lookedUp.includes(channelVersion),
+      declaredBuild: declaredVersion(channelVersion) !== undefined,
     })),
   };
 }

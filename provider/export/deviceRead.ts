@@ -38,6 +38,8 @@ export interface ModelChannelVersion {
   channelName: string;
   /** The version's name, as `getAppVersion` finds it. */
   version: string;
+  /** The build's id: where the export declares the build (content.ts), the channel refers to it. */
+  versionId?: string;
 }
 
 /** The tags of an app, file or video, found by its name (groups' tags are not in the API's answers). */
@@ -242,7 +244,12 @@ export async function readDevicesAndTags(
             `${where}: the app has ${versions.filter((v) => v.version === name).length} versions named "${name}".`,
           );
         } else {
-          channelVersions.push({ appName: app.name, channelName: channel.name, version: name });
+          channelVersions.push({
+            appName: app.name,
+            channelName: channel.name,
+            version: name,
+            versionId: channel.version.id,
+          });
         }
       }
     }

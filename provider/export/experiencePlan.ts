@@ -5,6 +5,7 @@
  */
 import type { ExperienceRef, ModelExperience, ModelTheme } from "./experienceRead";
 import type { OrgModel } from "./model";
+import { contentKey } from "./content";
 import { compareBy } from "./order";
 import { assignIdentifiers, assignUnique, identifierFrom, slugify } from "./names";
 
@@ -64,6 +65,8 @@ export interface ExperiencePlanContext {
   groupVariable: Map<string, string>;
   deviceVariable: Map<string, string>;
   treeIndex: Map<string, number>;
+  /** Declared content (content.ts) by `contentKey(type, id)`: referred to by its variable, not looked up. */
+  contentVariable: Map<string, string>;
   resourceNames: Set<string>;
   variables: Set<string>;
 }
@@ -94,11 +97,18 @@ export function planExperiences(model: OrgModel, ctx: ExperiencePlanContext): Ex
     ctx.resourceNames,
   );
 
-  // Lookups: everything referred to, except custom themes this program declares.
+  const declaredContent = (ref: ExperienceRef) =>
+    ref.kind === "video"
+      ? ctx.contentVariable.get(contentKey("video", ref.videoId))
+      : ref.kind === "environment"
+        ? ctx.contentVariable.get(contentKey("custom3DEnvironment", ref.environmentId))
+        : undefined;
+  // Lookups: everything referred to, except custom themes, videos and environments this program declares.
   const lookupRefs = new Map<string, ExperienceRef>();
   for (const x of experiences) {
     for (const ref of Object.values(x.refs)) {
       if (ref.kind === "theme" && declaredThemes.has(ref.themeId.toLowerCase())) continue;
+      if (declaredContent(ref)) continue;
       lookupRefs.set(refKey(ref), ref);
     }
   }
@@ -150,7 +160,7 @@ export function planExperiences(model: OrgModel, ctx: ExperiencePlanContext): Ex
           id,
           ref.kind === "theme" && themeVariable.has(ref.themeId.toLowerCase())
             ? themeVariable.get(ref.themeId.toLowerCase())!
-            : lookupVariable.get(refKey(ref))!,
+            : (declaredContent(ref) ?? lookupVariable.get(refKey(ref))!),
         ]),
       );
       return {

@@ -24,13 +24,16 @@ import {
   type ModeFields,
 } from "../kinds/experience/fields";
 import { themeProperties } from "../kinds/theme/properties";
+import { contentKey } from "./content";
 import { compareBy } from "./order";
 
 export type ExperienceRef =
   | { kind: "app"; name: string }
-  | { kind: "video"; name: string }
+  /** `videoId`: the program refers to the declared Video where the export declares it (content.ts). */
+  | { kind: "video"; name: string; videoId: string }
   | { kind: "image"; name: string; type: ImageType }
-  | { kind: "environment"; name: string }
+  /** `environmentId`: the program refers to the declared Custom3DEnvironment where the export declares it. */
+  | { kind: "environment"; name: string; environmentId: string }
   /** `themeId` set for a custom theme (declared when themes are exported); system themes by name only. */
   | { kind: "theme"; name: string; systemOwned: boolean; themeId: string };
 
@@ -64,7 +67,11 @@ interface Catalog {
   resolve(field: string, value: unknown): ExperienceRef | string;
 }
 
-async function readCatalog(client: DeviceMgmtClient, themes: Theme[]): Promise<Catalog> {
+async function readCatalog(
+  client: DeviceMgmtClient,
+  themes: Theme[],
+  declared: ReadonlySet<string>,
+): Promise<Catalog> {
   const [apps, videos, environments, ...imageLists] = await Promise.all([
     client.apps.all(),
     client.videos.all(),
@@ -112,7 +119,10 @@ async function readCatalog(client: DeviceMgmtClient, themes: Theme[]): Promise<C
         if (content.type === "video") {
           const video = videoById.get(contentId);
           if (!video) return `video ${contentId} is not among the organization's videos`;
-          return unique("videos", video.name, videoNames) ?? { kind: "video", name: video.name };
+          const ref = { kind: "video" as const, name: video.name, videoId: video.id };
+          // A declared video is referred to by its resource: a name other videos share does not matter then.
+          if (declared.has(contentKey("video", video.id))) return ref;
+          return unique("videos", video.name, videoNames) ?? ref;
         }
         return `it shows ${content.type} ${contentId}, which has no lookup by name`;
       }
@@ -134,12 +144,13 @@ async function readCatalog(client: DeviceMgmtClient, themes: Theme[]): Promise<C
       if (field === "custom3DEnvironmentId") {
         const environment = environmentById.get(id);
         if (!environment) return `custom 3D environment ${id} is not among the organization's`;
-        return (
-          unique("custom 3D environments", environment.objectName, environmentNames) ?? {
-            kind: "environment",
-            name: environment.objectName,
-          }
-        );
+        const ref = {
+          kind: "environment" as const,
+          name: environment.objectName,
+          environmentId: environment.id,
+        };
+        if (declared.has(contentKey("custom3DEnvironment", environment.id))) return ref;
+        return unique("custom 3D environments", environment.objectName, environmentNames) ?? ref;
       }
       if (field === "themeId") {
         const theme = themeById.get(id);
@@ -185,6 +196,8 @@ export interface ExperienceReadInput {
   /** Whether custom themes are declared (else looked up by name). */
   withThemes: boolean;
   withExperiences: boolean;
+  /** Content the program declares (`contentKey(type, id)`, content.ts). */
+  declared?: ReadonlySet<string>;
   mapConcurrently: <T, R>(items: T[], fn: (item: T) => Promise<R>) => Promise<R[]>;
 }
 
@@ -207,7 +220,7 @@ export async function readExperiences(
     : [];
   if (!input.withExperiences) return { themes, experiences: [], leftOut };
 
-  const catalog = await readCatalog(client, allThemes);
+  const catalog = await readCatalog(client, allThemes, input.declared ?? new Set());
   type Owner = {
     holder: { groupId: string } | { deviceId: string };
     model: ModelExperience["owner"];

@@ -282,22 +282,27 @@ export function planProgram(model: OrgModel): ProgramPlan {
   const groupVariable = new Map(variableGroups.map((g, i) => [g.id, groupVariables[i]]));
   const deviceVariable = new Map(devices.map((d, i) => [d.id, deviceVariables[i]]));
 
+  // Declared content first: experiences, tag sets and device attachments refer to it by variable.
+  const uploaded = planContent(model.uploaded ?? [], resourceNames, variables);
+  const contentVariable = new Map(
+    uploaded.map((c) => [contentKey(c.content.type, c.content.id), c.variable]),
+  );
   const content = planExperiences(model, {
     groupName,
     groupPath: new Map(tree.map((g) => [g.id, g.path.join(" > ")])),
     groupVariable,
     deviceVariable,
     treeIndex,
+    contentVariable,
     resourceNames,
     variables,
   });
 
-  const uploaded = planContent(model.uploaded ?? [], resourceNames, variables);
   const placement = planDevices(model, {
     groupVariable,
     channelVariable,
     deviceVariable,
-    contentVariable: new Map(uploaded.map((c) => [contentKey(c.content.type, c.content.id), c.variable])),
+    contentVariable,
     resourceNames,
     variables,
   });

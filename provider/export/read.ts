@@ -135,6 +135,16 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
     );
   }
 
+  // Before what refers to it: experiences, tag sets and device attachments use a declared object's id.
+  let uploaded: ModelContent[] = [];
+  if (options.kinds.includes("content")) {
+    const read = await readContent(client, ["file", "video", "appVersion", "custom3DEnvironment"]);
+    uploaded = read.content;
+    leftOut.push(...read.leftOut);
+  }
+
+  const declared = new Set(uploaded.map((c) => contentKey(c.type, c.id)));
+
   let themes: OrgModel["themes"] = [];
   let experiences: OrgModel["experiences"] = [];
   if (options.kinds.includes("themes") || options.kinds.includes("experiences")) {
@@ -154,6 +164,7 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
         })),
       withThemes: options.kinds.includes("themes"),
       withExperiences: options.kinds.includes("experiences"),
+      declared,
       mapConcurrently: (items, fn) =>
         mapConcurrently(
           items,
@@ -169,18 +180,11 @@ export async function readOrganization(client: DeviceMgmtClient, options: ReadOp
     leftOut.push(...read.leftOut);
   }
 
-  let uploaded: ModelContent[] = [];
-  if (options.kinds.includes("content")) {
-    const read = await readContent(client, ["file"]);
-    uploaded = read.content;
-    leftOut.push(...read.leftOut);
-  }
-
   const placement = await readDevicesAndTags(client, {
     withTags: options.kinds.includes("tags"),
     withDevices: options.kinds.includes("devices"),
     withVersions: options.kinds.includes("versions"),
-    declared: new Set(uploaded.map((c) => contentKey(c.type, c.id))),
+    declared,
   });
   leftOut.push(...placement.leftOut);
   let placedDevices = placement.devices;

@@ -2,6 +2,7 @@
  * Plan → files. Pure: the same plan and options give byte-identical files (no clock, no environment, no
  * locale), which is what makes a second export of an unchanged organization show no difference.
  */
+import { countedContent } from "./content";
 import { ExportOptionError } from "./errors";
 import type { ProgramPlan } from "./naming";
 import { renderProgram } from "./program";
@@ -275,8 +276,8 @@ function renderReadme(plan: ProgramPlan, options: RenderOptions): string {
       : []),
     ...(plan.uploaded.length
       ? [
-          `${count(plan.uploaded.length, "file")} uploaded from \`content/\` (the export downloaded their bytes ` +
-            "and checked them against the organization's SHA-512: `up` in another organization uploads the same)",
+          `${countedContent(plan.uploaded)} uploaded from \`content/\` (the export downloaded their bytes ` +
+            "and checked them against the organization's checksums: `up` in another organization uploads the same)",
         ]
       : []),
   ].filter(Boolean);

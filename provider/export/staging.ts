@@ -7,6 +7,9 @@
  * - users by e-mail (case-insensitive): the API refuses a second user with the same address;
  * - groups by their name path from the root (a same-named group under the same parent);
  * - files by name and folder, adopted only with the same SHA-512 (content.ts downloads their bytes);
+ * - videos by file name and SHA-512 (another video of that name is another video: a new one is uploaded);
+ * - app builds by app name and SHA-256 (what an AppVersion's create takes over);
+ * - custom 3D environments by file name (the API answers no checksum for them);
  * - release-channel attachments by owner and channel: a matched group (or a device of the same name) that
  *   already has the channel of that app and name attached, as `<ownerId>/<releaseChannelId>`.
  * Nothing is adopted silently: the ids go to the staging stack's config file, where a reviewer sees them, and
@@ -233,6 +236,73 @@ export async function matchTarget(
       });
     }
   }
+  // Videos by file name and SHA-512 (what the Video kind adopts by): one with other bytes is another video, so
+  // the staging stack uploads its own beside it.
+  if (plan.uploaded.some((c) => c.content.type === "video")) {
+    const videos = await target.videos.all();
+    for (const c of plan.uploaded.filter((u) => u.content.type === "video")) {
+      const same = videos.filter(
+        (v) =>
+          v.filename === c.content.name &&
+          v.checksum.value.toLowerCase() === c.content.checksum?.value.toLowerCase(),
+      );
+      objects.push({
+        resourceName: c.resourceName,
+        kind: "Video",
+        label: `video "${c.content.name}"`,
+        outcome: same.length === 1 ? "adopt" : "create",
+        ...(same.length === 1 ? { targetId: same[0].id } : {}),
+        notes:
+          same.length === 1
+            ? ["it holds the same bytes (SHA-512); up sets its name, description and rendering as declared"]
+            : [],
+      });
+    }
+  }
+  // Builds by app name and SHA-256 (what an AppVersion's create takes over); the API cannot delete a build, so
+  // destroy forgets one either way.
+  if (plan.uploaded.some((c) => c.content.type === "appVersion")) {
+    const apps = await target.apps.all();
+    for (const c of plan.uploaded.filter((u) => u.content.type === "appVersion")) {
+      const appName = String(c.content.properties?.appName);
+      const app = apps.filter((a) => a.name === appName);
+      const same =
+        app.length === 1 && c.content.checksum
+          ? await target.releases.versions(app[0].id, [c.content.checksum.value]).all()
+          : [];
+      objects.push({
+        resourceName: c.resourceName,
+        kind: "AppVersion",
+        label: `build "${String(c.content.properties?.versionName)}" of app "${appName}"`,
+        outcome: same.length === 1 ? "adopt" : "create",
+        ...(same.length === 1 ? { targetId: same[0].id } : {}),
+        notes: [
+          ...(same.length === 1 ? ["it holds the same bytes (SHA-256)"] : []),
+          "the API cannot delete builds: destroy forgets it",
+        ],
+      });
+    }
+  }
+  // Environments by file name (what Custom3DEnvironment's adoptId takes: the API answers no checksum to compare).
+  if (plan.uploaded.some((c) => c.content.type === "custom3DEnvironment")) {
+    const environments = await target.custom3DEnvironments.all();
+    for (const c of plan.uploaded.filter((u) => u.content.type === "custom3DEnvironment")) {
+      const same = environments.filter((e) => e.objectName === c.content.name);
+      objects.push({
+        resourceName: c.resourceName,
+        kind: "Custom3DEnvironment",
+        label: `custom 3D environment "${c.content.name}"`,
+        outcome: same.length === 1 ? "adopt" : "create",
+        ...(same.length === 1 ? { targetId: same[0].id } : {}),
+        notes: [
+          ...(same.length === 1
+            ? ["same file name (the API answers no checksum to compare the content)"]
+            : []),
+          "the API cannot delete environments: destroy forgets it",
+        ],
+      });
+    }
+  }
   const content = plan.content;
   if (content.themes.length || content.experiences.length) {
     const themes = await target.themes.all();
@@ -336,6 +406,7 @@ export async function matchTarget(
   if (placement.channelVersions.length) {
     const apps = await target.apps.all();
     for (const v of placement.channelVersions) {
+      if (v.declaredBuild) continue; // the program uploads it: nothing to find in the target
       const what = `the version "${v.channelVersion.version}" of app "${v.channelVersion.appName}" (getAppVersion)`;
       const app = apps.filter((a) => a.name === v.channelVersion.appName);
       if (app.length !== 1) continue; // the channel lookup of this app is listed as lacking already

@@ -173,3 +173,20 @@ test("a release channel takes an uploaded build once it is available, not while 
     expect(promoted.status).toBe(200);
     expect(promoted.body.version).toMatchObject({ id: complete.body.id, version: "3.0.0" });
   }));
+
+test("an uploaded build answers the downloadUrl of its schema: a signed GET of its bytes, no token; a seeded build null", () =>
+  withApp({}, async (emulator, api, app) => {
+    const bytes = Buffer.from("a build to download again");
+    const { complete } = await upload(api, app, bytes, { versionName: "2.6.0" });
+    expect(complete.body.downloadUrl).toMatch(new RegExp(`^${emulator.storageUrl}/`));
+    emulator.advanceClock(BUILD_PROCESSING_MS);
+    const build = await listed(api, app, complete.body.id);
+    expect(build.status).toBe("available");
+    const response = await request(build.downloadUrl, { method: "GET" });
+    const body = Buffer.from(await response.body.arrayBuffer());
+    expect(response.statusCode).toBe(200);
+    expect(sha256(body)).toBe(build.checksum.value);
+    // A seeded build has no bytes on this emulator.
+    const seeded = (await listAll(api, `/apps/${app.id}/versions`)).find((v: Json) => v.version === "2.4.1");
+    expect(seeded.downloadUrl).toBeNull();
+  }));

@@ -97,7 +97,11 @@ describe("image uploads", () => {
       emulator.advanceClock(PROCESSING_MS);
       const read = await api.get(`/images/${id}`);
       expect(read.body.status).toBe("available");
-      expect(read.body.downloadUrl).toContain(`${id}.png`);
+      // Its schema's downloadUrl: a signed GET of the bytes received, on the storage endpoint (no token).
+      expect(read.body.downloadUrl).toMatch(new RegExp(`^${emulator.storageUrl}/`));
+      const download = await fetch(read.body.downloadUrl);
+      expect(download.status).toBe(200);
+      expect((await download.arrayBuffer()).byteLength).toBe(3000);
       const listed = await api.get("/images", { query: { type: "unknown", per_page: 100 } });
       expect(listed.body.data.map((i: Json) => i.id)).toContain(id);
       expect(emulator.snapshot().images).toContainEqual(

@@ -181,9 +181,9 @@ function experiences(): NonNullable<OrgModel["experiences"]> {
       refs: {
         [id("app")]: app,
         [id("icon")]: icon,
-        [id("tour")]: { kind: "video", name: "Welcome Tour" },
+        [id("tour")]: { kind: "video", name: "Welcome Tour", videoId: id("tour") },
         [id("night")]: { kind: "theme", name: "Night Shift", systemOwned: false, themeId: id("night") },
-        [id("showroom")]: { kind: "environment", name: "acme-showroom.glb" },
+        [id("showroom")]: { kind: "environment", name: "acme-showroom.glb", environmentId: id("showroom") },
       },
     },
     {

@@ -2,7 +2,8 @@
  * What the drift report reads of app builds: the builds of the apps a stack's AppVersions name (builds are listed
  * per app), labelled by version and app; fields by the declared mapping (a build of another hash under the same
  * id shows as a changed sha256, one gone as gone). A build no stack declares is not reported: builds are
- * uploaded in the portal and by the vendor's CLI as much as by programs, and the exporter declares none.
+ * uploaded in the portal and by the vendor's CLI as much as by programs, and the exporter declares only the
+ * builds channels deliver that it can download (export.ts).
  */
 import { str, type DriftFacet } from "../../drift/driftKind";
 import { liveStateOf } from "../../framework/properties";

@@ -2,7 +2,8 @@
  * What the drift report reads of images and custom 3D environments: the stack's own, by id (the API lists images
  * only by type), compared by name. Their content cannot be compared: the API answers no checksum for them, so
  * an image replaced in the portal under the same id is not seen. Objects no stack declares are not reported:
- * images and environments are uploaded in the portal as much as by programs, and the exporter declares none.
+ * images and environments are uploaded in the portal as much as by programs, and the exporter declares only the
+ * environments it can download (export.ts).
  */
 import type { DriftFacet } from "../../drift/driftKind";
 import { liveStateOf } from "../../framework/properties";

@@ -5,7 +5,7 @@ import { tsString } from "../../export/text";
 export const releaseChannelVersionSection: KindSection = (plan, _declaring, construct) => {
   if (!plan.placement.channelVersions.length) return undefined;
   return section(
-    "// The version each release channel delivers, found by app and version name. Destroy leaves the channel as it is.",
+    "// The version each release channel delivers, found by app and version name (or the build declared above). Destroy leaves the channel as it is.",
     plan.placement.channelVersions.flatMap((v) => [
       ...(v.firstWithVersion
         ? [

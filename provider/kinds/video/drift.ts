@@ -2,7 +2,8 @@
  * What the drift report reads of videos: every video, labelled by its name and file name; fields by the declared
  * mapping (content replaced shows as a changed sha512, a rename or new rendering as those fields). A video no
  * stack declares is not reported: videos are uploaded in the portal as much as by programs, and the exporter
- * declares none (export.ts).
+ * declares only those whose bytes the API lets it download (export.ts; none where the API answers no download
+ * URL, its documented Video schema).
  */
 import { str, type DriftFacet } from "../../drift/driftKind";
 import { liveStateOf } from "../../framework/properties";
