@@ -2,9 +2,8 @@
 // real dynamic-provider plugin, and the emulator is the organization, asserted through its API afterwards.
 // Create, `up` twice without a change, a rename in place, a portal rename seen by refresh and repaired by `up`,
 // and a destroy that forgets the app (the API cannot delete one) and says so.
-import * as path from "path";
-import { brief, runDrift } from "../drift/support";
-import { expectUpChangesNothing, useProgramStack } from "./support";
+import { brief } from "../drift/support";
+import { driftReport, expectUpChangesNothing, useProgramStack } from "./support";
 import * as dm from "../../provider";
 
 const org = useProgramStack({ project: "devicemgmt-app" });
@@ -60,16 +59,10 @@ test("a rename in the program updates the same app in place, and the tags stay",
 });
 
 test("a rename made in the portal shows in the drift report and on refresh, and up puts the name back", async () => {
-  const stateFile = path.join(org.dir, "state.json");
-  await org.engine.saveState(stateFile);
-  const env = {
-    DEVICEMGMT_BASE_URL: org.emulator.baseUrl,
-    DEVICEMGMT_API_TOKEN: org.emulator.tokens.readOnly,
-  };
   // The organization's other apps are nobody's to declare (the exporter declares none): not reported.
-  expect((await runDrift(org.dir, ["--kinds", "app", stateFile], env)).report.findings).toEqual([]);
+  expect((await driftReport(org, "app")).report.findings).toEqual([]);
   await org.admin.apps.update(appId, { name: "Forklift Trainer (portal)" });
-  const drift = await runDrift(org.dir, ["--kinds", "app", stateFile], env);
+  const drift = await driftReport(org, "app");
   expect(drift.report.findings.map((f) => [brief(f), f.differences])).toEqual([
     [
       'changed app "Forklift Trainer (portal)"',

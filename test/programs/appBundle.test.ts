@@ -6,7 +6,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { createEngine } from "../engine";
 import { brief } from "../drift/support";
-import { sha512 } from "../fixtures/content";
+import { liveBundle, sha512 } from "../fixtures/content";
 import { driftReport, repoRoot, useProgramStack } from "./support";
 import * as dm from "../../provider";
 
@@ -30,17 +30,7 @@ function program() {
   };
 }
 
-/** The bundle as the API shows it. */
-async function live(id: string) {
-  const bundle = await org.admin.appBundles.get(id);
-  const files = await org.admin.appBundles.files(id).all();
-  return {
-    status: bundle.status,
-    label: bundle.label,
-    versionId: bundle.appBuild?.id,
-    files: files.flatMap((f) => f.bundlePaths.map((p) => [p, f.checksum.value.toLowerCase()])).sort(),
-  };
-}
+const live = (id: string) => liveBundle(org.admin, id);
 
 const noSteps = (result: { steps: Record<string, unknown[]> }) => {
   for (const kind of ["create", "update", "replace", "delete"]) expect(result.steps[kind]).toEqual([]);

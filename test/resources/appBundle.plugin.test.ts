@@ -12,7 +12,7 @@ import * as pulumi from "@pulumi/pulumi";
 import { getAppBundle } from "../../provider";
 import { LookupArgumentError, LookupError } from "../../provider/errors";
 import type { EmulatorOptions } from "../../emulator";
-import { sha512, useSourceFolder } from "../fixtures/content";
+import { liveBundle, sha512, useSourceFolder } from "../fixtures/content";
 import { failure, Managed, startStack, type Stack } from "./support";
 
 /** Whether an upload with appBundleId puts the file into the bundle: the documents do not say. */
@@ -28,17 +28,7 @@ let versionId: string;
 
 const write = sources.write;
 
-/** The bundle as the API shows it: status, label, build, and where each file goes with its checksum. */
-async function live(id: string) {
-  const bundle = await stack.admin.appBundles.get(id);
-  const files = await stack.admin.appBundles.files(id).all();
-  return {
-    status: bundle.status,
-    label: bundle.label,
-    versionId: bundle.appBuild?.id,
-    files: files.flatMap((f) => f.bundlePaths.map((p) => [p, f.checksum.value.toLowerCase()])).sort(),
-  };
-}
+const live = (id: string) => liveBundle(stack.admin, id);
 
 const pendingOfBuild = async () =>
   (await stack.admin.releases.bundles(appId, "pending").all()).filter((b) => b.appBuild?.id === versionId);
