@@ -10,16 +10,9 @@ import * as path from "node:path";
 import type { RunningEmulator } from "../../emulator";
 import { optionsFromArgs } from "../../emulator/cli";
 import { seedState } from "../../emulator/seed";
-import {
-  client,
-  ISO_MS,
-  start,
-  UUID,
-  validationErrors,
-  type Client,
-  type Json,
-  withEmulator,
-} from "./helpers";
+import { client, ISO_MS, start, UUID, validationErrors, type Client, type Json } from "./helpers";
+// Apart, so that the list above keeps to one line.
+import { withEmulator } from "./helpers";
 
 const MISSING = "00000000-0000-4000-8000-000000000000";
 

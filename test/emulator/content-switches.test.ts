@@ -4,7 +4,9 @@
  * OpenAPI, or GET /groups/{id}/files|videos), and sharing a channel twice (422 or a no-op 200).
  */
 import { optionsFromArgs } from "../../emulator/cli";
-import { client, createConfiguredGroup, validationErrors, type Json, withEmulator } from "./helpers";
+import { client, createConfiguredGroup, validationErrors, type Json } from "./helpers";
+// Apart, so that the list above keeps to one line.
+import { withEmulator } from "./helpers";
 
 describe.each([false, true])("ignoreRepeatedContentAttach: %s", (ignore) => {
   it("a repeated file or video attach on a group or device is 422, or a 204 that adds nothing", () =>

@@ -9,14 +9,9 @@ import { request } from "undici";
 import { optionsFromArgs } from "../../emulator/cli";
 import { PROCESSING_MS } from "../../emulator/routes/imageUploads";
 import { catalogue, homeBody } from "./experience-helpers";
-import {
-  createConfiguredGroup,
-  UUID,
-  validationErrors,
-  type Client,
-  type Json,
-  withEmulator,
-} from "./helpers";
+import { createConfiguredGroup, UUID, validationErrors, type Client, type Json } from "./helpers";
+// Apart, so that the list above keeps to one line.
+import { withEmulator } from "./helpers";
 
 /** Initiate, one part, complete: what complete answered, and the id. */
 async function uploadOne(
