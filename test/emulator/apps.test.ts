@@ -11,20 +11,10 @@ import type { RunningEmulator } from "../../emulator";
 import { optionsFromArgs } from "../../emulator/cli";
 import { seedState } from "../../emulator/seed";
 import { client, ISO_MS, start, UUID, validationErrors, type Client, type Json } from "./helpers";
+// Apart, so that the list above keeps to one line.
+import { withEmulator } from "./helpers";
 
 const MISSING = "00000000-0000-4000-8000-000000000000";
-
-async function withEmulator(
-  strict: NonNullable<Parameters<typeof start>[0]>["strict"],
-  run: (emulator: RunningEmulator, admin: Client) => Promise<void>,
-): Promise<void> {
-  const emulator = await start({ strict });
-  try {
-    await run(emulator, client(emulator, emulator.tokens.admin));
-  } finally {
-    await emulator.close();
-  }
-}
 
 /** Every app of the organization (the seed has three, so one page holds them). */
 async function appNames(api: Client): Promise<string[]> {
@@ -252,7 +242,7 @@ function unlistedModelId(listed: readonly string[]): string {
 
 describe.each([false, true])("uniqueAppNames: %s", (unique) => {
   it("a name another app has (case-insensitively) is 422, or allowed", () =>
-    withEmulator({ uniqueAppNames: unique }, async (_emulator, admin) => {
+    withEmulator({ strict: { uniqueAppNames: unique } }, async (_emulator, admin) => {
       const seeded = (await admin.get("/apps")).body.data.find((a: Json) => a.name === "Safety Briefing");
       const made = await admin.post("/apps", { name: "SAFETY BRIEFING" });
       const renamed = (await admin.post("/apps", { name: "Other" })).body;
@@ -275,7 +265,7 @@ describe.each([false, true])("uniqueAppNames: %s", (unique) => {
 
 describe.each([false, true])("defaultAppModelsToSupported: %s", (allSupported) => {
   it("an app created without deviceModelIds is for no model, or for every supported model", () =>
-    withEmulator({ defaultAppModelsToSupported: allSupported }, async (_emulator, admin) => {
+    withEmulator({ strict: { defaultAppModelsToSupported: allSupported } }, async (_emulator, admin) => {
       const models: Json[] = (await admin.get("/device-models", { query: { per_page: 100 } })).body.data;
       const app = (await admin.post("/apps", { name: "Unscoped" })).body;
       const expected = allSupported
@@ -295,7 +285,7 @@ describe.each([false, true])("defaultAppModelsToSupported: %s", (allSupported) =
 
 describe.each([false, true])("mergeAppTagsOnPut: %s", (merge) => {
   it("PUT /apps/{id} tags replace the app's tags, or are added to them", () =>
-    withEmulator({ mergeAppTagsOnPut: merge }, async (_emulator, admin) => {
+    withEmulator({ strict: { mergeAppTagsOnPut: merge } }, async (_emulator, admin) => {
       const app = (await admin.post("/apps", { name: "Tagged" })).body;
       await admin.patch(`/apps/${app.id}/tags/attach`, { tags: ["lobby", "training"] });
       const put = await admin.put(`/apps/${app.id}`, { tags: ["safety", "training"] });
@@ -306,7 +296,7 @@ describe.each([false, true])("mergeAppTagsOnPut: %s", (merge) => {
 
 describe.each([false, true])("keepEmptyAppDescription: %s", (keep) => {
   it('PUT /apps/{id} description "" reads back as null, or as ""', () =>
-    withEmulator({ keepEmptyAppDescription: keep }, async (_emulator, admin) => {
+    withEmulator({ strict: { keepEmptyAppDescription: keep } }, async (_emulator, admin) => {
       const app = (await admin.post("/apps", { name: "Described" })).body;
       await admin.put(`/apps/${app.id}`, { description: "Something" });
       const cleared = await admin.put(`/apps/${app.id}`, { description: "" });
@@ -318,7 +308,7 @@ describe.each([false, true])("keepEmptyAppDescription: %s", (keep) => {
 });
 
 it("rejectUnknownTags applies to PUT /apps/{id} tags: nothing changed, no tag created", () =>
-  withEmulator({ rejectUnknownTags: true }, async (_emulator, admin) => {
+  withEmulator({ strict: { rejectUnknownTags: true } }, async (_emulator, admin) => {
     const app = (await admin.post("/apps", { name: "Strict tags", deviceModelIds: [] })).body;
     const response = await admin.put(`/apps/${app.id}`, { name: "Renamed", tags: ["lobby", "no-such-tag"] });
     expect(validationErrors(response)).toEqual({ "tags.1": ["The selected tags.1 is invalid."] });

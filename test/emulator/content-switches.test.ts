@@ -3,25 +3,14 @@
  * video attach (422 or a no-op), whether a group's files and videos can be listed (no such operation in the
  * OpenAPI, or GET /groups/{id}/files|videos), and sharing a channel twice (422 or a no-op 200).
  */
-import type { RunningEmulator } from "../../emulator";
 import { optionsFromArgs } from "../../emulator/cli";
-import { client, createConfiguredGroup, start, validationErrors, type Client, type Json } from "./helpers";
-
-async function withEmulator(
-  strict: NonNullable<Parameters<typeof start>[0]>["strict"],
-  run: (emulator: RunningEmulator, admin: Client) => Promise<void>,
-): Promise<void> {
-  const emulator = await start({ strict });
-  try {
-    await run(emulator, client(emulator, emulator.tokens.admin));
-  } finally {
-    await emulator.close();
-  }
-}
+import { client, createConfiguredGroup, validationErrors, type Json } from "./helpers";
+// Apart, so that the list above keeps to one line.
+import { withEmulator } from "./helpers";
 
 describe.each([false, true])("ignoreRepeatedContentAttach: %s", (ignore) => {
   it("a repeated file or video attach on a group or device is 422, or a 204 that adds nothing", () =>
-    withEmulator({ ignoreRepeatedContentAttach: ignore }, async (emulator, admin) => {
+    withEmulator({ strict: { ignoreRepeatedContentAttach: ignore } }, async (emulator, admin) => {
       const group = await createConfiguredGroup(admin, "Site", null);
       const device = (await admin.get("/devices")).body.data[0].id;
       const file = (await admin.get("/files")).body.data[0].id;
@@ -57,7 +46,7 @@ describe.each([false, true])("ignoreRepeatedContentAttach: %s", (ignore) => {
 
 describe.each([false, true])("listGroupContent: %s", (listing) => {
   it("GET /groups/{id}/files and /videos are 404 (no such operation) or list the group's own content", () =>
-    withEmulator({ listGroupContent: listing }, async (emulator, admin) => {
+    withEmulator({ strict: { listGroupContent: listing } }, async (emulator, admin) => {
       const group = await createConfiguredGroup(admin, "Listed", null);
       const files: Json[] = (await admin.get("/files")).body.data;
       await admin.post(`/groups/${group}/files`, { fileId: files[0].id });
@@ -81,7 +70,7 @@ describe.each([false, true])("listGroupContent: %s", (listing) => {
 
 describe.each([false, true])("repeatShareIsNoOp: %s", (noOp) => {
   it("sharing what is shared and unsharing what is not are 422, or a 200 that changes nothing", () =>
-    withEmulator({ repeatShareIsNoOp: noOp }, async (emulator, admin) => {
+    withEmulator({ strict: { repeatShareIsNoOp: noOp } }, async (emulator, admin) => {
       const app = (await admin.get("/apps")).body.data[0].id;
       const channel = (await admin.get(`/apps/${app}/release-channels`)).body.data[0].id;
       const path = `/apps/${app}/release-channels/${channel}`;

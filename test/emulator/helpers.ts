@@ -84,6 +84,19 @@ export async function start(options: EmulatorOptions = {}): Promise<RunningEmula
   return startEmulator({ quiet: true, ...options });
 }
 
+/** Runs `run` against an emulator of its own, started with `options`, with an admin client; closes it after. */
+export async function withEmulator(
+  options: EmulatorOptions,
+  run: (emulator: RunningEmulator, admin: Client) => Promise<void>,
+): Promise<void> {
+  const emulator = await start(options);
+  try {
+    await run(emulator, client(emulator, emulator.tokens.admin));
+  } finally {
+    await emulator.close();
+  }
+}
+
 /** Every item of a list endpoint, following `links.next`. */
 export async function listAll<T = Json>(api: Client, path: string): Promise<T[]> {
   const items: T[] = [];

@@ -6,31 +6,12 @@
  * failContentProcessing ends a processing `failed`.
  */
 import { request } from "undici";
-import type { RunningEmulator } from "../../emulator";
 import { optionsFromArgs } from "../../emulator/cli";
 import { PROCESSING_MS } from "../../emulator/routes/imageUploads";
 import { catalogue, homeBody } from "./experience-helpers";
-import {
-  client,
-  createConfiguredGroup,
-  start,
-  UUID,
-  validationErrors,
-  type Client,
-  type Json,
-} from "./helpers";
-
-async function withEmulator(
-  options: NonNullable<Parameters<typeof start>[0]>,
-  run: (emulator: RunningEmulator, admin: Client) => Promise<void>,
-): Promise<void> {
-  const emulator = await start(options);
-  try {
-    await run(emulator, client(emulator, emulator.tokens.admin));
-  } finally {
-    await emulator.close();
-  }
-}
+import { createConfiguredGroup, UUID, validationErrors, type Client, type Json } from "./helpers";
+// Apart, so that the list above keeps to one line.
+import { withEmulator } from "./helpers";
 
 /** Initiate, one part, complete: what complete answered, and the id. */
 async function uploadOne(

@@ -9,23 +9,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { request } from "undici";
-import type { RunningEmulator } from "../../emulator";
 import { optionsFromArgs } from "../../emulator/cli";
-import { call, client, ISO_MS, start, UUID, validationErrors, type Client, type Json } from "./helpers";
+import { call, client, ISO_MS, UUID, validationErrors, type Client, type Json } from "./helpers";
+// Apart, so that the list above keeps to one line.
+import { withEmulator } from "./helpers";
 
 const MiB = 1024 * 1024;
-
-async function withEmulator(
-  options: NonNullable<Parameters<typeof start>[0]>,
-  run: (emulator: RunningEmulator, admin: Client) => Promise<void>,
-): Promise<void> {
-  const emulator = await start(options);
-  try {
-    await run(emulator, client(emulator, emulator.tokens.admin));
-  } finally {
-    await emulator.close();
-  }
-}
 
 /** Bytes that differ from part to part (so a part sent in the wrong order changes the checksum). */
 function bytes(size: number, seed: number): Buffer {

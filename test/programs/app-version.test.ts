@@ -4,23 +4,18 @@
 // app already has (uploaded by the vendor's CLI) are taken over with a message instead of uploaded again, and the
 // channel follows; destroy forgets the builds (the API cannot delete them) and says so; a run killed after its
 // complete (its answer lost) is repaired by the next up, which takes that build over.
-import { createHash } from "crypto";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine } from "../engine";
 import { brief, runDrift } from "../drift/support";
+import { sha256, writeSource } from "../fixtures/content";
+import { expectUpChangesNothing, useProgramStack } from "./support";
 import * as dm from "../../provider";
 
-const repoRoot = path.resolve(__dirname, "../..");
-const sha256 = (bytes: string) => createHash("sha256").update(bytes).digest("hex");
-
-let emulator: RunningEmulator;
-let engine: Engine;
-let admin: DeviceMgmtClient;
-let dir: string;
+const org = useProgramStack({
+  project: "devicemgmt-app-version",
+  emulator: { rollouts: { durationMs: 3_600_000 } },
+});
 let appId: string;
 let channelId: string;
 const built: string[] = [];
@@ -40,34 +35,19 @@ function program(source: string, versionName: string) {
 }
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "app-version-program-"));
-  emulator = await startEmulator({ port: 0, rollouts: { durationMs: 3_600_000 } });
-  admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
-  const app = (await admin.apps.all()).find((a) => a.name === "Training Simulator")!;
+  const app = (await org.admin.apps.all()).find((a) => a.name === "Training Simulator")!;
   appId = app.id;
-  channelId = (await admin.apps.releaseChannels(appId).all()).find((c) => c.name === "Production")!.id;
-  engine = await createEngine({
-    cwd: repoRoot,
-    project: "devicemgmt-app-version",
-    config: { "devicemgmt:baseUrl": emulator.baseUrl },
-    secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
-  });
+  channelId = (await org.admin.apps.releaseChannels(appId).all()).find((c) => c.name === "Production")!.id;
 });
 
-afterAll(async () => {
-  await engine?.close();
-  await emulator?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const source = () => path.join(dir, "training-simulator.apk");
-const builds = async (bytes: string) => admin.releases.versions(appId, [sha256(bytes)]).all();
+const source = () => path.join(org.dir, "training-simulator.apk");
+const builds = async (bytes: string) => org.admin.releases.versions(appId, [sha256(bytes)]).all();
 const delivered = async () =>
-  (await admin.apps.releaseChannels(appId).all()).find((c) => c.id === channelId)!;
+  (await org.admin.apps.releaseChannels(appId).all()).find((c) => c.id === channelId)!;
 
 test("up uploads the build and the channel delivers it; up again and refresh change nothing", async () => {
   fs.writeFileSync(source(), "training simulator 2.5.0");
-  const result = await engine.up(program(source(), "2.5.0"));
+  const result = await org.engine.up(program(source(), "2.5.0"));
   expect(result.errors).toEqual([]);
   expect(result.steps.create.map((s) => s.name).sort()).toEqual(["production", "sim"]);
   const buildId = result.outputs.buildId as string;
@@ -78,22 +58,20 @@ test("up uploads the build and the channel delivers it; up again and refresh cha
   ]);
   expect((await delivered()).version).toMatchObject({ id: buildId, version: "2.5.0" });
 
-  emulator.resetStats();
-  const again = await engine.up(program(source(), "2.5.0"));
-  expect(again.errors).toEqual([]);
-  for (const kind of ["create", "update", "replace", "delete"] as const)
-    expect(again.steps[kind]).toEqual([]);
-  expect(emulator.stats().writes).toBe(0);
+  await expectUpChangesNothing(org, program(source(), "2.5.0"));
 
-  const refreshed = await engine.refresh();
+  const refreshed = await org.engine.refresh();
   expect(refreshed.errors).toEqual([]);
   for (const kind of ["update", "delete"] as const) expect(refreshed.steps[kind]).toEqual([]);
 
   // The drift report reads the app's builds: the stack's build is there with its hash, nothing to report.
   const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "app-version-drift-"));
   const stateFile = path.join(reportDir, "state.json");
-  await engine.saveState(stateFile);
-  const env = { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly };
+  await org.engine.saveState(stateFile);
+  const env = {
+    DEVICEMGMT_BASE_URL: org.emulator.baseUrl,
+    DEVICEMGMT_API_TOKEN: org.emulator.tokens.readOnly,
+  };
   const drift = await runDrift(reportDir, ["--kinds", "appVersion", stateFile], env);
   expect(drift.report.findings).toEqual([]);
   expect(drift.report.notCompared).toEqual([]);
@@ -114,16 +92,15 @@ test("up uploads the build and the channel delivers it; up again and refresh cha
 
 test("new bytes the app already has are taken over with a message, and the channel follows", async () => {
   // The vendor's CLI uploaded the next build already.
-  const vendor = path.join(dir, "vendor.apk");
-  fs.writeFileSync(vendor, "training simulator 2.6.0");
-  const theirs = await admin.uploadAppVersion({
+  const vendor = writeSource(org.dir, "vendor.apk", "training simulator 2.6.0");
+  const theirs = await org.admin.uploadAppVersion({
     appId,
     source: vendor,
     filename: "vendor.apk",
     versionName: "2.6.0",
   });
   fs.writeFileSync(source(), "training simulator 2.6.0");
-  const result = await engine.up(program(source(), "2.6.0"));
+  const result = await org.engine.up(program(source(), "2.6.0"));
   expect(result.errors).toEqual([]);
   expect(result.steps.replace.map((s) => [s.name, [...(s.replaceKeys ?? [])].sort()])).toEqual([
     ["sim", ["sha256", "versionName"]],
@@ -140,7 +117,7 @@ test("new bytes the app already has are taken over with a message, and the chann
 });
 
 test("destroy forgets the build and says so: it stays in the app", async () => {
-  const destroyed = await engine.destroy();
+  const destroyed = await org.engine.destroy();
   expect(destroyed.errors).toEqual([]);
   expect(destroyed.steps.delete.map((s) => s.name).sort()).toEqual(["production", "sim"]);
   expect(destroyed.output).toMatch(/the API cannot delete an app build; version "2\.6\.0" stays/);
@@ -149,48 +126,32 @@ test("destroy forgets the build and says so: it stays in the app", async () => {
 });
 
 describe("a run killed while its build is processed (its complete's answer lost)", () => {
-  let own: RunningEmulator;
-  let stack: Engine;
-  let api: DeviceMgmtClient;
-  beforeAll(async () => {
-    own = await startEmulator({ port: 0 });
-    api = new DeviceMgmtClient({ baseUrl: own.baseUrl, apiToken: own.tokens.admin });
-    stack = await createEngine({
-      cwd: repoRoot,
-      project: "devicemgmt-app-version-killed",
-      config: { "devicemgmt:baseUrl": own.baseUrl },
-      secretConfig: { "devicemgmt:apiToken": own.tokens.admin },
-    });
-  });
-  afterAll(async () => {
-    await stack?.close();
-    await own?.close();
-  });
+  const killed = useProgramStack({ project: "devicemgmt-app-version-killed" });
 
   test("the next up finds the build by its hash, waits for it and takes it over: one build", async () => {
-    const apk = path.join(dir, "killed.apk");
-    fs.writeFileSync(apk, "training simulator 2.7.0");
+    const apk = writeSource(org.dir, "killed.apk", "training simulator 2.7.0");
     const program = () => {
       const app = dm.getAppOutput({ name: "Training Simulator" });
       new dm.AppVersion("sim", { appId: app.id, source: apk, versionName: "2.7.0" });
     };
-    const simulator = (await api.apps.all()).find((a) => a.name === "Training Simulator")!;
-    const listed = () => api.releases.versions(simulator.id, [sha256("training simulator 2.7.0")]).all();
-    own.setFaults({ latencyMs: 300, loseCompleteAnswers: 1 });
-    const interrupted = await stack.up(program, {
+    const simulator = (await killed.admin.apps.all()).find((a) => a.name === "Training Simulator")!;
+    const listed = () =>
+      killed.admin.releases.versions(simulator.id, [sha256("training simulator 2.7.0")]).all();
+    killed.emulator.setFaults({ latencyMs: 300, loseCompleteAnswers: 1 });
+    const interrupted = await killed.engine.up(program, {
       interruptAfter: 1,
       interruptWhen: async () => {
         while ((await listed()).length === 0) await new Promise((r) => setTimeout(r, 10));
       },
     });
-    own.setFaults({ latencyMs: 0, loseCompleteAnswers: 0 });
+    killed.emulator.setFaults({ latencyMs: 0, loseCompleteAnswers: 0 });
     expect(interrupted.interrupted).toBe(true);
-    expect(stack.pending()).toEqual([expect.objectContaining({ type: "creating" })]);
-    const next = await stack.up(program);
+    expect(killed.engine.pending()).toEqual([expect.objectContaining({ type: "creating" })]);
+    const next = await killed.engine.up(program);
     expect(next.errors).toEqual([]);
     expect(next.output).toContain("taken over, nothing uploaded");
     const builds = await listed();
-    expect(builds.map((b) => [b.id, b.status])).toEqual([[stack.resource("sim").id, "available"]]);
-    expect((await stack.up(program)).operations).toEqual([]);
+    expect(builds.map((b) => [b.id, b.status])).toEqual([[killed.engine.resource("sim").id, "available"]]);
+    expect((await killed.engine.up(program)).operations).toEqual([]);
   });
 });

@@ -2,20 +2,11 @@
 // real dynamic-provider plugin, and the emulator is the organization, asserted through its API afterwards.
 // Create, `up` twice without a change, a rename in place, a portal rename seen by refresh and repaired by `up`,
 // and a destroy that forgets the app (the API cannot delete one) and says so.
-import * as fs from "fs";
-import * as os from "os";
-import * as path from "path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine } from "../engine";
-import { brief, runDrift } from "../drift/support";
+import { brief } from "../drift/support";
+import { driftReport, expectUpChangesNothing, useProgramStack } from "./support";
 import * as dm from "../../provider";
 
-const repoRoot = path.resolve(__dirname, "../..");
-
-let emulator: RunningEmulator;
-let engine: Engine;
-let admin: DeviceMgmtClient;
+const org = useProgramStack({ project: "devicemgmt-app" });
 let appId: string;
 
 /** An app with a description, its tags through a TagSet, and a lookup of it by name (which a rename moves). */
@@ -27,30 +18,14 @@ function program(name: string) {
   };
 }
 
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
-  engine = await createEngine({
-    cwd: repoRoot,
-    project: "devicemgmt-app",
-    config: { "devicemgmt:baseUrl": emulator.baseUrl },
-    secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
-  });
-});
-
-afterAll(async () => {
-  await engine?.close();
-  await emulator?.close();
-});
-
-const appsNamed = async (name: string) => (await admin.apps.all()).filter((a) => a.name === name);
+const appsNamed = async (name: string) => (await org.admin.apps.all()).filter((a) => a.name === name);
 
 test("up creates the app with its description and tags; the lookup by name finds it", async () => {
-  const result = await engine.up(program("Forklift Trainer"));
+  const result = await org.engine.up(program("Forklift Trainer"));
   expect(result.errors).toEqual([]);
   expect(result.steps.create.map((s) => s.name).sort()).toEqual(["trainer", "trainer-tags"]);
   appId = result.outputs.appId as string;
-  expect(await admin.apps.get(appId)).toMatchObject({
+  expect(await org.admin.apps.get(appId)).toMatchObject({
     name: "Forklift Trainer",
     description: "Warehouse onboarding",
     tags: ["training"],
@@ -62,20 +37,15 @@ test("up creates the app with its description and tags; the lookup by name finds
 });
 
 test("up again changes nothing, and refresh with no outside change shows none", async () => {
-  emulator.resetStats();
-  const again = await engine.up(program("Forklift Trainer"));
-  expect(again.errors).toEqual([]);
-  for (const kind of ["create", "update", "replace", "delete"] as const)
-    expect(again.steps[kind]).toEqual([]);
-  expect(emulator.stats().writes).toBe(0);
-  const refreshed = await engine.refresh();
+  await expectUpChangesNothing(org, program("Forklift Trainer"));
+  const refreshed = await org.engine.refresh();
   expect(refreshed.errors).toEqual([]);
   expect(refreshed.steps.update).toEqual([]);
   expect(refreshed.steps.delete).toEqual([]);
 });
 
 test("a rename in the program updates the same app in place, and the tags stay", async () => {
-  const renamed = await engine.up(program("Forklift Trainer XR"));
+  const renamed = await org.engine.up(program("Forklift Trainer XR"));
   expect(renamed.errors).toEqual([]);
   // The provider's diff: the name, in place. (The engine's own input comparison may also list deviceModelIds,
   // which a refresh reported from the live app while the program leaves them out: no change to the provider.)
@@ -84,40 +54,36 @@ test("a rename in the program updates the same app in place, and the tags stay",
   ]);
   expect(renamed.steps.replace).toEqual([]);
   expect(renamed.outputs.appId).toBe(appId);
-  expect(await admin.apps.get(appId)).toMatchObject({ name: "Forklift Trainer XR", tags: ["training"] });
+  expect(await org.admin.apps.get(appId)).toMatchObject({ name: "Forklift Trainer XR", tags: ["training"] });
   expect(await appsNamed("Forklift Trainer")).toEqual([]);
 });
 
 test("a rename made in the portal shows in the drift report and on refresh, and up puts the name back", async () => {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "app-drift-"));
-  const stateFile = path.join(dir, "state.json");
-  await engine.saveState(stateFile);
-  const env = { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly };
   // The organization's other apps are nobody's to declare (the exporter declares none): not reported.
-  expect((await runDrift(dir, ["--kinds", "app", stateFile], env)).report.findings).toEqual([]);
-  await admin.apps.update(appId, { name: "Forklift Trainer (portal)" });
-  const drift = await runDrift(dir, ["--kinds", "app", stateFile], env);
+  expect((await driftReport(org, "app")).report.findings).toEqual([]);
+  await org.admin.apps.update(appId, { name: "Forklift Trainer (portal)" });
+  const drift = await driftReport(org, "app");
   expect(drift.report.findings.map((f) => [brief(f), f.differences])).toEqual([
     [
       'changed app "Forklift Trainer (portal)"',
       [{ field: "name", state: "Forklift Trainer XR", live: "Forklift Trainer (portal)" }],
     ],
   ]);
-  const refreshed = await engine.refresh();
+  const refreshed = await org.engine.refresh();
   expect(refreshed.errors).toEqual([]);
   expect(refreshed.steps.update.map((s) => s.name)).toEqual(["trainer"]);
-  const preview = await engine.preview(program("Forklift Trainer XR"));
+  const preview = await org.engine.preview(program("Forklift Trainer XR"));
   expect(preview.steps.update.map((s) => s.changedValues?.name)).toEqual([
     { old: "Forklift Trainer (portal)", new: "Forklift Trainer XR" },
   ]);
-  const repaired = await engine.up(program("Forklift Trainer XR"));
+  const repaired = await org.engine.up(program("Forklift Trainer XR"));
   expect(repaired.errors).toEqual([]);
-  expect(await admin.apps.get(appId)).toMatchObject({ name: "Forklift Trainer XR" });
+  expect(await org.admin.apps.get(appId)).toMatchObject({ name: "Forklift Trainer XR" });
 });
 
 test("a second App of an existing app's name is refused before any write", async () => {
-  emulator.resetStats();
-  const refused = await engine.up(() => {
+  org.emulator.resetStats();
+  const refused = await org.engine.up(() => {
     program("Forklift Trainer XR")();
     new dm.App("twin", { name: "Training Simulator" });
   });
@@ -127,12 +93,12 @@ test("a second App of an existing app's name is refused before any write", async
       message: expect.stringMatching(/An app named "Training Simulator" already exists/),
     }),
   ]);
-  expect(emulator.stats().writes).toBe(0);
+  expect(org.emulator.stats().writes).toBe(0);
   expect(await appsNamed("Training Simulator")).toHaveLength(1);
 });
 
 test("destroy forgets the app with a warning, and the app stays in the organization", async () => {
-  const destroyed = await engine.destroy();
+  const destroyed = await org.engine.destroy();
   expect(destroyed.errors).toEqual([]);
   expect(destroyed.steps.delete.map((s) => s.name).sort()).toEqual(["trainer", "trainer-tags"]);
   // The plugin's warning reaches the CLI's output, where the user reads it.
@@ -140,9 +106,9 @@ test("destroy forgets the app with a warning, and the app stays in the organizat
     /App [0-9a-f-]+ \("Forklift Trainer XR"\): the API cannot delete apps; the app stays/,
   );
   // The app remains; the TagSet's destroy took off the tag it attached.
-  expect(await admin.apps.get(appId)).toMatchObject({ name: "Forklift Trainer XR", tags: [] });
+  expect(await org.admin.apps.get(appId)).toMatchObject({ name: "Forklift Trainer XR", tags: [] });
 });
 
 function connectionOf() {
-  return { baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin };
+  return { baseUrl: org.emulator.baseUrl, apiToken: org.emulator.tokens.admin };
 }

@@ -2,23 +2,15 @@
 // asserted through its API: up uploads the data files and finalizes the bundle, up again and refresh change
 // nothing, a label changed in the portal is drift (the report and refresh) that up sets back in place, changed
 // bytes make a new bundle (the old one stays: the API cannot delete bundles), destroy forgets.
-import { createHash } from "crypto";
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine } from "../engine";
-import { brief, runDrift } from "../drift/support";
+import { createEngine } from "../engine";
+import { brief } from "../drift/support";
+import { liveBundle, sha512 } from "../fixtures/content";
+import { driftReport, repoRoot, useProgramStack } from "./support";
 import * as dm from "../../provider";
 
-const repoRoot = path.resolve(__dirname, "../..");
-const sha512 = (bytes: string) => createHash("sha512").update(bytes).digest("hex");
-
-let emulator: RunningEmulator;
-let engine: Engine;
-let admin: DeviceMgmtClient;
-let dir: string;
+const org = useProgramStack({ project: "devicemgmt-app-bundle" });
 let appId: string;
 let versionId: string;
 let bundleId: string;
@@ -29,8 +21,8 @@ function program() {
       appId,
       versionId,
       files: [
-        { source: path.join(dir, "main.1.com.acme.sim.obb"), path: "/sdcard/Android/obb/com.acme.sim" },
-        { source: path.join(dir, "config.json"), path: "/sdcard/sim" },
+        { source: path.join(org.dir, "main.1.com.acme.sim.obb"), path: "/sdcard/Android/obb/com.acme.sim" },
+        { source: path.join(org.dir, "config.json"), path: "/sdcard/sim" },
       ],
       label: "Field test",
     });
@@ -38,63 +30,38 @@ function program() {
   };
 }
 
-/** The bundle as the API shows it. */
-async function live(id: string) {
-  const bundle = await admin.appBundles.get(id);
-  const files = await admin.appBundles.files(id).all();
-  return {
-    status: bundle.status,
-    label: bundle.label,
-    versionId: bundle.appBuild?.id,
-    files: files.flatMap((f) => f.bundlePaths.map((p) => [p, f.checksum.value.toLowerCase()])).sort(),
-  };
-}
+const live = (id: string) => liveBundle(org.admin, id);
 
 const noSteps = (result: { steps: Record<string, unknown[]> }) => {
   for (const kind of ["create", "update", "replace", "delete"]) expect(result.steps[kind]).toEqual([]);
 };
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "bundle-program-"));
-  fs.writeFileSync(path.join(dir, "main.1.com.acme.sim.obb"), "expansion v1");
-  fs.writeFileSync(path.join(dir, "config.json"), '{"level":1}');
-  emulator = await startEmulator({ port: 0 });
-  admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
-  appId = (await admin.apps.all()).find((a) => a.name === "Training Simulator")?.id as string;
-  versionId = (await admin.releases.versions(appId).all())[0].id;
-  engine = await createEngine({
-    cwd: repoRoot,
-    project: "devicemgmt-app-bundle",
-    config: { "devicemgmt:baseUrl": emulator.baseUrl },
-    secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
-  });
-});
-
-afterAll(async () => {
-  await engine?.close();
-  await emulator?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  fs.writeFileSync(path.join(org.dir, "main.1.com.acme.sim.obb"), "expansion v1");
+  fs.writeFileSync(path.join(org.dir, "config.json"), '{"level":1}');
+  appId = (await org.admin.apps.all()).find((a) => a.name === "Training Simulator")?.id as string;
+  versionId = (await org.admin.releases.versions(appId).all())[0].id;
 });
 
 test("preview refuses a build given as a data file, naming files[0].source and the fix; nothing is made", async () => {
-  fs.writeFileSync(path.join(dir, "sim.apk"), "a build");
-  const before = (await admin.releases.bundles(appId).all()).length;
-  const preview = await engine.preview(
+  fs.writeFileSync(path.join(org.dir, "sim.apk"), "a build");
+  const before = (await org.admin.releases.bundles(appId).all()).length;
+  const preview = await org.engine.preview(
     () =>
       void new dm.AppBundle("bad", {
         appId,
         versionId,
-        files: [{ source: path.join(dir, "sim.apk"), path: "/sdcard" }],
+        files: [{ source: path.join(org.dir, "sim.apk"), path: "/sdcard" }],
       }),
   );
   expect(preview.errors.map((e) => e.message).join("\n")).toMatch(
     /files\[0\]\.source: .*sim\.apk: an app build \(\.apk\) is not a data file: upload it as an app version and give its id as the bundle's versionId/,
   );
-  expect((await admin.releases.bundles(appId).all()).length).toBe(before);
+  expect((await org.admin.releases.bundles(appId).all()).length).toBe(before);
 });
 
 test("up uploads the files and finalizes the bundle; up again and refresh change nothing", async () => {
-  const result = await engine.up(program());
+  const result = await org.engine.up(program());
   expect(result.errors).toEqual([]);
   expect(result.steps.create.map((s) => s.name)).toEqual(["field-test"]);
   bundleId = result.outputs.bundleId as string;
@@ -108,28 +75,23 @@ test("up uploads the files and finalizes the bundle; up again and refresh change
     ],
   });
 
-  emulator.resetStats();
-  const again = await engine.up(program());
+  org.emulator.resetStats();
+  const again = await org.engine.up(program());
   expect(again.errors).toEqual([]);
   noSteps(again);
-  expect(emulator.stats().writes).toBe(0);
+  expect(org.emulator.stats().writes).toBe(0);
 
-  const refreshed = await engine.refresh();
+  const refreshed = await org.engine.refresh();
   expect(refreshed.errors).toEqual([]);
   noSteps(refreshed);
-  const afterRefresh = await engine.up(program());
+  const afterRefresh = await org.engine.up(program());
   noSteps(afterRefresh);
 });
 
 test("a label changed in the portal is drift (report and refresh), and up sets it back in place", async () => {
-  await admin.appBundles.setLabel(bundleId, "Renamed in the portal");
+  await org.admin.appBundles.setLabel(bundleId, "Renamed in the portal");
 
-  const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "bundle-drift-"));
-  const stateFile = path.join(reportDir, "state.json");
-  await engine.saveState(stateFile);
-  const env = { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly };
-  const drift = await runDrift(reportDir, ["--kinds", "appBundle", stateFile], env);
-  fs.rmSync(reportDir, { recursive: true, force: true });
+  const drift = await driftReport(org, "appBundle");
   expect(drift.report.findings.map((f) => [brief(f), f.differences])).toEqual([
     [
       expect.stringMatching(/^changed .* "Renamed in the portal"$/),
@@ -137,10 +99,10 @@ test("a label changed in the portal is drift (report and refresh), and up sets i
     ],
   ]);
 
-  const refreshed = await engine.refresh();
+  const refreshed = await org.engine.refresh();
   expect(refreshed.errors).toEqual([]);
   expect(refreshed.steps.update.map((s) => s.name)).toEqual(["field-test"]);
-  const repaired = await engine.up(program());
+  const repaired = await org.engine.up(program());
   expect(repaired.errors).toEqual([]);
   expect(repaired.steps.update.map((s) => s.name)).toEqual(["field-test"]);
   expect(repaired.steps.replace).toEqual([]);
@@ -148,8 +110,8 @@ test("a label changed in the portal is drift (report and refresh), and up sets i
 });
 
 test("changed bytes make a new bundle; the old one stays (forgotten), and destroy forgets the new one", async () => {
-  fs.writeFileSync(path.join(dir, "config.json"), '{"level":2}');
-  const result = await engine.up(program());
+  fs.writeFileSync(path.join(org.dir, "config.json"), '{"level":2}');
+  const result = await org.engine.up(program());
   expect(result.errors).toEqual([]);
   expect(result.steps.replace.map((s) => [s.name, s.replaceKeys])).toEqual([["field-test", ["files"]]]);
   // The replaced bundle's delete forgets it and says so where the user reads it.
@@ -162,10 +124,10 @@ test("changed bytes make a new bundle; the old one stays (forgotten), and destro
   expect(newId).not.toBe(bundleId);
   expect((await live(newId)).files).toContainEqual(["/sdcard/sim/config.json", sha512('{"level":2}')]);
   // The unchanged .obb was reused (the app had it), not uploaded again: one app file with its content.
-  expect((await admin.appBundles.appFilesBySha512(appId, [sha512("expansion v1")])).length).toBe(1);
+  expect((await org.admin.appBundles.appFilesBySha512(appId, [sha512("expansion v1")])).length).toBe(1);
   expect((await live(bundleId)).status).toBe("available");
 
-  const destroyed = await engine.destroy();
+  const destroyed = await org.engine.destroy();
   expect(destroyed.errors).toEqual([]);
   expect(destroyed.steps.delete.map((s) => s.name)).toEqual(["field-test"]);
   expect(destroyed.output).toMatch(`AppBundle ${newId} ("Field test"): the API cannot delete app bundles`);
@@ -175,29 +137,29 @@ test("changed bytes make a new bundle; the old one stays (forgotten), and destro
 test("a run killed mid-upload: the next up makes the bundle once, reusing what was uploaded; the stuck bundle is named", async () => {
   // The killed run leaves a pending bundle holding first.bin and an upload of second.bin it never completed,
   // which (the service validates that no file of the bundle is pending) keeps that bundle from being finalized.
-  const build = (await admin.releases.versions(appId).all())[1].id;
+  const build = (await org.admin.releases.versions(appId).all())[1].id;
   const bundlesOfBuild = async () =>
-    (await admin.releases.bundles(appId).all()).filter((b) => b.appBuild?.id === build);
+    (await org.admin.releases.bundles(appId).all()).filter((b) => b.appBuild?.id === build);
   const before = (await bundlesOfBuild()).length;
-  fs.writeFileSync(path.join(dir, "first.bin"), "first of two");
-  fs.writeFileSync(path.join(dir, "second.bin"), "second of two");
+  fs.writeFileSync(path.join(org.dir, "first.bin"), "first of two");
+  fs.writeFileSync(path.join(org.dir, "second.bin"), "second of two");
   const program = () =>
     void new dm.AppBundle("killed", {
       appId,
       versionId: build,
       files: [
-        { source: path.join(dir, "first.bin"), path: "/sdcard/k" },
-        { source: path.join(dir, "second.bin"), path: "/sdcard/k" },
+        { source: path.join(org.dir, "first.bin"), path: "/sdcard/k" },
+        { source: path.join(org.dir, "second.bin"), path: "/sdcard/k" },
       ],
     });
   const stack = await createEngine({
     cwd: repoRoot,
     project: "devicemgmt-app-bundle-killed",
-    config: { "devicemgmt:baseUrl": emulator.baseUrl },
-    secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
+    config: { "devicemgmt:baseUrl": org.emulator.baseUrl },
+    secretConfig: { "devicemgmt:apiToken": org.emulator.tokens.admin },
   });
   const puts = (name: string, status: number) =>
-    emulator
+    org.emulator
       .storageRequests()
       .some((r) => r.method === "PUT" && r.key.endsWith(`/${name}`) && r.status === status);
   const until = async (done: () => boolean) => {
@@ -206,18 +168,18 @@ test("a run killed mid-upload: the next up makes the bundle once, reusing what w
   try {
     // Slow answers; once first.bin is stored, every part fails (retried with backoff): the run is killed while
     // second.bin's upload is open.
-    emulator.setFaults({ latencyMs: 300 });
+    org.emulator.setFaults({ latencyMs: 300 });
     const interrupted = await stack.up(program, {
       interruptAfter: 1,
       interruptWhen: async () => {
         await until(() => puts("first.bin", 200));
-        emulator.setFaults({ latencyMs: 300, failUploadParts: 1000 });
+        org.emulator.setFaults({ latencyMs: 300, failUploadParts: 1000 });
         await until(() => puts("second.bin", 500));
       },
     });
-    emulator.setFaults({ latencyMs: 0, failUploadParts: 0 });
+    org.emulator.setFaults({ latencyMs: 0, failUploadParts: 0 });
     expect(interrupted.interrupted).toBe(true);
-    const [left] = (await admin.releases.bundles(appId, "pending").all()).filter(
+    const [left] = (await org.admin.releases.bundles(appId, "pending").all()).filter(
       (b) => b.appBuild?.id === build,
     );
     expect(left).toBeDefined();
@@ -235,15 +197,15 @@ test("a run killed mid-upload: the next up makes the bundle once, reusing what w
         ["/sdcard/k/second.bin", sha512("second of two")],
       ],
     });
-    expect((await admin.appBundles.get(left.id)).status).toBe("pending");
+    expect((await org.admin.appBundles.get(left.id)).status).toBe("pending");
     expect((await bundlesOfBuild()).length).toBe(before + 2);
     // Each file's content was stored once (the new bundle reused both).
     for (const bytes of ["first of two", "second of two"])
-      expect((await admin.appBundles.appFilesBySha512(appId, [sha512(bytes)])).length).toBe(1);
+      expect((await org.admin.appBundles.appFilesBySha512(appId, [sha512(bytes)])).length).toBe(1);
     expect((await stack.up(program)).operations).toEqual([]);
     expect((await stack.destroy()).errors).toEqual([]);
   } finally {
-    emulator.setFaults({ latencyMs: 0, failUploadParts: 0 });
+    org.emulator.setFaults({ latencyMs: 0, failUploadParts: 0 });
     await stack.close();
   }
 });

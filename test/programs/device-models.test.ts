@@ -2,17 +2,10 @@
 // program (preview and up), an App takes its deviceModelIds from getDeviceModels, and the organization is
 // asserted through the emulator's API afterwards. Create, `up` twice without a change, refresh without one, a
 // change of manufacturer (with the new name the App needs for new models: a replacement), and destroy.
-import * as path from "path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine } from "../engine";
+import { expectUpChangesNothing, useProgramStack } from "./support";
 import * as dm from "../../provider";
 
-const repoRoot = path.resolve(__dirname, "../..");
-
-let emulator: RunningEmulator;
-let engine: Engine;
-let admin: DeviceMgmtClient;
+const org = useProgramStack({ project: "devicemgmt-device-models" });
 
 /** An app for every supported headset of one manufacturer, and the configured sites the group tree has. */
 function program(name: string, manufacturer: string) {
@@ -28,32 +21,16 @@ function program(name: string, manufacturer: string) {
   };
 }
 
-beforeAll(async () => {
-  emulator = await startEmulator({ port: 0 });
-  admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
-  engine = await createEngine({
-    cwd: repoRoot,
-    project: "devicemgmt-device-models",
-    config: { "devicemgmt:baseUrl": emulator.baseUrl },
-    secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
-  });
-});
-
-afterAll(async () => {
-  await engine?.close();
-  await emulator?.close();
-});
-
 const modelsOf = async (appId: string) =>
-  ((await admin.apps.get(appId)).deviceModels ?? []).map((m) => m.name).sort();
+  ((await org.admin.apps.get(appId)).deviceModels ?? []).map((m) => m.name).sort();
 
 let firstAppId: string;
 let picoAppId: string;
 
 test("up creates the app for the manufacturer's supported models the lookup found", async () => {
-  const site = await admin.groups.create({ name: "Lookup Site", parentId: null });
-  await admin.groups.configure(site.id);
-  const result = await engine.up(program("Headset Trainer", "Meta"));
+  const site = await org.admin.groups.create({ name: "Lookup Site", parentId: null });
+  await org.admin.groups.configure(site.id);
+  const result = await org.engine.up(program("Headset Trainer", "Meta"));
   expect(result.errors).toEqual([]);
   expect(result.steps.create.map((s) => s.name)).toEqual(["trainer"]);
   firstAppId = result.outputs.appId as string;
@@ -63,24 +40,19 @@ test("up creates the app for the manufacturer's supported models the lookup foun
 });
 
 test("up again and refresh change nothing", async () => {
-  emulator.resetStats();
-  const again = await engine.up(program("Headset Trainer", "Meta"));
-  expect(again.errors).toEqual([]);
-  for (const kind of ["create", "update", "replace", "delete"] as const)
-    expect(again.steps[kind]).toEqual([]);
-  expect(emulator.stats().writes).toBe(0);
-  const refreshed = await engine.refresh();
+  await expectUpChangesNothing(org, program("Headset Trainer", "Meta"));
+  const refreshed = await org.engine.refresh();
   expect(refreshed.errors).toEqual([]);
   expect(refreshed.steps.update).toEqual([]);
   expect(refreshed.steps.delete).toEqual([]);
-  const twice = await engine.up(program("Headset Trainer", "Meta"));
+  const twice = await org.engine.up(program("Headset Trainer", "Meta"));
   for (const kind of ["create", "update", "replace", "delete"] as const)
     expect(twice.steps[kind]).toEqual([]);
-  expect(emulator.stats().writes).toBe(0);
+  expect(org.emulator.stats().writes).toBe(0);
 });
 
 test("another manufacturer's models under a new name replace the app: the new one has Pico's models", async () => {
-  const changed = await engine.up(program("Headset Trainer (Pico)", "Pico"));
+  const changed = await org.engine.up(program("Headset Trainer (Pico)", "Pico"));
   expect(changed.errors).toEqual([]);
   expect(changed.steps.replace.map((s) => s.name)).toEqual(["trainer"]);
   const appId = (picoAppId = changed.outputs.appId as string);
@@ -92,9 +64,9 @@ test("another manufacturer's models under a new name replace the app: the new on
 });
 
 test("destroy forgets the app (the API cannot delete one); it stays with its models", async () => {
-  const destroyed = await engine.destroy();
+  const destroyed = await org.engine.destroy();
   expect(destroyed.errors).toEqual([]);
   expect(destroyed.steps.delete.map((s) => s.name)).toEqual(["trainer"]);
-  expect(await admin.apps.get(picoAppId)).toMatchObject({ name: "Headset Trainer (Pico)" });
+  expect(await org.admin.apps.get(picoAppId)).toMatchObject({ name: "Headset Trainer (Pico)" });
   expect(await modelsOf(picoAppId)).toEqual(["Pico 4 Enterprise", "Pico Neo 3 Pro"]);
 });

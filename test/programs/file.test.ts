@@ -3,23 +3,15 @@
 // first, then upload), the same bytes at another local path are no change, destroy deletes the file, and a relative
 // source is resolved in the program's folder (where the engine starts the plugin). Content replaced in the portal
 // (under the reading where that keeps the id) is drift: the report, refresh, and an up that uploads again.
-import { createHash } from "crypto";
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine } from "../engine";
-import { brief, runDrift } from "../drift/support";
+import { createEngine } from "../engine";
+import { brief } from "../drift/support";
+import { sha512, writeSource } from "../fixtures/content";
+import { driftReport, expectUpChangesNothing, repoRoot, useProgramStack } from "./support";
 import * as dm from "../../provider";
 
-const repoRoot = path.resolve(__dirname, "../..");
-const sha512 = (bytes: string) => createHash("sha512").update(bytes).digest("hex");
-
-let emulator: RunningEmulator;
-let engine: Engine;
-let admin: DeviceMgmtClient;
-let dir: string;
+const org = useProgramStack({ project: "devicemgmt-file" });
 let fileId: string;
 
 function program(source: string) {
@@ -29,81 +21,53 @@ function program(source: string) {
   };
 }
 
-beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "file-program-"));
-  emulator = await startEmulator({ port: 0 });
-  admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
-  engine = await createEngine({
-    cwd: repoRoot,
-    project: "devicemgmt-file",
-    config: { "devicemgmt:baseUrl": emulator.baseUrl },
-    secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
-  });
-});
-
-afterAll(async () => {
-  await engine?.close();
-  await emulator?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
-
-const source = () => path.join(dir, "manual.pdf");
-const named = async () => (await admin.files.all()).filter((f) => f.filename === "safety-manual-v2.pdf");
+const source = () => path.join(org.dir, "manual.pdf");
+const named = async () => (await org.admin.files.all()).filter((f) => f.filename === "safety-manual-v2.pdf");
 
 test("up uploads the file; up again changes nothing and writes nothing", async () => {
   fs.writeFileSync(source(), "first edition");
-  const result = await engine.up(program(source()));
+  const result = await org.engine.up(program(source()));
   expect(result.errors).toEqual([]);
   expect(result.steps.create.map((s) => s.name)).toEqual(["manual"]);
   fileId = result.outputs.fileId as string;
   expect(result.outputs.sha512).toBe(sha512("first edition"));
-  const live = await admin.files.get(fileId);
+  const live = await org.admin.files.get(fileId);
   expect(live).toMatchObject({ filename: "safety-manual-v2.pdf", location: "/sdcard/Docs", sizeBytes: 13 });
   expect(live.checksum.value.toLowerCase()).toBe(sha512("first edition"));
 
-  emulator.resetStats();
-  const again = await engine.up(program(source()));
-  expect(again.errors).toEqual([]);
-  for (const kind of ["create", "update", "replace", "delete"] as const)
-    expect(again.steps[kind]).toEqual([]);
-  expect(emulator.stats().writes).toBe(0);
+  await expectUpChangesNothing(org, program(source()));
 });
 
 test("new bytes at the same path replace the file: the old one deleted, the new bytes uploaded", async () => {
   fs.writeFileSync(source(), "second edition");
-  const result = await engine.up(program(source()));
+  const result = await org.engine.up(program(source()));
   expect(result.errors).toEqual([]);
   expect(result.steps.replace.map((s) => [s.name, s.replaceKeys])).toEqual([["manual", ["sha512"]]]);
   const files = await named();
   expect(files.map((f) => [f.id, f.checksum.value.toLowerCase()])).toEqual([
     [result.outputs.fileId, sha512("second edition")],
   ]);
-  await expect(admin.files.get(fileId)).rejects.toMatchObject({ status: 404 });
+  await expect(org.admin.files.get(fileId)).rejects.toMatchObject({ status: 404 });
   fileId = result.outputs.fileId as string;
 });
 
 test("the same bytes at another local path are no change", async () => {
-  const moved = path.join(dir, "moved", "renamed-manual.pdf");
+  const moved = path.join(org.dir, "moved", "renamed-manual.pdf");
   fs.mkdirSync(path.dirname(moved), { recursive: true });
   fs.renameSync(source(), moved);
-  emulator.resetStats();
-  const result = await engine.up(program(moved));
-  expect(result.errors).toEqual([]);
-  for (const kind of ["create", "update", "replace", "delete"] as const)
-    expect(result.steps[kind]).toEqual([]);
-  expect(emulator.stats().writes).toBe(0);
+  await expectUpChangesNothing(org, program(moved));
   expect((await named()).map((f) => f.id)).toEqual([fileId]);
 });
 
 test("destroy deletes the file from the organization", async () => {
-  const destroyed = await engine.destroy();
+  const destroyed = await org.engine.destroy();
   expect(destroyed.errors).toEqual([]);
   expect(destroyed.steps.delete.map((s) => s.name)).toEqual(["manual"]);
   expect(await named()).toEqual([]);
 });
 
 test("a relative source is the program folder's", async () => {
-  const programDir = path.join(dir, "program");
+  const programDir = path.join(org.dir, "program");
   fs.mkdirSync(path.join(programDir, "content"), { recursive: true });
   fs.writeFileSync(path.join(programDir, "content", "relative.txt"), "relative bytes");
   // The plugin runs in the program's folder and loads the SDK and the provider from its node_modules.
@@ -111,8 +75,8 @@ test("a relative source is the program folder's", async () => {
   const own = await createEngine({
     cwd: programDir,
     project: "devicemgmt-file-relative",
-    config: { "devicemgmt:baseUrl": emulator.baseUrl },
-    secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
+    config: { "devicemgmt:baseUrl": org.emulator.baseUrl },
+    secretConfig: { "devicemgmt:apiToken": org.emulator.tokens.admin },
   });
   try {
     const result = await own.up(() => {
@@ -120,7 +84,7 @@ test("a relative source is the program folder's", async () => {
       return { fileId: file.id };
     });
     expect(result.errors).toEqual([]);
-    const live = await admin.files.get(result.outputs.fileId as string);
+    const live = await org.admin.files.get(result.outputs.fileId as string);
     expect(live).toMatchObject({ filename: "relative.txt", location: "/sdcard" });
     expect(live.checksum.value.toLowerCase()).toBe(sha512("relative bytes"));
     expect((await own.destroy()).errors).toEqual([]);
@@ -130,34 +94,19 @@ test("a relative source is the program folder's", async () => {
 });
 
 describe("content replaced in the portal, where the API's replace keeps the file's id", () => {
-  let strict: RunningEmulator;
-  let api: DeviceMgmtClient;
-  let stack: Engine;
-  beforeAll(async () => {
-    strict = await startEmulator({ port: 0, strict: { replaceKeepsFileId: true } });
-    api = new DeviceMgmtClient({ baseUrl: strict.baseUrl, apiToken: strict.tokens.admin });
-    stack = await createEngine({
-      cwd: repoRoot,
-      project: "devicemgmt-file-drift",
-      config: { "devicemgmt:baseUrl": strict.baseUrl },
-      secretConfig: { "devicemgmt:apiToken": strict.tokens.admin },
-    });
-  });
-  afterAll(async () => {
-    await stack?.close();
-    await strict?.close();
+  const strict = useProgramStack({
+    project: "devicemgmt-file-drift",
+    emulator: { strict: { replaceKeepsFileId: true } },
   });
 
   test("shows in the drift report and on refresh, and up uploads the declared bytes again", async () => {
-    const declared = path.join(dir, "declared.pdf");
-    fs.writeFileSync(declared, "declared bytes");
-    const created = await stack.up(program(declared));
+    const declared = writeSource(org.dir, "declared.pdf", "declared bytes");
+    const created = await strict.engine.up(program(declared));
     expect(created.errors).toEqual([]);
     const id = created.outputs.fileId as string;
 
-    const portal = path.join(dir, "portal.pdf");
-    fs.writeFileSync(portal, "portal bytes");
-    const replaced = await api.uploadFile({
+    const portal = writeSource(org.dir, "portal.pdf", "portal bytes");
+    const replaced = await strict.admin.uploadFile({
       source: portal,
       filename: "safety-manual-v2.pdf",
       path: "/sdcard/Docs",
@@ -165,12 +114,7 @@ describe("content replaced in the portal, where the API's replace keeps the file
     });
     expect(replaced.made.id).toBe(id);
 
-    const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "file-drift-"));
-    const stateFile = path.join(reportDir, "state.json");
-    await stack.saveState(stateFile);
-    const env = { DEVICEMGMT_BASE_URL: strict.baseUrl, DEVICEMGMT_API_TOKEN: strict.tokens.readOnly };
-    const drift = await runDrift(reportDir, ["--kinds", "file", stateFile], env);
-    fs.rmSync(reportDir, { recursive: true, force: true });
+    const drift = await driftReport(strict, "file");
     expect(drift.report.findings.map((f) => [brief(f), f.differences])).toEqual([
       [
         'changed file "safety-manual-v2.pdf" in /sdcard/Docs',
@@ -178,18 +122,18 @@ describe("content replaced in the portal, where the API's replace keeps the file
       ],
     ]);
 
-    const refreshed = await stack.refresh();
+    const refreshed = await strict.engine.refresh();
     expect(refreshed.errors).toEqual([]);
     expect(refreshed.steps.update.map((s) => s.name)).toEqual(["manual"]);
-    const repaired = await stack.up(program(declared));
+    const repaired = await strict.engine.up(program(declared));
     expect(repaired.errors).toEqual([]);
     expect(repaired.steps.replace.map((s) => [s.name, s.replaceKeys])).toEqual([["manual", ["sha512"]]]);
-    const files = (await api.files.all()).filter((f) => f.filename === "safety-manual-v2.pdf");
+    const files = (await strict.admin.files.all()).filter((f) => f.filename === "safety-manual-v2.pdf");
     expect(files.map((f) => [f.id, f.checksum.value.toLowerCase()])).toEqual([
       [repaired.outputs.fileId, sha512("declared bytes")],
     ]);
-    expect((await stack.destroy()).errors).toEqual([]);
-    expect(await api.files.all()).not.toContainEqual(
+    expect((await strict.engine.destroy()).errors).toEqual([]);
+    expect(await strict.admin.files.all()).not.toContainEqual(
       expect.objectContaining({ filename: "safety-manual-v2.pdf" }),
     );
   });

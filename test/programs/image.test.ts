@@ -2,29 +2,19 @@
 // organization, asserted through its API: up uploads both and a kiosk shows the new image as its menu icon; up
 // again and refresh change nothing; new bytes upload a new image, the kiosk follows its id, the old image stays
 // (the API cannot delete images) with a warning; destroy forgets both, which stay in the organization.
-import { createHash } from "crypto";
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine } from "../engine";
-import { runDrift } from "../drift/support";
+import { sha512 } from "../fixtures/content";
+import { driftReport, useProgramStack } from "./support";
 import * as dm from "../../provider";
 import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/declarations";
 
-const repoRoot = path.resolve(__dirname, "../..");
-const sha512 = (bytes: string) => createHash("sha512").update(bytes).digest("hex");
-
-let emulator: RunningEmulator;
-let engine: Engine;
-let admin: DeviceMgmtClient;
-let dir: string;
+const org = useProgramStack({ project: "devicemgmt-image" });
 let siteId: string;
 const ids: { image?: string; environment?: string } = {};
 
-const icon = () => path.join(dir, "menu-icon.png");
-const scene = () => path.join(dir, "hall.glb");
+const icon = () => path.join(org.dir, "menu-icon.png");
+const scene = () => path.join(org.dir, "hall.glb");
 
 function program() {
   return () => {
@@ -47,46 +37,31 @@ function program() {
 }
 
 const kiosk = () =>
-  emulator.snapshot().experiences.find((e) => e.kind === "headset" && e.holder.id === siteId);
+  org.emulator.snapshot().experiences.find((e) => e.kind === "headset" && e.holder.id === siteId);
 const noChanges = (steps: Record<"create" | "update" | "replace" | "delete", unknown[]>) => {
   for (const kind of ["create", "update", "replace", "delete"] as const) expect(steps[kind]).toEqual([]);
 };
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "image-program-"));
-  emulator = await startEmulator({ port: 0 });
-  admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
-  const site = await admin.groups.create({ name: "Image Lobby", parentId: null });
-  siteId = (await admin.groups.configure(site.id)).id;
-  engine = await createEngine({
-    cwd: repoRoot,
-    project: "devicemgmt-image",
-    config: { "devicemgmt:baseUrl": emulator.baseUrl },
-    secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
-  });
-});
-
-afterAll(async () => {
-  await engine?.close();
-  await emulator?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  const site = await org.admin.groups.create({ name: "Image Lobby", parentId: null });
+  siteId = (await org.admin.groups.configure(site.id)).id;
 });
 
 test("up uploads the image and the environment, and the kiosk shows the new image as its menu icon", async () => {
   fs.writeFileSync(icon(), "icon, first drawing");
   fs.writeFileSync(scene(), "glTF hall");
-  const result = await engine.up(program());
+  const result = await org.engine.up(program());
   expect(result.errors).toEqual([]);
   expect(result.steps.create.map((s) => s.name).sort()).toEqual(["hall", "menu-icon", "site-kiosk"]);
   ids.image = result.outputs.imageId as string;
   ids.environment = result.outputs.environmentId as string;
   expect(result.outputs).toMatchObject({ imageSha512: sha512("icon, first drawing"), type: "unknown" });
-  expect(await admin.images.get(ids.image)).toMatchObject({
+  expect(await org.admin.images.get(ids.image)).toMatchObject({
     originalFileName: "menu-icon.png",
     status: "available",
     sizeBytes: 19,
   });
-  expect(await admin.custom3DEnvironments.get(ids.environment)).toMatchObject({
+  expect(await org.admin.custom3DEnvironments.get(ids.environment)).toMatchObject({
     objectName: "hall.glb",
     status: "available",
   });
@@ -94,31 +69,26 @@ test("up uploads the image and the environment, and the kiosk shows the new imag
 });
 
 test("up again and refresh change nothing", async () => {
-  emulator.resetStats();
-  const again = await engine.up(program());
+  org.emulator.resetStats();
+  const again = await org.engine.up(program());
   expect(again.errors).toEqual([]);
   noChanges(again.steps);
-  expect(emulator.stats().writes).toBe(0);
-  const refreshed = await engine.refresh();
+  expect(org.emulator.stats().writes).toBe(0);
+  const refreshed = await org.engine.refresh();
   expect(refreshed.errors).toEqual([]);
   expect(refreshed.steps.update).toEqual([]);
   expect(refreshed.steps.delete).toEqual([]);
-  const after = await engine.up(program());
+  const after = await org.engine.up(program());
   noChanges(after.steps);
 });
 
 test("the drift report reads the stack's image and environment and finds them as declared", async () => {
-  const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "image-drift-"));
-  const stateFile = path.join(reportDir, "state.json");
-  await engine.saveState(stateFile);
-  const env = { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly };
-  emulator.resetStats();
-  const drift = await runDrift(reportDir, ["--kinds", "image,custom3DEnvironment", stateFile], env);
-  fs.rmSync(reportDir, { recursive: true, force: true });
+  org.emulator.resetStats();
+  const drift = await driftReport(org, "image,custom3DEnvironment");
   expect(drift.stderr).toContain("0 found");
   expect(drift.report.findings).toEqual([]);
   // Each was read: the image by its id (images are listed only by type), the environments' list.
-  expect(emulator.stats().byRoute).toMatchObject({
+  expect(org.emulator.stats().byRoute).toMatchObject({
     "GET /images/{imageId}": 1,
     "GET /custom-3d-environments": 1,
   });
@@ -126,25 +96,27 @@ test("the drift report reads the stack's image and environment and finds them as
 
 test("new bytes upload a new image, the kiosk follows its id, and the old image stays with a warning", async () => {
   fs.writeFileSync(icon(), "icon, second drawing");
-  const result = await engine.up(program());
+  const result = await org.engine.up(program());
   expect(result.errors).toEqual([]);
   expect(result.steps.replace.map((s) => [s.name, s.replaceKeys])).toEqual([["menu-icon", ["sha512"]]]);
   const newId = result.outputs.imageId as string;
   expect(newId).not.toBe(ids.image);
-  expect(await admin.images.get(newId)).toMatchObject({ status: "available", sizeBytes: 20 });
+  expect(await org.admin.images.get(newId)).toMatchObject({ status: "available", sizeBytes: 20 });
   expect(kiosk()?.settings.menuIconImageId).toBe(newId);
-  expect(await admin.images.get(ids.image as string)).toMatchObject({ originalFileName: "menu-icon.png" });
+  expect(await org.admin.images.get(ids.image as string)).toMatchObject({
+    originalFileName: "menu-icon.png",
+  });
   // The plugin's warning reaches the CLI's output, where the user reads it.
   expect(result.output).toContain(`Image ${ids.image} ("menu-icon.png"): the API cannot delete images`);
   ids.image = newId;
 });
 
 test("destroy forgets both (the API cannot delete them) and says so", async () => {
-  const destroyed = await engine.destroy();
+  const destroyed = await org.engine.destroy();
   expect(destroyed.errors).toEqual([]);
   expect(destroyed.steps.delete.map((s) => s.name).sort()).toEqual(["hall", "menu-icon", "site-kiosk"]);
-  expect(await admin.images.get(ids.image as string)).toMatchObject({ status: "available" });
-  expect(await admin.custom3DEnvironments.get(ids.environment as string)).toMatchObject({
+  expect(await org.admin.images.get(ids.image as string)).toMatchObject({ status: "available" });
+  expect(await org.admin.custom3DEnvironments.get(ids.environment as string)).toMatchObject({
     objectName: "hall.glb",
   });
   expect(destroyed.output).toContain(`Image ${ids.image} ("menu-icon.png"): the API cannot delete images`);

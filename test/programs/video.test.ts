@@ -3,23 +3,14 @@
 // and refresh change nothing, a new name and rendering update it in place leaving the TagSet's tags, a rename in
 // the portal is drift (report, refresh) that up repairs in place, new bytes upload a new video before deleting
 // the old one (the GroupVideo and TagSet follow the new id), destroy deletes.
-import { createHash } from "crypto";
 import * as fs from "fs";
-import * as os from "os";
 import * as path from "path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine } from "../engine";
-import { brief, runDrift } from "../drift/support";
+import { brief } from "../drift/support";
+import { sha512 } from "../fixtures/content";
+import { driftReport, expectUpChangesNothing, useProgramStack } from "./support";
 import * as dm from "../../provider";
 
-const repoRoot = path.resolve(__dirname, "../..");
-const sha512 = (bytes: string) => createHash("sha512").update(bytes).digest("hex");
-
-let emulator: RunningEmulator;
-let engine: Engine;
-let admin: DeviceMgmtClient;
-let dir: string;
+const org = useProgramStack({ project: "devicemgmt-video" });
 let siteId: string;
 let videoId: string;
 
@@ -43,7 +34,7 @@ const immersive: Declared["rendering"] = {
 function program(declared: Declared) {
   return () => {
     const video = new dm.Video("tour", {
-      source: path.join(dir, "tour.mp4"),
+      source: path.join(org.dir, "tour.mp4"),
       name: declared.name,
       ...declared.rendering,
     });
@@ -53,37 +44,23 @@ function program(declared: Declared) {
   };
 }
 
-const onSite = () => emulator.snapshot().groups.find((g) => g.id === siteId)?.videoIds;
-const tours = async () => (await admin.videos.all()).filter((v) => v.filename === "tour.mp4");
+const onSite = () => org.emulator.snapshot().groups.find((g) => g.id === siteId)?.videoIds;
+const tours = async () => (await org.admin.videos.all()).filter((v) => v.filename === "tour.mp4");
 
 beforeAll(async () => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "video-program-"));
-  emulator = await startEmulator({ port: 0 });
-  admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
-  siteId = (await admin.groups.configure((await admin.groups.create({ name: "Lobby", parentId: null })).id))
-    .id;
-  engine = await createEngine({
-    cwd: repoRoot,
-    project: "devicemgmt-video",
-    config: { "devicemgmt:baseUrl": emulator.baseUrl },
-    secretConfig: { "devicemgmt:apiToken": emulator.tokens.admin },
-  });
-});
-
-afterAll(async () => {
-  await engine?.close();
-  await emulator?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  siteId = (
+    await org.admin.groups.configure((await org.admin.groups.create({ name: "Lobby", parentId: null })).id)
+  ).id;
 });
 
 test("up uploads the video, tags it and puts it on the site; up again and refresh change nothing", async () => {
-  fs.writeFileSync(path.join(dir, "tour.mp4"), "first cut");
-  const result = await engine.up(program({ name: "Lobby Tour", rendering: flat }));
+  fs.writeFileSync(path.join(org.dir, "tour.mp4"), "first cut");
+  const result = await org.engine.up(program({ name: "Lobby Tour", rendering: flat }));
   expect(result.errors).toEqual([]);
   expect(result.steps.create.map((s) => s.name).sort()).toEqual(["tour", "tour-on-site", "tour-tags"]);
   videoId = result.outputs.videoId as string;
   expect(result.outputs.sha512).toBe(sha512("first cut"));
-  const live = await admin.videos.get(videoId);
+  const live = await org.admin.videos.get(videoId);
   expect(live).toMatchObject({
     name: "Lobby Tour",
     filename: "tour.mp4",
@@ -94,36 +71,31 @@ test("up uploads the video, tags it and puts it on the site; up again and refres
   expect(live.checksum.value.toLowerCase()).toBe(sha512("first cut"));
   expect(onSite()).toEqual([videoId]);
 
-  emulator.resetStats();
-  const again = await engine.up(program({ name: "Lobby Tour", rendering: flat }));
-  expect(again.errors).toEqual([]);
-  for (const kind of ["create", "update", "replace", "delete"] as const)
-    expect(again.steps[kind]).toEqual([]);
-  expect(emulator.stats().writes).toBe(0);
+  await expectUpChangesNothing(org, program({ name: "Lobby Tour", rendering: flat }));
 
-  const refreshed = await engine.refresh();
+  const refreshed = await org.engine.refresh();
   expect(refreshed.errors).toEqual([]);
   expect(refreshed.steps.update).toEqual([]);
 });
 
 test("a new name and rendering update the video in place; the TagSet's tags stay", async () => {
-  const result = await engine.up(program({ name: "Lobby Tour 360", rendering: immersive }));
+  const result = await org.engine.up(program({ name: "Lobby Tour 360", rendering: immersive }));
   expect(result.errors).toEqual([]);
   expect(result.steps.update.map((s) => s.name)).toEqual(["tour"]);
   expect(result.steps.replace).toEqual([]);
   expect(result.outputs.videoId).toBe(videoId);
-  expect(await admin.videos.get(videoId)).toMatchObject({
+  expect(await org.admin.videos.get(videoId)).toMatchObject({
     name: "Lobby Tour 360",
     tags: ["lobby"],
     details: immersive,
   });
-  const again = await engine.up(program({ name: "Lobby Tour 360", rendering: immersive }));
+  const again = await org.engine.up(program({ name: "Lobby Tour 360", rendering: immersive }));
   expect(again.steps.update).toEqual([]);
 });
 
 test("a rename in the portal shows in the drift report and on refresh; up renames it back in place", async () => {
-  const live = await admin.videos.get(videoId);
-  await admin.videos.update(videoId, {
+  const live = await org.admin.videos.get(videoId);
+  await org.admin.videos.update(videoId, {
     name: "Renamed in the portal",
     description: live.description ?? null,
     videoType: "ThreeSixty",
@@ -133,12 +105,7 @@ test("a rename in the portal shows in the drift report and on refresh; up rename
     audioEncoding: "AMBIX_4",
     tags: live.tags ?? [],
   });
-  const reportDir = fs.mkdtempSync(path.join(os.tmpdir(), "video-drift-"));
-  const stateFile = path.join(reportDir, "state.json");
-  await engine.saveState(stateFile);
-  const env = { DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly };
-  const drift = await runDrift(reportDir, ["--kinds", "video", stateFile], env);
-  fs.rmSync(reportDir, { recursive: true, force: true });
+  const drift = await driftReport(org, "video");
   expect(drift.report.findings.map((f) => [brief(f), f.differences])).toEqual([
     [
       'changed video "Renamed in the portal" (tour.mp4)',
@@ -146,19 +113,19 @@ test("a rename in the portal shows in the drift report and on refresh; up rename
     ],
   ]);
 
-  const refreshed = await engine.refresh();
+  const refreshed = await org.engine.refresh();
   expect(refreshed.errors).toEqual([]);
   expect(refreshed.steps.update.map((s) => s.name)).toEqual(["tour"]);
-  const repaired = await engine.up(program({ name: "Lobby Tour 360", rendering: immersive }));
+  const repaired = await org.engine.up(program({ name: "Lobby Tour 360", rendering: immersive }));
   expect(repaired.errors).toEqual([]);
   expect(repaired.steps.update.map((s) => s.name)).toEqual(["tour"]);
   expect(repaired.steps.replace).toEqual([]);
-  expect(await admin.videos.get(videoId)).toMatchObject({ name: "Lobby Tour 360", tags: ["lobby"] });
+  expect(await org.admin.videos.get(videoId)).toMatchObject({ name: "Lobby Tour 360", tags: ["lobby"] });
 });
 
 test("new bytes upload a new video before the old one is deleted; the site and the tags follow it", async () => {
-  fs.writeFileSync(path.join(dir, "tour.mp4"), "second cut");
-  const result = await engine.up(program({ name: "Lobby Tour", rendering: flat }));
+  fs.writeFileSync(path.join(org.dir, "tour.mp4"), "second cut");
+  const result = await org.engine.up(program({ name: "Lobby Tour", rendering: flat }));
   expect(result.errors).toEqual([]);
   expect(result.steps.replace.map((s) => [s.name, s.replaceKeys])).toContainEqual(["tour", ["sha512"]]);
   // Create first: the new video exists before the GroupVideo moves to it, and the old one goes last.
@@ -170,13 +137,13 @@ test("new bytes upload a new video before the old one is deleted; the site and t
   expect((await tours()).map((v) => [v.id, v.checksum.value.toLowerCase(), v.tags])).toEqual([
     [newId, sha512("second cut"), ["lobby"]],
   ]);
-  await expect(admin.videos.get(videoId)).rejects.toMatchObject({ status: 404 });
+  await expect(org.admin.videos.get(videoId)).rejects.toMatchObject({ status: 404 });
   expect(onSite()).toEqual([newId]);
   videoId = newId;
 });
 
 test("destroy deletes the video and takes it off the site", async () => {
-  const destroyed = await engine.destroy();
+  const destroyed = await org.engine.destroy();
   expect(destroyed.errors).toEqual([]);
   expect(destroyed.steps.delete.map((s) => s.name).sort()).toEqual(["tour", "tour-on-site", "tour-tags"]);
   expect(await tours()).toEqual([]);

@@ -5,7 +5,6 @@
 // (expired URL, failed part, lost complete) are inherited from the shared uploader. getAppBundle finds a bundle
 // by label or id. Under both readings of whether an upload into a bundle joins it (emulator switch
 // uploadsLeaveBundle). The organization is asserted through the API.
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
@@ -13,9 +12,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { getAppBundle } from "../../provider";
 import { LookupArgumentError, LookupError } from "../../provider/errors";
 import type { EmulatorOptions } from "../../emulator";
+import { liveBundle, sha512, useSourceFolder } from "../fixtures/content";
 import { failure, Managed, startStack, type Stack } from "./support";
-
-const sha512 = (bytes: string) => createHash("sha512").update(bytes).digest("hex");
 
 /** Whether an upload with appBundleId puts the file into the bundle: the documents do not say. */
 const READINGS: [string, EmulatorOptions][] = [
@@ -24,27 +22,13 @@ const READINGS: [string, EmulatorOptions][] = [
 ];
 
 let stack: Stack;
-let dir: string;
+const sources = useSourceFolder("bundle-plugin-");
 let appId: string;
 let versionId: string;
 
-const write = (name: string, bytes: string) => {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, bytes);
-  return file;
-};
+const write = sources.write;
 
-/** The bundle as the API shows it: status, label, build, and where each file goes with its checksum. */
-async function live(id: string) {
-  const bundle = await stack.admin.appBundles.get(id);
-  const files = await stack.admin.appBundles.files(id).all();
-  return {
-    status: bundle.status,
-    label: bundle.label,
-    versionId: bundle.appBuild?.id,
-    files: files.flatMap((f) => f.bundlePaths.map((p) => [p, f.checksum.value.toLowerCase()])).sort(),
-  };
-}
+const live = (id: string) => liveBundle(stack.admin, id);
 
 const pendingOfBuild = async () =>
   (await stack.admin.releases.bundles(appId, "pending").all()).filter((b) => b.appBuild?.id === versionId);
@@ -53,13 +37,11 @@ const storagePuts = () => stack.emulator.storageRequests().filter((r) => r.metho
 describe.each(READINGS)("AppBundle, %s", (_reading, emulatorOptions) => {
   beforeAll(async () => {
     stack = await startStack({ emulator: emulatorOptions });
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "bundle-plugin-"));
     appId = (await stack.admin.apps.all()).find((a) => a.name === "Training Simulator")?.id as string;
     versionId = (await stack.admin.releases.versions(appId).all())[0].id;
   });
   afterAll(async () => {
     await stack.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it("uploads and finalizes; no change on a second diff; a portal label change is read and set back; delete forgets", async () => {

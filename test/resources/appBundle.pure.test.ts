@@ -2,33 +2,21 @@
 // names the file at fault, refuses two files at one device path; the diff compares files by folder, name and
 // SHA-512 (never the local path), replaces on content or build, and updates the label in place (a label left out
 // is not managed).
-import { createHash } from "node:crypto";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { UNKNOWN } from "../../provider/framework/framework";
 import { diffKind } from "../../provider/framework/kind";
 import { appBundleHandler } from "../../provider/kinds/appBundle/handler";
 import { appBundleProperties } from "../../provider/kinds/appBundle/properties";
+import { sha512, useSourceFolder } from "../fixtures/content";
 
 const BUNDLE = { type: "AppBundle", properties: appBundleProperties, naturalKey: false };
-const sha512 = (bytes: string) => createHash("sha512").update(bytes).digest("hex");
 const APP = "6f1c2c9e-1111-4a2b-8c3d-000000000001";
 const BUILD = "6f1c2c9e-1111-4a2b-8c3d-000000000002";
 const OTHER_BUILD = "6f1c2c9e-1111-4a2b-8c3d-000000000003";
 
-let dir: string;
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "bundle-kind-"));
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const sources = useSourceFolder("bundle-kind-");
 
-const write = (name: string, bytes: string) => {
-  const file = path.join(dir, name);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, bytes);
-  return file;
-};
+const write = sources.write;
 
 const check = (files: unknown[], extra: Record<string, unknown> = {}) =>
   appBundleHandler.check({}, { appId: APP, versionId: BUILD, files, ...extra });
@@ -60,8 +48,8 @@ describe("AppBundle check", () => {
     const data = write("data.bin", "data");
     const { failures } = await check([
       { source: apk, path: "/sdcard" },
-      { source: path.join(dir, "nowhere.bin"), path: "/sdcard" },
-      { source: dir, path: "/sdcard" },
+      { source: path.join(sources.dir, "nowhere.bin"), path: "/sdcard" },
+      { source: sources.dir, path: "/sdcard" },
       { source: data, path: "/sdcard/a" },
       { source: data, path: "/sdcard/a/" },
     ]);

@@ -4,33 +4,23 @@
 // another version name; a build still being processed (what a run killed after its complete leaves) is waited
 // for and taken over; a build that fails processing fails the create with the reason; read sees another hash
 // or a build gone; delete forgets and the build stays. The organization is asserted through the API.
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
+import { sha256, useSourceFolder } from "../fixtures/content";
 import { failure, Managed, startStack, type Stack } from "./support";
 
-const sha256 = (bytes: string) => createHash("sha256").update(bytes).digest("hex");
-
 let stack: Stack;
-let dir: string;
+const sources = useSourceFolder("app-version-plugin-");
 let appId: string;
 beforeAll(async () => {
   stack = await startStack();
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "app-version-plugin-"));
   appId = (await stack.admin.apps.all()).find((a) => a.name === "Training Simulator")!.id;
 });
 afterAll(async () => {
   await stack.close();
-  fs.rmSync(dir, { recursive: true, force: true });
 });
 
-const write = (name: string, bytes: string) => {
-  const file = path.join(dir, name);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, bytes);
-  return file;
-};
+const write = sources.write;
 const builds = (hash: string) => stack.admin.releases.versions(appId, [hash]).all();
 
 it("refuses at check what is not an .apk, a missing source and a folder, naming source and the fix", async () => {
@@ -49,11 +39,11 @@ it("refuses at check what is not an .apk, a missing source and a folder, naming 
       expect.stringMatching(/is an Android package \(\.apk\), not a \.pdf file\. Give the path of the \.apk/),
     ],
   ]);
-  expect(await reasons(path.join(dir, "missing.apk"))).toEqual([
+  expect(await reasons(path.join(sources.dir, "missing.apk"))).toEqual([
     ["source", expect.stringMatching(/missing\.apk does not exist .*Give the path of the file to upload/)],
   ]);
-  fs.mkdirSync(path.join(dir, "folder.apk"));
-  expect(await reasons(path.join(dir, "folder.apk"))).toEqual([
+  fs.mkdirSync(path.join(sources.dir, "folder.apk"));
+  expect(await reasons(path.join(sources.dir, "folder.apk"))).toEqual([
     ["source", expect.stringMatching(/folder\.apk is a folder\. Give the path of one file/)],
   ]);
   const missing = await build.check({ appId, versionName: "1.0.0" });

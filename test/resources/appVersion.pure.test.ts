@@ -2,29 +2,18 @@
 // cached apart from File's SHA-512 of the same file), pins and refuses with the property and the fix, and the diff
 // compares the hash, never the local path; every other declared change replaces (the API changes no build).
 import { createHash } from "node:crypto";
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import { diffKind } from "../../provider/framework/kind";
 import { appVersionHandler } from "../../provider/kinds/appVersion/handler";
 import { appVersionProperties } from "../../provider/kinds/appVersion/properties";
 import { checkContentSource, hashReads } from "../../provider/framework/source";
+import { sha256, useSourceFolder } from "../fixtures/content";
 
 const APP_VERSION = { type: "AppVersion", properties: appVersionProperties, naturalKey: false };
 const APP = "6f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b";
-const sha256 = (bytes: string) => createHash("sha256").update(bytes).digest("hex");
 
-let dir: string;
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "app-version-kind-"));
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const sources = useSourceFolder("app-version-kind-");
 
-const write = (name: string, bytes: string) => {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, bytes);
-  return file;
-};
+const write = sources.write;
 
 test("check records the .apk's SHA-256, hashed once per algorithm while the file is unchanged", async () => {
   const source = write("sim.apk", "a build");
@@ -38,7 +27,10 @@ test("check records the .apk's SHA-256, hashed once per algorithm while the file
   await appVersionHandler.check({}, { appId: APP, source, versionName: "2.5.0" });
   expect(hashReads()).toBe(before + 1);
   // The SHA-512 of the same path (as File hashes) is cached apart: read once more, never taken for the SHA-256.
-  const sha512 = await checkContentSource(source, dir, { algorithm: "SHA-512", refuse: () => undefined });
+  const sha512 = await checkContentSource(source, sources.dir, {
+    algorithm: "SHA-512",
+    refuse: () => undefined,
+  });
   expect(sha512).toMatchObject({ checksum: createHash("sha512").update("a build").digest("hex") });
   expect(hashReads()).toBe(before + 2);
 });

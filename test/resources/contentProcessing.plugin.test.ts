@@ -5,20 +5,18 @@
 // failed (emulator faults failContentProcessing, failBundleProcessing, failAppBuilds) fails the create with the
 // status; the failed object stays (the API deletes none of these kinds) and the next create makes one new object.
 // The organization is counted through the API afterwards.
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { sha256, useSourceFolder } from "../fixtures/content";
 import { failure, Managed, startStack, type Stack } from "./support";
 
-const sha256 = (bytes: string) => createHash("sha256").update(bytes).digest("hex");
 const SETTING = "devicemgmt:processingTimeoutSeconds";
 
-let dir: string;
+const sources = useSourceFolder("processing-plugin-");
 let home: string;
 const pulumiHome = process.env.PULUMI_HOME;
 beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "processing-plugin-"));
   // The plugin inherits it: the journal's notes go to a throwaway folder.
   home = fs.mkdtempSync(path.join(os.tmpdir(), "processing-home-"));
   process.env.PULUMI_HOME = home;
@@ -26,14 +24,9 @@ beforeAll(() => {
 afterAll(() => {
   if (pulumiHome === undefined) delete process.env.PULUMI_HOME;
   else process.env.PULUMI_HOME = pulumiHome;
-  fs.rmSync(dir, { recursive: true, force: true });
   fs.rmSync(home, { recursive: true, force: true });
 });
-const write = (name: string, bytes: string) => {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, bytes);
-  return file;
-};
+const write = sources.write;
 const notes = () => {
   const folder = path.join(home, "devicemgmt", "creates-in-flight");
   return fs.existsSync(folder) ? fs.readdirSync(folder).length : 0;

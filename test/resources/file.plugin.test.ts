@@ -2,36 +2,26 @@
 // parts and records the checksum the API answers, a read finds content replaced in the portal, a replacement
 // deletes first and uploads again, delete deletes. Under both readings of whether the API's `replace` keeps a
 // file's id (emulator switch replaceKeepsFileId). The organization is asserted through the API.
-import { createHash } from "node:crypto";
-import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import type { EmulatorOptions } from "../../emulator";
+import { sha512, useSourceFolder } from "../fixtures/content";
 import { failure, Managed, startStack, type Stack } from "./support";
 
 const READINGS: [string, EmulatorOptions, boolean][] = [
   ["replace gives a new id (default)", {}, false],
   ["replace keeps the file's id", { strict: { replaceKeepsFileId: true } }, true],
 ];
-const sha512 = (bytes: string) => createHash("sha512").update(bytes).digest("hex");
 
 describe.each(READINGS)("File, %s", (_reading, emulatorOptions, keepsId) => {
   let stack: Stack;
-  let dir: string;
+  const sources = useSourceFolder("file-plugin-");
   beforeAll(async () => {
     stack = await startStack({ emulator: emulatorOptions });
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "file-plugin-"));
   });
   afterAll(async () => {
     await stack.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const write = (name: string, bytes: string) => {
-    const file = path.join(dir, name);
-    fs.writeFileSync(file, bytes);
-    return file;
-  };
+  const write = sources.write;
   const named = async (filename: string) =>
     (await stack.admin.files.all()).filter((f) => f.filename === filename);
 

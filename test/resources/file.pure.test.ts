@@ -1,31 +1,20 @@
 // The File kind without Pulumi or HTTP: check hashes the source (and caches the hash by path, size and mtime),
 // refuses sources that cannot be a File with the property and the fix, and the diff compares the content's hash,
 // never the local path.
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { UNKNOWN } from "../../provider/framework/framework";
 import { diffKind } from "../../provider/framework/kind";
 import { fileHandler } from "../../provider/kinds/file/handler";
 import { fileProperties } from "../../provider/kinds/file/properties";
 import { checkSource, hashReads } from "../../provider/framework/source";
+import { sha512, useSourceFolder } from "../fixtures/content";
 
 const FILE = { type: "File", properties: fileProperties, naturalKey: true };
-const sha512 = (bytes: string) => createHash("sha512").update(bytes).digest("hex");
 
-let dir: string;
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "file-kind-"));
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const sources = useSourceFolder("file-kind-");
 
-const write = (name: string, bytes: string) => {
-  const file = path.join(dir, name);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  fs.writeFileSync(file, bytes);
-  return file;
-};
+const write = sources.write;
 
 describe("File check", () => {
   it("records the source's SHA-512 and its name as the file name (a declared name wins)", async () => {
@@ -64,12 +53,12 @@ describe("File check", () => {
   it("refuses a source that cannot be a File, naming the property and the fix", async () => {
     const reasons = async (news: Record<string, unknown>) =>
       Object.fromEntries((await fileHandler.check({}, news)).failures.map((f) => [f.property, f.reason]));
-    expect(await reasons({ source: path.join(dir, "nope.pdf"), path: "/sdcard" })).toEqual({
+    expect(await reasons({ source: path.join(sources.dir, "nope.pdf"), path: "/sdcard" })).toEqual({
       source: expect.stringMatching(
         /^source: .*nope\.pdf does not exist .*Give the path of the file to upload/,
       ),
     });
-    expect(await reasons({ source: dir, path: "/sdcard" })).toEqual({
+    expect(await reasons({ source: sources.dir, path: "/sdcard" })).toEqual({
       source: expect.stringMatching(/^source: .* is a folder\. Give the path of one file/),
     });
     expect(await reasons({ source: write("app.APK", "x"), path: "/sdcard" })).toEqual({
@@ -97,7 +86,7 @@ describe("File check", () => {
   });
 
   it("follows a symbolic link inside the program's folder, refuses one leading outside", async () => {
-    const program = path.join(dir, "program");
+    const program = path.join(sources.dir, "program");
     fs.mkdirSync(path.join(program, "content"), { recursive: true });
     fs.writeFileSync(path.join(program, "content", "inside.txt"), "inside");
     fs.symlinkSync(path.join(program, "content", "inside.txt"), path.join(program, "near.txt"));

@@ -3,14 +3,11 @@
 // the diff compares the hash and the name, never the path; a replacement uploads a new object and forgets the
 // old one (the API cannot delete either), saying so; adoption only with adoptId. Under both readings of the type
 // an uploaded image gets (emulator switch uploadedImageType). The organization is asserted through the API.
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import type { EmulatorOptions } from "../../emulator";
+import { sha512, useSourceFolder } from "../fixtures/content";
 import { eventually, failure, Managed, startStack, type Stack } from "./support";
-
-const sha512 = (bytes: string) => createHash("sha512").update(bytes).digest("hex");
 
 describe.each<[string, EmulatorOptions, string]>([
   ["uploaded images are unknown (default)", {}, "unknown"],
@@ -21,20 +18,14 @@ describe.each<[string, EmulatorOptions, string]>([
   ],
 ])("Image, %s", (_reading, emulatorOptions, type) => {
   let stack: Stack;
-  let dir: string;
+  const sources = useSourceFolder("image-plugin-");
   beforeAll(async () => {
     stack = await startStack({ emulator: emulatorOptions });
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "image-plugin-"));
   });
   afterAll(async () => {
     await stack.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
-  const write = (name: string, bytes: string) => {
-    const file = path.join(dir, name);
-    fs.writeFileSync(file, bytes);
-    return file;
-  };
+  const write = sources.write;
 
   it("uploads and waits for available, keeps its own hash, replaces on new bytes and forgets on delete", async () => {
     const source = write("sky.jpg", "blue sky");
@@ -86,11 +77,11 @@ describe.each<[string, EmulatorOptions, string]>([
     const reasons = async (news: Parameters<typeof image.check>[0]) =>
       (await image.check(news)).failures.map((f) => `${f.property}: ${f.reason}`);
     expect(await reasons({})).toEqual([expect.stringMatching(/^source: source: source is required/)]);
-    expect(await reasons({ source: path.join(dir, "nope.png") })).toEqual([
+    expect(await reasons({ source: path.join(sources.dir, "nope.png") })).toEqual([
       expect.stringMatching(/^source: source: .*nope\.png does not exist/),
     ]);
-    fs.mkdirSync(path.join(dir, "folder.png"), { recursive: true });
-    expect(await reasons({ source: path.join(dir, "folder.png") })).toEqual([
+    fs.mkdirSync(path.join(sources.dir, "folder.png"), { recursive: true });
+    expect(await reasons({ source: path.join(sources.dir, "folder.png") })).toEqual([
       expect.stringMatching(/is a folder\. Give the path of one file/),
     ]);
     const scene = write("scene.glb", "glTF");
@@ -136,22 +127,18 @@ describe.each<[string, EmulatorOptions, string]>([
 
 describe("Custom3DEnvironment", () => {
   let stack: Stack;
-  let dir: string;
+  const sources = useSourceFolder("environment-plugin-");
   beforeAll(async () => {
     stack = await startStack();
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "environment-plugin-"));
   });
   afterAll(async () => {
     await stack.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
   it("uploads a .glb, waits for available, refuses other files at check, and forgets on delete", async () => {
-    const source = path.join(dir, "hall.glb");
-    fs.writeFileSync(source, "glTF hall");
+    const source = sources.write("hall.glb", "glTF hall");
     const environment = await Managed.of(stack.plugin, "custom3DEnvironment", "hall");
-    const gltf = path.join(dir, "hall.gltf");
-    fs.writeFileSync(gltf, "{}");
+    const gltf = sources.write("hall.gltf", "{}");
     expect((await environment.check({ source: gltf })).failures).toEqual([
       {
         property: "source",

@@ -5,38 +5,29 @@
 // and a GroupVideo naming the new id follows it; adoption only with adoptId and the same content; a --replace of
 // unchanged content; duplicates and bad rendering refused at check; the uploader's faults (expired URL, failed
 // part, lost complete) and a source changed since preview. The organization is asserted through the API.
-import { createHash } from "node:crypto";
 import * as fs from "node:fs";
-import * as os from "node:os";
-import * as path from "node:path";
 import type { EmulatorOptions } from "../../emulator";
+import { sha512, useSourceFolder } from "../fixtures/content";
 import { failure, Managed, startStack, type Stack } from "./support";
 
 const READINGS: [string, EmulatorOptions][] = [
   ["a PUT's tags replace the video's (default)", {}],
   ["a PUT's tags are added to the video's", { strict: { mergeVideoTagsOnPut: true } }],
 ];
-const sha512 = (bytes: string) => createHash("sha512").update(bytes).digest("hex");
 const flat = { videoType: "TwoDimensional", audioEncoding: "STEREO" } as const;
 
 describe.each(READINGS)("Video, %s", (reading, emulatorOptions) => {
   let stack: Stack;
-  let dir: string;
+  const sources = useSourceFolder("video-plugin-");
   let n = 0;
   beforeAll(async () => {
     stack = await startStack({ emulator: emulatorOptions });
-    dir = fs.mkdtempSync(path.join(os.tmpdir(), "video-plugin-"));
   });
   afterAll(async () => {
     await stack.close();
-    fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  const write = (name: string, bytes: string) => {
-    const file = path.join(dir, name);
-    fs.writeFileSync(file, bytes);
-    return file;
-  };
+  const write = sources.write;
   /** A file name of its own for each test (both readings share nothing, but tests of one reading do). */
   const unique = (stem: string) => `${stem}-${reading.length}-${++n}.mp4`;
   const named = async (filename: string) =>

@@ -2,29 +2,18 @@
 // refuses a container the API does not take and a combination of rendering fields the OpenAPI forbids, each
 // naming the property and the fix; the diff replaces on new content (create first), updates metadata in place,
 // and ignores the local path and what the program leaves out.
-import { createHash } from "node:crypto";
-import * as fs from "node:fs";
-import * as os from "node:os";
 import * as path from "node:path";
 import { UNKNOWN } from "../../provider/framework/framework";
 import { diffKind } from "../../provider/framework/kind";
 import { videoHandler } from "../../provider/kinds/video/handler";
 import { videoProperties } from "../../provider/kinds/video/properties";
+import { sha512, useSourceFolder } from "../fixtures/content";
 
 const VIDEO = { type: "Video", properties: videoProperties, naturalKey: false };
-const sha512 = (bytes: string) => createHash("sha512").update(bytes).digest("hex");
 
-let dir: string;
-beforeAll(() => {
-  dir = fs.mkdtempSync(path.join(os.tmpdir(), "video-kind-"));
-});
-afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+const sources = useSourceFolder("video-kind-");
 
-const write = (name: string, bytes: string) => {
-  const file = path.join(dir, name);
-  fs.writeFileSync(file, bytes);
-  return file;
-};
+const write = sources.write;
 
 const flat = { videoType: "TwoDimensional", audioEncoding: "STEREO" };
 const immersive = {
@@ -67,10 +56,10 @@ describe("Video check", () => {
     expect(await reasons({ source: write("ok.mp4", "x"), filename: "tour.avi", ...flat })).toEqual({
       filename: expect.stringMatching(/^filename: filename must end with \.mp4, \.mkv or \.webm/),
     });
-    expect(await reasons({ source: dir, ...flat })).toEqual({
+    expect(await reasons({ source: sources.dir, ...flat })).toEqual({
       source: expect.stringMatching(/^source: .* is a folder\. Give the path of one file/),
     });
-    expect(await reasons({ source: path.join(dir, "nope.mp4"), ...flat })).toEqual({
+    expect(await reasons({ source: path.join(sources.dir, "nope.mp4"), ...flat })).toEqual({
       source: expect.stringMatching(/does not exist .*Give the path of the file to upload/),
     });
   });
