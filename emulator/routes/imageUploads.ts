@@ -29,6 +29,18 @@ const initiateBody = z.object({ filename: z.string().trim().min(1).max(255) });
 
 const IMAGE_MIME: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg" };
 
+/** What a completed upload of an image or environment starts as: pending, its processing due on the clock. */
+function processing(ctx: RequestContext, objectKey: string) {
+  return {
+    status: "pending" as const,
+    availableAtMs: Date.parse(ctx.now) + PROCESSING_MS,
+    objectKey,
+    ...(ctx.services.uploads.failContentProcessing() ? { failsProcessing: true } : {}),
+    createdAt: ctx.now,
+    updatedAt: ctx.now,
+  };
+}
+
 /**
  * A `pending` upload whose processing time has come is `available` from then on, or `failed` under the fault
  * `failContentProcessing` (called by every read).
@@ -97,12 +109,7 @@ export const imageUploadRoutes: RouteDefinition[] = [
         mimeType: IMAGE_MIME[extension] ?? null,
         sizeBytes,
         type: ctx.services.strict.uploadedImageType,
-        status: "pending",
-        availableAtMs: Date.parse(ctx.now) + PROCESSING_MS,
-        objectKey,
-        ...(ctx.services.uploads.failContentProcessing() ? { failsProcessing: true } : {}),
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
+        ...processing(ctx, objectKey),
       };
       ctx.org.images.insert(image);
       ctx.audit({
@@ -139,12 +146,7 @@ export const imageUploadRoutes: RouteDefinition[] = [
         id,
         objectName: filename,
         sizeBytes,
-        status: "pending",
-        availableAtMs: Date.parse(ctx.now) + PROCESSING_MS,
-        objectKey,
-        ...(ctx.services.uploads.failContentProcessing() ? { failsProcessing: true } : {}),
-        createdAt: ctx.now,
-        updatedAt: ctx.now,
+        ...processing(ctx, objectKey),
       };
       ctx.org.custom3DEnvironments.insert(environment);
       ctx.audit({

@@ -46,6 +46,14 @@ const exportTo = (out: string, args: string[] = [], only = "tags,content") =>
     DEVICEMGMT_API_TOKEN: emulator.tokens.admin,
   });
 
+/** The content export with `--match-base-url`: the target is this emulator's organization `token` sees. */
+const exportMatching = (out: string, token: string) =>
+  runExport(["--only", "content", "--match-base-url", emulator.baseUrl], out, "acme-org", {
+    DEVICEMGMT_BASE_URL: emulator.baseUrl,
+    DEVICEMGMT_API_TOKEN: emulator.tokens.admin,
+    DEVICEMGMT_MATCH_API_TOKEN: token,
+  });
+
 describe("safeContentName", () => {
   it.each([
     ["../../etc/passwd", "passwd"],
@@ -173,16 +181,7 @@ describe("staging with --match-base-url", () => {
       const sameId = await put("same.txt", "same bytes");
       await put("differs.txt", "target bytes");
       const out = path.join(dir, "matched");
-      const result = await runExport(
-        ["--only", "content", "--match-base-url", emulator.baseUrl],
-        out,
-        "acme-org",
-        {
-          DEVICEMGMT_BASE_URL: emulator.baseUrl,
-          DEVICEMGMT_API_TOKEN: emulator.tokens.admin,
-          DEVICEMGMT_MATCH_API_TOKEN: token,
-        },
-      );
+      const result = await exportMatching(out, token);
       expect(result.code).toBe(0);
       expect(result.stdout).toContain(
         `adopt File same-txt-file (file "same.txt" in /sdcard/Docs) = ${sameId}`,
@@ -440,16 +439,7 @@ describe("staging with --match-base-url: videos and builds", () => {
       versionName: "3.3.0",
     });
     const out = path.join(dir, "matched-videos");
-    const result = await runExport(
-      ["--only", "content", "--match-base-url", emulator.baseUrl],
-      out,
-      "acme-org",
-      {
-        DEVICEMGMT_BASE_URL: emulator.baseUrl,
-        DEVICEMGMT_API_TOKEN: emulator.tokens.admin,
-        DEVICEMGMT_MATCH_API_TOKEN: token,
-      },
-    );
+    const result = await exportMatching(out, token);
     expect(result.code).toBe(0);
     expect(result.stdout).toContain(`adopt Video clip-mp4-video (video "clip.mp4") = ${videoThere.made.id}`);
     expect(result.stdout).toContain(
