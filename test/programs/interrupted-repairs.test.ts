@@ -227,20 +227,7 @@ test("Image: the next up takes over the image its killed upload made, instead of
   fs.writeFileSync(source, "repair icon");
   const program = () => void new dm.Image("icon", { source });
   const named = () => emulator.snapshot().images.filter((i) => i.originalFileName === "repair-icon.png");
-  // The complete's answer is lost (and every answer slow): the run is killed once the image exists.
-  emulator.setFaults({ latencyMs: 300, loseCompleteAnswers: 1 });
-  const interrupted = await engine.up(program, {
-    interruptAfter: 1,
-    interruptWhen: async () => {
-      while (named().length === 0) await new Promise((r) => setTimeout(r, 10));
-    },
-  });
-  emulator.setFaults({ latencyMs: 0, loseCompleteAnswers: 0 });
-  expect(interrupted.interrupted).toBe(true);
-  expect(engine.pending()).toEqual([expect.objectContaining({ type: "creating" })]);
-  const next = await engine.up(program);
-  expect(next.errors).toEqual([]);
-  expect((await engine.up(program)).operations).toEqual([]);
+  await killedUploadThenUp(program, named);
   // One image, the one the killed run uploaded (the API cannot delete a second one).
   expect(named()).toHaveLength(1);
   expect(engine.resource("icon").id).toBe(named()[0].id);
