@@ -13,12 +13,15 @@ import { offlineEnvironment } from "../../tools/pulumi-cli";
 import { trackedCommand, type TrackedCommand } from "./command";
 import { foldEvents, isEngineResource, plainOutputs, runResult } from "./events";
 import { checkpointFile, pendingOperations, readCheckpoint, resourceViews } from "./state";
+import { ownSubchannelPoolPerClient } from "./subchannels";
 import type { EngineOptions, PendingOperation, Program, ResourceView, RunOptions, RunResult } from "./types";
 
 export * from "./types";
 export { nameOf } from "./events";
 
 const PASSPHRASE = "devicemgmt-tests";
+
+ownSubchannelPoolPerClient();
 const MUTATING_OPS = new Set(["create", "update", "delete", "create-replacement", "delete-replaced"]);
 
 function configMap(config: Record<string, string> = {}, secret: Record<string, string> = {}): ConfigMap {
