@@ -315,14 +315,14 @@ function promotedOrganization(versionId: () => pulumi.Input<string>) {
 it("Production-from-Beta judges a build still unknown in a preview by the resource it comes from", async () => {
   // A build this program makes (an id known only after its create) reaches Production: through a Beta delivery
   // of the same run it passes; from anything else it is refused, though its id is not known yet. The build is
-  // examples/org's own upload (simulator-build), new in this preview: other release notes replace it, so its id
+  // examples/org's own upload (simulator-build), new in this preview: another version name replaces it, so its id
   // is unknown. Through Beta: Beta delivers it, as examples/org declares; around Beta: Beta delivers 2.4.0.
   const fromNew = (source: "beta" | "around") => () => {
     let build: dm.AppVersion | undefined;
     pulumi.runtime.registerStackTransformation((args) => {
       if (args.name === "simulator-build") {
         build = args.resource as dm.AppVersion;
-        return { ...args, props: { ...args.props, releaseNotes: "The next build." } };
+        return { ...args, props: { ...args.props, versionName: "2.6.0-beta.2" } };
       }
       if (args.name === "simulator-beta-version" && source === "around")
         return { ...args, props: { ...args.props, versionId: ids.olderVersionId } };

@@ -20,10 +20,10 @@ let appId: string;
 let channelId: string;
 const built: string[] = [];
 
-function program(source: string, versionName: string) {
+function program(source: string, versionName: string, releaseNotes = "From CI.") {
   return () => {
     const app = dm.getAppOutput({ name: "Training Simulator" });
-    const build = new dm.AppVersion("sim", { appId: app.id, source, versionName, releaseNotes: "From CI." });
+    const build = new dm.AppVersion("sim", { appId: app.id, source, versionName, releaseNotes });
     const beta = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" });
     const release = new dm.ReleaseChannelVersion("production", {
       appId: app.id,
@@ -88,6 +88,23 @@ test("up uploads the build and the channel delivers it; up again and refresh cha
       [{ field: "sha256", state: "0".repeat(64), live: sha256("training simulator 2.5.0") }],
     ],
   ]);
+});
+
+test("new release notes alone are an update that sends nothing and says so: the build is neither replaced nor forgotten", async () => {
+  org.emulator.resetStats();
+  const result = await org.engine.up(program(source(), "2.5.0", "From CI, with the forklift scenario."));
+  expect(result.errors).toEqual([]);
+  expect(result.steps.update.map((s) => s.name)).toEqual(["sim"]);
+  expect(result.steps.replace).toEqual([]);
+  expect(result.output).toContain(
+    `AppVersion ${built[0]}: releaseNotes changed, but the API takes a build's release notes only with its upload`,
+  );
+  expect(result.output).not.toContain("the API cannot delete an app build");
+  expect(org.emulator.stats().writes).toBe(0);
+  expect(result.outputs.buildId).toBe(built[0]);
+  expect((await builds("training simulator 2.5.0")).map((b) => b.id)).toEqual([built[0]]);
+  expect((await delivered()).version).toMatchObject({ id: built[0] });
+  await expectUpChangesNothing(org, program(source(), "2.5.0", "From CI, with the forklift scenario."));
 });
 
 test("new bytes the app already has are taken over with a message, and the channel follows", async () => {

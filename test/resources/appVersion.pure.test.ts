@@ -56,7 +56,7 @@ test("check refuses a missing versionName and an appId that is no id", async () 
   expect(failures.find((f) => f.property === "versionName")?.reason).toMatch(/versionName is required/);
 });
 
-test("the diff compares the hash, never the path; name, notes and app replace", () => {
+test("the diff compares the hash, never the path; name and app replace, notes update", () => {
   const olds = {
     appId: APP,
     source: "a/sim.apk",
@@ -69,6 +69,6 @@ test("the diff compares the hash, never the path; name, notes and app replace", 
   expect(diff({ sha256: sha256("a").toUpperCase() })).toMatchObject({ changes: false });
   expect(diff({ sha256: sha256("b") })).toMatchObject({ changes: true, replaces: ["sha256"] });
   expect(diff({ versionName: "2.5.1" })).toMatchObject({ changes: true, replaces: ["versionName"] });
-  expect(diff({ releaseNotes: "y" })).toMatchObject({ changes: true, replaces: ["releaseNotes"] });
+  expect(diff({ releaseNotes: "y" })).toMatchObject({ changes: true, replaces: [] });
   expect(diff({ appId: "7f1c2a9e-3b4d-4e5f-8a7b-9c0d1e2f3a4b" })).toMatchObject({ replaces: ["appId"] });
 });

@@ -15,9 +15,11 @@
  * under another version name is refused (the API renames no build, and cannot delete one). A build that ended in
  * `error` is not taken over: the next create uploads again.
  *
- * Nothing of a build changes after its upload, so every change but the local path and the connection replaces:
- * the replacement is a new build (or the one of the new hash that exists), the old one is forgotten. Destroy
- * forgets the build and says so (the API cannot delete builds), as DeviceMigration does.
+ * Nothing of a build changes after its upload, so every change but the local path, the release notes and the
+ * connection replaces: the replacement is a new build (or the one of the new hash that exists), the old one is
+ * forgotten. New release notes alone are an update that sends nothing and says so (the API takes notes only
+ * with the upload; the build keeps its own). Destroy forgets the build and says so (the API cannot delete builds),
+ * as DeviceMigration does.
  */
 import { basename } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
@@ -178,13 +180,20 @@ export const appVersionHandler: KindHandler<AppVersionProperties> = {
     return { id, props: outputs, inputs: liveInputs(APP_VERSION, outputs) };
   },
 
-  async update(id, _olds, news) {
-    // Only source (never compared) and connection update in place: nothing is sent; the build is read again.
+  async update(id, olds, news) {
+    // Only source (never compared), releaseNotes and connection update in place: nothing is sent; the build is
+    // read again.
     const live = await buildById(clientForProps(news), news.appId, id, news.sha256);
     if (live === undefined)
       throw new NotPossibleError(
         `AppVersion ${id}: app ${news.appId} no longer lists this build. Run \`pulumi refresh\`, then \`pulumi up\` to upload it again.`,
         { kind: "AppVersion", fix: "run pulumi refresh, then pulumi up" },
+      );
+    if ((olds.releaseNotes ?? "") !== (news.releaseNotes ?? ""))
+      await pulumi.log.warn(
+        `AppVersion ${id}: releaseNotes changed, but the API takes a build's release notes only with its upload, ` +
+          `so version "${news.versionName}" keeps the notes it was uploaded with; nothing was sent. New notes ` +
+          "reach devices with the next build: upload it with a new versionName and source.",
       );
     return { outs: toOutputs(live, news) };
   },

@@ -43,7 +43,9 @@ export const appVersionProperties = {
       .max(65_535, { error: "releaseNotes must be at most 65535 characters" })
       .optional(),
     // Given with the upload only, and read back by nothing the API answers: never compared with the live build.
-    change: "replace",
+    // A change is an update that sends nothing (handler.ts says so): replacing would find the same build by its
+    // hash, take it over unchanged and then "forget" it as the old resource, which reads as a lost build.
+    change: "update",
   },
   sha256: {
     // Computed by check from source. Declared, it pins the build: a source with another hash fails check.

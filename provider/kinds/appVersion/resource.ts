@@ -20,8 +20,8 @@ export interface AppVersionArgs extends AdoptionArgs {
    */
   versionName: pulumi.Input<string>;
   /**
-   * Release notes, sent with the upload. The API neither shows nor changes them afterwards: a change replaces the
-   * resource, which takes over the build of the same bytes (whose notes stay those it was uploaded with).
+   * Release notes, sent with the upload. The API neither shows nor changes them afterwards: a change alone is an
+   * update that sends nothing and warns that the build keeps the notes it was uploaded with.
    */
   releaseNotes?: pulumi.Input<string>;
   /**
