@@ -139,25 +139,33 @@ const siteOf = (r: PolicyResource) => {
   return known(group?.props.name) ? `"${group.props.name}"` : r.name;
 };
 
-export const kioskPin: StackValidationPolicy = {
+/**
+ * Judged per experience, before its step (a resource policy): a stack policy runs after the steps of an `up`
+ * without a preview, and would leave a kiosk without its PIN configured until the run failed. What it knows is
+ * the experience's own inputs, so the message names the resource and where it applies by id.
+ */
+export const kioskPin: ResourceValidationPolicy = {
   name: "devicemgmt-kiosk-pin",
   description:
     "A kiosk headset experience with its menu on carries an admin PIN (without one, anyone at the site can " +
     "leave the kiosk app through the menu).",
   enforcementLevel: "mandatory",
-  validateStack: (args, reportViolation) => {
-    for (const x of ofKind(args.resources, "HeadsetExperience")) {
-      if (x.props.mode !== "arborxr-kiosk" || x.props.isMenuEnabled !== true) continue;
-      // The PIN is a secret: only whether it is there matters, never its value. Absent or null is no PIN.
-      const pin = x.props.adminPin;
-      if (pin === undefined || pin === null || pin === "") {
-        reportViolation(
-          `The kiosk at ${siteOf(x)} (${x.name}) has its menu on but no adminPin: set one from a config ` +
-            `secret, e.g. adminPin: config.requireSecret("kioskPin").`,
-          x.urn,
-        );
-      }
-    }
+  validateResource: (args, reportViolation) => {
+    if (args.type !== TYPE("HeadsetExperience")) return;
+    if (args.props.mode !== "arborxr-kiosk" || args.props.isMenuEnabled !== true) return;
+    // The PIN is a secret: only whether it is there matters, never its value. Absent or null is no PIN.
+    const pin = args.props.adminPin;
+    if (pin !== undefined && pin !== null && pin !== "") return;
+    const { groupId, deviceId } = args.props;
+    const where = known(groupId)
+      ? `group ${groupId}`
+      : known(deviceId)
+        ? `device ${deviceId}`
+        : "a group or device this program creates";
+    reportViolation(
+      `The kiosk ${args.name} (${where}) has its menu on but no adminPin: set one from a config secret, ` +
+        `e.g. adminPin: config.requireSecret("kioskPin").`,
+    );
   },
 };
 

@@ -265,7 +265,7 @@ it("kiosk PIN, vendor branding, site tags and Production-from-Beta fail on a cha
   ]);
   expect(verdicts(result, "devicemgmt-kiosk-pin")).toEqual([
     expect.stringContaining(
-      'mandatory: The kiosk at "London Warehouse" (london-kiosk) has its menu on but no adminPin',
+      `mandatory: The kiosk london-kiosk (group ${groupNamed("London Warehouse")}) has its menu on but no adminPin`,
     ),
   ]);
   expect(verdicts(result, "devicemgmt-vendor-branding")).toEqual([
@@ -293,6 +293,24 @@ it("an allowed site may drop the branding, and a version the program puts on Bet
   );
   expect(policiesViolated(result)).toEqual(["devicemgmt-kiosk-pin", "devicemgmt-site-device-tags"]);
   expect(result.ok).toBe(false);
+});
+
+const groupNamed = (name: string) => emulator.snapshot().groups.find((g) => g.name === name)!.id;
+
+it("Kiosk PIN judges each experience before its step: an `up` (no preview) that drops the PIN fails, and the kiosk keeps it", async () => {
+  const kioskOf = () =>
+    emulator.snapshot().experiences.find((e) => e.holder.id === groupNamed("London Warehouse"))!;
+  expect(kioskOf().settings).toMatchObject({ adminPin: KIOSK_PIN }); // the first test's up
+  const up = await engine.up(() => declareOrganization({ ...settings }), {
+    policyPacks: [PACK],
+    policyPackConfigs: [configFile(passing)],
+  });
+  expect(up.ok).toBe(false);
+  expect(policiesViolated(up)).toEqual(["devicemgmt-kiosk-pin"]);
+  expect(up.steps.update.map((s) => s.name)).not.toContain("london-kiosk");
+  // The kiosk was never configured without its PIN (a stack policy alone judges after every step).
+  expect(kioskOf()).toMatchObject({ mode: "arborxr-kiosk", settings: { adminPin: KIOSK_PIN } });
+  expect(up.output).not.toContain(KIOSK_PIN);
 });
 
 /** What the Training Simulator's channels deliver now, read through the API: { Production: versionId, … }. */
