@@ -238,7 +238,7 @@ function changedOrganization() {
     if (args.name === "austin-home")
       return { ...args, props: { ...args.props, removePoweredByArborXrBranding: true } };
     if (args.name === "london-headset-04") return { ...args, props: { ...args.props, groupId: austin!.id } };
-    const props = { ...args.props, versionId: ids.olderVersionId };
+    const props = deliveringVersion(args.props, ids.olderVersionId);
     if (args.name === "simulator-beta-version") {
       beta = args.resource as dm.ReleaseChannelVersion;
       return { ...args, props };
@@ -295,6 +295,14 @@ it("an allowed site may drop the branding, and a version the program puts on Bet
   expect(result.ok).toBe(false);
 });
 
+/**
+ * A ReleaseChannelVersion's props moved to deliver `versionId`: examples/org's Beta delivery declares a bundle
+ * (`bundleId`), and a delivery declares exactly one of the two.
+ */
+function deliveringVersion(props: Record<string, unknown>, versionId: pulumi.Input<string>) {
+  return { ...Object.fromEntries(Object.entries(props).filter(([key]) => key !== "bundleId")), versionId };
+}
+
 /** What the Training Simulator's channels deliver now, read through the API: { Production: versionId, … }. */
 async function simulatorChannels() {
   const client = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.multiOrgAdmin });
@@ -316,7 +324,8 @@ it("Production-from-Beta judges a build still unknown in a preview by the resour
   // A build this program makes (an id known only after its create) reaches Production: through a Beta delivery
   // of the same run it passes; from anything else it is refused, though its id is not known yet. The build is
   // examples/org's own upload (simulator-build), new in this preview: other release notes replace it, so its id
-  // is unknown. Through Beta: Beta delivers it, as examples/org declares; around Beta: Beta delivers 2.4.0.
+  // is unknown. Through Beta: Beta delivers it (by versionId: examples/org's Beta delivers it in a bundle, and the
+  // rule knows a bundle by its own id, not by its build's); around Beta: Beta delivers 2.4.0.
   const fromNew = (source: "beta" | "around") => () => {
     let build: dm.AppVersion | undefined;
     pulumi.runtime.registerStackTransformation((args) => {
@@ -325,7 +334,9 @@ it("Production-from-Beta judges a build still unknown in a preview by the resour
         return { ...args, props: { ...args.props, releaseNotes: "The next build." } };
       }
       if (args.name === "simulator-beta-version" && source === "around")
-        return { ...args, props: { ...args.props, versionId: ids.olderVersionId } };
+        return { ...args, props: deliveringVersion(args.props, ids.olderVersionId) };
+      if (args.name === "simulator-beta-version")
+        return { ...args, props: deliveringVersion(args.props, build!.id) };
       return undefined;
     });
     return promotedOrganization(() => build!.id);
@@ -356,7 +367,7 @@ it("Production-from-Beta cannot see ahead: a Production delivery registered befo
       let production: (resource: pulumi.Resource) => void = () => undefined;
       const productionDeclared = new Promise<pulumi.Resource>((resolve) => (production = resolve));
       pulumi.runtime.registerStackTransformation((args) => {
-        const props = { ...args.props, versionId: ids.olderVersionId };
+        const props = deliveringVersion(args.props, ids.olderVersionId);
         if (args.name === "simulator-beta-version")
           return { props, opts: { ...args.opts, dependsOn: productionDeclared } };
         if (args.name !== "simulator-production-version") return undefined;
@@ -405,7 +416,7 @@ it("Production-from-Beta lets Production follow a Beta delivery the program decl
       pulumi.runtime.registerStackTransformation((args) => {
         if (args.name !== "simulator-beta-version") return undefined;
         beta = args.resource as dm.ReleaseChannelVersion;
-        return { ...args, props: { ...args.props, versionId: ids.olderVersionId } };
+        return { ...args, props: deliveringVersion(args.props, ids.olderVersionId) };
       });
       return promotedOrganization(() => beta!.versionId);
     },
