@@ -435,3 +435,30 @@ it("Production-from-Beta lets Production follow a Beta delivery the program decl
   expect(after.Beta).toBe(ids.olderVersionId);
   expect(after.Production).toBe(ids.olderVersionId);
 });
+
+it("Production-from-Beta counts a Beta bundle by its id: Production delivering the bundle examples/org puts on Beta passes, and the `up` moves both to its build", async () => {
+  const up = await engine.up(
+    () => {
+      // examples/org's Beta delivery as committed (its bundle, bundleId); Production follows that bundle.
+      let beta: dm.ReleaseChannelVersion | undefined;
+      pulumi.runtime.registerStackTransformation((args) => {
+        if (args.name === "simulator-beta-version") beta = args.resource as dm.ReleaseChannelVersion;
+        if (args.name !== "simulator-production-version") return undefined;
+        const { versionId: _moved, ...props } = args.props;
+        return { props: { ...props, bundleId: beta!.bundleId }, opts: args.opts };
+      });
+      return organization();
+    },
+    {
+      policyPacks: [PACK],
+      policyPackConfigs: [
+        configFile(withConfig({ "devicemgmt-production-from-beta": { betaVersionIds: [] } })),
+      ],
+    },
+  );
+  expect(up.errors).toEqual([]);
+  expect(up.policyViolations).toEqual([]);
+  expect(up.ok).toBe(true);
+  const build = engine.resource("simulator-build").id;
+  expect(await simulatorChannels()).toMatchObject({ Beta: build, Production: build });
+});
