@@ -12,6 +12,8 @@ import { DeviceMgmtClient } from "../../provider/client";
 import { DEMO_KIOSK_PIN } from "../../examples/demo/programs";
 import { checkpointPath } from "../../examples/demo/stack";
 import { BETA_SIMULATOR_VERSION, SIMULATOR_OBB_FOLDER } from "../../examples/org/content";
+import { createEngine } from "../engine";
+import { generatedProgram, runExport, stackConfig } from "../export/support";
 
 const root = resolve(__dirname, "../..");
 
@@ -358,6 +360,49 @@ describe("npm run demo", () => {
         custom3DEnvironmentId: hall!.id,
       });
       expect((await client.headsetExperiences.get(site("Berlin Lab"))).id).toBeNull();
+    });
+
+    it("exports both experiences: Austin Lab's finds its uploaded icon (type unknown) and 3D hall by name, and the exported program adopts them unchanged", async () => {
+      const out = mkdtempSync(join(tmpdir(), "demo-export-"));
+      try {
+        const exported = await runExport(["--only", "groups,experiences"], out, "acme-org", {
+          DEVICEMGMT_BASE_URL: emulator.baseUrl,
+          DEVICEMGMT_API_TOKEN: emulator.tokens.admin,
+        });
+        expect(exported.code).toBe(0);
+        const index = exported.files["index.ts"];
+        expect(index.match(/new dm\.HeadsetExperience\(/g)).toHaveLength(2);
+        expect(index).toContain('dm.getImageOutput({ name: "austin-menu-icon.png", type: "unknown" })');
+        expect(index).toContain('dm.getCustom3DEnvironmentOutput({ name: "austin-training-hall.glb" })');
+        expect(exported.files["README.md"]).not.toContain("declare it by hand");
+
+        const client = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
+        const austin = { groupId: org.groups.find((g) => g.name === "Austin Lab")!.id };
+        const before = await client.headsetExperiences.get(austin);
+        const engine = await createEngine({
+          cwd: root,
+          project: "acme-org",
+          stack: "production",
+          config: stackConfig(join(out, "Pulumi.production.yaml")),
+          secretConfig: {
+            "devicemgmt:apiToken": emulator.tokens.admin,
+            "acme-org:londonWarehouseAdminPin": DEMO_KIOSK_PIN,
+          },
+        });
+        try {
+          const up = await engine.up(generatedProgram(out));
+          expect(up.errors).toEqual([]);
+          const after = await client.headsetExperiences.get(austin);
+          expect({ ...after, updatedAt: null }).toEqual({ ...before, updatedAt: null });
+          const again = await engine.up(generatedProgram(out));
+          expect(again.errors).toEqual([]);
+          expect(again.steps.create.length + again.steps.update.length + again.steps.replace.length).toBe(0);
+        } finally {
+          await engine.close();
+        }
+      } finally {
+        rmSync(out, { recursive: true, force: true });
+      }
     });
   });
 });
