@@ -436,6 +436,51 @@ it("Production-from-Beta lets Production follow a Beta delivery the program decl
   expect(after.Production).toBe(ids.olderVersionId);
 });
 
+it("Production-from-Beta judges a Beta bundle the same in a preview whose ids are unknown: following Beta's bundle passes, following its build (versionId) is refused, as the `up` refuses it", async () => {
+  // A new build (other release notes) makes a new bundle, so Beta's delivery is unknown in this preview.
+  const following = (property: "bundleId" | "versionId") => () => {
+    let beta: dm.ReleaseChannelVersion | undefined;
+    pulumi.runtime.registerStackTransformation((args) => {
+      if (args.name === "simulator-build")
+        return { ...args, props: { ...args.props, releaseNotes: "The next build." } };
+      if (args.name === "simulator-beta-version") beta = args.resource as dm.ReleaseChannelVersion;
+      if (args.name !== "simulator-production-version") return undefined;
+      const { versionId: _declared, bundleId: _also, ...props } = args.props;
+      return { props: { ...props, [property]: beta![property] }, opts: args.opts };
+    });
+    return organization();
+  };
+  const config = withConfig({ "devicemgmt-production-from-beta": { betaVersionIds: [] } });
+  const bundle = await preview(following("bundleId"), config);
+  expect(bundle.errors).toEqual([]);
+  expect(policiesViolated(bundle)).toEqual([]);
+  expect(bundle.ok).toBe(true);
+
+  const build = await preview(following("versionId"), config);
+  expect(build.ok).toBe(false);
+  expect(verdicts(build, "devicemgmt-production-from-beta")).toEqual([
+    expect.stringContaining(
+      `mandatory: simulator-production-version moves a Production channel to a version this program creates ` +
+        `(channel ${ids.productionId}), which no Beta channel (${ids.betaId}) delivers`,
+    ),
+  ]);
+
+  // The `up` makes the new build and bundle and moves Beta to them; Production, judged with the ids known, stays.
+  const before = await simulatorChannels();
+  const up = await engine.up(following("versionId"), {
+    policyPacks: [PACK],
+    policyPackConfigs: [configFile(config)],
+  });
+  expect(up.ok).toBe(false);
+  expect(verdicts(up, "devicemgmt-production-from-beta")).toEqual([
+    expect.stringContaining("mandatory: simulator-production-version moves a Production channel to version "),
+  ]);
+  const after = await simulatorChannels();
+  expect(after.Beta).toBe(engine.resource("simulator-build").id);
+  expect(after.Beta).not.toBe(before.Beta);
+  expect(after.Production).toBe(before.Production);
+});
+
 it("Production-from-Beta counts a Beta bundle by its id: Production delivering the bundle examples/org puts on Beta passes, and the `up` moves both to its build", async () => {
   const up = await engine.up(
     () => {
