@@ -3,12 +3,12 @@
  * the people with their roles, the release channels on groups and on ungrouped devices, each site's headsets
  * with their tags, the version each channel ships, and the content the program uploaded with the checksums the API
  * computed from the bytes it received (the API lists no group's files or videos, so which site shows them is not
- * printed). It is read through the provider's typed client (what a
+ * printed; it answers no checksum for images and 3D environments, and names no bundle on a channel). It is read through the provider's typed client (what a
  * user's own script would use), never from the emulator's memory, so the printout is evidence that the API
  * holds what the program declared. `readOrganization` does the requests; `formatOrganization` is pure.
  */
 import { posix } from "node:path";
-import type { DeviceMgmtClient, HeadsetExperience } from "../../provider/client";
+import type { AppBuild, DeviceMgmtClient, HeadsetExperience } from "../../provider/client";
 import type { GroupHierarchyNode, ReleaseChannel } from "../../provider/client/schemas";
 
 export interface GroupView {
@@ -44,7 +44,7 @@ export interface OrganizationView {
   devices: DeviceChannelsView[];
   /** "App / Channel: version" of every release channel (what each channel ships). */
   channelVersions?: string[];
-  /** The uploaded build, video and file, each with the checksum the API answers for it. */
+  /** The uploaded content, each with the checksum the API answers for it (images and environments: none). */
   uploaded?: string[];
 }
 
@@ -53,6 +53,9 @@ export interface UploadedIds {
   build?: string;
   video?: string;
   file?: string;
+  image?: string;
+  environment?: string;
+  bundle?: string;
 }
 
 const channelName = (channel: ReleaseChannel) => `${channel.app.name} / ${channel.name}`;
@@ -82,7 +85,7 @@ export async function readOrganization(
       Promise.all((node.children ?? []).map(toView)),
       node.isConfigured ? client.headsetExperiences.get({ groupId: node.id }) : undefined,
     ]);
-    const described = experience && describe(experience);
+    const described = experience && (await describe(experience));
     const headsets = devices
       .filter((d) => d.group?.id === node.id)
       .map((d) => `${d.name}${d.tags.length ? ` (${[...d.tags].sort().join(", ")})` : ""}`)
@@ -142,7 +145,8 @@ const checksum = (c: { algorithm: string; value: string } | undefined) =>
 
 /**
  * The uploaded objects in words, with the checksum the API answers. A build is found among its app's versions
- * (the API has no single-version GET); files and videos are read by id.
+ * (the API has no single-version GET); files, videos, images, 3D environments and bundles are read by id (a
+ * bundle with its data files, each with its checksum).
  */
 async function uploadedLines(
   client: DeviceMgmtClient,
@@ -150,14 +154,20 @@ async function uploadedLines(
   ids: UploadedIds,
 ): Promise<string[]> {
   const lines: string[] = [];
+  // Every build by id, with its app's name: the bundle's build is named by its app too.
+  const builds = new Map<string, { app: string; build: AppBuild }>();
+  if (ids.build || ids.bundle) {
+    for (const app of apps)
+      for (const build of await client.releases.versions(app.id).all())
+        builds.set(build.id, { app: app.name, build });
+  }
   if (ids.build) {
-    let line = `build ${ids.build}: not found in any app`;
-    for (const app of apps) {
-      const build = (await client.releases.versions(app.id).all()).find((v) => v.id === ids.build);
-      if (build)
-        line = `build ${app.name} ${build.version ?? build.id} (${build.status ?? "status unknown"}): ${checksum(build.checksum)}`;
-    }
-    lines.push(line);
+    const found = builds.get(ids.build);
+    lines.push(
+      found
+        ? `build ${found.app} ${found.build.version ?? found.build.id} (${found.build.status ?? "status unknown"}): ${checksum(found.build.checksum)}`
+        : `build ${ids.build}: not found in any app`,
+    );
   }
   const missing = (error: unknown) => `not found (${error instanceof Error ? error.message : String(error)})`;
   if (ids.video) {
@@ -175,6 +185,45 @@ async function uploadedLines(
         ? `file ${ids.file}: ${file}`
         : `file ${posix.join(file.location ?? "", file.filename)}: ${checksum(file.checksum)}`,
     );
+  }
+  const size = (bytes: number | null | undefined) =>
+    typeof bytes === "number" ? `${bytes} bytes` : "size unknown";
+  if (ids.image) {
+    const image = await client.images.get(ids.image).catch((error: unknown) => missing(error));
+    lines.push(
+      typeof image === "string"
+        ? `image ${ids.image}: ${image}`
+        : `image ${image.originalFileName ?? image.id} (type ${image.type}, ${image.mimeType ?? "type unknown"}, ` +
+            `${size(image.sizeBytes)}, ${image.status ?? "status unknown"}): the API answers no checksum`,
+    );
+  }
+  if (ids.environment) {
+    const environment = await client.custom3DEnvironments
+      .get(ids.environment)
+      .catch((error: unknown) => missing(error));
+    lines.push(
+      typeof environment === "string"
+        ? `3D environment ${ids.environment}: ${environment}`
+        : `3D environment ${environment.objectName} (${size(environment.sizeBytes)}, ` +
+            `${environment.status ?? "status unknown"}): the API answers no checksum`,
+    );
+  }
+  if (ids.bundle) {
+    const bundle = await client.appBundles.get(ids.bundle).catch((error: unknown) => missing(error));
+    if (typeof bundle === "string") lines.push(`bundle ${ids.bundle}: ${bundle}`);
+    else {
+      const build = bundle.appBuild;
+      const app = (build && builds.get(build.id)?.app) ?? "an app";
+      lines.push(
+        `bundle ${bundle.label === null || bundle.label === undefined ? "(no label)" : `"${bundle.label}"`} of ` +
+          `${app} ${build?.version ?? build?.id ?? "(no build)"} (${bundle.status ?? "status unknown"}), with:`,
+      );
+      for (const file of await client.appBundles.files(bundle.id).all())
+        for (const at of file.bundlePaths.length > 0
+          ? file.bundlePaths
+          : [posix.join(file.location, file.name)])
+          lines.push(`  ${at}: ${checksum(file.checksum)}`);
+    }
   }
   return lines;
 }
@@ -220,28 +269,48 @@ export function formatOrganization(org: OrganizationView): string[] {
 }
 
 /**
- * A headset experience in a reader's words, its ids named: "kiosk Warehouse Picker, admin PIN set" or
- * "home menu \"Austin Training\" (3 items, theme Acme Brand)". Undefined when nobody configured it.
+ * A headset experience in a reader's words, its ids named: "kiosk Warehouse Picker (icon acme-menu-icon.png,
+ * background 360° warehouse-floor-360.jpg), admin PIN set" or "home menu \"Austin Training\" (3 items, theme Acme
+ * Brand, icon …, background 3D environment …)". Undefined when nobody configured it.
  */
 async function experienceDescriber(client: DeviceMgmtClient) {
-  const [apps, videos, themes] = await Promise.all([
+  const [apps, videos, themes, environments] = await Promise.all([
     client.apps.all(),
     client.videos.all(),
     client.themes.all(),
+    client.custom3DEnvironments.all(),
   ]);
   const names = new Map<string, string>([
     ...apps.map((a) => [a.id, a.name] as [string, string]),
     ...videos.map((v) => [v.id, v.name] as [string, string]),
     ...themes.map((t) => [t.id, `theme ${t.name}`] as [string, string]),
+    ...environments.map((e) => [e.id, `3D environment ${e.objectName}`] as [string, string]),
   ]);
   const named = (id: string | null | undefined) => (id ? (names.get(id) ?? id) : "nothing");
-  return (x: HeadsetExperience): string | undefined => {
+  // Images are listed one type at a time: each one shown is read by id instead.
+  const image = async (id: string) =>
+    (await client.images.get(id).catch(() => undefined))?.originalFileName ?? id;
+  const looks = async (x: HeadsetExperience): Promise<string[]> => {
+    const background = x.background;
+    const backdrop =
+      background?.type === "custom-3d-environment" && background.custom3DEnvironmentId
+        ? `background ${named(background.custom3DEnvironmentId)}`
+        : background?.type === "360-background" && background.threeSixtyImageId
+          ? `background 360° ${await image(background.threeSixtyImageId)}`
+          : background
+            ? `background ${background.type}`
+            : "";
+    return [x.menuIconImageId ? `icon ${await image(x.menuIconImageId)}` : "", backdrop].filter(Boolean);
+  };
+  return async (x: HeadsetExperience): Promise<string | undefined> => {
     if (x.id === null) return undefined;
     const pin = typeof x.adminPin === "string" ? ", admin PIN set" : "";
-    if (x.mode === "arborxr-kiosk") return `kiosk ${named(x.kioskContent?.id)}${pin}`;
+    const shown = await looks(x);
+    if (x.mode === "arborxr-kiosk")
+      return `kiosk ${named(x.kioskContent?.id)}${shown.length ? ` (${shown.join(", ")})` : ""}${pin}`;
     if (x.mode === "arborxr-home") {
       const items = x.visibleContents?.length ?? 0;
-      return `home menu "${x.menuTitle}" (${items} items, ${named(x.themeId)})${pin}`;
+      return `home menu "${x.menuTitle}" (${[`${items} items`, named(x.themeId), ...shown].join(", ")})${pin}`;
     }
     return `headset experience ${x.mode}`;
   };

@@ -14,13 +14,20 @@ export const BETA_SIMULATOR_VERSION = "2.6.0-beta.1";
  */
 const fixture = (name: string) => path.relative(process.cwd(), path.join(__dirname, "content", name));
 
+/** Where the Training Simulator reads its expansion files on the headsets (Android's obb folder of its package). */
+export const SIMULATOR_OBB_FOLDER = "/sdcard/Android/obb/com.acme.trainingsimulator";
+
 /**
- * Content uploaded from the repository (the files of `content/`, made-up bytes: see content/README.md), so that
- * what reaches the headsets is reviewed with the program:
- * - a build of the Training Simulator, uploaded and put on the Beta channel (Production keeps the build Beta
- *   had before: sites.ts; the policy pack's devicemgmt-production-from-beta lets it follow only what Beta had);
+ * Content uploaded from the repository (the files of `content/`, made-up or tiny bytes: see content/README.md),
+ * so that what reaches the headsets is reviewed with the program:
+ * - a build of the Training Simulator, bundled with the expansion file its warehouse scene reads (an AppBundle),
+ *   and that bundle put on the Beta channel (Production keeps the build Beta had before: sites.ts; the policy
+ *   pack's devicemgmt-production-from-beta lets it follow only what Beta had);
  * - a training video, shown at Austin Lab beside the looked-up "Welcome Tour";
- * - an evacuation plan for Berlin Lab's headsets, beside the looked-up safety manual.
+ * - an evacuation plan for Berlin Lab's headsets, beside the looked-up safety manual;
+ * - Austin Lab's own menu icon and the 3D training hall its home shows around the menu (experiences.ts uses
+ *   them; the London kiosk keeps the icon it looks up by name). The API cannot delete images or 3D
+ *   environments: a destroy leaves them in the organization, and says so.
  */
 export function declareContent(sites: { berlin: dm.Group; austin: dm.Group }) {
   const simulator = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Beta" });
@@ -30,10 +37,18 @@ export function declareContent(sites: { berlin: dm.Group; austin: dm.Group }) {
     versionName: BETA_SIMULATOR_VERSION,
     releaseNotes: "Forklift scenario; faster loading of the warehouse scene.",
   });
+  // Beta gets the build with its expansion file: the channel delivers the bundle (the API shows the channel on
+  // the bundle's build, so Production's rule sees a version as ever).
+  const bundle = new dm.AppBundle("simulator-beta-bundle", {
+    appId: simulator.appId,
+    versionId: build.id,
+    files: [{ source: fixture("main.260.com.acme.trainingsimulator.obb"), path: SIMULATOR_OBB_FOLDER }],
+    label: "Beta with warehouse scene",
+  });
   new dm.ReleaseChannelVersion("simulator-beta-version", {
     appId: simulator.appId,
     releaseChannelId: simulator.id,
-    versionId: build.id,
+    bundleId: bundle.id,
   });
 
   const video = new dm.Video("forklift-safety-video", {
@@ -51,6 +66,23 @@ export function declareContent(sites: { berlin: dm.Group; austin: dm.Group }) {
   });
   new dm.GroupFile("berlin-evacuation-plan", { groupId: sites.berlin.id, fileId: plan.id });
 
-  // The ids of what was uploaded (a stack output: the demo's report reads these through the API).
-  return { build: build.id, video: video.id, file: plan.id };
+  const austinIcon = new dm.Image("austin-menu-icon", { source: fixture("austin-menu-icon.png") });
+  const austinHall = new dm.Custom3DEnvironment("austin-training-hall", {
+    source: fixture("austin-training-hall.glb"),
+  });
+
+  return {
+    // For experiences.ts.
+    austinIcon,
+    austinHall,
+    // The ids of what was uploaded (a stack output: the demo's report reads these through the API).
+    ids: {
+      build: build.id,
+      video: video.id,
+      file: plan.id,
+      image: austinIcon.id,
+      environment: austinHall.id,
+      bundle: bundle.id,
+    },
+  };
 }

@@ -11,16 +11,20 @@ const SHARED_MODE = {
 };
 
 /**
- * What the headsets show at two sites. Everything they refer to is looked up by name (apps, a video, images,
- * themes), so the same program runs against production and a staging copy.
- * - London Warehouse is a kiosk: the headsets start straight into Warehouse Picker, and the menu is guarded
- *   by an admin PIN (a config secret: never in the program, and kept secret in state).
- * - Austin Lab shows the ArborXR home with the training apps and a video, in the company's own theme.
+ * What the headsets show at two sites. What the organization already has is looked up by name (apps, a video,
+ * images, themes), so the same program runs against production and a staging copy; Austin Lab's icon and 3D
+ * hall are uploaded by this program (content.ts).
+ * - London Warehouse is a kiosk: the headsets start straight into Warehouse Picker, around it the warehouse
+ *   floor in 360°, and the menu is guarded by an admin PIN (a config secret: never in the program, and kept
+ *   secret in state).
+ * - Austin Lab shows the ArborXR home with the training apps and a video, in the company's own theme, with its
+ *   own menu icon, inside its 3D training hall.
  */
 export function declareExperiences(
   kioskSite: dm.Group,
   homeSite: dm.Group,
   kioskPin: pulumi.Input<string> | undefined,
+  austin: { icon: dm.Image; hall: dm.Custom3DEnvironment },
 ) {
   const picker = dm.getAppOutput({ name: "Warehouse Picker" });
   const simulator = dm.getAppOutput({ name: "Training Simulator" });
@@ -41,6 +45,7 @@ export function declareExperiences(
     removePoweredByArborXrBranding: false,
     themeId: systemDark.id,
     shortcuts: ["wifi-settings", "boundary"],
+    background: { type: "360-background", threeSixtyImageId: floor360.id },
     adminPin: kioskPin ?? null,
     sharedModeSettings: SHARED_MODE,
   });
@@ -55,12 +60,12 @@ export function declareExperiences(
     ],
     language: "en",
     menuTitle: "Austin Training",
-    menuIconImageId: menuIcon.id,
+    menuIconImageId: austin.icon.id,
     removePoweredByArborXrBranding: false,
     themeId: companyTheme.id,
     shortcuts: ["boundary"],
     categorizationTags: ["training", "safety"],
-    background: { type: "360-background", threeSixtyImageId: floor360.id },
+    background: { type: "custom-3d-environment", custom3DEnvironmentId: austin.hall.id },
     sharedModeSettings: SHARED_MODE,
   });
 

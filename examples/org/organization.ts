@@ -8,7 +8,8 @@ import { declareSites, NO_SITE_DEVICES, type SiteDevices } from "./sites";
  * A realistic organization: a three-level group tree whose leaves are configured sites, people with default
  * and group roles looked up by name, release channels reaching groups and one ungrouped device, what the
  * headsets show at two sites (a kiosk guarded by an admin PIN, a home menu in the company's theme), content
- * uploaded from the repository (a build on Beta, a video and a file on sites), each site's headsets with the
+ * uploaded from the repository (a build bundled with its data file on Beta, a video and a file on sites, an
+ * icon and a 3D environment for a home menu), each site's headsets with the
  * site's tag and content, the build Production ships, and a device handed over to the staging organization.
  */
 export interface OrganizationSettings {
@@ -79,10 +80,13 @@ export function declareOrganization(settings: OrganizationSettings) {
     releaseChannelId: simulatorBeta.id,
   });
 
-  declareExperiences(london, austin, settings.kioskPin);
   // Declared before the sites, so that a Production delivery (sites.ts) made to follow Beta's (`versionId:
   // <beta>.versionId`, which also orders the two for the policy pack) finds Beta's declared.
-  const uploaded = declareContent({ berlin, austin });
+  const content = declareContent({ berlin, austin });
+  declareExperiences(london, austin, settings.kioskPin, {
+    icon: content.austinIcon,
+    hall: content.austinHall,
+  });
   const placement = declareSites({ berlin, london, austin }, settings.siteDevices ?? NO_SITE_DEVICES);
 
   const person = (firstName: string, lastName: string) =>
@@ -128,6 +132,6 @@ export function declareOrganization(settings: OrganizationSettings) {
     users: { ops: ops.id, emeaLead: emeaLead.id, trainer: trainer.id },
     migratedDevice: loaner.id,
     devices: placement.devices,
-    uploaded,
+    uploaded: content.ids,
   };
 }

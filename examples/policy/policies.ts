@@ -326,12 +326,17 @@ export const productionFromBeta: ResourceValidationPolicy & Pick<StackValidation
       (r.propertyDependencies[target.property] ?? []).map((d) => d.urn);
     const beta = deliveries.filter((d) => known(d.channelId) && betaChannelIds.includes(d.channelId));
     const onBeta = new Set<unknown>([...betaVersionIds, ...beta.map((d) => d.target.id).filter(known)]);
-    const betaSources = new Set([...beta.map((d) => d.r.urn), ...beta.flatMap(sources)]);
+    // A Beta delivery (and what it comes from) is a source only of the same property: once the ids are known,
+    // validateResource counts a Beta bundle by its id, so a Production `versionId` that follows the bundle's
+    // build (`<beta>.versionId`, `bundle.versionId`) is refused then, and so here.
+    const betaSources = (property: string) =>
+      new Set(beta.filter((d) => d.target.property === property).flatMap((d) => [d.r.urn, ...sources(d)]));
     for (const d of deliveries) {
       if (seen.judged.has(d.r.urn) || !known(d.channelId) || !productionChannelIds.includes(d.channelId))
         continue;
       if (d.target.id === undefined || d.target.id === null) continue; // neither given: the provider's check refuses it
-      if (known(d.target.id) ? onBeta.has(d.target.id) : sources(d).some((urn) => betaSources.has(urn)))
+      const fromBeta = betaSources(d.target.property);
+      if (known(d.target.id) ? onBeta.has(d.target.id) : sources(d).some((urn) => fromBeta.has(urn)))
         continue;
       reportViolation(productionViolation(d.r.name, d.channelId, d.target, config), d.r.urn);
     }

@@ -62,6 +62,9 @@ const IMAGE_FIELDS: Record<string, ImageType> = {
   threeSixtyImageId: "three-sixty-background",
 };
 
+/** The type the API gives an uploaded image (kinds/image: the upload takes none). */
+const UPLOADED: ImageType = "unknown";
+
 /** Names per id of everything an experience can refer to, with how many objects share each name. */
 interface Catalog {
   resolve(field: string, value: unknown): ExperienceRef | string;
@@ -76,7 +79,7 @@ async function readCatalog(
     client.apps.all(),
     client.videos.all(),
     client.custom3DEnvironments.all(),
-    ...Object.values(IMAGE_FIELDS).map((type) => client.images.all(type)),
+    ...[...Object.values(IMAGE_FIELDS), UPLOADED].map((type) => client.images.all(type)),
   ]);
   const images = imageLists.flat();
   const count = <T>(items: T[], key: (item: T) => string | null | undefined) => {
@@ -127,8 +130,10 @@ async function readCatalog(
         return `it shows ${content.type} ${contentId}, which has no lookup by name`;
       }
       if (field in IMAGE_FIELDS) {
-        const type = IMAGE_FIELDS[field];
         const image = imageById.get(id);
+        // An uploaded image is `unknown` (the upload takes no type) and a slot may show it (as the experience's
+        // check reads it: the API decides): it is looked up under its own type.
+        const type = image?.type === UPLOADED ? UPLOADED : IMAGE_FIELDS[field];
         if (!image || image.type !== type || !image.originalFileName) {
           return `${field} ${id} is no named image of type ${type}`;
         }

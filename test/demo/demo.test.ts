@@ -4,14 +4,16 @@
 // loaded and checked against what examples/org declares, not only the printed text.
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { delimiter, join, resolve } from "node:path";
 import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { DEMO_KIOSK_PIN } from "../../examples/demo/programs";
 import { checkpointPath } from "../../examples/demo/stack";
-import { BETA_SIMULATOR_VERSION } from "../../examples/org/content";
+import { BETA_SIMULATOR_VERSION, SIMULATOR_OBB_FOLDER } from "../../examples/org/content";
+import { createEngine } from "../engine";
+import { generatedProgram, runExport, stackConfig } from "../export/support";
 
 const root = resolve(__dirname, "../..");
 
@@ -21,6 +23,7 @@ const hash = (algorithm: "sha256" | "sha512", name: string) =>
     .update(readFileSync(join(root, "examples", "org", "content", name)))
     .digest("hex");
 const APK = `training-simulator-${BETA_SIMULATOR_VERSION}.apk`;
+const OBB = "main.260.com.acme.trainingsimulator.obb";
 
 interface Run {
   code: number | null;
@@ -81,7 +84,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 // The CLI counts the stack itself (pulumi:pulumi:Stack) among the resources of its summaries: examples/org's
-// 36 resources are "37 to create" and "37 unchanged" in its output.
+// 39 resources are "40 to create" and "40 unchanged" in its output.
 describe("npm run demo", () => {
   it("exits 0 with nothing on stderr and says which CLI, emulator and folder it uses", () => {
     // tools/pulumi-cli says on stderr when it builds the CLI or links one from PATH; nothing else may be there.
@@ -112,15 +115,22 @@ describe("npm run demo", () => {
     expect(preview).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:AppVersion simulator-build create/);
     expect(preview).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:Video forklift-safety-video create/);
     expect(preview).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:File evacuation-plan create/);
+    // Round 3: the build's bundle that Beta delivers, Austin Lab's menu icon and 3D training hall.
+    expect(preview).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:AppBundle simulator-beta-bundle create/);
+    expect(preview).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:Image austin-menu-icon create/);
+    expect(preview).toMatch(
+      /\+\s+pulumi-nodejs:dynamic\/devicemgmt:Custom3DEnvironment austin-training-hall create/,
+    );
     // 17 before issue 19, plus the two sites' headset experiences (19); since issue 20 also three site tags,
     // four placed headsets, one content attachment per site and the Production channel's version (30); since
-    // issue 31 the uploaded build, video and file, Beta's delivery and two attachments (36); and the stack.
-    expect(preview).toMatch(/Resources:\n {4}\+ 37 to create\n/);
+    // issue 31 the uploaded build, video and file, Beta's delivery and two attachments (36); since round 3 the
+    // bundle, the image and the 3D environment (39); and the stack.
+    expect(preview).toMatch(/Resources:\n {4}\+ 40 to create\n/);
 
     const up = section(run.stdout, "pulumi up\n");
     expect(up).toContain("Updating (demo):");
     expect(up).toMatch(/\+\s+pulumi-nodejs:dynamic\/devicemgmt:Group company created/);
-    expect(up).toMatch(/Resources:\n {4}\+ 37 created\n/);
+    expect(up).toMatch(/Resources:\n {4}\+ 40 created\n/);
     expect(up).toMatch(/Outputs:\n {4}groups {8}: \{\n {8}americas: "[0-9a-f-]+"/);
     expect(up).toMatch(/Duration: \d+s/);
   });
@@ -136,13 +146,13 @@ describe("npm run demo", () => {
       /\+ pulumi-nodejs:dynamic\/devicemgmt:User: \(create\)\n.*::pulumi-nodejs:dynamic\/devicemgmt:User::berlin-trainer\]\n/,
     );
     expect(edit).toMatch(/email\s*: "bea\.berger@acme\.example"/);
-    expect(edit).toMatch(/Resources:\n {4}\+ 1 to create\n {4}~ 1 to update\n {4}2 changes\. 36 unchanged/);
+    expect(edit).toMatch(/Resources:\n {4}\+ 1 to create\n {4}~ 1 to update\n {4}2 changes\. 39 unchanged/);
   });
 
   it("runs a second up of the unchanged program that changes nothing", () => {
     const again = section(run.stdout, "pulumi up --expect-no-changes: examples/org again, unchanged");
     expect(again).toContain("Updating (demo):");
-    expect(again).toMatch(/Resources:\n {4}37 unchanged\n/);
+    expect(again).toMatch(/Resources:\n {4}40 unchanged\n/);
     expect(again).not.toMatch(/created|updated|deleted|replaced/);
   });
 
@@ -153,11 +163,12 @@ describe("npm run demo", () => {
     );
     expect(run.stdout).toMatch(/\n {6}Austin Lab {2}\[configured; channel Safety Briefing \/ Stable/);
     expect(run.stdout).toContain("Headset 01: Training Simulator / Beta");
+    // The kiosk shows the looked-up icon and 360° floor; Austin's home the icon and 3D hall the program uploaded.
     expect(run.stdout).toMatch(
-      /London Warehouse {2}\[configured; channel [^\]]*; kiosk Warehouse Picker, admin PIN set\]/,
+      /London Warehouse {2}\[configured; channel [^\]]*; kiosk Warehouse Picker \(icon acme-menu-icon\.png, background 360° warehouse-floor-360\.jpg\), admin PIN set\]/,
     );
     expect(run.stdout).toMatch(
-      /Austin Lab {2}\[configured; channel [^\]]*; home menu "Austin Training" \(3 items, theme Acme Brand\)\]/,
+      /Austin Lab {2}\[configured; channel [^\]]*; home menu "Austin Training" \(3 items, theme Acme Brand, icon austin-menu-icon\.png, background 3D environment austin-training-hall\.glb\)\]/,
     );
     // Each site's headsets with the site's tag, and the build each channel ships (Production = Beta's).
     expect(run.stdout).toMatch(
@@ -170,14 +181,22 @@ describe("npm run demo", () => {
     expect(run.stdout).toContain(`  Training Simulator / Beta: ${BETA_SIMULATOR_VERSION}`);
   });
 
-  it("prints the uploaded build, video and file with the checksums the API computed from the repository's bytes", () => {
+  it("prints the uploaded content with the checksums the API computed from the repository's bytes (sizes for the image and the 3D environment)", () => {
     const uploaded = section(run.stdout, "The organization").split(
       "Content the program uploaded, with the checksums the API computed:\n",
     )[1];
-    expect(uploaded?.split("\n").slice(0, 3)).toEqual([
+    const size = (name: string) => statSync(join(root, "examples", "org", "content", name)).size;
+    expect(uploaded?.split("\n").slice(0, 8)).toEqual([
       `  build Training Simulator ${BETA_SIMULATOR_VERSION} (available): SHA-256 ${hash("sha256", APK)}`,
       `  video "Forklift Safety" (forklift-safety.mp4, TwoDimensional): SHA-512 ${hash("sha512", "forklift-safety.mp4")}`,
       `  file /sdcard/Docs/evacuation-plan.pdf: SHA-512 ${hash("sha512", "evacuation-plan.pdf")}`,
+      `  image austin-menu-icon.png (type unknown, image/png, ${size("austin-menu-icon.png")} bytes, available): ` +
+        "the API answers no checksum",
+      `  3D environment austin-training-hall.glb (${size("austin-training-hall.glb")} bytes, available): the API ` +
+        "answers no checksum",
+      `  bundle "Beta with warehouse scene" of Training Simulator ${BETA_SIMULATOR_VERSION} (available), with:`,
+      `    ${SIMULATOR_OBB_FOLDER}/${OBB}: SHA-512 ${hash("sha512", OBB)}`,
+      "",
     ]);
   });
 
@@ -297,20 +316,93 @@ describe("npm run demo", () => {
       expect(file).toMatchObject({ filename: "evacuation-plan.pdf", location: "/sdcard/Docs" });
       expect(site("Berlin Lab").fileIds).toEqual(expect.arrayContaining([file!.id]));
       expect(site("Berlin Lab").fileIds).toHaveLength(2); // beside the looked-up safety manual
+
+      // Beta delivers the build in its bundle, with the expansion file in the app's obb folder; one bundle of that
+      // label (the build's upload made the build's own first one, unlabelled), uploaded once.
+      const bundles = org.appBundles.filter((b) => b.label === "Beta with warehouse scene");
+      expect(bundles).toEqual([expect.objectContaining({ versionId: beta.id, status: "available" })]);
+      expect(await client.appBundles.files(bundles[0]!.id).all()).toEqual([
+        expect.objectContaining({
+          bundlePaths: [`${SIMULATOR_OBB_FOLDER}/${OBB}`],
+          checksum: expect.objectContaining({ value: hash("sha512", OBB) }),
+        }),
+      ]);
+      // The image and the 3D environment, uploaded once each (the second up uploaded nothing again).
+      expect(org.images.filter((i) => i.originalFileName === "austin-menu-icon.png")).toEqual([
+        expect.objectContaining({ status: "available" }),
+      ]);
+      expect(org.custom3DEnvironments.filter((e) => e.objectName === "austin-training-hall.glb")).toEqual([
+        expect.objectContaining({ status: "available" }),
+      ]);
     });
 
-    it("has the kiosk with its PIN at London Warehouse and the themed home at Austin Lab", async () => {
+    it("has the kiosk with its PIN at London Warehouse and the themed home, with its uploaded icon and 3D hall, at Austin Lab", async () => {
       const client = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
       const site = (name: string) => ({ groupId: org.groups.find((g) => g.name === name)!.id });
       const apps = await client.apps.all();
       const kiosk = await client.headsetExperiences.get(site("London Warehouse"));
       expect(kiosk).toMatchObject({ mode: "arborxr-kiosk", isMenuEnabled: true, adminPin: DEMO_KIOSK_PIN });
       expect(kiosk.kioskContent?.id).toBe(apps.find((a) => a.name === "Warehouse Picker")!.id);
+      const floor = (await client.images.all("three-sixty-background")).find(
+        (i) => i.originalFileName === "warehouse-floor-360.jpg",
+      );
+      expect(kiosk.background).toMatchObject({ type: "360-background", threeSixtyImageId: floor!.id });
       const home = await client.headsetExperiences.get(site("Austin Lab"));
       const theme = (await client.themes.all()).find((t) => t.id === home.themeId);
       expect(home.mode).toBe("arborxr-home");
       expect(theme).toMatchObject({ name: "Acme Brand", isSystemOwned: false });
+      // Austin's own icon and 3D hall, the ones the program uploaded.
+      const icon = org.images.find((i) => i.originalFileName === "austin-menu-icon.png");
+      const hall = org.custom3DEnvironments.find((e) => e.objectName === "austin-training-hall.glb");
+      expect(home.menuIconImageId).toBe(icon!.id);
+      expect(home.background).toMatchObject({
+        type: "custom-3d-environment",
+        custom3DEnvironmentId: hall!.id,
+      });
       expect((await client.headsetExperiences.get(site("Berlin Lab"))).id).toBeNull();
+    });
+
+    it("exports both experiences: Austin Lab's finds its uploaded icon (type unknown) and 3D hall by name, and the exported program adopts them unchanged", async () => {
+      const out = mkdtempSync(join(tmpdir(), "demo-export-"));
+      try {
+        const exported = await runExport(["--only", "groups,experiences"], out, "acme-org", {
+          DEVICEMGMT_BASE_URL: emulator.baseUrl,
+          DEVICEMGMT_API_TOKEN: emulator.tokens.admin,
+        });
+        expect(exported.code).toBe(0);
+        const index = exported.files["index.ts"];
+        expect(index.match(/new dm\.HeadsetExperience\(/g)).toHaveLength(2);
+        expect(index).toContain('dm.getImageOutput({ name: "austin-menu-icon.png", type: "unknown" })');
+        expect(index).toContain('dm.getCustom3DEnvironmentOutput({ name: "austin-training-hall.glb" })');
+        expect(exported.files["README.md"]).not.toContain("declare it by hand");
+
+        const client = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
+        const austin = { groupId: org.groups.find((g) => g.name === "Austin Lab")!.id };
+        const before = await client.headsetExperiences.get(austin);
+        const engine = await createEngine({
+          cwd: root,
+          project: "acme-org",
+          stack: "production",
+          config: stackConfig(join(out, "Pulumi.production.yaml")),
+          secretConfig: {
+            "devicemgmt:apiToken": emulator.tokens.admin,
+            "acme-org:londonWarehouseAdminPin": DEMO_KIOSK_PIN,
+          },
+        });
+        try {
+          const up = await engine.up(generatedProgram(out));
+          expect(up.errors).toEqual([]);
+          const after = await client.headsetExperiences.get(austin);
+          expect({ ...after, updatedAt: null }).toEqual({ ...before, updatedAt: null });
+          const again = await engine.up(generatedProgram(out));
+          expect(again.errors).toEqual([]);
+          expect(again.steps.create.length + again.steps.update.length + again.steps.replace.length).toBe(0);
+        } finally {
+          await engine.close();
+        }
+      } finally {
+        rmSync(out, { recursive: true, force: true });
+      }
     });
   });
 });

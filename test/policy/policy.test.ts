@@ -238,7 +238,7 @@ function changedOrganization() {
     if (args.name === "austin-home")
       return { ...args, props: { ...args.props, removePoweredByArborXrBranding: true } };
     if (args.name === "london-headset-04") return { ...args, props: { ...args.props, groupId: austin!.id } };
-    const props = { ...args.props, versionId: ids.olderVersionId };
+    const props = deliveringVersion(args.props, ids.olderVersionId);
     if (args.name === "simulator-beta-version") {
       beta = args.resource as dm.ReleaseChannelVersion;
       return { ...args, props };
@@ -313,6 +313,14 @@ it("Kiosk PIN judges each experience before its step: an `up` (no preview) that 
   expect(up.output).not.toContain(KIOSK_PIN);
 });
 
+/**
+ * A ReleaseChannelVersion's props moved to deliver `versionId`: examples/org's Beta delivery declares a bundle
+ * (`bundleId`), and a delivery declares exactly one of the two.
+ */
+function deliveringVersion(props: Record<string, unknown>, versionId: pulumi.Input<string>) {
+  return { ...Object.fromEntries(Object.entries(props).filter(([key]) => key !== "bundleId")), versionId };
+}
+
 /** What the Training Simulator's channels deliver now, read through the API: { Production: versionId, … }. */
 async function simulatorChannels() {
   const client = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.multiOrgAdmin });
@@ -334,7 +342,8 @@ it("Production-from-Beta judges a build still unknown in a preview by the resour
   // A build this program makes (an id known only after its create) reaches Production: through a Beta delivery
   // of the same run it passes; from anything else it is refused, though its id is not known yet. The build is
   // examples/org's own upload (simulator-build), new in this preview: another version name replaces it, so its id
-  // is unknown. Through Beta: Beta delivers it, as examples/org declares; around Beta: Beta delivers 2.4.0.
+  // is unknown. Through Beta: Beta delivers it (by versionId: examples/org's Beta delivers it in a bundle, and the
+  // rule knows a bundle by its own id, not by its build's); around Beta: Beta delivers 2.4.0.
   const fromNew = (source: "beta" | "around") => () => {
     let build: dm.AppVersion | undefined;
     pulumi.runtime.registerStackTransformation((args) => {
@@ -343,7 +352,9 @@ it("Production-from-Beta judges a build still unknown in a preview by the resour
         return { ...args, props: { ...args.props, versionName: "2.6.0-beta.2" } };
       }
       if (args.name === "simulator-beta-version" && source === "around")
-        return { ...args, props: { ...args.props, versionId: ids.olderVersionId } };
+        return { ...args, props: deliveringVersion(args.props, ids.olderVersionId) };
+      if (args.name === "simulator-beta-version")
+        return { ...args, props: deliveringVersion(args.props, build!.id) };
       return undefined;
     });
     return promotedOrganization(() => build!.id);
@@ -374,7 +385,7 @@ it("Production-from-Beta cannot see ahead: a Production delivery registered befo
       let production: (resource: pulumi.Resource) => void = () => undefined;
       const productionDeclared = new Promise<pulumi.Resource>((resolve) => (production = resolve));
       pulumi.runtime.registerStackTransformation((args) => {
-        const props = { ...args.props, versionId: ids.olderVersionId };
+        const props = deliveringVersion(args.props, ids.olderVersionId);
         if (args.name === "simulator-beta-version")
           return { props, opts: { ...args.opts, dependsOn: productionDeclared } };
         if (args.name !== "simulator-production-version") return undefined;
@@ -423,7 +434,7 @@ it("Production-from-Beta lets Production follow a Beta delivery the program decl
       pulumi.runtime.registerStackTransformation((args) => {
         if (args.name !== "simulator-beta-version") return undefined;
         beta = args.resource as dm.ReleaseChannelVersion;
-        return { ...args, props: { ...args.props, versionId: ids.olderVersionId } };
+        return { ...args, props: deliveringVersion(args.props, ids.olderVersionId) };
       });
       return promotedOrganization(() => beta!.versionId);
     },
@@ -441,4 +452,76 @@ it("Production-from-Beta lets Production follow a Beta delivery the program decl
   const after = await simulatorChannels();
   expect(after.Beta).toBe(ids.olderVersionId);
   expect(after.Production).toBe(ids.olderVersionId);
+});
+
+it("Production-from-Beta judges a Beta bundle the same in a preview whose ids are unknown: following Beta's bundle passes, following its build (versionId) is refused, as the `up` refuses it", async () => {
+  // A new build (other release notes) makes a new bundle, so Beta's delivery is unknown in this preview.
+  const following = (property: "bundleId" | "versionId") => () => {
+    let beta: dm.ReleaseChannelVersion | undefined;
+    pulumi.runtime.registerStackTransformation((args) => {
+      if (args.name === "simulator-build")
+        return { ...args, props: { ...args.props, releaseNotes: "The next build." } };
+      if (args.name === "simulator-beta-version") beta = args.resource as dm.ReleaseChannelVersion;
+      if (args.name !== "simulator-production-version") return undefined;
+      const { versionId: _declared, bundleId: _also, ...props } = args.props;
+      return { props: { ...props, [property]: beta![property] }, opts: args.opts };
+    });
+    return organization();
+  };
+  const config = withConfig({ "devicemgmt-production-from-beta": { betaVersionIds: [] } });
+  const bundle = await preview(following("bundleId"), config);
+  expect(bundle.errors).toEqual([]);
+  expect(policiesViolated(bundle)).toEqual([]);
+  expect(bundle.ok).toBe(true);
+
+  const build = await preview(following("versionId"), config);
+  expect(build.ok).toBe(false);
+  expect(verdicts(build, "devicemgmt-production-from-beta")).toEqual([
+    expect.stringContaining(
+      `mandatory: simulator-production-version moves a Production channel to a version this program creates ` +
+        `(channel ${ids.productionId}), which no Beta channel (${ids.betaId}) delivers`,
+    ),
+  ]);
+
+  // The `up` makes the new build and bundle and moves Beta to them; Production, judged with the ids known, stays.
+  const before = await simulatorChannels();
+  const up = await engine.up(following("versionId"), {
+    policyPacks: [PACK],
+    policyPackConfigs: [configFile(config)],
+  });
+  expect(up.ok).toBe(false);
+  expect(verdicts(up, "devicemgmt-production-from-beta")).toEqual([
+    expect.stringContaining("mandatory: simulator-production-version moves a Production channel to version "),
+  ]);
+  const after = await simulatorChannels();
+  expect(after.Beta).toBe(engine.resource("simulator-build").id);
+  expect(after.Beta).not.toBe(before.Beta);
+  expect(after.Production).toBe(before.Production);
+});
+
+it("Production-from-Beta counts a Beta bundle by its id: Production delivering the bundle examples/org puts on Beta passes, and the `up` moves both to its build", async () => {
+  const up = await engine.up(
+    () => {
+      // examples/org's Beta delivery as committed (its bundle, bundleId); Production follows that bundle.
+      let beta: dm.ReleaseChannelVersion | undefined;
+      pulumi.runtime.registerStackTransformation((args) => {
+        if (args.name === "simulator-beta-version") beta = args.resource as dm.ReleaseChannelVersion;
+        if (args.name !== "simulator-production-version") return undefined;
+        const { versionId: _moved, ...props } = args.props;
+        return { props: { ...props, bundleId: beta!.bundleId }, opts: args.opts };
+      });
+      return organization();
+    },
+    {
+      policyPacks: [PACK],
+      policyPackConfigs: [
+        configFile(withConfig({ "devicemgmt-production-from-beta": { betaVersionIds: [] } })),
+      ],
+    },
+  );
+  expect(up.errors).toEqual([]);
+  expect(up.policyViolations).toEqual([]);
+  expect(up.ok).toBe(true);
+  const build = engine.resource("simulator-build").id;
+  expect(await simulatorChannels()).toMatchObject({ Beta: build, Production: build });
 });

@@ -95,8 +95,9 @@ describe("the example organization", () => {
     // Groups, group channels, the device channel, users, the migration, and the two sites' experiences; since
     // issue 20 also the three site tags, four placed devices, one content attachment per site and the
     // Production channel's version; since issue 31 the uploaded build with Beta's delivery of it, and the
-    // uploaded video and file with their attachments to Austin Lab and Berlin Lab.
-    expect(result.steps.create).toHaveLength(6 + 6 + 1 + 3 + 1 + 2 + 3 + 4 + 3 + 1 + 2 + 4);
+    // uploaded video and file with their attachments to Austin Lab and Berlin Lab; since round 3 the build's
+    // bundle (which Beta delivers instead), Austin Lab's uploaded menu icon and 3D environment.
+    expect(result.steps.create).toHaveLength(6 + 6 + 1 + 3 + 1 + 2 + 3 + 4 + 3 + 1 + 2 + 4 + 3);
 
     const org = shape(emulator.snapshot());
     expect(org.groups).toEqual([
@@ -126,6 +127,13 @@ describe("the example organization", () => {
     const groupNamed = (name: string) => emulator.snapshot().groups.find((g) => g.name === name)!.id;
     const apps = await admin.apps.all();
     const themes = await admin.themes.all();
+    // The kiosk shows the looked-up icon and 360° floor; Austin's home the icon and 3D hall the program uploaded.
+    const uploaded = result.outputs.uploaded as Record<
+      "build" | "video" | "file" | "image" | "environment" | "bundle",
+      string
+    >;
+    const seeded = async (name: string, type: "headset-xp-menu-icon" | "three-sixty-background") =>
+      (await admin.images.all(type)).find((i) => i.originalFileName === name)!.id;
     const kiosk = await admin.headsetExperiences.get({ groupId: groupNamed("London Warehouse") });
     expect(kiosk).toMatchObject({
       mode: "arborxr-kiosk",
@@ -133,13 +141,25 @@ describe("the example organization", () => {
       adminPin: KIOSK_PIN,
       kioskContent: { type: "app", id: apps.find((a) => a.name === "Warehouse Picker")!.id },
       themeId: themes.find((t) => t.name === "ArborXR Dark" && t.isSystemOwned)!.id,
+      menuIconImageId: await seeded("acme-menu-icon.png", "headset-xp-menu-icon"),
+      background: {
+        type: "360-background",
+        threeSixtyImageId: await seeded("warehouse-floor-360.jpg", "three-sixty-background"),
+      },
     });
     const home = await admin.headsetExperiences.get({ groupId: groupNamed("Austin Lab") });
     expect(home).toMatchObject({
       mode: "arborxr-home",
       menuTitle: "Austin Training",
       themeId: themes.find((t) => t.name === "Acme Brand" && !t.isSystemOwned)!.id,
-      background: { type: "360-background" },
+      menuIconImageId: uploaded.image,
+      background: { type: "custom-3d-environment", custom3DEnvironmentId: uploaded.environment },
+    });
+    expect(await admin.images.get(uploaded.image)).toMatchObject({
+      originalFileName: "austin-menu-icon.png",
+    });
+    expect(await admin.custom3DEnvironments.get(uploaded.environment)).toMatchObject({
+      objectName: "austin-training-hall.glb",
     });
     expect(home.visibleContents).toHaveLength(3);
     // Berlin Lab declares no experience: it keeps the device's default home, never configured.
@@ -163,8 +183,8 @@ describe("the example organization", () => {
     const simulator = apps.find((a) => a.name === "Training Simulator")!;
     const channels = await admin.apps.releaseChannels(simulator.id).all();
     const versionOf = (name: string) => channels.find((c) => c.name === name)!.version.version;
-    // Production keeps the build Beta had; Beta ships the build the program uploaded, of the repository's bytes.
-    const uploaded = result.outputs.uploaded as { build: string; video: string; file: string };
+    // Production keeps the build Beta had; Beta ships the build the program uploaded, of the repository's bytes,
+    // in the bundle with its expansion file.
     expect(versionOf("Production")).toBe("2.5.0-beta.3");
     expect(channels.find((c) => c.name === "Beta")!.version).toMatchObject({
       id: uploaded.build,
@@ -174,6 +194,11 @@ describe("the example organization", () => {
         algorithm: "SHA-256",
         value: fixtureHash("sha256", `training-simulator-${BETA_SIMULATOR_VERSION}.apk`),
       },
+    });
+    expect(await admin.appBundles.get(uploaded.bundle)).toMatchObject({
+      appBuild: { id: uploaded.build },
+      label: "Beta with warehouse scene",
+      status: "available",
     });
     expect(await admin.videos.get(uploaded.video)).toMatchObject({
       name: "Forklift Safety",
@@ -305,6 +330,12 @@ describe("the example organization", () => {
   });
 
   it("destroy leaves the organization as it was before the first up, but for the migrated device", async () => {
+    const kept = (name: string) => engine.resource(name).id as string;
+    const uploaded = {
+      bundle: kept("simulator-beta-bundle"),
+      image: kept("austin-menu-icon"),
+      environment: kept("austin-training-hall"),
+    };
     const result = await engine.destroy();
     expect(result.errors).toEqual([]);
     const after = shape(emulator.snapshot());
@@ -328,6 +359,24 @@ describe("the example organization", () => {
     );
     expect(engine.stderr()).toContain(
       `the API cannot delete an app build; version "${BETA_SIMULATOR_VERSION}" stays`,
+    );
+    // So do the bundle, the image and the 3D environment: each stays, available, and the run says so.
+    const left = emulator.snapshot();
+    expect(left.appBundles.find((b) => b.id === uploaded.bundle)).toMatchObject({ status: "available" });
+    expect(left.images.find((i) => i.id === uploaded.image)).toMatchObject({ status: "available" });
+    expect(left.custom3DEnvironments.find((e) => e.id === uploaded.environment)).toMatchObject({
+      status: "available",
+    });
+    expect(engine.stderr()).toContain(
+      `AppBundle ${uploaded.bundle} ("Beta with warehouse scene"): the API cannot delete app bundles; the bundle ` +
+        "stays in the organization with its build and files. Removed from the stack only.",
+    );
+    expect(engine.stderr()).toContain(
+      `Image ${uploaded.image} ("austin-menu-icon.png"): the API cannot delete images; it stays in the organization.`,
+    );
+    expect(engine.stderr()).toContain(
+      `Custom3DEnvironment ${uploaded.environment} ("austin-training-hall.glb"): the API cannot delete custom 3D ` +
+        "environments; it stays in the organization.",
     );
   });
 });

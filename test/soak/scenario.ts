@@ -264,6 +264,13 @@ function duplicatesIn(snapshot: OrgSnapshot): string[] {
     // examples/org's uploads, retried through faults: one file per folder and name, one video per name and content.
     ...repeated(snapshot.files.map((f) => `${f.location}/${f.filename}`)).map((f) => `file ${f}`),
     ...repeated(snapshot.videos.map((v) => `${v.filename} ${v.sha512}`)).map((v) => `video ${v}`),
+    // One image and one 3D environment per name, one bundle per build and label (the build's own first bundle
+    // has no label).
+    ...repeated(snapshot.images.map((i) => `${i.originalFileName}`)).map((i) => `image ${i}`),
+    ...repeated(snapshot.custom3DEnvironments.map((e) => e.objectName)).map((e) => `3D environment ${e}`),
+    ...repeated(snapshot.appBundles.filter((b) => b.label).map((b) => `${b.versionId} "${b.label}"`)).map(
+      (b) => `bundle ${b}`,
+    ),
   ];
 }
 

@@ -2,7 +2,7 @@
 // answers 10% 5xx, bursts of 429 and drops connections after applying writes. Re-running `up` must converge
 // to exactly the declared organization, without duplicates, with nothing left to write, and without the token
 // in state or logs. Every `up` is a run of the real Pulumi CLI: the whole scenario takes two to three minutes
-// on a loaded 2-core machine (create and one edit round of 236 resources, each followed by a quiet `up`).
+// on a loaded 2-core machine (create and one edit round of 239 resources, each followed by a quiet `up`).
 import { runSoak, type SoakReport } from "./scenario";
 
 const MAX_UPS = 4;

@@ -45,6 +45,12 @@ export class ReleaseChannelVersion extends DeviceMgmtResource {
   declare readonly appId: pulumi.Output<string>;
   declare readonly releaseChannelId: pulumi.Output<string>;
   declare readonly versionId: pulumi.Output<string>;
+  /**
+   * The bundle the channel delivers, as declared (absent when `versionId` was declared; null once a read finds
+   * the channel on another version). Follow it with `bundleId: beta.bundleId` to put the same bundle on another
+   * channel.
+   */
+  declare readonly bundleId: pulumi.Output<string | null | undefined>;
   /** The version's name (e.g. "2.4.0"), as last read. */
   declare readonly version: pulumi.Output<string | null>;
   /** The version's name before this resource last moved the channel. */
