@@ -26,8 +26,11 @@ export interface RouteDefinition {
   path: string;
   auth: AuthMode;
   underApiRoot?: boolean;
-  /** An upload's complete: the fault `loseCompleteAnswers` may drop its answer once it is applied. */
-  answerMayBeLost?: boolean;
+  /**
+   * An upload's initiate or complete: the fault `loseInitiateAnswers` / `loseCompleteAnswers` may drop its answer
+   * once it is applied.
+   */
+  answerMayBeLost?: "initiate" | "complete";
   handler: Handler;
 }
 

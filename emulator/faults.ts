@@ -11,6 +11,7 @@ export const NO_FAULTS: FaultConfig = {
   seed: 1,
   expireUploadUrls: 0,
   failUploadParts: 0,
+  loseInitiateAnswers: 0,
   loseCompleteAnswers: 0,
   failAppBuilds: 0,
   failContentProcessing: 0,
@@ -33,6 +34,7 @@ export const faultConfigPatchSchema = z
     seed: z.number().int(),
     expireUploadUrls: count,
     failUploadParts: count,
+    loseInitiateAnswers: count,
     loseCompleteAnswers: count,
     failAppBuilds: count,
     failContentProcessing: count,
@@ -125,6 +127,7 @@ export class FaultInjector {
     fault:
       | "expireUploadUrls"
       | "failUploadParts"
+      | "loseInitiateAnswers"
       | "loseCompleteAnswers"
       | "failAppBuilds"
       | "failContentProcessing"
@@ -149,10 +152,11 @@ export class FaultInjector {
     return failed;
   }
 
-  /** Whether the answer of the upload `complete` just applied is to be lost (the connection dropped). */
-  loseCompleteAnswer(): boolean {
-    const lost = this.take("loseCompleteAnswers");
-    if (lost) this.stats.completeAnswersLost++;
+  /** Whether the answer of the upload `initiate` or `complete` just applied is to be lost (the connection dropped). */
+  loseAnswer(of: "initiate" | "complete"): boolean {
+    const lost = this.take(of === "initiate" ? "loseInitiateAnswers" : "loseCompleteAnswers");
+    if (lost && of === "initiate") this.stats.initiateAnswersLost++;
+    if (lost && of === "complete") this.stats.completeAnswersLost++;
     return lost;
   }
 
@@ -191,6 +195,7 @@ function emptyFaultStats(): FaultStats {
     droppedAfterWrite: 0,
     uploadUrlsExpired: 0,
     uploadPartsFailed: 0,
+    initiateAnswersLost: 0,
     completeAnswersLost: 0,
     appBuildsFailed: 0,
     contentProcessingFailed: 0,

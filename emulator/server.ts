@@ -214,7 +214,7 @@ export function buildServer(parts: ServerParts): FastifyInstance {
           await stateFile?.commit();
         }
         if (write && faults.dropAfterWrite()) return dropConnection(request, reply);
-        if (route.answerMayBeLost && result.status < 300 && faults.loseCompleteAnswer())
+        if (route.answerMayBeLost && result.status < 300 && faults.loseAnswer(route.answerMayBeLost))
           return dropConnection(request, reply);
         reply.code(result.status);
         return result.body === undefined ? reply.send() : reply.send(result.body);

@@ -24,6 +24,8 @@ export interface FaultConfig {
   expireUploadUrls: number;
   /** Part PUTs the storage endpoint answers 500 without storing the part. */
   failUploadParts: number;
+  /** Upload initiates (of a file, video, image, 3D environment or app build) applied, then answered by dropping the connection. */
+  loseInitiateAnswers: number;
   /** Upload completes that are applied, then answered by dropping the connection. */
   loseCompleteAnswers: number;
   /** App builds whose processing, after their complete, ends in `error` (with a reason) instead of `available`. */
@@ -224,6 +226,7 @@ export interface FaultStats {
   droppedAfterWrite: number;
   uploadUrlsExpired: number;
   uploadPartsFailed: number;
+  initiateAnswersLost: number;
   completeAnswersLost: number;
   appBuildsFailed: number;
   contentProcessingFailed: number;

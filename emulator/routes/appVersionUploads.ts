@@ -69,6 +69,7 @@ export const appVersionUploadRoutes: RouteDefinition[] = [
     method: "POST",
     path: "/apps/:appId/versions",
     auth: "user",
+    answerMayBeLost: "initiate",
     handler: (ctx) => {
       const app = findApp(ctx);
       ctx.access.require("RELEASE_CHANNEL__MANAGE");
@@ -103,7 +104,7 @@ export const appVersionUploadRoutes: RouteDefinition[] = [
     method: "POST",
     path: "/apps/:appId/versions/:versionId/complete",
     auth: "user",
-    answerMayBeLost: true,
+    answerMayBeLost: "complete",
     handler: (ctx) => {
       const app = findApp(ctx);
       ctx.access.require("RELEASE_CHANNEL__MANAGE");

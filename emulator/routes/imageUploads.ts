@@ -59,6 +59,7 @@ function initiateRoute(kind: UploadKind, idField: string, accepts: RegExp, rule:
     method: "POST",
     path: `/${kind}`,
     auth: "user",
+    answerMayBeLost: "initiate",
     handler: (ctx) => {
       ctx.access.require("CONTENT__MANAGE");
       const body = parseOrThrow(initiateBody, ctx.body);
@@ -96,7 +97,7 @@ export const imageUploadRoutes: RouteDefinition[] = [
     method: "POST",
     path: "/images/:imageId/complete",
     auth: "user",
-    answerMayBeLost: true,
+    answerMayBeLost: "complete",
     handler: (ctx) => {
       ctx.access.require("CONTENT__MANAGE");
       const { id, filename, sizeBytes, objectKey } = received(ctx, "images", "imageId");
@@ -134,7 +135,7 @@ export const imageUploadRoutes: RouteDefinition[] = [
     method: "POST",
     path: "/custom-3d-environments/:custom3DEnvironmentId/complete",
     auth: "user",
-    answerMayBeLost: true,
+    answerMayBeLost: "complete",
     handler: (ctx) => {
       ctx.access.require("CONTENT__MANAGE");
       const { id, filename, sizeBytes, objectKey } = received(

@@ -187,6 +187,7 @@ export const uploadRoutes: RouteDefinition[] = [
     method: "POST",
     path: "/files",
     auth: "user",
+    answerMayBeLost: "initiate",
     handler: (ctx) => {
       ctx.access.require("CONTENT__MANAGE");
       const body = parseOrThrow(initiateBody, ctx.body);
@@ -216,7 +217,7 @@ export const uploadRoutes: RouteDefinition[] = [
     method: "POST",
     path: "/files/:fileId/complete",
     auth: "user",
-    answerMayBeLost: true,
+    answerMayBeLost: "complete",
     handler: (ctx) => {
       ctx.access.require("CONTENT__MANAGE");
       const body = parseOrThrow(completeFileBody, ctx.body);
@@ -285,6 +286,7 @@ export const uploadRoutes: RouteDefinition[] = [
     method: "POST",
     path: "/videos",
     auth: "user",
+    answerMayBeLost: "initiate",
     handler: (ctx) => {
       ctx.access.require("CONTENT__MANAGE");
       const body = parseOrThrow(initiateVideoBody, ctx.body);
@@ -307,7 +309,7 @@ export const uploadRoutes: RouteDefinition[] = [
     method: "POST",
     path: "/videos/:videoId/complete",
     auth: "user",
-    answerMayBeLost: true,
+    answerMayBeLost: "complete",
     handler: (ctx) => {
       ctx.access.require("CONTENT__MANAGE");
       const body = parseOrThrow(completeBody, ctx.body);

@@ -25,7 +25,7 @@ import type {
   Video,
 } from "./types";
 import type { Executor } from "./executor";
-import { type Invalidates, INVALIDATES_NOTHING, REPEATABLE } from "./invalidates";
+import { type Invalidates, INVALIDATES_NOTHING, REPEATABLE, UPLOAD_INITIATE } from "./invalidates";
 
 /** What carries tags: the path segment of `PATCH /{owner}/{id}/tags/attach|detach`. */
 export type TagOwnerType = "groups" | "devices" | "apps" | "files" | "videos";
@@ -250,6 +250,8 @@ export function createContentOperations(run: Executor & { pageSizes?: PageSizeMe
           INVALIDATES_NOTHING,
           { filename },
           s.appVersionUploadStartSchema,
+          undefined,
+          UPLOAD_INITIATE,
         ),
       // Pre-signing changes nothing (it hands out URLs): retried like a PUT.
       presignVersionUpload: (appId, versionId, body) =>

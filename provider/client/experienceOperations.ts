@@ -23,7 +23,7 @@ import type {
   UploadedPart,
 } from "./types";
 import type { Executor } from "./executor";
-import { type Invalidates, INVALIDATES_NOTHING, REPEATABLE } from "./invalidates";
+import { type Invalidates, INVALIDATES_NOTHING, REPEATABLE, UPLOAD_INITIATE } from "./invalidates";
 
 /** Whose experience: a configured group's, or an ungrouped device's. */
 export type ExperienceHolder = { groupId: string } | { deviceId: string };
@@ -159,6 +159,8 @@ export function createExperienceOperations(
           INVALIDATES_NOTHING,
           { filename: body.filename },
           x.imageUploadStartSchema,
+          undefined,
+          UPLOAD_INITIATE,
         ),
       presignUpload: (imageId, body) =>
         run.write(
@@ -186,6 +188,8 @@ export function createExperienceOperations(
           INVALIDATES_NOTHING,
           { filename: body.filename },
           x.custom3DEnvironmentUploadStartSchema,
+          undefined,
+          UPLOAD_INITIATE,
         ),
       presignUpload: (environmentId, body) =>
         run.write(

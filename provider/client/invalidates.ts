@@ -25,6 +25,15 @@ export type Invalidates = readonly CachedListScope[];
 /** The options of a POST that sets a state (an experience's configure, an unshare): retried like a PUT. */
 export const REPEATABLE = { repeatable: true } as const;
 
+/**
+ * The options of an upload's initiate (a file, a video, an image, a 3D environment, an app build): it opens an
+ * upload session and makes no object (the object exists once the upload's complete has answered), so sending it
+ * again after a lost answer or a 5xx leaves at most a session nobody completes, as a killed run leaves. Failing
+ * instead would stop the whole `up` at one lost answer. Not for a file uploaded into a bundle: an upload left
+ * open there keeps the bundle from being finalized.
+ */
+export const UPLOAD_INITIATE = REPEATABLE;
+
 export const INVALIDATES_NOTHING: Invalidates = [];
 
 /** A write as the client's write listeners see it: once when it is sent, once when it settled. */

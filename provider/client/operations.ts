@@ -7,7 +7,7 @@ import { PageIterator } from "./pagination";
 import * as s from "./schemas";
 import { createExperienceOperations, type ExperienceOperations } from "./experienceOperations";
 import { createContentOperations, type ContentOperations } from "./contentOperations";
-import { type Invalidates, INVALIDATES_NOTHING, REPEATABLE } from "./invalidates";
+import { type Invalidates, INVALIDATES_NOTHING, REPEATABLE, UPLOAD_INITIATE } from "./invalidates";
 import type { Executor, Query } from "./executor";
 import type {
   App,
@@ -460,7 +460,15 @@ export function createOperations(run: Executor): Operations {
       get: (fileId: string) => run.get(`/files/${e(fileId)}`, s.fileSchema),
       // Files are in no cached list: an upload makes nothing stale.
       initiateUpload: (body: InitiateFileUploadBody) =>
-        run.write("POST", `/files`, INVALIDATES_NOTHING, body, s.fileUploadStartSchema),
+        run.write(
+          "POST",
+          `/files`,
+          INVALIDATES_NOTHING,
+          body,
+          s.fileUploadStartSchema,
+          undefined,
+          body.appBundleId === undefined ? UPLOAD_INITIATE : undefined,
+        ),
       // Pre-signing changes nothing (it hands out URLs): retried like a PUT.
       presignUpload: (fileId: string, body: PresignUploadBody) =>
         run.write(
@@ -482,7 +490,15 @@ export function createOperations(run: Executor): Operations {
       all: () => list(`/videos`, videosPage).all(),
       get: (videoId: string) => run.get(`/videos/${e(videoId)}`, s.videoSchema),
       initiateUpload: (body: InitiateVideoUploadBody) =>
-        run.write("POST", `/videos`, INVALIDATES_NOTHING, body, s.videoUploadStartSchema),
+        run.write(
+          "POST",
+          `/videos`,
+          INVALIDATES_NOTHING,
+          body,
+          s.videoUploadStartSchema,
+          undefined,
+          UPLOAD_INITIATE,
+        ),
       presignUpload: (videoId: string, body: PresignUploadBody) =>
         run.write(
           "POST",

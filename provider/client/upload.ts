@@ -338,10 +338,13 @@ export async function uploadInParts<T>(
   }
 }
 
+/** How often a complete whose outcome stayed open (lost answer, 5xx) is sent, the first time included. */
+export const COMPLETE_ATTEMPTS = 5;
+
 /**
- * Completes, and after a lost answer completes again: the upload id is single-use, so the second either makes
- * the object (the first was not applied) or is refused with 404 (it was), and then the object is found by its
- * checksum.
+ * Completes, and after a lost answer (or a 5xx) completes again, up to COMPLETE_ATTEMPTS times: the upload id is
+ * single-use, so a later attempt either makes the object (no earlier one was applied) or is refused with 404 (one
+ * was), and then the object is found by its checksum.
  */
 async function completeOnce<T>(
   protocol: UploadProtocol<T>,
@@ -350,15 +353,13 @@ async function completeOnce<T>(
   source: string,
   checksum: string,
 ): Promise<T> {
-  try {
-    return await protocol.complete(id, body);
-  } catch (error) {
-    if (!(error instanceof AmbiguousWriteError)) throw error;
-  }
-  try {
-    return await protocol.complete(id, body);
-  } catch (error) {
-    if (!(error instanceof NotFoundError)) throw error;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await protocol.complete(id, body);
+    } catch (error) {
+      if (attempt > 1 && error instanceof NotFoundError) break;
+      if (!(error instanceof AmbiguousWriteError) || attempt >= COMPLETE_ATTEMPTS) throw error;
+    }
   }
   const found = await protocol.findCompleted(id, checksum);
   if (found === undefined) throw new UploadOutcomeUnknownError(source, id, checksum);

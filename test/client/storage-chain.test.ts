@@ -9,7 +9,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import * as path from "node:path";
 import type { ChainRequest, ChainResponse, RequestFn } from "../../provider/client/chain";
-import { NetworkError, PresignedUrlExpiredError, StorageError } from "../../provider/client/errors";
+import {
+  AmbiguousWriteError,
+  NetworkError,
+  PresignedUrlExpiredError,
+  StorageError,
+} from "../../provider/client/errors";
 import { withRetry } from "../../provider/client/retry";
 import { presignedPartsSchema } from "../../provider/client/schemas";
 import {
@@ -22,6 +27,7 @@ import {
 import type { DeviceFile, PresignedPart } from "../../provider/client/types";
 import {
   checksumOfFile,
+  COMPLETE_ATTEMPTS,
   MAX_PARTS,
   MIN_PART_BYTES,
   partSizeFor,
@@ -246,6 +252,34 @@ describe("uploadInParts around a fake protocol", () => {
       answered: { algorithm: "SHA-512", value: "00ff" },
       property: "source",
     });
+  });
+
+  test("a complete whose outcome stays open (5xx, lost answer) is sent again until it answers, at most COMPLETE_ATTEMPTS times", async () => {
+    const source = path.join(folder, "completes.bin");
+    writeFileSync(source, "completes");
+    const sent = createHash("sha512").update("completes").digest("hex");
+    const ambiguous = () =>
+      new AmbiguousWriteError({ method: "POST", path: "/files/f/complete", status: 503 });
+    const completingAfter = (failures: number) => {
+      const protocol = fakeProtocol(sent);
+      const complete = protocol.complete;
+      let calls = 0;
+      protocol.complete = async (id, body) => {
+        if (++calls <= failures) throw ambiguous();
+        return complete(id, body);
+      };
+      return { protocol, calls: () => calls };
+    };
+    const twice = completingAfter(2);
+    await expect(uploadInParts(twice.protocol, storage, { source })).resolves.toMatchObject({
+      checksum: sent,
+    });
+    expect(twice.calls()).toBe(3);
+    const always = completingAfter(Number.POSITIVE_INFINITY);
+    await expect(uploadInParts(always.protocol, storage, { source })).rejects.toBeInstanceOf(
+      AmbiguousWriteError,
+    );
+    expect(always.calls()).toBe(COMPLETE_ATTEMPTS);
   });
 
   test("pre-signs the parts 4 at a time, the next ones along", async () => {

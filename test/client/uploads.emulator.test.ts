@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import * as path from "node:path";
 import { type RunningEmulator, startEmulator } from "../../emulator";
 import {
+  AmbiguousWriteError,
   closeDispatchers,
   DeviceMgmtClient,
   type DeviceFile,
@@ -34,7 +35,14 @@ afterAll(async () => {
   rmSync(folder, { recursive: true, force: true });
 });
 
-afterEach(() => emulator.setFaults({ expireUploadUrls: 0, failUploadParts: 0, loseCompleteAnswers: 0 }));
+afterEach(() =>
+  emulator.setFaults({
+    expireUploadUrls: 0,
+    failUploadParts: 0,
+    loseInitiateAnswers: 0,
+    loseCompleteAnswers: 0,
+  }),
+);
 
 function client(on = emulator) {
   return new DeviceMgmtClient({
@@ -183,6 +191,38 @@ test("a complete whose answer is lost is resolved without a second file", async 
   expect(held.map((f) => [f.id, f.checksum.value])).toEqual([[result.made.id, sha512]]);
 });
 
+test("an initiate whose answer is lost is sent again: one file, the first session left open and unused", async () => {
+  const { source, sha512 } = localFile("initiated.bin", 1 * MiB, 7);
+  emulator.resetStats();
+  emulator.setFaults({ loseInitiateAnswers: 1 });
+  const result = await client().uploadFile({ source, filename: "initiated.bin", path: "/sdcard" });
+  expect(emulator.stats().faults.initiateAnswersLost).toBe(1);
+  expect(emulator.stats().byRoute["POST /files"]).toBe(2);
+  const held = await filesNamed("initiated.bin");
+  expect(held.map((f) => [f.id, f.checksum.value])).toEqual([[result.made.id, sha512]]);
+});
+
+test("a file uploaded into a bundle is not initiated again: an open upload keeps the bundle from being finalized", async () => {
+  const { source } = localFile("bundled.obb", 1 * MiB, 8);
+  const admin = client();
+  const app = (await admin.apps.all()).find((a) => a.name === "Training Simulator")!;
+  const build = (await admin.releases.versions(app.id).all()).find((v) => v.status === "available")!;
+  const bundle = await admin.appBundles.create({ appBuildId: build.id, files: [] });
+  emulator.resetStats();
+  emulator.setFaults({ loseInitiateAnswers: 1 });
+  const refused = await admin
+    .uploadBundleFile({
+      appId: app.id,
+      appBundleId: bundle.id,
+      source,
+      filename: "bundled.obb",
+      path: "/sdcard/Android/obb/x",
+    })
+    .catch((error: unknown) => error);
+  expect(refused).toBeInstanceOf(AmbiguousWriteError);
+  expect(emulator.stats().byRoute["POST /files"]).toBe(1);
+});
+
 test("a file that is not what the caller hashed earlier is refused before the complete: nothing is made", async () => {
   const { source } = localFile("changed.bin", 1 * MiB, 5);
   const earlier = localFile("changed-earlier.bin", 1 * MiB, 6).sha512;
@@ -228,6 +268,53 @@ describe("replace (documents silent: replaceKeepsFileId), both readings", () => 
     const { one, two } = await replaceUnder(true);
     expect(two).toBe(one);
   });
+});
+
+test("a lost initiate answer is survived the same way by videos, images, 3D environments and app builds", async () => {
+  const admin = client();
+  const app = (await admin.apps.all()).find((a) => a.name === "Training Simulator")!;
+  const kinds = {
+    video: async (source: string) =>
+      (
+        await admin.uploadVideo({
+          source,
+          filename: "again.mp4",
+          videoType: "TwoDimensional",
+          audioEncoding: "STEREO",
+        })
+      ).made.id,
+    image: async (source: string) => (await admin.uploadImage({ source, filename: "again.png" })).made.id,
+    environment: async (source: string) =>
+      (await admin.uploadCustom3DEnvironment({ source, filename: "again.glb" })).made.id,
+    build: async (source: string) =>
+      (await admin.uploadAppVersion({ appId: app.id, source, filename: "again.apk", versionName: "9.9.9" }))
+        .made.id,
+  };
+  const routes = {
+    video: "POST /videos",
+    image: "POST /images",
+    environment: "POST /custom-3d-environments",
+    build: "POST /apps/{appId}/versions",
+  };
+  for (const [kind, upload] of Object.entries(kinds) as [
+    keyof typeof kinds,
+    (s: string) => Promise<string>,
+  ][]) {
+    const { source } = localFile(`again-${kind}.bin`, 64 * 1024, kind.length);
+    emulator.resetStats();
+    emulator.setFaults({ loseInitiateAnswers: 1 });
+    const id = await upload(source);
+    expect([
+      kind,
+      emulator.stats().faults.initiateAnswersLost,
+      emulator.stats().byRoute[routes[kind]],
+    ]).toEqual([kind, 1, 2]);
+    expect(id).toEqual(expect.any(String));
+  }
+  const snapshot = emulator.snapshot();
+  expect(snapshot.videos.filter((v) => v.filename === "again.mp4")).toHaveLength(1);
+  expect(snapshot.images.filter((i) => i.originalFileName === "again.png")).toHaveLength(1);
+  expect((await admin.releases.versions(app.id).all()).filter((v) => v.version === "9.9.9")).toHaveLength(1);
 });
 
 describe("videos: uploadVideo on the same machinery", () => {

@@ -92,6 +92,26 @@ describe.each(READINGS)("AppBundle, %s", (_reading, emulatorOptions) => {
     expect((await live(bundle.id)).status).toBe("available");
   });
 
+  it("a create whose answer was lost finds the bundle it made and goes on: one bundle, the run not stopped", async () => {
+    expect(await pendingOfBuild()).toEqual([]);
+    const bundles = async () => (await stack.admin.releases.bundles(appId).all()).length;
+    const count = await bundles();
+    // Seed 18 at rate 0.5: the first write's answer is lost (the POST /app-bundles), the next two arrive.
+    stack.emulator.setFaults({ dropAfterWriteRate: 0.5, seed: 18 });
+    stack.emulator.resetStats();
+    try {
+      const bundle = await Managed.of(stack.plugin, "appBundle", "lost-answer");
+      const outs = await bundle.create({ appId, versionId, label: "Lost answer" });
+      expect(stack.emulator.stats().faults.droppedAfterWrite).toBe(1);
+      expect(stack.emulator.stats().byRoute["POST /app-bundles"]).toBe(1);
+      expect(outs).toMatchObject({ status: "available", label: "Lost answer" });
+      expect(await bundles()).toBe(count + 1);
+      expect(await pendingOfBuild()).toEqual([]);
+    } finally {
+      stack.emulator.setFaults({ dropAfterWriteRate: 0 });
+    }
+  });
+
   it("reuses the files the app already has (same content and name) instead of uploading them again", async () => {
     const data = write("levels.dat", "levels");
     const first = await Managed.of(stack.plugin, "appBundle", "first");

@@ -35,7 +35,7 @@ import {
 } from "../../client/processing";
 import { leftByUnfinishedCreate, unfinishedCreateStartedAt } from "../../framework/claims";
 import { clientForProps } from "../../framework/context";
-import { adoptable, containsUnknown, jsonClean, type Props } from "../../framework/framework";
+import { adoptable, containsUnknown, jsonClean, untilApplied, type Props } from "../../framework/framework";
 import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
 import { stateFrom } from "../../framework/properties";
 import { checkSource } from "../../framework/source";
@@ -100,15 +100,19 @@ export function repeatedPaths(
 /** The pending bundle of this build an earlier create left with only declared files in it, if any. */
 async function leftPending(client: DeviceMgmtClient, inputs: Inputs): Promise<BundleLive | undefined> {
   const wanted = new Set(declaredEntries(inputs).map(entryKey));
-  const pending = (await client.releases.bundles(inputs.appId, "pending").all()).filter(
-    (b) => b.appBuild?.id.toLowerCase() === inputs.versionId.toLowerCase(),
-  );
-  for (const bundle of pending) {
+  for (const bundle of await pendingOfBuild(client, inputs)) {
     const live = await readAppBundle(client, bundle.id);
     if (live.status === "pending" && entriesOf(live.bundleFiles).every((e) => wanted.has(entryKey(e))))
       return live;
   }
   return undefined;
+}
+
+/** The app's pending bundles of the declared build. */
+async function pendingOfBuild(client: DeviceMgmtClient, inputs: Inputs): Promise<AppBundle[]> {
+  return (await client.releases.bundles(inputs.appId, "pending").all()).filter(
+    (b) => b.appBuild?.id.toLowerCase() === inputs.versionId.toLowerCase(),
+  );
 }
 
 /** The app's bundle files with the declared content and name, by SHA-512 (reused instead of uploaded again). */
@@ -260,13 +264,18 @@ async function fill(
     present = new Set(entriesOf(resumed.bundleFiles).map(entryKey));
   } else {
     const reused = files.filter((f) => found.has(contentKey(f)));
-    bundle = await client.appBundles.create({
+    const body = {
       appBuildId: inputs.versionId,
-      files: reused.map((f) => ({
-        fileId: (found.get(contentKey(f)) as DeviceFile).id,
-        path: f.path,
-      })),
-    });
+      files: reused.map((f) => ({ fileId: (found.get(contentKey(f)) as DeviceFile).id, path: f.path })),
+    };
+    // A create whose answer was lost (or a 5xx) made one more pending bundle of this build, or nothing: it is
+    // looked for among them before the create is sent again, so a lost answer stops neither the run nor makes a
+    // second bundle.
+    const before = new Set((await pendingOfBuild(client, inputs)).map((b) => b.id));
+    bundle = await untilApplied(
+      () => client.appBundles.create(body),
+      async () => (await pendingOfBuild(client, inputs)).find((b) => !before.has(b.id)),
+    );
     present = new Set(reused.map(entryKey));
   }
   const missing = files.filter((f) => !present.has(entryKey(f)));
