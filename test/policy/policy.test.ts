@@ -321,6 +321,27 @@ function deliveringVersion(props: Record<string, unknown>, versionId: pulumi.Inp
   return { ...Object.fromEntries(Object.entries(props).filter(([key]) => key !== "bundleId")), versionId };
 }
 
+/** A run every policy passed. */
+function expectPassed(result: RunResult) {
+  expect(result.errors).toEqual([]);
+  expect(policiesViolated(result)).toEqual([]);
+  expect(result.ok).toBe(true);
+}
+
+/** The rule's verdict on Production moved to a build unknown in the preview that no Beta delivery delivers. */
+const refusedUnknownBuild = () => [
+  expect.stringContaining(
+    `mandatory: simulator-production-version moves a Production channel to a version this program creates ` +
+      `(channel ${ids.productionId}), which no Beta channel (${ids.betaId}) delivers`,
+  ),
+];
+
+/** Run options: the pack, its passing config but with no betaVersionIds (only declared Beta deliveries count). */
+const withoutBetaVersions = () => ({
+  policyPacks: [PACK],
+  policyPackConfigs: [configFile(withConfig({ "devicemgmt-production-from-beta": { betaVersionIds: [] } }))],
+});
+
 /** What the Training Simulator's channels deliver now, read through the API: { Production: versionId, … }. */
 async function simulatorChannels() {
   const client = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.multiOrgAdmin });
@@ -361,18 +382,11 @@ it("Production-from-Beta judges a build still unknown in a preview by the resour
   };
   const config = withConfig({ "devicemgmt-production-from-beta": { betaVersionIds: [] } });
   const through = await preview(fromNew("beta"), config);
-  expect(through.errors).toEqual([]);
-  expect(policiesViolated(through)).toEqual([]);
-  expect(through.ok).toBe(true);
+  expectPassed(through);
 
   const around = await preview(fromNew("around"), config);
   expect(around.ok).toBe(false);
-  expect(verdicts(around, "devicemgmt-production-from-beta")).toEqual([
-    expect.stringContaining(
-      `mandatory: simulator-production-version moves a Production channel to a version this program creates ` +
-        `(channel ${ids.productionId}), which no Beta channel (${ids.betaId}) delivers`,
-    ),
-  ]);
+  expect(verdicts(around, "devicemgmt-production-from-beta")).toEqual(refusedUnknownBuild());
 });
 
 it("Production-from-Beta cannot see ahead: a Production delivery registered before the Beta delivery it names is refused", async () => {
@@ -439,28 +453,20 @@ it("Production-from-Beta lets Production follow a Beta delivery the program decl
       return promotedOrganization(() => beta!.versionId);
     },
     // betaVersionIds no longer lists what Beta ships: only the declared Beta delivery lets Production move.
-    {
-      policyPacks: [PACK],
-      policyPackConfigs: [
-        configFile(withConfig({ "devicemgmt-production-from-beta": { betaVersionIds: [] } })),
-      ],
-    },
+    withoutBetaVersions(),
   );
-  expect(up.errors).toEqual([]);
-  expect(up.policyViolations).toEqual([]);
-  expect(up.ok).toBe(true);
+  expectPassed(up);
   const after = await simulatorChannels();
   expect(after.Beta).toBe(ids.olderVersionId);
   expect(after.Production).toBe(ids.olderVersionId);
 });
 
 it("Production-from-Beta judges a Beta bundle the same in a preview whose ids are unknown: following Beta's bundle passes, following its build (versionId) is refused, as the `up` refuses it", async () => {
-  // A new build (other release notes) makes a new bundle, so Beta's delivery is unknown in this preview.
+  // Beta's delivery moves back from 2.4.0 (the test before) to examples/org's bundle, so what it delivers is
+  // unknown in this preview (run alone, everything is new: unknown too).
   const following = (property: "bundleId" | "versionId") => () => {
     let beta: dm.ReleaseChannelVersion | undefined;
     pulumi.runtime.registerStackTransformation((args) => {
-      if (args.name === "simulator-build")
-        return { ...args, props: { ...args.props, releaseNotes: "The next build." } };
       if (args.name === "simulator-beta-version") beta = args.resource as dm.ReleaseChannelVersion;
       if (args.name !== "simulator-production-version") return undefined;
       const { versionId: _declared, bundleId: _also, ...props } = args.props;
@@ -470,20 +476,13 @@ it("Production-from-Beta judges a Beta bundle the same in a preview whose ids ar
   };
   const config = withConfig({ "devicemgmt-production-from-beta": { betaVersionIds: [] } });
   const bundle = await preview(following("bundleId"), config);
-  expect(bundle.errors).toEqual([]);
-  expect(policiesViolated(bundle)).toEqual([]);
-  expect(bundle.ok).toBe(true);
+  expectPassed(bundle);
 
   const build = await preview(following("versionId"), config);
   expect(build.ok).toBe(false);
-  expect(verdicts(build, "devicemgmt-production-from-beta")).toEqual([
-    expect.stringContaining(
-      `mandatory: simulator-production-version moves a Production channel to a version this program creates ` +
-        `(channel ${ids.productionId}), which no Beta channel (${ids.betaId}) delivers`,
-    ),
-  ]);
+  expect(verdicts(build, "devicemgmt-production-from-beta")).toEqual(refusedUnknownBuild());
 
-  // The `up` makes the new build and bundle and moves Beta to them; Production, judged with the ids known, stays.
+  // The `up` moves Beta to the bundle of examples/org's build; Production, judged with the ids known, stays.
   const before = await simulatorChannels();
   const up = await engine.up(following("versionId"), {
     policyPacks: [PACK],
@@ -500,28 +499,18 @@ it("Production-from-Beta judges a Beta bundle the same in a preview whose ids ar
 });
 
 it("Production-from-Beta counts a Beta bundle by its id: Production delivering the bundle examples/org puts on Beta passes, and the `up` moves both to its build", async () => {
-  const up = await engine.up(
-    () => {
-      // examples/org's Beta delivery as committed (its bundle, bundleId); Production follows that bundle.
-      let beta: dm.ReleaseChannelVersion | undefined;
-      pulumi.runtime.registerStackTransformation((args) => {
-        if (args.name === "simulator-beta-version") beta = args.resource as dm.ReleaseChannelVersion;
-        if (args.name !== "simulator-production-version") return undefined;
-        const { versionId: _moved, ...props } = args.props;
-        return { props: { ...props, bundleId: beta!.bundleId }, opts: args.opts };
-      });
-      return organization();
-    },
-    {
-      policyPacks: [PACK],
-      policyPackConfigs: [
-        configFile(withConfig({ "devicemgmt-production-from-beta": { betaVersionIds: [] } })),
-      ],
-    },
-  );
-  expect(up.errors).toEqual([]);
-  expect(up.policyViolations).toEqual([]);
-  expect(up.ok).toBe(true);
+  const up = await engine.up(() => {
+    // examples/org's Beta delivery as committed (its bundle, bundleId); Production follows that bundle.
+    let beta: dm.ReleaseChannelVersion | undefined;
+    pulumi.runtime.registerStackTransformation((args) => {
+      if (args.name === "simulator-beta-version") beta = args.resource as dm.ReleaseChannelVersion;
+      if (args.name !== "simulator-production-version") return undefined;
+      const { versionId: _moved, ...props } = args.props;
+      return { props: { ...props, bundleId: beta!.bundleId }, opts: args.opts };
+    });
+    return organization();
+  }, withoutBetaVersions());
+  expectPassed(up);
   const build = engine.resource("simulator-build").id;
   expect(await simulatorChannels()).toMatchObject({ Beta: build, Production: build });
 });
