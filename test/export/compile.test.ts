@@ -11,6 +11,7 @@ import { EXPORT_KINDS, type OrgModel } from "../../provider/export/model";
 import { planProgram } from "../../provider/export/naming";
 import { readOrganization } from "../../provider/export/read";
 import { renderFiles } from "../../provider/export/render";
+import { splitModel } from "../../provider/export/split";
 import { exampleGroups, group, GROUP_ADMIN, id, model, READ_ONLY, RENDER_OPTIONS, user } from "./support";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -263,8 +264,25 @@ async function seededModels(): Promise<Record<string, OrgModel>> {
   }
 }
 
+/** Each program of a split export (`--split`) compiles on its own: its lookups of the others' objects too. */
+function splitVariants(): Record<string, OrgModel> {
+  const splits: [string, number][] = [
+    ["experiences", 2],
+    ["devices", 1],
+    ["breaking", 1],
+    ["seeded", 1],
+    ["seeded", 2],
+  ];
+  return Object.fromEntries(
+    splits.flatMap(([name, depth]) =>
+      splitModel(variants[name], depth).map((p) => [`split-${name}-${depth}-${p.folder}`, p.model]),
+    ),
+  );
+}
+
 beforeAll(async () => {
   Object.assign(variants, await seededModels());
+  Object.assign(variants, splitVariants());
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), "devicemgmt-export-tsc-"));
   const modules = path.join(workDir, "node_modules");
   fs.mkdirSync(path.join(modules, "@types"), { recursive: true });
