@@ -285,7 +285,7 @@ export function renderSplitReadme(
   stack: string,
 ): string {
   const inStage = (stage: SplitStage) => programs.filter((p) => p.stage === stage);
-  const row = (p: SplitRender["programs"][number]) => `- \`${p.folder}/\`: ${markdownText(p.label)}`;
+  const entry = (p: SplitRender["programs"][number]) => `\`${p.folder}/\`: ${markdownText(p.label)}`;
   const upIn = (p: SplitRender["programs"][number]) =>
     `(cd ${p.folder} && npm install && pulumi stack select --create ${stack} && pulumi up --yes)`;
   const crossRegion = inStage("cross-region");
@@ -299,11 +299,11 @@ export function renderSplitReadme(
       "down, and a change to one region touches only its stack.",
     "## Order",
     [
-      `1. ${inStage("shared").map(row).join(" ")} — first: the regions look up its objects.`,
+      `1. ${inStage("shared").map(entry).join(" ")} — first: the regions look up its objects.`,
       `2. The regions, side by side (a CI matrix job, or one Pulumi Deployment each):`,
-      ...inStage("region").map((p) => `   ${row(p)}`),
+      ...inStage("region").map((p) => `   - ${entry(p)}`),
       ...(crossRegion.length
-        ? [`3. ${crossRegion.map(row).join(" ")} — last: it looks up the regions' groups.`]
+        ? [`3. ${crossRegion.map(entry).join(" ")} — last: it looks up the regions' groups.`]
         : []),
     ].join("\n"),
     [
