@@ -12,7 +12,17 @@ import { planProgram } from "../../provider/export/naming";
 import { readOrganization } from "../../provider/export/read";
 import { renderFiles } from "../../provider/export/render";
 import { splitModel } from "../../provider/export/split";
-import { exampleGroups, group, GROUP_ADMIN, id, model, READ_ONLY, RENDER_OPTIONS, user } from "./support";
+import {
+  exampleGroups,
+  group,
+  GROUP_ADMIN,
+  id,
+  model,
+  nightShift,
+  READ_ONLY,
+  RENDER_OPTIONS,
+  user,
+} from "./support";
 
 const repoRoot = path.resolve(__dirname, "../..");
 
@@ -107,22 +117,6 @@ const variants: Record<string, OrgModel> = {
     ],
   },
 };
-
-function nightShift(): NonNullable<OrgModel["themes"]>[number] {
-  const colour = "#101820";
-  return {
-    id: id("night"),
-    colors: {
-      name: "Night Shift",
-      background1: colour,
-      background2: colour,
-      text: colour,
-      accent1: colour,
-      accent2: colour,
-      accent3: colour,
-    },
-  };
-}
 
 /** A kiosk with a PIN shown, a home on a declared custom theme with no PIN shown, a lock task on a device. */
 function experiences(): NonNullable<OrgModel["experiences"]> {

@@ -4,7 +4,17 @@ import { planProgram } from "../../provider/export/naming";
 import type { OrgModel } from "../../provider/export/model";
 import { renderFiles, renderSplitReadme } from "../../provider/export/render";
 import { splitModel, type SplitProgram } from "../../provider/export/split";
-import { exampleGroups, group, GROUP_ADMIN, id, model, READ_ONLY, RENDER_OPTIONS, user } from "./support";
+import {
+  exampleGroups,
+  group,
+  GROUP_ADMIN,
+  id,
+  model,
+  nightShift,
+  READ_ONLY,
+  RENDER_OPTIONS,
+  user,
+} from "./support";
 
 const GROUP_VIEWER = { name: "Group Viewer", type: "group" } as const;
 
@@ -35,20 +45,7 @@ const org: OrgModel = model(
         channel: { appName: "Safety Briefing", channelName: "Stable" },
       },
     ],
-    themes: [
-      {
-        id: id("night"),
-        colors: {
-          name: "Night Shift",
-          ...Object.fromEntries(
-            ["background1", "background2", "text", "accent1", "accent2", "accent3"].map((k) => [
-              k,
-              "#101820",
-            ]),
-          ),
-        } as NonNullable<OrgModel["themes"]>[number]["colors"],
-      },
-    ],
+    themes: [nightShift()],
     experiences: [
       {
         kind: "device",

@@ -87,6 +87,23 @@ export function exampleGroups(): ModelGroup[] {
   ];
 }
 
+/** A custom theme, "Night Shift", in one colour. */
+export function nightShift(): NonNullable<OrgModel["themes"]>[number] {
+  const colour = "#101820";
+  return {
+    id: id("night"),
+    colors: {
+      name: "Night Shift",
+      background1: colour,
+      background2: colour,
+      text: colour,
+      accent1: colour,
+      accent2: colour,
+      accent3: colour,
+    },
+  };
+}
+
 /** TypeScript → CommonJS JavaScript, as ts-node's transpile-only mode does. */
 export function transpile(source: string): string {
   return ts.transpileModule(source, {
