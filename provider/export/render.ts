@@ -293,7 +293,9 @@ export function renderSplitReadme(
     `# Organization "${markdownText(organization.name)}" (${markdownCode(organization.slug)}) in ${programs.length} programs`,
     "Exported by `devicemgmt-export --split`: one program per region (a group at the split depth with its " +
       "subtree, its devices, release channels and experiences, and the users whose group roles are all in it), " +
-      "one for what the whole organization shares, and one for users with group roles in several regions. Each " +
+      "one for what the whole organization shares" +
+      (crossRegion.length ? ", and one for users with group roles in several regions. " : ". ") +
+      "Each " +
       "folder is a Pulumi project of its own with its own stack and `README.md`; every object is declared by " +
       "exactly one of them, and the others find it by lookup. Small stacks stay fast where one large one slows " +
       "down, and a change to one region touches only its stack.",

@@ -112,6 +112,10 @@ describe("split at the top-level groups (depth 1)", () => {
       "berlin.lead@acme.example",
       "roaming@acme.example",
     ]);
+    const listed = programs.map(({ folder, stage, label }) => ({ folder, stage, label }));
+    expect(renderSplitReadme(org.organization, listed, "production")).not.toMatch(
+      /several regions|cross-region/,
+    );
   });
 
   it("declares every object the single program declares exactly once, with the same resource names", () => {
