@@ -19,10 +19,11 @@ import { closeDispatchers, DeviceMgmtClient, resolveEndpoints } from "../client"
 import { baseUrlProblem, envFlag, ENV_KEYS } from "../connection";
 import { ExportOptionError, PackageNotFoundError } from "./errors";
 import { CONTENT_FOLDER, countedContent, downloadContent } from "./content";
-import { EXPORT_KINDS, type ExportKind } from "./model";
-import { planProgram, slugify } from "./naming";
+import { EXPORT_KINDS, type ExportKind, type OrgModel } from "./model";
+import { declaredGroupCount, planProgram, slugify, type ProgramPlan } from "./naming";
 import { readOrganization } from "./read";
-import { renderFiles } from "./render";
+import { renderFiles, renderSplitReadme } from "./render";
+import { splitModel } from "./split";
 import type { RenderOptions } from "./renderOptions";
 import { matchTarget, type StagingMatch } from "./staging";
 
@@ -46,6 +47,12 @@ Options:
                      (default: production)
   --base-url URL     API base URL ending in /api/v3 (default: $DEVICEMGMT_BASE_URL)
   --force            write into --out even when it is not empty (files of the same name are overwritten)
+  --split            write one program per region (a group at --split-depth, with its subtree, devices,
+                     release channels, experiences and users) into its own folder, one for what the whole
+                     organization shares (shared/: run it first) and one for users with group roles in
+                     several regions (cross-region/: run it last); each is its own project and stack, and
+                     finds what another declares by lookup. README.md at the top says the order
+  --split-depth N    the depth of the regions' groups: 1 the top-level groups (default), 2 their children
   --no-content       download no content: files and videos stay lookups by name (getFile, getVideo), as in
                      an export of the organization's structure only (same as leaving "content" out of --only)
   -h, --help         show this help
@@ -78,6 +85,8 @@ interface CliOptions {
   baseUrl: string;
   apiToken: string;
   force: boolean;
+  /** `--split`: the depth of the regions' groups. */
+  splitDepth?: number;
   match?: { baseUrl: string; apiToken: string; stack: string };
 }
 
@@ -98,6 +107,8 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions | "hel
         "base-url": { type: "string" },
         force: { type: "boolean" },
         "no-content": { type: "boolean" },
+        split: { type: "boolean" },
+        "split-depth": { type: "string" },
         "match-base-url": { type: "string" },
         "match-token-env": { type: "string" },
         "match-stack": { type: "string" },
@@ -137,6 +148,23 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions | "hel
     }
   }
 
+  let splitDepth: number | undefined;
+  if (values["split-depth"] !== undefined && !values.split)
+    throw new UsageError("--split-depth goes with --split.");
+  if (values.split) {
+    splitDepth = Number(values["split-depth"] ?? "1");
+    if (!Number.isInteger(splitDepth) || splitDepth < 1) {
+      throw new UsageError(
+        `--split-depth "${values["split-depth"]}": give a whole number from 1 (the top-level groups).`,
+      );
+    }
+    if (values["match-base-url"] !== undefined) {
+      throw new UsageError(
+        "--split does not write staging stacks: export the staging match without --split.",
+      );
+    }
+  }
+
   const baseUrl = (values["base-url"] ?? env.DEVICEMGMT_BASE_URL ?? "").trim();
   if (!baseUrl) throw new UsageError("No API base URL: pass --base-url or set DEVICEMGMT_BASE_URL.");
   // The same rule as the provider's: a token goes over plain http only to this machine, unless opted in.
@@ -172,6 +200,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): CliOptions | "hel
     ...(values.out !== undefined ? { out: values.out } : {}),
     ...(match ? { match } : {}),
     force: values.force === true,
+    ...(splitDepth !== undefined ? { splitDepth } : {}),
     ...(values.project !== undefined ? { project: values.project } : {}),
     kinds,
     stack: values.stack ?? "production",
@@ -224,6 +253,10 @@ export async function main(
     const project = options.project ?? `${slugify(model.organization.slug) || "organization"}-org`;
     const out = path.resolve(options.out ?? project);
     if (options.out === undefined && (await refusedFolder(out))) return 2;
+    if (options.splitDepth !== undefined) {
+      await writeSplit(client, model, { ...options, splitDepth: options.splitDepth }, project, out, io);
+      return 0;
+    }
     const plan = planProgram(model);
     let staging: StagingMatch | undefined;
     if (options.match) {
@@ -258,22 +291,7 @@ export async function main(
     await downloadContent(client, plan.uploaded, out, (line) => io.stderr(`devicemgmt-export: ${line}\n`));
     for (const [name, content] of Object.entries(files)) await writeFile(path.join(out, name), content);
 
-    const attachments = plan.groupChannels.length + plan.devices.reduce((n, d) => n + d.channels.length, 0);
-    io.stdout(
-      `Wrote ${Object.keys(files).join(", ")} to ${out}: ` +
-        `${plan.declaresGroups ? plan.groups.length : 0} groups, ${plan.users.length} users, ${attachments} ` +
-        `release-channel attachments` +
-        counted(plan.content.themes.length, "theme") +
-        counted(plan.content.experiences.length, "experience") +
-        counted(plan.placement.tags.length, "tag") +
-        counted(plan.placement.devices.length, "device") +
-        counted(plan.placement.channelVersions.length, "channel version") +
-        (plan.uploaded.length
-          ? `, ${countedContent(plan.uploaded)} downloaded into ${CONTENT_FOLDER}/`
-          : "") +
-        (plan.leftOut.length ? `; ${plan.leftOut.length} left out (listed in README.md).` : ".") +
-        "\n",
-    );
+    io.stdout(`Wrote ${Object.keys(files).join(", ")} to ${out}: ${summary(plan)}\n`);
     if (staging) {
       const adopted = staging.objects.filter((o) => o.outcome === "adopt");
       io.stdout(
@@ -294,6 +312,64 @@ export async function main(
     io.stderr(`devicemgmt-export: ${(error as Error).message}\n`);
     return 1;
   }
+}
+
+/** What a program declares, for the summary line: "10 groups, 6 users, … ; 1 left out (listed in README.md)." */
+function summary(plan: ProgramPlan): string {
+  const attachments = plan.groupChannels.length + plan.devices.reduce((n, d) => n + d.channels.length, 0);
+  return (
+    `${declaredGroupCount(plan)} groups, ${plan.users.length} users, ${attachments} ` +
+    `release-channel attachments` +
+    counted(plan.content.themes.length, "theme") +
+    counted(plan.content.experiences.length, "experience") +
+    counted(plan.placement.tags.length, "tag") +
+    counted(plan.placement.devices.length, "device") +
+    counted(plan.placement.channelVersions.length, "channel version") +
+    (plan.uploaded.length ? `, ${countedContent(plan.uploaded)} downloaded into ${CONTENT_FOLDER}/` : "") +
+    (plan.leftOut.length ? `; ${plan.leftOut.length} left out (listed in README.md).` : ".")
+  );
+}
+
+/**
+ * `--split`: one program per folder (split.ts), each its own project (`<project>-<folder>`) and stack, and a
+ * README at the top with the order to run them in. Every program is planned and rendered before anything is
+ * written, and the content (the shared program's) is downloaded first, so a refusal leaves no program behind.
+ */
+async function writeSplit(
+  client: DeviceMgmtClient,
+  model: OrgModel,
+  options: CliOptions & { splitDepth: number },
+  project: string,
+  out: string,
+  io: CliIo,
+): Promise<void> {
+  const programs = splitModel(model, options.splitDepth);
+  const listed = programs.map(({ folder, stage, label }) => ({ folder, stage, label }));
+  const written = await Promise.all(
+    programs.map(async (program, i) => {
+      const dir = path.join(out, program.folder);
+      const plan = planProgram(program.model);
+      const files = renderFiles(plan, {
+        project: `${project}-${program.folder}`,
+        stack: options.stack,
+        baseUrl: options.baseUrl,
+        split: { program: listed[i], programs: listed },
+        versions: await generatedVersions(dir),
+      });
+      return { dir, plan, files };
+    }),
+  );
+  await mkdir(out, { recursive: true });
+  for (const { dir, plan } of written) {
+    await mkdir(dir, { recursive: true });
+    await downloadContent(client, plan.uploaded, dir, (line) => io.stderr(`devicemgmt-export: ${line}\n`));
+  }
+  for (const { dir, files } of written) {
+    for (const [name, content] of Object.entries(files)) await writeFile(path.join(dir, name), content);
+  }
+  await writeFile(path.join(out, "README.md"), renderSplitReadme(model.organization, listed, options.stack));
+  io.stdout(`Wrote ${programs.length} programs and README.md (the order to run them in) to ${out}:\n`);
+  for (const { dir, plan } of written) io.stdout(`  ${path.basename(dir)}/: ${summary(plan)}\n`);
 }
 
 interface Manifest {

@@ -85,6 +85,11 @@ export interface OrgModel {
   kinds: ExportKind[];
   /** Every group of the organization (the tree is needed even when groups are only looked up). */
   groups: ModelGroup[];
+  /**
+   * With "groups": the ids of the groups this program declares, when not all (a split export's program,
+   * split.ts); the others it refers to are looked up by name. Absent: every group.
+   */
+  declaredGroups?: string[];
   users: ModelUser[];
   groupChannels: ModelGroupChannel[];
   deviceChannels: ModelDeviceChannel[];

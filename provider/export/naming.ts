@@ -123,6 +123,8 @@ export function sameNameOrdinals(tree: TreeGroup[]): Map<string, number> {
 export function planProgram(model: OrgModel): ProgramPlan {
   const declaresGroups = model.kinds.includes("groups");
   const tree = groupTree(model.groups);
+  const declaredGroupIds = model.declaredGroups && new Set(model.declaredGroups);
+  const declaresGroup = (id: string) => declaresGroups && (!declaredGroupIds || declaredGroupIds.has(id));
   const treeById = new Map(tree.map((g) => [g.id, g]));
   const treeIndex = new Map(tree.map((g, i) => [g.id, i]));
   const resourceNames = new Set<string>();
@@ -203,15 +205,13 @@ export function planProgram(model: OrgModel): ProgramPlan {
     ...(model.experiences ?? []).flatMap((x) => ("groupId" in x.owner ? [x.owner.groupId] : [])),
     ...(model.placedDevices ?? []).flatMap((d) => (d.groupId ? [d.groupId] : [])),
   ]);
-  if (declaresGroups) {
-    for (const g of tree) if (g.parentId) referencedGroups.add(g.parentId);
-  } else {
-    // A looked-up group is found by name under its parent, so its ancestors are looked up too.
-    for (const id of [...referencedGroups]) {
-      for (let p = treeById.get(id)!.parentId; p; p = treeById.get(p)!.parentId) referencedGroups.add(p);
-    }
+  for (const g of tree) if (declaresGroup(g.id) && g.parentId) referencedGroups.add(g.parentId);
+  // A looked-up group is found by name under its parent, so its ancestors are looked up too.
+  for (const id of [...referencedGroups]) {
+    if (declaresGroup(id)) continue;
+    for (let p = treeById.get(id)!.parentId; p; p = treeById.get(p)!.parentId) referencedGroups.add(p);
   }
-  const plannedTree = tree.filter((g) => declaresGroups || referencedGroups.has(g.id));
+  const plannedTree = tree.filter((g) => declaresGroup(g.id) || referencedGroups.has(g.id));
 
   const roles = uniqueSorted(
     users.flatMap((u) => [u.defaultRole, ...u.groupRoles.map((r) => r.role)]),
@@ -310,8 +310,10 @@ export function planProgram(model: OrgModel): ProgramPlan {
   const ordinals = sameNameOrdinals(tree);
   const plannedGroups: PlannedGroup[] = plannedTree.map((group) => ({
     group,
-    ...(declaresGroups ? { resourceName: groupName.get(group.id)! } : {}),
-    ...(declaresGroups && ordinals.has(group.id) ? { sameNameOrdinal: ordinals.get(group.id)! } : {}),
+    ...(declaresGroup(group.id) ? { resourceName: groupName.get(group.id)! } : {}),
+    ...(declaresGroup(group.id) && ordinals.has(group.id)
+      ? { sameNameOrdinal: ordinals.get(group.id)! }
+      : {}),
     ...(groupVariable.has(group.id) ? { variable: groupVariable.get(group.id)! } : {}),
     ...(group.parentId ? { parentVariable: groupVariable.get(group.parentId)! } : {}),
   }));
@@ -386,6 +388,9 @@ export function planProgram(model: OrgModel): ProgramPlan {
     leftOut: [...new Set(model.leftOut)].sort(compareBy((s) => s)),
   };
 }
+
+/** The groups the program declares (a split export's program looks up the others it refers to). */
+export const declaredGroupCount = (plan: ProgramPlan) => plan.groups.filter((g) => g.resourceName).length;
 
 function uniqueSorted<T>(items: T[], key: (item: T) => string, order: (a: T, b: T) => number): T[] {
   const unique = new Map<string, T>();

@@ -4,10 +4,11 @@
  */
 import { countedContent } from "./content";
 import { ExportOptionError } from "./errors";
-import type { ProgramPlan } from "./naming";
+import { declaredGroupCount, type ProgramPlan } from "./naming";
 import { renderProgram } from "./program";
 import { WIDTH } from "./layout";
-import type { RenderOptions } from "./renderOptions";
+import type { RenderOptions, SplitRender } from "./renderOptions";
+import type { SplitStage } from "./split";
 import { stagingAdopt, type StagingMatch } from "./staging";
 import { markdownCode, markdownText } from "../printable";
 import { oneLine, yamlString } from "./text";
@@ -257,11 +258,82 @@ function renderPinReadme(plan: ProgramPlan, options: RenderOptions): string[] {
   ];
 }
 
+const STAGE_ORDER: Record<SplitStage, string> = {
+  shared: "first: the regions look up what it declares",
+  region: "after the shared program, side by side with the other regions",
+  "cross-region": "last, after every region: it looks up their groups",
+};
+
+/** A split program's place in the run order (its README). */
+function renderSplitPart(split: SplitRender): string[] {
+  return [
+    "## One of several programs: run order",
+    `This program declares ${split.program.stage === "region" ? `the region "${markdownText(split.program.label)}"` : `the ${markdownText(split.program.label)} part`} ` +
+      `of a split export, each program its own project and stack (folders ${split.programs.map((p) => markdownCode(p.folder)).join(", ")}). ` +
+      `Run it ${STAGE_ORDER[split.program.stage]}. What another program declares, this one looks up by name ` +
+      "(`get…Output`), never declares: every object belongs to exactly one stack. See `../README.md`.",
+  ];
+}
+
+/**
+ * The README at the top of a split export: the programs and the order to run them in (shared first, then the
+ * regions side by side, then the cross-region users), and how to check that together they manage everything.
+ */
+export function renderSplitReadme(
+  organization: ProgramPlan["organization"],
+  programs: SplitRender["programs"],
+  stack: string,
+): string {
+  const inStage = (stage: SplitStage) => programs.filter((p) => p.stage === stage);
+  const entry = (p: SplitRender["programs"][number]) => `\`${p.folder}/\`: ${markdownText(p.label)}`;
+  const upIn = (p: SplitRender["programs"][number]) =>
+    `(cd ${p.folder} && npm install && pulumi stack select --create ${stack} && pulumi up --yes)`;
+  const crossRegion = inStage("cross-region");
+  return `${[
+    `# Organization "${markdownText(organization.name)}" (${markdownCode(organization.slug)}) in ${programs.length} programs`,
+    "Exported by `devicemgmt-export --split`: one program per region (a group at the split depth with its " +
+      "subtree, its devices, release channels and experiences, and the users whose group roles are all in it), " +
+      "one for what the whole organization shares" +
+      (crossRegion.length ? ", and one for users with group roles in several regions. " : ". ") +
+      "Each " +
+      "folder is a Pulumi project of its own with its own stack and `README.md`; every object is declared by " +
+      "exactly one of them, and the others find it by lookup. Small stacks stay fast where one large one slows " +
+      "down, and a change to one region touches only its stack.",
+    "## Order",
+    [
+      `1. ${inStage("shared").map(entry).join(" ")} — first: the regions look up its objects.`,
+      `2. The regions, side by side (a CI matrix job, or one Pulumi Deployment each):`,
+      ...inStage("region").map((p) => `   - ${entry(p)}`),
+      ...(crossRegion.length
+        ? [`3. ${crossRegion.map(entry).join(" ")} — last: it looks up the regions' groups.`]
+        : []),
+    ].join("\n"),
+    [
+      "```sh",
+      ...inStage("shared").map(upIn),
+      ...inStage("region").map((p) => `${upIn(p)} &`),
+      "wait",
+      ...crossRegion.map(upIn),
+      "```",
+    ].join("\n"),
+    "Set the API token in each stack (`pulumi config set --secret devicemgmt:apiToken <token>`) or in " +
+      "`DEVICEMGMT_API_TOKEN`. To check that together the stacks manage the whole organization, give " +
+      "`devicemgmt-drift` every stack's export: an object none of them manages, or one two of them declare, is " +
+      "reported.",
+    [
+      "```sh",
+      ...programs.map((p) => `(cd ${p.folder} && pulumi stack export --file ../${p.folder}.json)`),
+      `npx devicemgmt-drift ${programs.map((p) => `${p.folder}.json`).join(" ")}`,
+      "```",
+    ].join("\n"),
+  ].join("\n\n")}\n`;
+}
+
 function renderReadme(plan: ProgramPlan, options: RenderOptions): string {
   const org = { ...plan.organization, exportedBy: plan.exportedBy };
   const count = (n: number, what: string) => `${n} ${what}${n === 1 ? "" : "s"}`;
   const declared = [
-    plan.declaresGroups ? count(plan.groups.length, "group") : undefined,
+    plan.declaresGroups ? count(declaredGroupCount(plan), "group") : undefined,
     count(plan.users.length, "user"),
     count(
       plan.groupChannels.length + plan.devices.reduce((n, d) => n + d.channels.length, 0),
@@ -306,6 +378,7 @@ function renderReadme(plan: ProgramPlan, options: RenderOptions): string {
     `# ${oneLine(options.project)}`,
     `Organization "${markdownText(org.name)}" (${markdownCode(org.slug)}) as a Pulumi program, exported by ` +
       `\`devicemgmt-export\`: ${declared.join(", ")}. \`index.ts\` is the program; edit it like any other.`,
+    ...(options.split ? renderSplitPart(options.split) : []),
     "## Production: manage the organization as it is",
     [
       "```sh",

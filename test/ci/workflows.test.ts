@@ -43,8 +43,13 @@ const steps = (w: Workflow) => Object.values(w.jobs).flatMap((job) => job.steps)
 const isDriftReport = (s: Step) => /\bdevicemgmt-drift\b/.test(s.run ?? "");
 const isPulumi = (s: Step) => s.uses?.startsWith("pulumi/actions") || /\bpulumi\b/.test(s.run ?? "");
 
-it("has the three workflows", () => {
-  expect(Object.keys(workflows).sort()).toEqual(["deploy.yml", "drift.yml", "preview.yml"]);
+it("has the four workflows", () => {
+  expect(Object.keys(workflows).sort()).toEqual([
+    "deploy-split.yml",
+    "deploy.yml",
+    "drift.yml",
+    "preview.yml",
+  ]);
 });
 
 describe.each(Object.keys(workflows))("%s", (file) => {
@@ -61,14 +66,18 @@ describe.each(Object.keys(workflows))("%s", (file) => {
   });
 
   it("gives npm ci no secret and no token at all", () => {
-    const installs = steps(workflow).filter((s) => /npm (ci|install)/.test(s.run ?? ""));
-    expect(installs).toHaveLength(1);
-    for (const step of installs) expect(JSON.stringify(step)).not.toMatch(/secrets\.|TOKEN/);
+    for (const job of Object.values(workflow.jobs)) {
+      const installs = job.steps.filter((s) => /npm (ci|install)/.test(s.run ?? ""));
+      expect(installs).toHaveLength(1);
+      for (const step of installs) expect(JSON.stringify(step)).not.toMatch(/secrets\.|TOKEN/);
+    }
   });
 
   it("runs Node 22 and sets concurrency", () => {
-    const setup = steps(workflow).filter((s) => s.uses?.startsWith("actions/setup-node"));
-    expect(setup.map((s) => s.with?.["node-version"])).toEqual([22]);
+    for (const job of Object.values(workflow.jobs)) {
+      const setup = job.steps.filter((s) => s.uses?.startsWith("actions/setup-node"));
+      expect(setup.map((s) => s.with?.["node-version"])).toEqual([22]);
+    }
     expect(workflow.concurrency?.group).toBeTruthy();
   });
 });
@@ -85,7 +94,7 @@ it("pull requests preview with the read-only token only, and never see the write
 it("the write token is only in the deploy job's up step, behind the production environment", () => {
   for (const [file, workflow] of Object.entries(workflows)) {
     const writers = steps(workflow).filter((s) => secretsIn(s).includes("DEVICEMGMT_API_TOKEN"));
-    if (file !== "deploy.yml") expect(writers).toEqual([]);
+    if (!file.startsWith("deploy")) expect(writers).toEqual([]);
   }
   const deploy = workflows["deploy.yml"];
   expect(Object.keys(deploy.on)).toEqual(["push"]);
@@ -94,6 +103,31 @@ it("the write token is only in the deploy job's up step, behind the production e
   expect(writers.map((s) => s.with?.command)).toEqual(["up"]);
   expect(deploy.concurrency?.["cancel-in-progress"]).toBe(false);
   expect(JSON.stringify(deploy)).not.toContain("READONLY");
+});
+
+it("the split deploy runs shared first, then the regions in a matrix, then cross-region, each up behind production", () => {
+  const split = workflows["deploy-split.yml"];
+  expect(Object.keys(split.on)).toEqual(["push"]);
+  expect(split.concurrency?.["cancel-in-progress"]).toBe(false);
+  const jobs = split.jobs as Record<
+    string,
+    Job & { needs?: string; strategy?: { matrix: { region: string[] } } }
+  >;
+  expect(Object.keys(jobs)).toEqual(["shared", "regions", "cross-region"]);
+  expect([jobs.shared.needs, jobs.regions.needs, jobs["cross-region"].needs]).toEqual([
+    undefined,
+    "shared",
+    "regions",
+  ]);
+  expect(jobs.regions.strategy?.matrix.region.length).toBeGreaterThan(1);
+  for (const [name, job] of Object.entries(jobs)) {
+    expect(job.environment).toBe("production");
+    const writers = job.steps.filter((s) => secretsIn(s).includes("DEVICEMGMT_API_TOKEN"));
+    expect(writers.map((s) => [s.with?.command, s.with?.["work-dir"]])).toEqual([
+      ["up", name === "regions" ? "${{ matrix.region }}" : name],
+    ]);
+  }
+  expect(JSON.stringify(split)).not.toContain("READONLY");
 });
 
 it("the drift check is scheduled, read-only, expects no changes and fails loudly with what drifted", () => {

@@ -157,6 +157,13 @@ describe("devicemgmt-export", () => {
       /--match-base-url .* plain http to another machine.*DEVICEMGMT_ALLOW_INSECURE_HTTP=true/,
     ],
     [["--frobnicate"], /Unknown option '--frobnicate'/],
+    [["--split-depth", "2"], /--split-depth goes with --split/],
+    [["--split", "--split-depth", "0"], /--split-depth "0": give a whole number from 1/],
+    [["--split", "--split-depth", "two"], /--split-depth "two": give a whole number from 1/],
+    [
+      ["--split", "--match-base-url", "http://127.0.0.1:1/api/v3"],
+      /--split does not write staging stacks: export the staging match without --split/,
+    ],
   ])("refuses %j with a usage error", async (args, message) => {
     const result = await run(args);
     expect(result.code).toBe(2);

@@ -11,7 +11,18 @@ import { EXPORT_KINDS, type OrgModel } from "../../provider/export/model";
 import { planProgram } from "../../provider/export/naming";
 import { readOrganization } from "../../provider/export/read";
 import { renderFiles } from "../../provider/export/render";
-import { exampleGroups, group, GROUP_ADMIN, id, model, READ_ONLY, RENDER_OPTIONS, user } from "./support";
+import { splitModel } from "../../provider/export/split";
+import {
+  exampleGroups,
+  group,
+  GROUP_ADMIN,
+  id,
+  model,
+  nightShift,
+  READ_ONLY,
+  RENDER_OPTIONS,
+  user,
+} from "./support";
 
 const repoRoot = path.resolve(__dirname, "../..");
 
@@ -106,22 +117,6 @@ const variants: Record<string, OrgModel> = {
     ],
   },
 };
-
-function nightShift(): NonNullable<OrgModel["themes"]>[number] {
-  const colour = "#101820";
-  return {
-    id: id("night"),
-    colors: {
-      name: "Night Shift",
-      background1: colour,
-      background2: colour,
-      text: colour,
-      accent1: colour,
-      accent2: colour,
-      accent3: colour,
-    },
-  };
-}
 
 /** A kiosk with a PIN shown, a home on a declared custom theme with no PIN shown, a lock task on a device. */
 function experiences(): NonNullable<OrgModel["experiences"]> {
@@ -263,8 +258,25 @@ async function seededModels(): Promise<Record<string, OrgModel>> {
   }
 }
 
+/** Each program of a split export (`--split`) compiles on its own: its lookups of the others' objects too. */
+function splitVariants(): Record<string, OrgModel> {
+  const splits: [string, number][] = [
+    ["experiences", 2],
+    ["devices", 1],
+    ["breaking", 1],
+    ["seeded", 1],
+    ["seeded", 2],
+  ];
+  return Object.fromEntries(
+    splits.flatMap(([name, depth]) =>
+      splitModel(variants[name], depth).map((p) => [`split-${name}-${depth}-${p.folder}`, p.model]),
+    ),
+  );
+}
+
 beforeAll(async () => {
   Object.assign(variants, await seededModels());
+  Object.assign(variants, splitVariants());
   workDir = fs.mkdtempSync(path.join(os.tmpdir(), "devicemgmt-export-tsc-"));
   const modules = path.join(workDir, "node_modules");
   fs.mkdirSync(path.join(modules, "@types"), { recursive: true });

@@ -5,7 +5,7 @@ import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
 import * as ts from "typescript";
 import { parse as parseYaml } from "yaml";
-import type { Program } from "../engine";
+import type { Program, RunResult } from "../engine";
 import { main } from "../../provider/export/cli";
 import type { ExportKind, ModelGroup, ModelUser, OrgModel, RoleRef } from "../../provider/export/model";
 import type { RenderOptions } from "../../provider/export/renderOptions";
@@ -87,6 +87,23 @@ export function exampleGroups(): ModelGroup[] {
   ];
 }
 
+/** A custom theme, "Night Shift", in one colour. */
+export function nightShift(): NonNullable<OrgModel["themes"]>[number] {
+  const colour = "#101820";
+  return {
+    id: id("night"),
+    colors: {
+      name: "Night Shift",
+      background1: colour,
+      background2: colour,
+      text: colour,
+      accent1: colour,
+      accent2: colour,
+      accent3: colour,
+    },
+  };
+}
+
 /** TypeScript → CommonJS JavaScript, as ts-node's transpile-only mode does. */
 export function transpile(source: string): string {
   return ts.transpileModule(source, {
@@ -123,6 +140,15 @@ export function generatedProgram(dir: string): Program {
   const dm: unknown = require("pulumi-devicemgmt");
   return () => runModule(source, { "@pulumi/pulumi": pulumi, "pulumi-devicemgmt": dm });
 }
+
+/** What a run did, by resource name: compared whole where a run must change nothing. */
+export const changes = (result: RunResult) => ({
+  errors: result.errors,
+  create: result.steps.create.map((s) => s.name),
+  update: result.steps.update.map((s) => s.name),
+  replace: result.steps.replace.map((s) => s.name),
+  delete: result.steps.delete.map((s) => s.name),
+});
 
 /** Stack config as Pulumi gives it to a program: object values as JSON text. */
 export function stackConfig(file: string): Record<string, string> {

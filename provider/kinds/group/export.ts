@@ -23,10 +23,13 @@ export const groupSection: KindSection = (plan, { adopt, opts }, construct) => {
       opts(g.resourceName),
     );
   });
+  const declared = plan.groups.filter((g) => g.resourceName).length;
   return section(
-    plan.declaresGroups
-      ? "// Groups, parents before children. Configured groups hold devices and release channels."
-      : "// Groups are not declared by this program: the ones it refers to are looked up by name under their parent.",
+    !declared
+      ? "// Groups are not declared by this program: the ones it refers to are looked up by name under their parent."
+      : declared < plan.groups.length
+        ? "// Groups, parents before children; the ones another program declares are looked up by name under their parent."
+        : "// Groups, parents before children. Configured groups hold devices and release channels.",
     lines,
   );
 };
