@@ -29,24 +29,41 @@ const ids: Record<string, string> = {};
 
 const env = () => ({ DEVICEMGMT_BASE_URL: emulator.baseUrl, DEVICEMGMT_API_TOKEN: emulator.tokens.readOnly });
 
+/** The home site's menu: as the program declares it, and as the portal sets it with other ids. */
+const home = (
+  video: string,
+  menuIcon: string,
+  background:
+    | { type: "custom-3d-environment"; custom3DEnvironmentId: string }
+    | { type: "360-background"; threeSixtyImageId: string },
+  theme: string,
+) => ({
+  visibleContents: [
+    { type: "app" as const, id: ids.simulator },
+    { type: "video" as const, id: video },
+  ],
+  language: "en" as const,
+  menuTitle: "Acme",
+  menuIconImageId: menuIcon,
+  removePoweredByArborXrBranding: false,
+  shortcuts: [],
+  categorizationTags: [],
+  background,
+  themeId: theme,
+  sharedModeSettings: SHARED,
+});
+
 /** A home site, a kiosk site, an ungrouped headset on a launcher, and the Beta channel on a bundle. */
 function program() {
   new dm.HeadsetExperience("home", {
     groupId: ids.homeSite,
     mode: "arborxr-home",
-    visibleContents: [
-      { type: "app", id: ids.simulator },
-      { type: "video", id: ids.tour },
-    ],
-    language: "en",
-    menuTitle: "Acme",
-    menuIconImageId: ids.acmeIcon,
-    removePoweredByArborXrBranding: false,
-    shortcuts: [],
-    categorizationTags: [],
-    background: { type: "custom-3d-environment", custom3DEnvironmentId: ids.showroom },
-    themeId: ids.brand,
-    sharedModeSettings: SHARED,
+    ...home(
+      ids.tour,
+      ids.acmeIcon,
+      { type: "custom-3d-environment", custom3DEnvironmentId: ids.showroom },
+      ids.brand,
+    ),
   });
   new dm.HeadsetExperience("kiosk", {
     groupId: ids.kioskSite,
@@ -134,20 +151,13 @@ describe("ids changed in the portal, with another person's token", () => {
     // The portal sends the whole experience, the PIN as it was.
     const { adminPin } = await ada.headsetExperiences.get({ groupId: ids.homeSite });
     await ada.headsetExperiences.set({ groupId: ids.homeSite }, "arborxr-home", {
-      visibleContents: [
-        { type: "app", id: ids.simulator },
-        { type: "video", id: ids.drill },
-      ],
-      language: "en",
-      menuTitle: "Acme",
-      menuIconImageId: ids.systemIcon,
-      removePoweredByArborXrBranding: false,
-      shortcuts: [],
-      categorizationTags: [],
-      background: { type: "360-background", threeSixtyImageId: ids.floor360 },
-      themeId: ids.dark,
+      ...home(
+        ids.drill,
+        ids.systemIcon,
+        { type: "360-background", threeSixtyImageId: ids.floor360 },
+        ids.dark,
+      ),
       adminPin,
-      sharedModeSettings: SHARED,
     });
     await ada.headsetExperiences.set({ groupId: ids.kioskSite }, "arborxr-kiosk", {
       kioskContent: { type: "app", id: ids.picker },
