@@ -279,3 +279,66 @@ describe("a file backend's checkpoint file (~/.pulumi/stacks/<project>/<stack>.j
     }
   });
 });
+
+/** A stack export holding these resources (outputs as the provider records them; inputs as declared). */
+function stackExport(
+  resources: Array<{ type: string; name: string; id: string; props: Record<string, unknown> }>,
+) {
+  return JSON.stringify({
+    version: 3,
+    deployment: {
+      resources: resources.map((r) => ({
+        urn: `urn:pulumi:production::acme-builds::pulumi-nodejs:dynamic/devicemgmt:${r.type}::${r.name}`,
+        custom: true,
+        type: `pulumi-nodejs:dynamic/devicemgmt:${r.type}`,
+        id: r.id,
+        inputs: r.props,
+        outputs: r.props,
+      })),
+    },
+  });
+}
+
+describe("builds and bundles a stack uploaded", () => {
+  it("an AppVersion is labelled with its app's name, gone or changed; an AppBundle's build by its version", async () => {
+    const gone = "0b9b7f8e-5a55-4c3c-9f0e-6d3b1f0a2c11";
+    const file = path.join(workDir, "builds.json");
+    const sha256 = "0".repeat(64);
+    fs.writeFileSync(
+      file,
+      stackExport([
+        {
+          type: "AppVersion",
+          name: "gone-build",
+          id: gone,
+          props: { appId: ids.simulator, versionName: "9.9.9", sha256 },
+        },
+        {
+          type: "AppVersion",
+          name: "rebuilt",
+          id: ids.build241,
+          props: { appId: ids.simulator, versionName: "2.4.1", sha256 },
+        },
+        {
+          // The state says the bundle holds 2.4.1; the organization's bundle holds 2.3.0.
+          type: "AppBundle",
+          name: "field-kit",
+          id: ids.bundle,
+          props: { appId: ids.simulator, versionId: ids.build241, files: [], label: "Field kit" },
+        },
+      ]),
+    );
+    const run = await runDrift(workDir, ["--kinds", "appVersion,appBundle", file], env());
+    expect(run.report.findings.map(brief).sort()).toEqual([
+      'changed appBundle "Field kit"',
+      'changed appVersion "2.4.1" of "Training Simulator"',
+      `gone appVersion "9.9.9" of app ${ids.simulator} 'Training Simulator'`,
+    ]);
+    const bundle = run.report.findings.find((f) => f.kind === "appBundle")!;
+    expect(bundle.differences.find((d) => d.field === "versionId")).toEqual({
+      field: "versionId",
+      state: `${ids.build241} '2.4.1'`,
+      live: `${ids.build230} '2.3.0'`,
+    });
+  });
+});
