@@ -4,7 +4,7 @@
  * kind's comparison read already costs nothing more). An id no list names (gone, or of a kind the API cannot list:
  * an unmanaged app, a WebXR link) stays as it is.
  */
-import { NotFoundError } from "../client";
+import { NotFoundError, ValidationError } from "../client";
 import { groupPaths, type IdReference, type NameSource } from "./driftKind";
 import type { LiveOrganization } from "./live";
 
@@ -18,8 +18,9 @@ export async function namesOf(
   const lists = await Promise.all(
     [...sources.values()].map((source) =>
       namedIn(org, source).catch((error: unknown) => {
-        // The builds or bundles of an app that is gone: nothing to name them with.
-        if (error instanceof NotFoundError) return [];
+        // The builds or bundles of an app that is gone, or of an app id a state holds that is none (422): no
+        // names, and no reason to fail the report.
+        if (error instanceof NotFoundError || error instanceof ValidationError) return [];
         throw error;
       }),
     ),

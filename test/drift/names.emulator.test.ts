@@ -340,5 +340,25 @@ describe("builds and bundles a stack uploaded", () => {
       state: `${ids.build241} '2.4.1'`,
       live: `${ids.build230} '2.3.0'`,
     });
+    // A state whose app id is no app's: its builds cannot be listed, so they show by id, and the report is made.
+    const odd = path.join(workDir, "odd-app.json");
+    fs.writeFileSync(
+      odd,
+      stackExport([
+        {
+          type: "AppBundle",
+          name: "field-kit",
+          id: ids.bundle,
+          props: { appId: "not-an-app", versionId: ids.build241, files: [], label: "Field kit" },
+        },
+      ]),
+    );
+    const oddRun = await runDrift(workDir, ["--kinds", "appBundle", odd], env());
+    expect(oddRun.code).toBe(EXIT.found);
+    expect(oddRun.report.findings[0].differences.find((d) => d.field === "versionId")).toEqual({
+      field: "versionId",
+      state: ids.build241,
+      live: ids.build230,
+    });
   });
 });
