@@ -13,7 +13,7 @@ import { DeviceMgmtClient, type ImageType } from "../../provider/client";
 import { EXIT } from "../../provider/drift/cli";
 import type { Finding } from "../../provider/drift/report";
 import { markdownText } from "../../provider/printable";
-import { brief, runDrift, type DriftRun } from "./support";
+import { brief, runDrift, stackExport, type DriftRun } from "./support";
 import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/declarations";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -280,25 +280,6 @@ describe("a file backend's checkpoint file (~/.pulumi/stacks/<project>/<stack>.j
   });
 });
 
-/** A stack export holding these resources (outputs as the provider records them; inputs as declared). */
-function stackExport(
-  resources: Array<{ type: string; name: string; id: string; props: Record<string, unknown> }>,
-) {
-  return JSON.stringify({
-    version: 3,
-    deployment: {
-      resources: resources.map((r) => ({
-        urn: `urn:pulumi:production::acme-builds::pulumi-nodejs:dynamic/devicemgmt:${r.type}::${r.name}`,
-        custom: true,
-        type: `pulumi-nodejs:dynamic/devicemgmt:${r.type}`,
-        id: r.id,
-        inputs: r.props,
-        outputs: r.props,
-      })),
-    },
-  });
-}
-
 describe("builds and bundles a stack uploaded", () => {
   it("an AppVersion is labelled with its app's name, gone or changed; an AppBundle's build by its version", async () => {
     const gone = "0b9b7f8e-5a55-4c3c-9f0e-6d3b1f0a2c11";
@@ -306,7 +287,7 @@ describe("builds and bundles a stack uploaded", () => {
     const sha256 = "0".repeat(64);
     fs.writeFileSync(
       file,
-      stackExport([
+      stackExport("acme-builds", [
         {
           type: "AppVersion",
           name: "gone-build",
@@ -344,7 +325,7 @@ describe("builds and bundles a stack uploaded", () => {
     const odd = path.join(workDir, "odd-app.json");
     fs.writeFileSync(
       odd,
-      stackExport([
+      stackExport("acme-builds", [
         {
           type: "AppBundle",
           name: "field-kit",
