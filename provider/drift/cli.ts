@@ -45,7 +45,8 @@ const KIND_NAMES = REPORTED_KINDS.map((k) => DRIFT_KINDS[k].noun);
 const USAGE = `Usage: devicemgmt-drift [options] STACK_EXPORT.json [STACK_EXPORT.json ...]
 
 Compares the organization with the given stacks' states (\`pulumi stack export --file STACK_EXPORT.json\`, one
-file per stack that manages part of the organization) and reports:
+file per stack that manages part of the organization; a file backend's checkpoint file,
+~/.pulumi/stacks/<project>/<stack>.json, is read as well) and reports:
   - objects of the organization that no stack manages (users with their roles, groups, release-channel
     attachments, themes, tags, files and videos of ungrouped devices), organization Admins first;
   - objects that more than one resource declares (of two stacks, or two of one stack);

@@ -2,7 +2,7 @@
  * The shape of the drift report's per-kind entries (see kinds.ts for the table) and what entries share: how
  * values are put in comparable form, and group paths for labels.
  */
-import type { AuditRecord, Group } from "../client";
+import type { AuditRecord, Group, ImageType } from "../client";
 import type { LiveOrganization } from "./live";
 import type { ManagedResource } from "./managed";
 
@@ -31,6 +31,32 @@ export interface LiveObject {
 export interface AttachedItem {
   id: string;
   name?: string;
+}
+
+/**
+ * The list the report names an id from, each read at most once per report: an organization-wide list, the images
+ * of one type (the API lists images by type only), or the builds or bundles of one app (listed per app).
+ */
+export type NameSource =
+  | {
+      list:
+        | "roles"
+        | "groups"
+        | "devices"
+        | "releaseChannels"
+        | "apps"
+        | "files"
+        | "videos"
+        | "themes"
+        | "custom3DEnvironments";
+    }
+  | { list: "images"; type: ImageType }
+  | { list: "builds" | "bundles"; appId: string };
+
+/** An id of the organization that a finding shows, and the list its name comes from. */
+export interface IdReference {
+  id: string;
+  from: NameSource;
 }
 
 /**
@@ -81,6 +107,13 @@ export interface DriftKind {
    * show a group's tags); such a resource is listed under "not compared" with the reason.
    */
   uncompared?: (resource: ManagedResource) => string | undefined;
+  /**
+   * The ids a compared field's value (as the state records it, or live) holds, each with the list that names it
+   * (the report reads only the lists its findings need).
+   */
+  references?: (field: string, value: unknown, resource: ManagedResource) => IdReference[];
+  /** The ids a gone object's label (`stateLabel`) holds, each with the list that names it. */
+  labelReferences?: (resource: ManagedResource) => IdReference[];
 }
 
 /**
@@ -107,4 +140,33 @@ export function groupPaths(groups: Group[]): Map<string, string> {
   };
   for (const group of groups) pathOf(group, new Set());
   return paths;
+}
+
+/** Where the ids under one key come from: a list, or (for `{ type, id }` content) a list chosen by the object. */
+export type KeySource = NameSource | ((object: Record<string, unknown>) => NameSource | undefined);
+
+/**
+ * The ids a compared value holds under these keys, at any depth (a field's own name is the key of its top-level
+ * value), each with the list that names it: what `references` of a facet answers.
+ */
+export function referencesUnder(
+  field: string,
+  value: unknown,
+  sources: Record<string, KeySource>,
+): IdReference[] {
+  const found: IdReference[] = [];
+  const walk = (key: string, v: unknown, object: Record<string, unknown> | undefined) => {
+    if (typeof v === "string") {
+      // Own keys only: a state's value may have a key such as "constructor".
+      const source = Object.hasOwn(sources, key) ? sources[key] : undefined;
+      const from = typeof source === "function" ? object && source(object) : source;
+      if (from) found.push({ id: v, from });
+    } else if (Array.isArray(v)) {
+      for (const item of v) walk(key, item, object);
+    } else if (v !== null && typeof v === "object") {
+      for (const [k, item] of Object.entries(v)) walk(k, item, v as Record<string, unknown>);
+    }
+  };
+  walk(field, value, undefined);
+  return found;
 }

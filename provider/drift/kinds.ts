@@ -40,14 +40,20 @@ export const DRIFT_KINDS = Object.fromEntries(
   ),
 ) as Record<ResourceKind, DriftKind>;
 
-/** A value for the report: a secret of the state is never shown, ids are named where the organization names them. */
-export function shown(value: unknown, names: Map<string, string>): string {
+/**
+ * A value for the report as JSON text (a string as itself): a secret of the state is never shown, and an object's
+ * keys are in one order, so that the state's value and the live one read side by side.
+ */
+export function shown(value: unknown): string {
   const walk = (v: unknown): unknown => {
     if (v !== null && typeof v === "object" && (v as { secret?: unknown }).secret === true) return "[secret]";
-    if (typeof v === "string" && names.has(v)) return `${names.get(v)} (${v})`;
     if (Array.isArray(v)) return v.map(walk);
     if (v !== null && typeof v === "object") {
-      return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
+      return Object.fromEntries(
+        Object.entries(v)
+          .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+          .map(([k, x]) => [k, walk(x)]),
+      );
     }
     return v;
   };

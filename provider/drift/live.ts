@@ -9,6 +9,7 @@
  */
 import type {
   App,
+  AppBundle,
   AuditRecord,
   Custom3DEnvironment,
   DeviceExperience,
@@ -19,6 +20,7 @@ import type {
   Group,
   HeadsetExperience,
   Image,
+  ImageType,
   Organization,
   ReleaseChannel,
   Tag,
@@ -154,6 +156,11 @@ export class LiveOrganization {
     return this.#once("videos", () => this.#client.videos.all());
   }
 
+  /** The bundles of one app (bundles are listed per app), without their files. */
+  appBundlesOf(appId: string): Promise<AppBundle[]> {
+    return this.#once(`app-bundles-of/${appId}`, () => this.#client.releases.bundles(appId).all());
+  }
+
   /** The builds of one app (builds are listed per app). */
   appVersions(appId: string): Promise<AppBuild[]> {
     return this.#once(`app-versions/${appId}`, () => this.#client.releases.versions(appId).all());
@@ -174,6 +181,11 @@ export class LiveOrganization {
       );
       return read.filter((image): image is Image => image !== undefined);
     });
+  }
+
+  /** The images of one type (the API lists images by type only). */
+  images(type: ImageType): Promise<Image[]> {
+    return this.#once(`images-of/${type}`, () => this.#client.images.all(type));
   }
 
   custom3DEnvironments(): Promise<Custom3DEnvironment[]> {

@@ -10,8 +10,10 @@
 import type { AuditRecord } from "../client";
 import type { ResourceKind } from "../kindKeys";
 import { rulesMatching, unusedRules, type IgnoreRule } from "./ignore";
-import { DRIFT_KINDS, groupPaths, shown, type AttachedItem, type DriftKind, type LiveObject } from "./kinds";
+import type { IdReference } from "./driftKind";
+import { DRIFT_KINDS, shown, type AttachedItem, type DriftKind, type LiveObject } from "./kinds";
 import type { LiveOrganization } from "./live";
+import { namesOf, rename } from "./names";
 import type { ManagedResource, StackState } from "./state";
 
 export type FindingCategory = "unmanaged" | "claimed" | "changed" | "gone";
@@ -81,6 +83,8 @@ export async function driftReport(
   const findings: Array<
     Finding & {
       auditIds: string[];
+      /** The ids its label (when gone) and differences show, with the lists that name them. */
+      references: IdReference[];
       item?: AttachedItem;
       itemNames?: DriftKind["itemNames"];
       concerns?: (r: AuditRecord, item?: AttachedItem) => boolean;
@@ -121,9 +125,13 @@ export async function driftReport(
         if (claimants.length > 1) {
           findings.push(finding("claimed", definition.noun, object, claimants, [], concerns));
         }
-        const differences = resources.flatMap((resource) => differencesOf(kind, resource, object));
+        const compared = resources.map((resource) => differencesOf(kind, resource, object));
+        const differences = compared.flatMap((c) => c.differences);
         if (differences.length) {
-          findings.push(finding("changed", definition.noun, object, resources, differences, concerns));
+          findings.push({
+            ...finding("changed", definition.noun, object, resources, differences, concerns),
+            references: compared.flatMap((c) => c.references),
+          });
         }
         continue;
       }
@@ -160,6 +168,7 @@ export async function driftReport(
       };
       findings.push({
         ...finding("gone", definition.noun, gone, resources, [], concerns),
+        references: definition.labelReferences?.(resources[0]) ?? [],
         ...(definition.itemNames ? { itemNames: definition.itemNames } : {}),
       });
     }
@@ -171,7 +180,7 @@ export async function driftReport(
   for (const f of goneItems) {
     const name = (await f.itemNames!(org)).get(f.item!.id);
     f.item = { ...f.item!, name };
-    if (name !== undefined) itemNames.set(f.item.id, `"${name}"`);
+    if (name !== undefined) itemNames.set(f.item.id.toLowerCase(), `"${name}"`);
   }
   if (findings.length) {
     const records = await org.auditSince(options.auditSince);
@@ -191,10 +200,15 @@ export async function driftReport(
     }
   }
 
-  // Ids in differences read better with the names the organization gives them.
-  const channelsGone = goneItems.some((f) => /ReleaseChannel$/.test(f.kind));
-  // The organization's fuller names (a channel with its app's) win over an item's own.
-  const names = new Map([...itemNames, ...(await idNames(org, options.kinds, channelsGone))]);
+  // Ids in differences and gone labels read better with the names the organization gives them; the
+  // organization's fuller names (a channel with its app's) win over an item's own.
+  const names = new Map([
+    ...itemNames,
+    ...(await namesOf(
+      org,
+      findings.flatMap((f) => f.references),
+    )),
+  ]);
   const order: FindingCategory[] = ["unmanaged", "claimed", "changed", "gone"];
   return {
     organization: { id: organization.id, name: organization.name, slug: organization.slug },
@@ -203,16 +217,25 @@ export async function driftReport(
     stacks: states.map((s) => ({ stack: s.stack, file: s.file, resources: s.resources.length })),
     kinds: options.kinds.map((k) => DRIFT_KINDS[k].noun),
     findings: findings
-      .map(({ auditIds: _ids, concerns: _concerns, item: _item, itemNames: _names, ...f }) => ({
-        ...f,
-        // A gone object is known by the ids its state holds: name them where the organization still does.
-        label: f.category === "gone" ? rename(f.label, names) : f.label,
-        differences: f.differences.map((d) => ({
-          ...d,
-          state: rename(d.state, names),
-          live: rename(d.live, names),
-        })),
-      }))
+      .map(
+        ({
+          auditIds: _ids,
+          references: _references,
+          concerns: _concerns,
+          item: _item,
+          itemNames: _names,
+          ...f
+        }) => ({
+          ...f,
+          // A gone object is known by the ids its state holds: name them where the organization still does.
+          label: f.category === "gone" ? rename(f.label, names) : f.label,
+          differences: f.differences.map((d) => ({
+            ...d,
+            state: rename(d.state, names),
+            live: rename(d.live, names),
+          })),
+        }),
+      )
       .sort(
         (a, b) =>
           order.indexOf(a.category) - order.indexOf(b.category) ||
@@ -248,6 +271,7 @@ export async function driftReport(
       differences,
       audit: [] as AuditView[],
       auditIds: [...new Set([...object.auditIds, ...resources.flatMap((r) => [r.id])])],
+      references: [] as IdReference[],
       ...(object.item ? { item: object.item } : {}),
       ...(concerns ? { concerns } : {}),
     };
@@ -269,11 +293,19 @@ function notComparedOf(all: ManagedResource[]): DriftReport["notCompared"] {
   return [...counts.values()];
 }
 
-/** The outputs that differ from the live object, as raw JSON text (names are put in afterwards). */
-function differencesOf(kind: ResourceKind, resource: ManagedResource, object: LiveObject): FieldDifference[] {
-  if (resource.outputs.pending === true) return [];
-  const definition = DRIFT_KINDS[kind];
+/**
+ * The outputs that differ from the live object, as JSON text (names are put in afterwards), and the ids both
+ * values hold with the lists that name them.
+ */
+function differencesOf(
+  kind: ResourceKind,
+  resource: ManagedResource,
+  object: LiveObject,
+): { differences: FieldDifference[]; references: IdReference[] } {
   const differences: FieldDifference[] = [];
+  const references: IdReference[] = [];
+  if (resource.outputs.pending === true) return { differences, references };
+  const definition = DRIFT_KINDS[kind];
   for (const [field, same] of Object.entries(definition.compared)) {
     if (definition.declaredOnly && !resource.declared.includes(field)) continue;
     // An absent output is compared as absent (a root group's parentId, a user without group roles).
@@ -281,41 +313,13 @@ function differencesOf(kind: ResourceKind, resource: ManagedResource, object: Li
     const secret = recorded !== null && typeof recorded === "object" && "secret" in recorded;
     // A secret of the state cannot be compared without decrypting it, which the report never does.
     if (secret) continue;
-    if (!same(recorded, object.fields[field])) {
-      differences.push({
-        field,
-        state: shown(recorded, new Map()),
-        live: shown(object.fields[field], new Map()),
-      });
+    const live = object.fields[field];
+    if (!same(recorded, live)) {
+      differences.push({ field, state: shown(recorded), live: shown(live) });
+      for (const value of [recorded, live]) {
+        references.push(...(definition.references?.(field, value, resource) ?? []));
+      }
     }
   }
-  return differences;
-}
-
-/** Role, group and release-channel names by id, from what the report has read already. */
-async function idNames(
-  org: LiveOrganization,
-  kinds: ResourceKind[],
-  channels: boolean,
-): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  if (channels) {
-    for (const rc of await org.releaseChannels()) names.set(rc.id, `"${rc.app.name} / ${rc.name}"`);
-  }
-  if (kinds.includes("user")) for (const role of await org.roles()) names.set(role.id, `"${role.name}"`);
-  if (kinds.some((k) => k === "user" || k === "group" || k === "groupReleaseChannel")) {
-    const groups = await org.groups();
-    for (const [id, path] of groupPaths(groups)) names.set(id, `"${path}"`);
-  }
-  if (kinds.some((k) => k.startsWith("device"))) {
-    for (const d of await org.devices()) names.set(d.id, `"${d.name}" (${d.serialNumber})`);
-  }
-  return names;
-}
-
-/** Puts names beside the ids in a value's JSON text. */
-function rename(textValue: string, names: Map<string, string>): string {
-  return textValue.replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi, (id) =>
-    names.has(id) ? `${id} ${names.get(id)!.replace(/"/g, "'")}` : id,
-  );
+  return { differences, references };
 }

@@ -1,10 +1,12 @@
 /**
- * Reads `pulumi stack export` files (checkpoint version 3, or 4 when the state uses a feature such as a taint)
+ * Reads `pulumi stack export` files (checkpoint version 3, or 4 when the state uses a feature such as a taint),
+ * and the checkpoint files a file backend keeps (`~/.pulumi/stacks/<project>/<stack>.json`, gzipped or not),
  * into the resources this provider manages, with every secret replaced by a placeholder before anything else
  * sees the values: what the report prints can never hold a secret of the state, whatever it prints.
  */
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
+import { gunzipSync } from "node:zlib";
 import { LEGACY_TYPE, TYPE_MODULE } from "../dynamic";
 import type { ResourceKind } from "../kindKeys";
 import { KINDS } from "../kinds";
@@ -132,26 +134,49 @@ function urnParts(urn: string): { stack: string; project: string; name: string }
  */
 const READABLE_VERSIONS = [3, 4];
 
-/** Parses one stack export's text; `file` names it in errors and in the report. */
-export function parseStackExport(text: string, file: string): StackState {
-  let checkpoint: { version?: unknown; deployment?: { resources?: unknown } };
+interface Deployment {
+  resources?: unknown;
+}
+
+/**
+ * The deployment of a stack export (`{ version, deployment }`) or of a file backend's checkpoint file
+ * (`{ version, checkpoint: { stack, latest } }`, where `latest` is the deployment `pulumi stack export` shows,
+ * absent before the first `up`); the same versions of either are read.
+ */
+function deploymentOf(text: string, file: string): Deployment {
+  let checkpoint: {
+    version?: unknown;
+    deployment?: Deployment;
+    checkpoint?: { latest?: Deployment | null };
+  };
   try {
     checkpoint = JSON.parse(text) as typeof checkpoint;
   } catch {
     throw new StateFileError(file, "not JSON: give the output of `pulumi stack export --file <file>`.");
   }
-  if (
-    !READABLE_VERSIONS.includes(checkpoint?.version as number) ||
-    !checkpoint.deployment ||
-    typeof checkpoint.deployment !== "object"
-  ) {
-    throw new StateFileError(
-      file,
-      `not a stack export of version 3 or 4 (its "version" is ${JSON.stringify(checkpoint?.version)}): ` +
-        "give the output of `pulumi stack export --file <file>` from Pulumi 3.",
-    );
+  const isObject = (v: unknown): v is object => v !== null && typeof v === "object" && !Array.isArray(v);
+  const readable = READABLE_VERSIONS.includes(checkpoint?.version as number);
+  if (readable && isObject(checkpoint.deployment)) return checkpoint.deployment;
+  const stored = isObject(checkpoint) ? checkpoint.checkpoint : undefined;
+  if (readable && isObject(stored)) {
+    const latest = stored.latest ?? {};
+    if (isObject(latest)) return latest;
+    throw new StateFileError(file, "checkpoint.latest is not an object.");
   }
-  const listed = checkpoint.deployment.resources ?? [];
+  throw new StateFileError(
+    file,
+    `not a stack export or a checkpoint file of version 3 or 4 (its "version" is ` +
+      `${JSON.stringify(checkpoint?.version)}): give the output of \`pulumi stack export --file <file>\` from Pulumi 3.`,
+  );
+}
+
+/**
+ * Parses one stack export's text, or a file backend's checkpoint file; `file` names it in errors and in the
+ * report.
+ */
+export function parseStackExport(text: string, file: string): StackState {
+  const deployment = deploymentOf(text, file);
+  const listed = deployment.resources ?? [];
   if (!Array.isArray(listed)) throw new StateFileError(file, "deployment.resources is not a list.");
   const resources: ManagedResource[] = [];
   const unknown: string[] = [];
@@ -208,12 +233,22 @@ export function parseStackExport(text: string, file: string): StackState {
   return { stack: stack ?? path.basename(file), file, resources, unknown, unreadable };
 }
 
+/** The first bytes of a gzip stream: a file backend gzips its checkpoints when PULUMI_SELF_MANAGED_STATE_GZIP is set. */
+const GZIP_MAGIC = Buffer.from([0x1f, 0x8b]);
+
 export async function readStackExport(file: string): Promise<StackState> {
-  let text: string;
+  let bytes: Buffer;
   try {
-    text = await readFile(file, "utf8");
+    bytes = await readFile(file);
   } catch (error) {
     throw new StateFileError(file, `Cannot read the stack export: ${(error as Error).message}`);
   }
-  return parseStackExport(text, file);
+  if (bytes.subarray(0, 2).equals(GZIP_MAGIC)) {
+    try {
+      bytes = gunzipSync(bytes);
+    } catch (error) {
+      throw new StateFileError(file, `Cannot read the gzipped file: ${(error as Error).message}`);
+    }
+  }
+  return parseStackExport(bytes.toString("utf8"), file);
 }

@@ -7,7 +7,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { EXIT } from "../../provider/drift/cli";
 import { mapConcurrently } from "../../provider/export/read";
-import { runDrift } from "./support";
+import { runDrift, stackExport } from "./support";
 
 const USERS = 1000;
 const REGIONS = 19;
@@ -136,23 +136,6 @@ test("every kind: one list per configured group and ungrouped device on top, no 
   expect(stats.requests - ownerLists).toBeLessThan(objects / 20);
 }, 120_000);
 
-/** A stack export holding these resources (outputs as the provider records them; inputs as the program declared). */
-function stackExport(resources: Array<{ type: string; id: string; props: Record<string, unknown> }>) {
-  return JSON.stringify({
-    version: 3,
-    deployment: {
-      resources: resources.map((r, i) => ({
-        urn: `urn:pulumi:production::cost::pulumi-nodejs:dynamic/devicemgmt:${r.type}::${r.type}-${i}`,
-        custom: true,
-        type: `pulumi-nodejs:dynamic/devicemgmt:${r.type}`,
-        id: r.id,
-        inputs: r.props,
-        outputs: r.props,
-      })),
-    },
-  });
-}
-
 test("managed experiences, tag sets and channel versions: one GET per experience (no list in the API), the rest from list pages", async () => {
   const reader = new DeviceMgmtClient({
     baseUrl: emulator.baseUrl,
@@ -173,7 +156,7 @@ test("managed experiences, tag sets and channel versions: one GET per experience
   const file = path.join(workDir, "managed.json");
   fs.writeFileSync(
     file,
-    stackExport([
+    stackExport("cost", [
       ...siteIds.map((groupId) => ({
         type: "HeadsetExperience",
         id: groupId,

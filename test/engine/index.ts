@@ -80,9 +80,14 @@ export class Engine {
     return this.env.PULUMI_BACKEND_URL.replace(/^file:\/\//, "");
   }
 
+  /** The file the file backend keeps the stack's checkpoint in (`<backend>/.pulumi/stacks/<project>/<stack>.json`). */
+  checkpointFile(): string {
+    return checkpointFile(this.backend, this.project, this.stackName);
+  }
+
   /** The checkpoint as `pulumi stack export` shows it (secrets encrypted), read from the file backend. */
   checkpoint(): { version: number; deployment: ReturnType<typeof readCheckpoint>["deployment"] } {
-    return readCheckpoint(checkpointFile(this.backend, this.project, this.stackName));
+    return readCheckpoint(this.checkpointFile());
   }
 
   resources(): ResourceView[] {

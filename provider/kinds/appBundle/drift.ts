@@ -4,7 +4,7 @@
  * label changed in the portal shows as a changed label). A bundle no stack declares is not reported: bundles are
  * made in the portal as much as by programs, and the exporter declares none (export.ts).
  */
-import { str, type DriftFacet } from "../../drift/driftKind";
+import { referencesUnder, str, type DriftFacet } from "../../drift/driftKind";
 import { liveStateOf } from "../../framework/properties";
 import { appBundleProperties } from "./properties";
 
@@ -13,6 +13,8 @@ export const appBundleDrift: DriftFacet = {
   key: (r) => r.id,
   reportsUnmanaged: false,
   stateLabel: (r) => (str(r.outputs.label) ? `"${str(r.outputs.label)}"` : r.id),
+  references: (field, value, r) =>
+    referencesUnder(field, value, { versionId: { list: "builds", appId: str(r.outputs.appId) } }),
   read: async (org, managed) =>
     (await org.appBundles(managed.map((r) => r.id))).map((b) => ({
       key: b.id,

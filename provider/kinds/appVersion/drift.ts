@@ -14,13 +14,15 @@ export const appVersionDrift: DriftFacet = {
   key: (r) => r.id,
   reportsUnmanaged: false,
   stateLabel: (r) => `"${str(r.outputs.versionName ?? r.id)}" of app ${str(r.outputs.appId)}`,
+  labelReferences: (r) => [{ id: str(r.outputs.appId), from: { list: "apps" } }],
   read: async (org, managed) => {
     const appIds = [...new Set(managed.map((r) => r.outputs.appId).filter((id) => typeof id === "string"))];
+    const appNames = new Map(appIds.length ? (await org.apps()).map((a) => [a.id, a.name]) : []);
     const perApp = await Promise.all(
       appIds.map(async (appId) =>
         (await org.appVersions(appId)).map((b) => ({
           key: b.id,
-          label: `"${b.version ?? b.id}" of app ${appId}`,
+          label: `"${b.version ?? b.id}" of ${appNames.has(appId) ? `"${appNames.get(appId)}"` : `app ${appId}`}`,
           fields: liveStateOf(appVersionProperties, b),
           auditIds: [b.id],
           names: [b.version ?? b.id],

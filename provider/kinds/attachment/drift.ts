@@ -31,6 +31,10 @@ export function releaseChannelDrift<Owner extends OwnerKey>({
       `release channel ${str(r.outputs.releaseChannelId)} on ${owner} ${str(r.outputs[ownerKey])}`,
     itemOf: (r) => ({ id: str(r.outputs.releaseChannelId) }),
     itemNames: async (org) => new Map((await org.releaseChannels()).map((rc) => [rc.id, rc.name])),
+    labelReferences: (r) => [
+      { id: str(r.outputs.releaseChannelId), from: { list: "releaseChannels" } },
+      { id: str(r.outputs[ownerKey]), from: { list: owner === "group" ? "groups" : "devices" } },
+    ],
     // The documents do not say whether such a record names the owner or the channel: either is taken. Under
     // the owner, only a record about a release channel of this name (a rename, another channel: not this).
     concerns: (record, item) =>
@@ -92,6 +96,7 @@ export function deviceContentDrift<Key extends ContentKey>({
     stateLabel: (r) => `${what} ${str(r.outputs[attachedKey])} on device ${str(r.outputs.deviceId)}`,
     itemOf: (r) => ({ id: str(r.outputs[attachedKey]) }),
     itemNames: nameOf,
+    labelReferences: (r) => [{ id: str(r.outputs.deviceId), from: { list: "devices" } }],
     concerns: (record, item) =>
       new RegExp(`\\b${what}\\b`, "i").test(record.action) &&
       (item?.name === undefined || record.description.includes(`'${item.name}'`)),

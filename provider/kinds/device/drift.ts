@@ -3,7 +3,7 @@
  * declared mapping. A property the program left out is not managed (declaredOnly), and a device no stack
  * declares is not reported: devices are enrolled on the headset, not created.
  */
-import { groupPaths, str, type DriftFacet } from "../../drift/driftKind";
+import { groupPaths, referencesUnder, str, type DriftFacet } from "../../drift/driftKind";
 import { liveStateOf } from "../../framework/properties";
 import { deviceProperties } from "./properties";
 
@@ -13,6 +13,7 @@ export const deviceDrift: DriftFacet = {
   declaredOnly: true,
   reportsUnmanaged: false,
   stateLabel: (r) => `device ${str(r.outputs.name ?? "")} (${str(r.outputs.serialNumber ?? r.id)})`,
+  references: (field, value) => referencesUnder(field, value, { groupId: { list: "groups" } }),
   read: async (org) => {
     const [devices, groups] = await Promise.all([org.devices(), org.groups()]);
     const paths = groupPaths(groups);

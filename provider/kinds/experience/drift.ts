@@ -7,7 +7,14 @@
  * compared or printed: the properties read no PIN from the API, and the state's PIN is a secret.
  */
 import type { ExperienceHolder, HeadsetExperience as ApiExperience } from "../../client";
-import { groupPaths, str, type DriftFacet, type LiveObject } from "../../drift/driftKind";
+import {
+  groupPaths,
+  referencesUnder,
+  str,
+  type DriftFacet,
+  type KeySource,
+  type LiveObject,
+} from "../../drift/driftKind";
 import type { ManagedResource } from "../../drift/managed";
 import { liveStateOf, type PropertySpecs } from "../../framework/properties";
 
@@ -19,6 +26,21 @@ function holderOf(resource: ManagedResource): ExperienceHolder {
 }
 
 const holderId = (holder: ExperienceHolder) => ("groupId" in holder ? holder.groupId : holder.deviceId);
+
+/**
+ * Where the ids of an experience's fields are named: content by its type (an unmanaged app or a WebXR link has no
+ * list in the API), each image field from the images of the type it takes, the environment and the theme.
+ */
+const FIELD_SOURCES: Record<string, KeySource> = {
+  id: (content) =>
+    content.type === "app" ? { list: "apps" } : content.type === "video" ? { list: "videos" } : undefined,
+  menuIconImageId: { list: "images", type: "headset-xp-menu-icon" },
+  bannerImageId: { list: "images", type: "headset-xp-banner" },
+  skyboxImageId: { list: "images", type: "headset-xp-skybox" },
+  threeSixtyImageId: { list: "images", type: "three-sixty-background" },
+  custom3DEnvironmentId: { list: "custom3DEnvironments" },
+  themeId: { list: "themes" },
+};
 
 export function experienceDrift(
   kind: "headset" | "device",
@@ -33,6 +55,11 @@ export function experienceDrift(
     stateLabel: (r) => {
       const holder = holderOf(r);
       return `${kind} experience of ${"groupId" in holder ? "group" : "device"} ${holderId(holder)}`;
+    },
+    references: (field, value) => referencesUnder(field, value, FIELD_SOURCES),
+    labelReferences: (r) => {
+      const holder = holderOf(r);
+      return [{ id: holderId(holder), from: { list: "groupId" in holder ? "groups" : "devices" } }];
     },
     // Records name the group or device; of those, the ones about this kind of experience.
     concerns: (record) => mentions.test(`${record.action} ${record.description}`),

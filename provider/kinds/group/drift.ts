@@ -1,5 +1,5 @@
 /** What the drift report reads of groups: every group, labelled by its path; fields by the declared mapping. */
-import { groupPaths, str, type DriftFacet } from "../../drift/driftKind";
+import { groupPaths, referencesUnder, str, type DriftFacet } from "../../drift/driftKind";
 import { liveStateOf } from "../../framework/properties";
 import { groupProperties } from "./properties";
 
@@ -7,6 +7,7 @@ export const groupDrift: DriftFacet = {
   title: "Groups",
   key: (r) => r.id,
   stateLabel: (r) => `"${str(r.outputs.name ?? r.id)}"`,
+  references: (field, value) => referencesUnder(field, value, { parentId: { list: "groups" } }),
   read: async (org) => {
     const groups = await org.groups();
     const paths = groupPaths(groups);

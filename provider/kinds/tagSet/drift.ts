@@ -6,12 +6,24 @@ import { str, type DriftFacet } from "../../drift/driftKind";
 import { liveStateOf } from "../../framework/properties";
 import { tagSetProperties, type TagOwner } from "./properties";
 
+/** The list that names an owner of each type. */
+const OWNER_LISTS = new Map<unknown, "apps" | "files" | "videos" | "groups">([
+  ["app", "apps"],
+  ["file", "files"],
+  ["video", "videos"],
+  ["group", "groups"],
+]);
+
 export const tagSetDrift: DriftFacet = {
   title: "Tags of groups, apps, files and videos",
   key: (r) => `${str(r.outputs.ownerType)}/${str(r.outputs.ownerId)}`,
   // Carrying tags is not an object of its own: tags on something no stack declares a set for are not managed.
   reportsUnmanaged: false,
   stateLabel: (r) => `tags of ${str(r.outputs.ownerType)} ${str(r.outputs.ownerId)}`,
+  labelReferences: (r) => {
+    const list = OWNER_LISTS.get(r.outputs.ownerType);
+    return list ? [{ id: str(r.outputs.ownerId), from: { list } }] : [];
+  },
   uncompared: (r) =>
     r.outputs.ownerType === "group"
       ? "a group's representation in the API has no tags, so a group's tags cannot be read back"

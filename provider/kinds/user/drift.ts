@@ -3,7 +3,7 @@
  * has no user id yet), labelled with their roles by name; fields by the declared mapping.
  */
 import type { Role } from "../../client";
-import { groupPaths, str, type DriftFacet } from "../../drift/driftKind";
+import { groupPaths, referencesUnder, str, type DriftFacet } from "../../drift/driftKind";
 import { liveStateOf } from "../../framework/properties";
 import { userProperties } from "./properties";
 
@@ -13,6 +13,12 @@ export const userDrift: DriftFacet = {
   title: "Users",
   key: (r) => (typeof r.outputs.email === "string" ? r.outputs.email.toLowerCase() : undefined),
   stateLabel: (r) => str(r.outputs.email ?? r.id),
+  references: (field, value) =>
+    referencesUnder(field, value, {
+      defaultRoleId: { list: "roles" },
+      roleId: { list: "roles" },
+      groupId: { list: "groups" },
+    }),
   read: async (org) => {
     const [users, roles, groups] = await Promise.all([org.users(), org.roles(), org.groups()]);
     const roleById = new Map(roles.map((r) => [r.id, r]));
