@@ -134,6 +134,8 @@ export class Managed {
       inputs: this.inputs,
     });
     if (result.id) {
+      // As the engine's refresh: a read may answer another id (an object replaced in its place).
+      this.id = result.id;
       this.outputs = result.properties;
       if (result.inputs) this.inputs = result.inputs;
     }
