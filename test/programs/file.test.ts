@@ -67,6 +67,37 @@ test("destroy deletes the file from the organization", async () => {
   expect(await named()).toEqual([]);
 });
 
+test("a separate preview binds nothing: up uploads the bytes it hashes then, unless a sha512 pin holds the reviewed ones", async () => {
+  const reviewed = writeSource(org.dir, "reviewed.pdf", "reviewed bytes");
+  const declare = (name: string, sha512Pin?: string) => () => {
+    const file = new dm.File(name, { source: reviewed, path: `/sdcard/${name}`, sha512: sha512Pin });
+    return { fileId: file.id };
+  };
+  const inFolder = async (name: string) =>
+    (await org.admin.files.all())
+      .filter((f) => f.location === `/sdcard/${name}`)
+      .map((f) => f.checksum.value.toLowerCase());
+
+  // Unpinned: the preview hashed the reviewed bytes, the up hashes the source again and uploads what it holds.
+  expect((await org.engine.preview(declare("Unpinned"))).errors).toEqual([]);
+  fs.writeFileSync(reviewed, "edited after the review");
+  const unpinned = await org.engine.up(declare("Unpinned"));
+  expect(unpinned.errors).toEqual([]);
+  expect(await inFolder("Unpinned")).toEqual([sha512("edited after the review")]);
+
+  // Pinned to the reviewed bytes: the up's check refuses the edited source, naming sha512; nothing is uploaded.
+  fs.writeFileSync(reviewed, "reviewed bytes");
+  const pinned = declare("Pinned", sha512("reviewed bytes"));
+  expect((await org.engine.preview(pinned)).errors).toEqual([]);
+  fs.writeFileSync(reviewed, "edited after the review");
+  const refused = await org.engine.up(pinned);
+  expect(refused.errors.map((e) => (e.failures ?? []).map((f) => f.reason).join(" "))).toEqual([
+    expect.stringMatching(/^sha512: .*reviewed\.pdf has the SHA-512 [0-9a-f]{128}, not the declared/),
+  ]);
+  expect(await inFolder("Pinned")).toEqual([]);
+  expect((await org.engine.destroy()).errors).toEqual([]);
+});
+
 test("a relative source is the program folder's", async () => {
   const programDir = path.join(org.dir, "program");
   fs.mkdirSync(path.join(programDir, "content"), { recursive: true });
