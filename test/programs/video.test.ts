@@ -149,7 +149,8 @@ test("the API replaces no video: another of its name is another video; the stack
   const portal = await org.admin.uploadVideo({
     source: writeSource(org.dir, "portal/tour.mp4", "portal cut"),
     filename: "tour.mp4",
-    ...flat,
+    videoType: "TwoDimensional",
+    audioEncoding: "STEREO",
   });
   expect(portal.made.id).not.toBe(videoId);
   const untouched = await org.engine.refresh();
