@@ -129,6 +129,39 @@ describe.each(READINGS)("File, %s", (_reading, emulatorOptions, keepsId) => {
     expect((await named(filename)).map((f) => f.id).sort()).toEqual(others.map((o) => o.made.id).sort());
   });
 
+  it("uploads again over a portal replace of a file it adopted, and over new bytes after (the adoption is spent)", async () => {
+    const filename = `adopted-${keepsId}.txt`;
+    const source = write(filename, "adopted bytes");
+    const theirs = await stack.admin.uploadFile({ source, filename, path: "/sdcard" });
+    const file = await Managed.of(stack.plugin, "file", "adopted");
+    const declared = { source, path: "/sdcard", adoptId: theirs.made.id };
+    await file.create(declared);
+    const replaced = await stack.admin.uploadFile({
+      source: write(`portal-${filename}`, "portal bytes"),
+      filename,
+      path: "/sdcard",
+      conflictStrategy: "replace",
+    });
+    // The refresh and the up that follow are later runs (another plugin process, which adopted nothing).
+    const later = file.inRun(await stack.nextRun());
+    expect((await later.read()).id).toBe(replaced.made.id);
+    expect(await later.diff(declared)).toMatchObject({ replaces: ["sha512"], deleteBeforeReplace: true });
+    await later.delete();
+    await later.create(declared);
+    expect((await named(filename)).map((f) => [f.id, f.checksum.value.toLowerCase()])).toEqual([
+      [later.id, sha512("adopted bytes")],
+    ]);
+    // And again: new bytes replace it while adoptId still names the first, long gone.
+    const edited = { ...declared, source: write(`edited-${filename}`, "edited bytes"), filename };
+    expect(await later.diff(edited)).toMatchObject({ replaces: ["sha512"], deleteBeforeReplace: true });
+    const third = later.inRun(await stack.nextRun());
+    await third.delete();
+    await third.create(edited);
+    expect((await named(filename)).map((f) => [f.id, f.checksum.value.toLowerCase()])).toEqual([
+      [third.id, sha512("edited bytes")],
+    ]);
+  });
+
   it("refuses at check a second resource of the run declaring the same file name in the same folder", async () => {
     const source = write(`twin-${keepsId}.txt`, "twin");
     const one = await Managed.of(stack.plugin, "file", "twin-one");
