@@ -8,7 +8,8 @@
  * Decisions:
  * - Only what can be downloaded is declared: an object whose `downloadUrl` the API does not answer (the
  *   OpenAPI's File and Video schemas have none; the emulator's `fileDownloadUrls` switch answers one) or answers
- *   null stays a lookup by name, and the generated README lists it with why. A video is declared with its
+ *   null stays a lookup by name, and the generated README lists it with why; so does an empty object (no kind
+ *   takes an empty source). A video is declared with its
  *   display name, description and rendering fields as read (`liveStateOf`), so the production stack adopts it
  *   with no diff.
  * - The local name comes from the API's file name but can never leave `content/`: the last path segment only,
@@ -80,6 +81,8 @@ interface ContentKind {
       properties?: Record<string, unknown>;
       /** Why the resource could not declare it as read, if it could not. */
       unfit?: string;
+      /** 0: an empty object, which no content kind's `source` may be (framework/source.ts). */
+      sizeBytes?: number | null;
       checksum?: Checksum;
       downloadUrl?: string | null;
     }[]
@@ -97,6 +100,7 @@ export const CONTENT_KINDS: Record<ContentType, ContentKind> = {
         id: f.id,
         name: f.filename,
         path: f.location ?? null,
+        sizeBytes: f.sizeBytes,
         checksum: f.checksum,
         downloadUrl: f.downloadUrl,
       })),
@@ -116,6 +120,7 @@ export const CONTENT_KINDS: Record<ContentType, ContentKind> = {
         ...(v.details?.videoType && v.details.audioEncoding
           ? {}
           : { unfit: "the API answers no video type or audio encoding for it, which a Video declares" }),
+        sizeBytes: v.sizeBytes,
         checksum: v.checksum,
         downloadUrl: v.downloadUrl,
       })),
@@ -142,6 +147,7 @@ export const CONTENT_KINDS: Record<ContentType, ContentKind> = {
         id: e.id,
         name: e.objectName,
         path: null,
+        sizeBytes: e.sizeBytes,
         downloadUrl: e.downloadUrl,
       })),
     downloadUrlOf: async (client, c) => (await client.custom3DEnvironments.get(c.id)).downloadUrl,
@@ -177,6 +183,7 @@ async function listBuilds(client: DeviceMgmtClient) {
           : version
             ? {}
             : { unfit: "it has no version name, which an AppVersion declares" }),
+        sizeBytes: build.sizeBytes,
         checksum: build.checksum,
         downloadUrl: build.downloadUrl,
       });
@@ -219,6 +226,11 @@ export async function readContent(
         leftOut.push(
           `${what} is not declared as ${withArticle(CONTENT_KINDS[type].label)}: ${item.unfit}; the program finds it by ` +
             "name where it refers to it.",
+        );
+      } else if (item.sizeBytes === 0) {
+        leftOut.push(
+          `${what} is not declared as ${withArticle(CONTENT_KINDS[type].label)}: it is empty (0 bytes), and an ` +
+            `empty source is refused at preview; the program finds it by name where it refers to it.`,
         );
       } else if (item.path === null && CONTENT_KINDS[type].needsPath) {
         leftOut.push(

@@ -166,7 +166,9 @@ export function liveInputs(definition: Pick<KindDefinition, "properties">, outpu
 
 /**
  * The read of a kind whose object the API gives by id: nothing when it is gone (the engine then forgets the
- * resource), else its outputs and the inputs they imply.
+ * resource), else its outputs and the inputs they imply. `replacedBy`, for a kind whose object the API may
+ * replace in its place under a new id (a file): the object now in the gone one's place, which the read reports
+ * with its id (the engine records the new id) as the resource's own object changed.
  */
 export async function readById<Live>(
   definition: Pick<KindDefinition, "properties">,
@@ -174,11 +176,24 @@ export async function readById<Live>(
   props: Props,
   get: (client: DeviceMgmtClient, id: string) => Promise<Live>,
   toOutputs: (live: Live, props: Props) => Props,
+  replacedBy?: (
+    client: DeviceMgmtClient,
+    goneId: string,
+    props: Props,
+  ) => Promise<Identified<Live> | undefined>,
 ): Promise<pulumi.dynamic.ReadResult> {
-  const live = await unlessGone(get(clientForProps(props), id));
-  if (live === undefined) return {};
-  const outputs = toOutputs(live, props);
-  return { id, props: outputs, inputs: liveInputs(definition, outputs) };
+  const client = clientForProps(props);
+  const live = await unlessGone(get(client, id));
+  const found = live !== undefined ? { id, live } : await replacedBy?.(client, id, props);
+  if (found === undefined) return {};
+  const outputs = toOutputs(found.live, props);
+  return { id: found.id, props: outputs, inputs: liveInputs(definition, outputs) };
+}
+
+/** A live object with the id the resource records for it. */
+export interface Identified<Live> {
+  id: string;
+  live: Live;
 }
 
 /**

@@ -102,7 +102,10 @@ export function pinnedToOrganization(definition: KindDefinition): ResourceHandle
       try {
         const result = await handler.create(effective);
         if (typeof effective.adoptId === "string") adoptedHere.add(key(kind, organizationId, result.id));
-        return pinned(result, organizationId);
+        // State keeps the declared adoptId, so that the delete of a later replacement spends it again.
+        const recorded =
+          effective === inputs || !result.outs ? result : { ...result, outs: { ...result.outs, adoptId } };
+        return pinned(recorded, organizationId);
       } catch (error) {
         throw pinFailure(error, organizationId);
       }
@@ -130,6 +133,9 @@ export function pinnedToOrganization(definition: KindDefinition): ResourceHandle
       runLedger.assertDeletable(type, id, props);
       await handler.delete(id, props);
       deletedHere.add(object);
+      // An adopted object replaced in its place under a new id (a file) left the resource recording that id: the
+      // adoption is spent with this delete too, so a replacement's create uploads instead of adopting the gone id.
+      if (typeof props.adoptId === "string") deletedHere.add(key(kind, organizationId, props.adoptId));
     },
   };
 }

@@ -1,7 +1,7 @@
 /**
  * An uploaded kind's `source` at check (File, Video, AppVersion, ...): resolved against the program's folder (the
  * plugin's working directory), refused with the property and the fix when it cannot be uploaded (missing, a
- * folder, a link leading outside the program's folder, or of a type the kind refuses: `wrongType`), and hashed
+ * folder, a link leading outside the program's folder, empty, or of a type the kind refuses: `wrongType`), and hashed
  * (streamed, with the algorithm the API answers for the kind: SHA-512 for files and videos, SHA-256 for builds).
  * Hashes are cached in this module, per process, by algorithm, absolute path, size and mtime: a preview and the up
  * that follows in the same plugin (and several resources naming one file) read an unchanged file once. A file rewritten within the mtime's resolution with the same size would be missed here,
@@ -104,6 +104,14 @@ export async function checkContentSource(
     return { failure: `source: ${source} is not a regular file. Give the path of one file.` };
   const refused = rules.refuse(extname(absolute).toLowerCase());
   if (refused) return { failure: `source: ${source}: ${refused}` };
+  // The documents give no lower bound for an upload's size, and an upload is at least one part: whether the
+  // API takes an empty one is unknown, so every kind refuses it here rather than at the up, half-way.
+  if (file.size === 0)
+    return {
+      failure:
+        `source: ${source} is empty (0 bytes), and the API's documents do not say that an empty upload is ` +
+        `accepted. Give the path of a file with content (for a marker file, write at least one byte into it).`,
+    };
   try {
     return {
       absolute,

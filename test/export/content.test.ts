@@ -105,6 +105,7 @@ describe("the export of uploaded files", () => {
     await api.tags.attach("files", sameNamedId, ["safety"]);
     await upload("../../escape.txt", "/sdcard/Docs", "escape bytes");
     await upload(".hidden", "/sdcard/Docs", "hidden bytes");
+    await upload("marker.flag", "/sdcard/Docs", "");
     await api.tags.attach("files", manualId, ["onboarding"]);
     expect((await api.files.get(manualId)).tags).toEqual(["onboarding"]);
     out = path.join(dir, "out", "program");
@@ -153,6 +154,11 @@ describe("the export of uploaded files", () => {
     expect(readme).toMatch(/The file "\.\.\/\.\.\/escape\.txt" in \/sdcard\/Docs .* its name holds a \//);
     // Seeded files have no bytes in the emulator: a null download URL.
     expect(readme).toContain("the API answers a null download URL for it");
+    // An empty file would be a source its File refuses at preview.
+    expect(readme).toMatch(
+      /The file "marker\.flag" in \/sdcard\/Docs .* it is empty \(0 bytes\), and an empty source/,
+    );
+    expect(result.files["index.ts"]).not.toContain("marker");
   });
 
   it("with --no-content, downloads nothing and keeps the lookups", async () => {

@@ -2,7 +2,8 @@
 // through its API: up uploads, up again changes nothing, new bytes at the same path replace the file (delete
 // first, then upload), the same bytes at another local path are no change, destroy deletes the file, and a relative
 // source is resolved in the program's folder (where the engine starts the plugin). Content replaced in the portal
-// (under the reading where that keeps the id) is drift: the report, refresh, and an up that uploads again.
+// is drift under both readings of the API's replace (the same id, or a new id in the file's place): the report,
+// refresh, and an up that uploads again, leaving one file there and nothing more to do.
 import * as fs from "fs";
 import * as path from "path";
 import { createEngine } from "../engine";
@@ -66,6 +67,37 @@ test("destroy deletes the file from the organization", async () => {
   expect(await named()).toEqual([]);
 });
 
+test("a separate preview binds nothing: up uploads the bytes it hashes then, unless a sha512 pin holds the reviewed ones", async () => {
+  const reviewed = writeSource(org.dir, "reviewed.pdf", "reviewed bytes");
+  const declare = (name: string, sha512Pin?: string) => () => {
+    const file = new dm.File(name, { source: reviewed, path: `/sdcard/${name}`, sha512: sha512Pin });
+    return { fileId: file.id };
+  };
+  const inFolder = async (name: string) =>
+    (await org.admin.files.all())
+      .filter((f) => f.location === `/sdcard/${name}`)
+      .map((f) => f.checksum.value.toLowerCase());
+
+  // Unpinned: the preview hashed the reviewed bytes, the up hashes the source again and uploads what it holds.
+  expect((await org.engine.preview(declare("Unpinned"))).errors).toEqual([]);
+  fs.writeFileSync(reviewed, "edited after the review");
+  const unpinned = await org.engine.up(declare("Unpinned"));
+  expect(unpinned.errors).toEqual([]);
+  expect(await inFolder("Unpinned")).toEqual([sha512("edited after the review")]);
+
+  // Pinned to the reviewed bytes: the up's check refuses the edited source, naming sha512; nothing is uploaded.
+  fs.writeFileSync(reviewed, "reviewed bytes");
+  const pinned = declare("Pinned", sha512("reviewed bytes"));
+  expect((await org.engine.preview(pinned)).errors).toEqual([]);
+  fs.writeFileSync(reviewed, "edited after the review");
+  const refused = await org.engine.up(pinned);
+  expect(refused.errors.map((e) => (e.failures ?? []).map((f) => f.reason).join(" "))).toEqual([
+    expect.stringMatching(/^sha512: .*reviewed\.pdf has the SHA-512 [0-9a-f]{128}, not the declared/),
+  ]);
+  expect(await inFolder("Pinned")).toEqual([]);
+  expect((await org.engine.destroy()).errors).toEqual([]);
+});
+
 test("a relative source is the program folder's", async () => {
   const programDir = path.join(org.dir, "program");
   fs.mkdirSync(path.join(programDir, "content"), { recursive: true });
@@ -93,28 +125,47 @@ test("a relative source is the program folder's", async () => {
   }
 });
 
-describe("content replaced in the portal, where the API's replace keeps the file's id", () => {
-  const strict = useProgramStack({
-    project: "devicemgmt-file-drift",
-    emulator: { strict: { replaceKeepsFileId: true } },
+describe.each([
+  ["keeps the file's id", true],
+  ["gives its place to a new id (the emulator's default)", false],
+])("content replaced in the portal, where the API's replace %s", (_reading, replaceKeepsFileId) => {
+  const stack = useProgramStack({
+    project: `devicemgmt-file-drift-${replaceKeepsFileId ? "same" : "new"}-id`,
+    emulator: { strict: { replaceKeepsFileId } },
   });
+  let siteId: string;
+  beforeAll(async () => {
+    const site = await stack.admin.groups.create({ name: "Warehouse", parentId: null });
+    siteId = (await stack.admin.groups.configure(site.id)).id;
+  });
+  /** The File, on a site: the site's file follows the file's id. */
+  const onSite = (source: string) => () => {
+    const file = new dm.File("manual", { source, filename: "safety-manual-v2.pdf", path: "/sdcard/Docs" });
+    new dm.GroupFile("manual-on-site", { groupId: siteId, fileId: file.id });
+    return { fileId: file.id };
+  };
+  const siteFiles = () => stack.emulator.snapshot().groups.find((g) => g.id === siteId)?.fileIds;
+  const inPlace = async () =>
+    (await stack.admin.files.all())
+      .filter((f) => f.filename === "safety-manual-v2.pdf" && f.location === "/sdcard/Docs")
+      .map((f) => [f.id, f.checksum.value.toLowerCase()]);
 
-  test("shows in the drift report and on refresh, and up uploads the declared bytes again", async () => {
-    const declared = writeSource(org.dir, "declared.pdf", "declared bytes");
-    const created = await strict.engine.up(program(declared));
+  test("shows in the drift report and on refresh, up uploads the declared bytes again, once; then all is quiet", async () => {
+    const declared = writeSource(stack.dir, "declared.pdf", "declared bytes");
+    const created = await stack.engine.up(onSite(declared));
     expect(created.errors).toEqual([]);
     const id = created.outputs.fileId as string;
 
-    const portal = writeSource(org.dir, "portal.pdf", "portal bytes");
-    const replaced = await strict.admin.uploadFile({
+    const portal = writeSource(stack.dir, "portal.pdf", "portal bytes");
+    const replaced = await stack.admin.uploadFile({
       source: portal,
       filename: "safety-manual-v2.pdf",
       path: "/sdcard/Docs",
       conflictStrategy: "replace",
     });
-    expect(replaced.made.id).toBe(id);
+    expect(replaced.made.id === id).toBe(replaceKeepsFileId);
 
-    const drift = await driftReport(strict, "file");
+    const drift = await driftReport(stack, "file");
     expect(drift.report.findings.map((f) => [brief(f), f.differences])).toEqual([
       [
         'changed file "safety-manual-v2.pdf" in /sdcard/Docs',
@@ -122,19 +173,33 @@ describe("content replaced in the portal, where the API's replace keeps the file
       ],
     ]);
 
-    const refreshed = await strict.engine.refresh();
+    // Refresh keeps the File, on the object in its place (a new id recorded where the replace made one).
+    const refreshed = await stack.engine.refresh();
     expect(refreshed.errors).toEqual([]);
     expect(refreshed.steps.update.map((s) => s.name)).toEqual(["manual"]);
-    const repaired = await strict.engine.up(program(declared));
+    // The site's attachment names the replaced id: where that id is gone, it reads as gone too (the up attaches
+    // the declared file again); the API moved the site to the replacement, which the up then replaces.
+    expect(refreshed.steps.delete.map((s) => s.name)).toEqual(replaceKeepsFileId ? [] : ["manual-on-site"]);
+    expect(stack.engine.resource("manual")).toMatchObject({
+      id: replaced.made.id,
+      outputs: expect.objectContaining({ sha512: sha512("portal bytes") }),
+    });
+
+    const repaired = await stack.engine.up(onSite(declared));
     expect(repaired.errors).toEqual([]);
-    expect(repaired.steps.replace.map((s) => [s.name, s.replaceKeys])).toEqual([["manual", ["sha512"]]]);
-    const files = (await strict.admin.files.all()).filter((f) => f.filename === "safety-manual-v2.pdf");
-    expect(files.map((f) => [f.id, f.checksum.value.toLowerCase()])).toEqual([
-      [repaired.outputs.fileId, sha512("declared bytes")],
-    ]);
-    expect((await strict.engine.destroy()).errors).toEqual([]);
-    expect(await strict.admin.files.all()).not.toContainEqual(
-      expect.objectContaining({ filename: "safety-manual-v2.pdf" }),
-    );
+    expect(repaired.steps.replace.map((s) => [s.name, s.replaceKeys])).toContainEqual(["manual", ["sha512"]]);
+    expect(await inPlace()).toEqual([[repaired.outputs.fileId, sha512("declared bytes")]]);
+    expect(stack.engine.resource("manual").id).toBe(repaired.outputs.fileId);
+    expect(siteFiles()).toEqual([repaired.outputs.fileId]);
+
+    await expectUpChangesNothing(stack, onSite(declared));
+    const quiet = await stack.engine.refresh();
+    expect(quiet.errors).toEqual([]);
+    for (const kind of ["create", "update", "replace", "delete"] as const)
+      expect(quiet.steps[kind]).toEqual([]);
+
+    expect((await stack.engine.destroy()).errors).toEqual([]);
+    expect(await inPlace()).toEqual([]);
+    expect(siteFiles()).toEqual([]);
   });
 });

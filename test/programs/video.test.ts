@@ -2,11 +2,12 @@
 // through its API: up uploads the video (with a TagSet on it and a GroupVideo putting it on a site), up again
 // and refresh change nothing, a new name and rendering update it in place leaving the TagSet's tags, a rename in
 // the portal is drift (report, refresh) that up repairs in place, new bytes upload a new video before deleting
-// the old one (the GroupVideo and TagSet follow the new id), destroy deletes.
+// the old one (the GroupVideo and TagSet follow the new id), an upload of the same name in the portal is another
+// video (the API replaces none) and the stack's deleted there is uploaded again, destroy deletes.
 import * as fs from "fs";
 import * as path from "path";
 import { brief } from "../drift/support";
-import { sha512 } from "../fixtures/content";
+import { sha512, writeSource } from "../fixtures/content";
 import { driftReport, expectUpChangesNothing, useProgramStack } from "./support";
 import * as dm from "../../provider";
 
@@ -140,6 +141,41 @@ test("new bytes upload a new video before the old one is deleted; the site and t
   await expect(org.admin.videos.get(videoId)).rejects.toMatchObject({ status: 404 });
   expect(onSite()).toEqual([newId]);
   videoId = newId;
+});
+
+test("the API replaces no video: another of its name is another video; the stack's deleted in the portal is uploaded again, once", async () => {
+  const declared = program({ name: "Lobby Tour", rendering: flat });
+  // An upload of the same name in the portal makes a second video (videos have no conflict to replace on).
+  const portal = await org.admin.uploadVideo({
+    source: writeSource(org.dir, "portal/tour.mp4", "portal cut"),
+    filename: "tour.mp4",
+    videoType: "TwoDimensional",
+    audioEncoding: "STEREO",
+  });
+  expect(portal.made.id).not.toBe(videoId);
+  const untouched = await org.engine.refresh();
+  expect(untouched.errors).toEqual([]);
+  for (const kind of ["update", "delete"] as const) expect(untouched.steps[kind]).toEqual([]);
+  await expectUpChangesNothing(org, declared);
+
+  // The stack's video deleted in the portal: refresh reads it gone, up uploads the declared bytes again.
+  await org.admin.videos.delete(videoId);
+  const refreshed = await org.engine.refresh();
+  expect(refreshed.errors).toEqual([]);
+  expect(refreshed.steps.delete.map((s) => s.name)).toContain("tour");
+  const repaired = await org.engine.up(declared);
+  expect(repaired.errors).toEqual([]);
+  expect(repaired.steps.create.map((s) => s.name)).toContain("tour");
+  videoId = repaired.outputs.videoId as string;
+  expect((await tours()).map((v) => [v.id, v.checksum.value.toLowerCase()]).sort()).toEqual(
+    [
+      [portal.made.id, sha512("portal cut")],
+      [videoId, sha512("second cut")],
+    ].sort(),
+  );
+  expect(onSite()).toEqual([videoId]);
+  await expectUpChangesNothing(org, declared);
+  await org.admin.videos.delete(portal.made.id);
 });
 
 test("destroy deletes the video and takes it off the site", async () => {

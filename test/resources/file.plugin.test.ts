@@ -1,7 +1,9 @@
 // File through the real dynamic-provider plugin against the emulator (issue 31): a create uploads the source in
-// parts and records the checksum the API answers, a read finds content replaced in the portal, a replacement
-// deletes first and uploads again, delete deletes. Under both readings of whether the API's `replace` keeps a
-// file's id (emulator switch replaceKeepsFileId). The organization is asserted through the API.
+// parts and records the checksum the API answers, a read finds content replaced in the portal (under the same id
+// or, in the file's place, a new one), a replacement deletes first and uploads again, delete deletes. Under both
+// readings of whether the API's `replace` keeps a file's id (emulator switch replaceKeepsFileId). A file that
+// was never the resource's (two in its place, or a create) is refused. The organization is asserted through the
+// API.
 import type { EmulatorOptions } from "../../emulator";
 import { sha512, useSourceFolder } from "../fixtures/content";
 import { failure, Managed, startStack, type Stack } from "./support";
@@ -56,33 +58,21 @@ describe.each(READINGS)("File, %s", (_reading, emulatorOptions, keepsId) => {
       conflictStrategy: "replace",
     });
     expect(replaced.made.id === file.id).toBe(keepsId);
+    // Drift under either id: the read reports the file in the place (a new id is recorded as the engine's
+    // refresh records it) with the live checksum, so the next diff (the declared bytes) replaces the file.
     const read = await file.read();
-    if (keepsId) {
-      // Drift: refresh records the live checksum, so the next diff (the declared bytes) replaces the file.
-      expect(read.properties).toMatchObject({ sha512: sha512("edited in the portal") });
-      expect(await file.diff({ source, path: "/sdcard/Docs" })).toMatchObject({
-        changes: "some",
-        replaces: ["sha512"],
-        deleteBeforeReplace: true,
-      });
-      // The replacement as the engine runs it for this kind: delete first, then upload the declared bytes.
-      const oldId = file.id;
-      await file.delete();
-      await expect(stack.admin.files.get(oldId)).rejects.toMatchObject({ status: 404 });
-      await file.create({ source, path: "/sdcard/Docs" });
-    } else {
-      // The portal's file is another object: this one is gone, and a new create meets the portal's file.
-      expect(read.id).toBe("");
-      const again = await Managed.of(stack.plugin, "file", "manual");
-      const refused = await failure(again.create({ source, path: "/sdcard/Docs" }));
-      expect(refused.message).toMatch(
-        `A file named "${filename}" already exists in /sdcard/Docs (id ${replaced.made.id}, with other content)`,
-      );
-      expect((await named(filename)).map((f) => f.id)).toEqual([replaced.made.id]);
-      // The fix the message names: delete the other file (adoptId takes over only the declared content).
-      await stack.admin.files.delete(replaced.made.id);
-      await file.create({ source, path: "/sdcard/Docs" });
-    }
+    expect(read.id).toBe(replaced.made.id);
+    expect(file.id).toBe(replaced.made.id);
+    expect(read.properties).toMatchObject({ sha512: sha512("edited in the portal") });
+    expect(await file.diff({ source, path: "/sdcard/Docs" })).toMatchObject({
+      changes: "some",
+      replaces: ["sha512"],
+      deleteBeforeReplace: true,
+    });
+    // The replacement as the engine runs it for this kind: delete first, then upload the declared bytes.
+    await file.delete();
+    await expect(stack.admin.files.get(replaced.made.id)).rejects.toMatchObject({ status: 404 });
+    await file.create({ source, path: "/sdcard/Docs" });
     const now = await named(filename);
     expect(now.map((f) => [f.id, f.checksum.value.toLowerCase()])).toEqual([
       [file.id, sha512("first edition")],
@@ -109,6 +99,67 @@ describe.each(READINGS)("File, %s", (_reading, emulatorOptions, keepsId) => {
     await file.create({ source, path: "/sdcard", adoptId: theirs.made.id });
     expect(file.id).toBe(theirs.made.id);
     expect((await named(filename)).length).toBe(1);
+  });
+
+  it("reads a file deleted in the portal as gone, and two files in its place as no one's: the create refuses them", async () => {
+    const filename = `deleted-${keepsId}.txt`;
+    const source = write(filename, "declared");
+    const file = await Managed.of(stack.plugin, "file", "deleted");
+    await file.create({ source, path: "/sdcard" });
+    const recorded = { id: file.id, outputs: file.outputs, inputs: file.inputs };
+    await stack.admin.files.delete(file.id);
+    expect((await file.read()).id).toBe("");
+
+    // Deleted, then two uploads of the name there (keep-both): neither is the resource's file.
+    Object.assign(file, recorded);
+    const others = [];
+    for (const bytes of ["one", "two"])
+      others.push(
+        await stack.admin.uploadFile({
+          source: write(`other-${bytes}.txt`, bytes),
+          filename,
+          path: "/sdcard",
+          conflictStrategy: "keep-both",
+        }),
+      );
+    expect((await file.read()).id).toBe("");
+    const again = await Managed.of(stack.plugin, "file", "deleted");
+    const refused = await failure(again.create({ source, path: "/sdcard" }));
+    expect(refused.message).toMatch(`A file named "${filename}" already exists in /sdcard`);
+    expect((await named(filename)).map((f) => f.id).sort()).toEqual(others.map((o) => o.made.id).sort());
+  });
+
+  it("uploads again over a portal replace of a file it adopted, and over new bytes after (the adoption is spent)", async () => {
+    const filename = `adopted-${keepsId}.txt`;
+    const source = write(filename, "adopted bytes");
+    const theirs = await stack.admin.uploadFile({ source, filename, path: "/sdcard" });
+    const file = await Managed.of(stack.plugin, "file", "adopted");
+    const declared = { source, path: "/sdcard", adoptId: theirs.made.id };
+    await file.create(declared);
+    const replaced = await stack.admin.uploadFile({
+      source: write(`portal-${filename}`, "portal bytes"),
+      filename,
+      path: "/sdcard",
+      conflictStrategy: "replace",
+    });
+    // The refresh and the up that follow are later runs (another plugin process, which adopted nothing).
+    const later = file.inRun(await stack.nextRun());
+    expect((await later.read()).id).toBe(replaced.made.id);
+    expect(await later.diff(declared)).toMatchObject({ replaces: ["sha512"], deleteBeforeReplace: true });
+    await later.delete();
+    await later.create(declared);
+    expect((await named(filename)).map((f) => [f.id, f.checksum.value.toLowerCase()])).toEqual([
+      [later.id, sha512("adopted bytes")],
+    ]);
+    // And again: new bytes replace it while adoptId still names the first, long gone.
+    const edited = { ...declared, source: write(`edited-${filename}`, "edited bytes"), filename };
+    expect(await later.diff(edited)).toMatchObject({ replaces: ["sha512"], deleteBeforeReplace: true });
+    const third = later.inRun(await stack.nextRun());
+    await third.delete();
+    await third.create(edited);
+    expect((await named(filename)).map((f) => [f.id, f.checksum.value.toLowerCase()])).toEqual([
+      [third.id, sha512("edited bytes")],
+    ]);
   });
 
   it("refuses at check a second resource of the run declaring the same file name in the same folder", async () => {

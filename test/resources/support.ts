@@ -35,6 +35,8 @@ export interface Stack {
   plugin: ProviderPlugin;
   /** An outside actor on the same organization (the admin), for drift and assertions. */
   admin: DeviceMgmtClient;
+  /** Another plugin process, configured the same: the engine's next run (nothing of this run's memory). */
+  nextRun(): Promise<ProviderPlugin>;
   close(): Promise<void>;
 }
 
@@ -46,22 +48,29 @@ export async function startStack(
   } = {},
 ): Promise<Stack> {
   const emulator = await startEmulator({ port: 0, ...options.emulator });
-  const plugin = await startProviderPlugin({
-    cwd: repoRoot,
-    env: { DEVICEMGMT_API_TOKEN: "", DEVICEMGMT_BASE_URL: "" },
-  });
   const token = options.token ? options.token(emulator) : emulator.tokens.admin;
-  await plugin.configure(
-    { "devicemgmt:baseUrl": emulator.baseUrl, "devicemgmt:apiToken": token, ...options.config },
-    ["devicemgmt:apiToken"],
-  );
+  const plugins: ProviderPlugin[] = [];
+  const startPlugin = async () => {
+    const started = await startProviderPlugin({
+      cwd: repoRoot,
+      env: { DEVICEMGMT_API_TOKEN: "", DEVICEMGMT_BASE_URL: "" },
+    });
+    plugins.push(started);
+    await started.configure(
+      { "devicemgmt:baseUrl": emulator.baseUrl, "devicemgmt:apiToken": token, ...options.config },
+      ["devicemgmt:apiToken"],
+    );
+    return started;
+  };
+  const plugin = await startPlugin();
   const admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
   return {
     emulator,
     plugin,
     admin,
+    nextRun: startPlugin,
     async close() {
-      await plugin.close();
+      for (const started of plugins) await started.close();
       await emulator.close();
     },
   };
@@ -81,6 +90,15 @@ export class Managed {
   static async of(plugin: ProviderPlugin, kind: ResourceKind, name: string): Promise<Managed> {
     const urn = `urn:pulumi:test::devicemgmt::pulumi-nodejs:dynamic:Resource::${name}`;
     return new Managed(plugin, await serializedProvider(kind), urn);
+  }
+
+  /** The same resource and state in another plugin process (`Stack.nextRun`): the engine's next run. */
+  inRun(plugin: ProviderPlugin): Managed {
+    return Object.assign(new Managed(plugin, this.provider, this.urn), {
+      id: this.id,
+      inputs: this.inputs,
+      outputs: this.outputs,
+    });
   }
 
   check(news: PropertyMap): Promise<CheckResult> {
@@ -134,6 +152,8 @@ export class Managed {
       inputs: this.inputs,
     });
     if (result.id) {
+      // As the engine's refresh: a read may answer another id (an object replaced in its place).
+      this.id = result.id;
       this.outputs = result.properties;
       if (result.inputs) this.inputs = result.inputs;
     }

@@ -8,8 +8,8 @@ export interface AppBundleFileArgs {
   /**
    * The local file to upload: a path relative to the program's folder, or absolute. Never compared: its
    * SHA-512 is, so the same bytes at another local path are no change. Refused at preview: a missing or
-   * unreadable file, a folder, a symbolic link leading outside the program's folder, an `.apk` (the build is
-   * `versionId`). Expansion files (`.obb`) are data files here.
+   * unreadable file, an empty one, a folder, a symbolic link leading outside the program's folder, an `.apk`
+   * (the build is `versionId`). Expansion files (`.obb`) are data files here.
    */
   source: pulumi.Input<string>;
   /** The folder on devices, e.g. "/sdcard/Android/obb/com.acme.sim". */

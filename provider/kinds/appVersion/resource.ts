@@ -10,8 +10,9 @@ export interface AppVersionArgs extends AdoptionArgs {
   /**
    * The .apk to upload: a path relative to the program's folder, or absolute. Never sent to the API and never
    * compared: the build's SHA-256 is (`sha256`), so the same bytes at another path are no change, and changed
-   * bytes at the same path are a new build. Refused at preview: a missing or unreadable file, a folder, a symbolic
-   * link leading outside the program's folder, a file that is not an `.apk` (an `.obb` belongs to a bundle).
+   * bytes at the same path are a new build. Refused at preview: a missing, unreadable or empty file, a folder, a
+   * symbolic link leading outside the program's folder, a file that is not an `.apk` (an `.obb` belongs to a
+   * bundle).
    */
   source: pulumi.Input<string>;
   /**
@@ -25,8 +26,9 @@ export interface AppVersionArgs extends AdoptionArgs {
    */
   releaseNotes?: pulumi.Input<string>;
   /**
-   * Optional pin: the SHA-256 (hex) the source must have; preview fails when it has another. Absent, the
-   * source's hash is taken (and is the output `sha256`).
+   * Optional pin: the SHA-256 (hex) the source must have; the check of a preview and of an `up` fails when it
+   * has another (`up` hashes the source again: only a pin holds the bytes a preview was reviewed with). Absent,
+   * the source's hash is taken (and is the output `sha256`).
    */
   sha256?: pulumi.Input<string>;
 }

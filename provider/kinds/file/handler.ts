@@ -14,16 +14,22 @@
  * refuse the same checksum too: another stack or the portal may own that file, and destroying this stack would
  * delete it. Why not upload beside it: the API's default `keep-both` would leave two files of one name in one
  * folder, which devices cannot tell apart. A lost `complete` answer is resolved by the uploader.
+ *
+ * Refresh follows the file's place, not only its id: a file replaced in the portal under a new id is this File's
+ * own file with other content (replaced.ts), read with its new id and checksum, so the next `up` deletes it and
+ * uploads the declared bytes (create then finds the place empty). Only a resource that held the place reads so;
+ * a create still refuses every file of the name that it did not make.
  */
 import * as pulumi from "@pulumi/pulumi";
 import { NotPossibleError } from "../../errors";
 import type { DeviceFile, DeviceMgmtClient } from "../../client";
 import { clientForProps } from "../../framework/context";
 import { adoptable, jsonClean, notCreatedHere, unlessGone, type Props } from "../../framework/framework";
-import { leftByUnfinishedCreate } from "../../framework/claims";
+import { heldByAnother, leftByUnfinishedCreate } from "../../framework/claims";
 import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
 import { stateFrom } from "../../framework/properties";
 import { fileProperties, type FileProperties } from "./properties";
+import { inRecordedPlace } from "./replaced";
 import { checkedUpload, type WrongType } from "../../framework/source";
 
 /** What check and diff read of the kind (the definition itself would make this file import its own importer). */
@@ -113,7 +119,24 @@ export const fileHandler: KindHandler<FileProperties> = {
     return { id: made.id, outs: toOutputs(made, inputs) };
   },
 
-  read: (id, props) => readById(FILE, id, props, (client, fileId) => client.files.get(fileId), toOutputs),
+  // A file gone by id may have been replaced in its place under a new id (replaced.ts): read as this File's.
+  read: (id, props) =>
+    readById(
+      FILE,
+      id,
+      props,
+      (client, fileId) => client.files.get(fileId),
+      toOutputs,
+      async (client, goneId) => {
+        const successor = inRecordedPlace(await client.files.all(), props, goneId);
+        if (successor === undefined || heldByAnother("file", successor.id, props)) return undefined;
+        await pulumi.log.info(
+          `file ${goneId} is gone and file ${successor.id} is in its place ("${successor.filename}" in ` +
+            `${String(successor.location)}), replaced outside Pulumi: read as this File's, with its content`,
+        );
+        return { id: successor.id, live: successor };
+      },
+    ),
 
   async update(id, _olds, news) {
     // Only source (never compared) and connection update in place: nothing is sent; the file is read again.

@@ -8,9 +8,9 @@ export interface FileArgs extends AdoptionArgs {
   /**
    * The local file to upload: a path relative to the program's folder, or absolute. Never sent to the API and
    * never compared: the content's SHA-512 is (`sha512`), so the same bytes at another path are no change, and
-   * changed bytes at the same path replace the file. Refused at preview: a missing or unreadable file, a folder,
-   * a symbolic link leading outside the program's folder, an `.apk` or `.obb` (builds and bundle files are not
-   * Files).
+   * changed bytes at the same path replace the file. Refused at preview: a missing, unreadable or empty file, a
+   * folder, a symbolic link leading outside the program's folder, an `.apk` or `.obb` (builds and bundle files
+   * are not Files).
    */
   source: pulumi.Input<string>;
   /** The file's name on devices; absent: the source's own name. A change replaces the file. */
@@ -18,8 +18,9 @@ export interface FileArgs extends AdoptionArgs {
   /** The folder on devices, e.g. "/sdcard/Docs". A change replaces the file. */
   path: pulumi.Input<string>;
   /**
-   * Optional pin: the SHA-512 (hex) the source must have; preview fails when it has another. Absent, the
-   * source's hash is taken (and is the output `sha512`).
+   * Optional pin: the SHA-512 (hex) the source must have; the check of a preview and of an `up` fails when it
+   * has another (`up` hashes the source again: only a pin holds the bytes a preview was reviewed with). Absent,
+   * the source's hash is taken (and is the output `sha512`).
    */
   sha512?: pulumi.Input<string>;
 }

@@ -8,9 +8,9 @@ export interface VideoArgs extends AdoptionArgs {
   /**
    * The local video to upload: a path relative to the program's folder, or absolute. Never sent to the API and
    * never compared: the content's SHA-512 is (`sha512`), so the same bytes at another path are no change, and
-   * changed bytes at the same path replace the video. Refused at preview: a missing or unreadable file, a folder,
-   * a symbolic link leading outside the program's folder, and (without `filename`) a name not ending in .mp4,
-   * .mkv or .webm.
+   * changed bytes at the same path replace the video. Refused at preview: a missing, unreadable or empty file, a
+   * folder, a symbolic link leading outside the program's folder, and (without `filename`) a name not ending in
+   * .mp4, .mkv or .webm.
    */
   source: pulumi.Input<string>;
   /** The video's file name, ending in .mp4, .mkv or .webm; absent: the source's own name. A change replaces it. */
@@ -30,8 +30,9 @@ export interface VideoArgs extends AdoptionArgs {
   /** The audio encoding as the API names it: "STEREO", "MONO", "AMBIX_4", "TBE_8", … Changes in place. */
   audioEncoding: pulumi.Input<string>;
   /**
-   * Optional pin: the SHA-512 (hex) the source must have; preview fails when it has another. Absent, the
-   * source's hash is taken (and is the output `sha512`).
+   * Optional pin: the SHA-512 (hex) the source must have; the check of a preview and of an `up` fails when it
+   * has another (`up` hashes the source again: only a pin holds the bytes a preview was reviewed with). Absent,
+   * the source's hash is taken (and is the output `sha512`).
    */
   sha512?: pulumi.Input<string>;
 }
