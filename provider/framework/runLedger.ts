@@ -21,9 +21,13 @@
  * there. Renamed in code without `aliases`, the new name's create writes the object, then the old name's delete
  * (after the creates) would reset or detach what the new name now holds. Such writes are recorded by object
  * (`recordWrite`), and the delete of another resource that records the same object leaves it alone.
+ *
+ * And a Tag renamed in the run while a TagSet or Device writes tags by name, with no dependency between them,
+ * must give the same result in whichever order the engine runs the two: `tagNames`.
  */
 import { randomUUID } from "node:crypto";
 import { DeviceMgmtProblem } from "../errors";
+import { TagNames } from "./tagNames";
 
 /** A delete refused because, in this run, a create of a declared resource was refused for the same object. */
 export class ClaimedObjectDeleteError extends DeviceMgmtProblem {
@@ -83,6 +87,8 @@ export class RunLedger {
    * a renamed resource, whose state an earlier run wrote.
    */
   readonly runId = randomUUID();
+  /** Tag renames of this run and the owners' tag writes, kept from overlapping (see tagNames.ts). */
+  readonly tagNames = new TagNames();
 
   /** A create met `objectId`, an object it did not make, and was refused. */
   recordRefusedCreate(objectId: string): void {

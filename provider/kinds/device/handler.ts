@@ -24,8 +24,9 @@ import {
 import { checkKind, diffKindAsked, liveInputs, type KindHandler } from "../../framework/kind";
 import { stateFrom } from "../../framework/properties";
 import { noteDeclaredPlacement, unknownTagFailures } from "../../framework/catalogueChecks";
+import { runLedger } from "../../framework/runLedger";
 import { customFieldsOf, deviceProperties, type DeviceProperties, type DeviceState } from "./properties";
-import { attachTags, tagDifference } from "./tags";
+import { namesToBe, tagDifference, writeTags } from "./tags";
 
 /** What check and diff read of the kind (the definition itself would make this file import its own importer). */
 const DEVICE = { type: "Device", properties: deviceProperties, naturalKey: false } as const;
@@ -51,11 +52,19 @@ async function reconcile(client: DeviceMgmtClient, live: ApiDevice, want: Manage
   if (want.groupId !== undefined && want.groupId !== (live.group?.id ?? null)) body.groupId = want.groupId;
   let now = live;
   if (Object.keys(body).length) now = await placed(client, live, body);
-  if (want.tags !== undefined) {
-    const { attach, detach } = tagDifference(now.tags, want.tags);
-    if (attach.length) await attachTags(client, "Device", "devices", live.id, attach);
-    if (detach.length) await client.tags.detach("devices", live.id, detach);
-    if (attach.length || detach.length) now = await client.devices.get(live.id);
+  const wantedTags = want.tags;
+  if (wantedTags !== undefined) {
+    const { attach, detach } = tagDifference(now.tags, wantedTags);
+    // A difference is written from a read inside the run's shared hold of tag names: a Tag renamed in the same
+    // run (no dependency orders the two) falls before that read or after the write (framework/tagNames.ts).
+    if (attach.length || detach.length)
+      now = await runLedger.tagNames.shared(async () => {
+        const fresh = await client.devices.get(live.id);
+        const wrote = await writeTags(client, "Device", "devices", live.id, fresh.tags, wantedTags);
+        const after = wrote.attach.length || wrote.detach.length ? await client.devices.get(live.id) : fresh;
+        // Recorded under the names this run's planned renames give them.
+        return { ...after, tags: namesToBe(after.tags) };
+      });
   }
   if (want.customFields !== undefined && !deepEqual(customFieldsOf(now), want.customFields)) {
     const fields = Object.entries(want.customFields).map(([name, value]) => ({ name, value }));

@@ -4,6 +4,9 @@
  */
 import { NotPossibleError } from "../../errors";
 import { ValidationError, type DeviceMgmtClient, type TagOwnerType } from "../../client";
+import { runLedger } from "../../framework/runLedger";
+import type { TagRename } from "../../framework/tagNames";
+import { sameName } from "../tag/properties";
 
 /** Pure: the tag names to attach and detach so that `current` becomes `wanted` (case-insensitively). */
 export function tagDifference(current: readonly string[], wanted: readonly string[]) {
@@ -17,6 +20,51 @@ export function tagDifference(current: readonly string[], wanted: readonly strin
     ),
     detach: current.filter((n) => !wants.has(n.toLowerCase())),
   };
+}
+
+/**
+ * Pure: what an owner carrying `current` (as read now) must attach and detach to carry `wanted` once this run's
+ * planned `renames` are made, and its tags then (`after`). A wanted name that a rename is about to give is
+ * attached under the tag's name now: attached by its new name first, it would name no tag yet, and the API
+ * would create a second tag of that name (or refuse it), and the rename would then fail on the taken name.
+ * Names are compared without case, as the API compares them.
+ */
+export function tagWrites(
+  current: readonly string[],
+  wanted: readonly string[],
+  renames: readonly TagRename[],
+) {
+  const nameNow = (name: string) => renames.find((r) => sameName(r.to, name))?.from ?? name;
+  const { attach, detach } = tagDifference(current, wanted.map(nameNow));
+  const kept = current.filter((name) => !detach.includes(name));
+  return { attach, detach, after: renamed([...kept, ...attach], renames) };
+}
+
+/** Pure: `names` under the names `renames` give them. */
+const renamed = (names: readonly string[], renames: readonly TagRename[]) =>
+  names.map((name) => renames.find((r) => sameName(r.from, name))?.to ?? name);
+
+/** Tag names as they will be once this run's planned renames are made. */
+export const namesToBe = (names: readonly string[]): string[] =>
+  renamed(names, runLedger.tagNames.plannedRenames());
+
+/**
+ * Attaches and detaches by name what `tagWrites` says for this run's planned renames; returns what it wrote.
+ * Call it inside `runLedger.tagNames.shared`, with `current` read inside the same hold: no rename then falls
+ * between the read and the write.
+ */
+export async function writeTags(
+  client: DeviceMgmtClient,
+  kind: string,
+  owner: TagOwnerType,
+  ownerId: string,
+  current: readonly string[],
+  wanted: readonly string[],
+): Promise<{ attach: string[]; detach: string[] }> {
+  const { attach, detach } = tagWrites(current, wanted, runLedger.tagNames.plannedRenames());
+  if (attach.length) await attachTags(client, kind, owner, ownerId, attach);
+  if (detach.length) await client.tags.detach(owner, ownerId, detach);
+  return { attach, detach };
 }
 
 /**

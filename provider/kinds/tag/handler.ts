@@ -18,6 +18,7 @@ import { checkKind, diffKindAsked, readById, type KindHandler } from "../../fram
 import { stateFrom } from "../../framework/properties";
 import { heldByAnother, leftByUnfinishedCreate } from "../../framework/claims";
 import { noteDeclaredTag } from "../../framework/catalogueChecks";
+import { runLedger } from "../../framework/runLedger";
 import { sameName, tagProperties, type TagProperties } from "./properties";
 
 /** What check and diff read of the kind (the definition itself would make this file import its own importer). */
@@ -29,6 +30,18 @@ const tagOutputs = (live: ApiTag, props: Props): Props =>
     createdAt: live.createdAt,
     updatedAt: live.updatedAt,
   });
+
+/**
+ * Renames the tag: exclusively, so that no TagSet's or Device's tag write of this run is between reading the
+ * owner's tags and writing them (see framework/tagNames.ts); afterwards its planned rename is settled.
+ */
+async function renamed(client: DeviceMgmtClient, id: string, name: string): Promise<ApiTag> {
+  try {
+    return await runLedger.tagNames.exclusive(() => client.tags.update(id, name));
+  } finally {
+    runLedger.tagNames.renameSettled(id);
+  }
+}
 
 /**
  * The tag of that name (names are unique without case), or undefined. The whole catalogue is read: the
@@ -44,8 +57,20 @@ export const tagHandler: KindHandler<TagProperties> = {
     if (checked.failures.length === 0) noteDeclaredTag(checked.inputs);
     return checked;
   },
-  async diff(_id, olds, news) {
-    return diffKindAsked(TAG, olds, news);
+  async diff(id, olds, news) {
+    const diff = await diffKindAsked(TAG, olds, news);
+    // A rename the engine will make: TagSets and Devices writing tags meanwhile attach the tag by its name now.
+    const { name: from } = olds;
+    const { name: to } = news;
+    if (
+      diff.changes &&
+      !diff.replaces?.length &&
+      typeof from === "string" &&
+      typeof to === "string" &&
+      from !== to
+    )
+      runLedger.tagNames.announceRename(id, { from, to });
+    return diff;
   },
   async create(inputs) {
     const client = clientForProps(inputs);
@@ -74,7 +99,7 @@ export const tagHandler: KindHandler<TagProperties> = {
         );
     }
     try {
-      if (live.name !== name) live = await client.tags.update(live.id, name);
+      if (live.name !== name) live = await renamed(client, live.id, name);
     } catch (error) {
       throw partialFailure(live.id, tagOutputs(live, inputs), inputs, error);
     }
@@ -83,7 +108,7 @@ export const tagHandler: KindHandler<TagProperties> = {
   read: (id, props) => readById(TAG, id, props, (client, tagId) => client.tags.get(tagId), tagOutputs),
   async update(id, _olds, news) {
     const client = clientForProps(news);
-    const live = await unlessGone(client.tags.update(id, news.name));
+    const live = await unlessGone(renamed(client, id, news.name));
     if (!live)
       throw new ObjectGoneError(
         `Tag ${id} no longer exists in the organization. Run \`pulumi refresh\` to forget it, then \`pulumi up\` recreates it.`,
@@ -94,6 +119,7 @@ export const tagHandler: KindHandler<TagProperties> = {
   },
   async delete(id, props) {
     const client = clientForProps(props);
-    await unlessGone(client.tags.delete(id));
+    // Exclusively, as a rename: deleting removes the tag from every owner by name.
+    await runLedger.tagNames.exclusive(() => unlessGone(client.tags.delete(id)));
   },
 };

@@ -11,7 +11,7 @@ import { checkKind, diffKindAsked, liveInputs, type KindHandler } from "../../fr
 import { liveStateOf } from "../../framework/properties";
 import { explainedNotFound, tagOwnerFailures, unknownTagFailures } from "../../framework/catalogueChecks";
 import { runLedger } from "../../framework/runLedger";
-import { attachTags, tagDifference } from "../device/tags";
+import { namesToBe, writeTags } from "../device/tags";
 import { sameName } from "../tag/properties";
 import {
   OWNER_TYPES,
@@ -45,9 +45,11 @@ async function liveTags(
 }
 
 /**
- * Attaches and detaches the difference between `current` and `wanted`; nothing when they agree. Returns the ids
- * of the tags this set has attached and the owner did not have before (`added`, as recorded; undefined in
- * state written before sets recorded them), brought up to date: what it attached joins, what it detached leaves.
+ * Attaches and detaches the difference between `current` and `wanted` (`writeTags`: a tag this run is about to
+ * rename is attached under its name now); nothing when they agree. Returns the ids of the tags this set has
+ * attached and the owner did not have before (`added`, as recorded; undefined in state written before sets
+ * recorded them), brought up to date: what it attached joins, what it detached leaves. Inside a shared hold of
+ * the run's tag names, with `current` read in it.
  */
 async function applyTags(
   client: DeviceMgmtClient,
@@ -57,9 +59,7 @@ async function applyTags(
   wanted: string[],
   added: string[] | undefined,
 ): Promise<string[] | undefined> {
-  const { attach, detach } = tagDifference(current, wanted);
-  if (attach.length) await attachTags(client, "TagSet", pathOf(owner), id, attach);
-  if (detach.length) await client.tags.detach(pathOf(owner), id, detach);
+  const { attach, detach } = await writeTags(client, "TagSet", pathOf(owner), id, current, wanted);
   if (added === undefined || (attach.length === 0 && detach.length === 0)) return added;
   // By id: a tag renamed later (a Tag resource's update) is still known as this set's.
   const catalogue = await client.tags.all();
@@ -67,6 +67,15 @@ async function applyTags(
     catalogue.filter((t) => names.some((n) => sameName(n, t.name))).map((t) => t.id);
   const detached = new Set(idsOf(detach));
   return [...new Set([...added.filter((t) => !detached.has(t)), ...idsOf(attach)])].sort();
+}
+
+/**
+ * The owner's tags after a write, under the names this run's planned renames give them; for a group (whose tags
+ * cannot be read) the declared ones.
+ */
+async function tagsAfter(client: DeviceMgmtClient, owner: OwnerType, id: string, declared: string[]) {
+  const live = await liveTags(client, owner, id);
+  return live ? namesToBe(live) : declared;
 }
 
 /** What a set's outputs are made of: its declared owner and connection, and what it recorded of itself. */
@@ -129,20 +138,22 @@ export const tagSetHandler: KindHandler<TagSetProperties> = {
   async create(inputs) {
     const client = clientForProps(inputs);
     const { ownerType: owner, ownerId: id, tags: wanted } = inputs;
-    // A group's current tags cannot be read: only the declared ones are attached, none detached.
-    const current =
-      (await liveTags(client, owner, id).catch(async (error: unknown) => {
-        throw await explainedNotFound("TagSet", error, () => tagOwnerFailures(inputs, {}));
-      })) ?? [];
     const resourceId = `${owner}/${id}`;
-    let addedTagIds: string[] | undefined;
-    try {
-      addedTagIds = await applyTags(client, owner, id, current, wanted, []);
-    } catch (error) {
-      throw partialFailure(resourceId, tagSetOutputs(inputs, current), inputs, error);
-    }
+    const outs = await runLedger.tagNames.shared(async () => {
+      // A group's current tags cannot be read: only the declared ones are attached, none detached.
+      const current =
+        (await liveTags(client, owner, id).catch(async (error: unknown) => {
+          throw await explainedNotFound("TagSet", error, () => tagOwnerFailures(inputs, {}));
+        })) ?? [];
+      let addedTagIds: string[] | undefined;
+      try {
+        addedTagIds = await applyTags(client, owner, id, current, wanted, []);
+      } catch (error) {
+        throw partialFailure(resourceId, tagSetOutputs(inputs, current), inputs, error);
+      }
+      return tagSetOutputs({ ...inputs, addedTagIds }, await tagsAfter(client, owner, id, wanted));
+    });
     runLedger.recordWrite(writeKey(resourceId));
-    const outs = tagSetOutputs({ ...inputs, addedTagIds }, (await liveTags(client, owner, id)) ?? wanted);
     return { id: resourceId, outs };
   },
   async read(id, props) {
@@ -162,17 +173,20 @@ export const tagSetHandler: KindHandler<TagSetProperties> = {
   async update(id, olds, news) {
     const client = clientForProps(news);
     const { ownerType: owner, ownerId } = news;
-    const current =
-      (await liveTags(client, owner, ownerId)) ?? (await groupTagsNow(client, olds)) ?? olds.tags;
     const recorded = { createdInRun: olds.createdInRun, addedTagIds: olds.addedTagIds };
-    let addedTagIds: string[] | undefined;
-    try {
-      addedTagIds = await applyTags(client, owner, ownerId, current, news.tags, addedOf(olds));
-    } catch (error) {
-      throw partialFailure(id, tagSetOutputs({ ...news, ...recorded }, current), news, error);
-    }
-    const tags = (await liveTags(client, owner, ownerId)) ?? news.tags;
-    return { outs: tagSetOutputs({ ...news, ...recorded, addedTagIds }, tags) };
+    // Read and written in one shared hold: a Tag's rename in this run falls before the read or after the write.
+    return runLedger.tagNames.shared(async () => {
+      const current =
+        (await liveTags(client, owner, ownerId)) ?? (await groupTagsNow(client, olds)) ?? olds.tags;
+      let addedTagIds: string[] | undefined;
+      try {
+        addedTagIds = await applyTags(client, owner, ownerId, current, news.tags, addedOf(olds));
+      } catch (error) {
+        throw partialFailure(id, tagSetOutputs({ ...news, ...recorded }, current), news, error);
+      }
+      const tags = await tagsAfter(client, owner, ownerId, news.tags);
+      return { outs: tagSetOutputs({ ...news, ...recorded, addedTagIds }, tags) };
+    });
   },
   async delete(id, props) {
     // A set of the same owner made in this run is the same declaration under a new name (renamed in code
@@ -185,12 +199,14 @@ export const tagSetHandler: KindHandler<TagSetProperties> = {
     const { ownerType: owner, ownerId } = props;
     const added = addedOf(props);
     if (added?.length === 0) return;
-    const declared = added
-      ? (await client.tags.all()).filter((t) => added.includes(t.id)).map((t) => t.name)
-      : props.tags;
-    const current = await unlessGone(liveTags(client, owner, ownerId).then((t) => t ?? declared));
-    if (current === undefined) return;
-    const present = current.filter((t) => declared.some((d) => sameName(d, t)));
-    if (present.length) await unlessGone(client.tags.detach(pathOf(owner), ownerId, present));
+    await runLedger.tagNames.shared(async () => {
+      const declared = added
+        ? (await client.tags.all()).filter((t) => added.includes(t.id)).map((t) => t.name)
+        : props.tags;
+      const current = await unlessGone(liveTags(client, owner, ownerId).then((t) => t ?? declared));
+      if (current === undefined) return;
+      const present = current.filter((t) => declared.some((d) => sameName(d, t)));
+      if (present.length) await unlessGone(client.tags.detach(pathOf(owner), ownerId, present));
+    });
   },
 };
