@@ -19,7 +19,7 @@ import {
 import { leftByUnfinishedCreate } from "../../framework/claims";
 import { checkKind, diffKind, diffKindAsked, liveInputs, type KindHandler } from "../../framework/kind";
 import { liveStateOf, stateFrom } from "../../framework/properties";
-import { noteDeclaredConfigured } from "../../framework/catalogueChecks";
+import { noteDeclaredConfigured, parentGroupFailures } from "../../framework/catalogueChecks";
 import { createOnce, noteGroupChange } from "./create";
 import { groupProperties, type GroupProperties, type GroupState } from "./properties";
 
@@ -101,6 +101,7 @@ export const groupHandler: KindHandler<GroupProperties> = {
     const { inputs, failures } = checkKind(GROUP, news);
     const irreversible = unconfigureFailure(olds, inputs);
     if (irreversible) failures.push({ property: "configured", reason: irreversible });
+    if (failures.length === 0) failures.push(...(await parentGroupFailures(inputs, olds)));
     return { inputs, failures };
   },
 
