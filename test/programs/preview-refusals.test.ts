@@ -107,4 +107,18 @@ it("a group under a configured group fails preview, also when the program config
     ["Site", true],
     ["Folder", false],
   ]);
+
+  // A configured parent the same run creates has no id at preview; up's check refuses the child before its create.
+  const fresh = () => {
+    room(new dm.Group("new-site", { name: "New site", configured: true }).id);
+  };
+  expect((await engine.preview(fresh)).ok).toBe(true);
+  const up = await engine.up(fresh);
+  expect(checkFailures(up)).toEqual([
+    {
+      property: "parentId",
+      reason: expect.stringMatching(/\("New site"\) is configured, and configured groups are leaves/),
+    },
+  ]);
+  expect(emulator.snapshot().groups.map((g) => g.name)).toEqual(["Site", "Folder", "New site"]);
 });
