@@ -10,7 +10,7 @@
  * network error, a refused token) lets the value pass: create and update still report what the API refuses.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { NotFoundError, type DeviceMgmtClient, type Tag as ApiTag } from "../client";
+import { NotFoundError, type DeviceMgmtClient, type Group as ApiGroup, type Tag as ApiTag } from "../client";
 import { NotPossibleError } from "../errors";
 import { readDevice, readGroup } from "./coalescedReads";
 import { clientForProps } from "./context";
@@ -335,33 +335,90 @@ export async function ungroupedDeviceFailures(
   return [];
 }
 
-/** A group that holds channels, files or videos must exist and be configured. */
+/**
+ * The group `id` (of `property`, named `path` in the message) as the organization has it: the reason it cannot
+ * be used (`problem` of the group found: undefined when it can), or undefined when it can or cannot be asked.
+ */
+async function groupFailure(
+  client: DeviceMgmtClient,
+  path: string,
+  id: string,
+  problem: (group: ApiGroup) => string | undefined,
+): Promise<string | undefined> {
+  // From the run's coalesced list pass: a first preview of many attachments reads the list, not each one.
+  const group = await lookRemembered(client, `group/${id}`, () => readGroup(client, id));
+  if (group === undefined) return `${path}: group ${id} does not exist in the organization (see getGroup).`;
+  return group === null ? undefined : problem(group);
+}
+
+/** Why a group that must be configured (`rule` says why) is not, if it is not. */
+const unlessConfigured = (client: DeviceMgmtClient, path: string, rule: string) => (group: ApiGroup) =>
+  group.isConfigured || becomesConfigured(client, group.id)
+    ? undefined
+    : `${path}: group ${group.id} ("${group.name}") is not configured, and ${rule}. Set configured: true on ` +
+      `the Group (configuring is irreversible).`;
+
+/**
+ * A group that holds channels, files, videos or devices must exist and be configured (`rule`: "release channels
+ * attach only to configured groups").
+ */
 export async function configuredGroupFailures(
   property: string,
   inputs: Props,
   olds: Props,
-  what: string,
+  rule: string,
 ): Promise<Failure[]> {
   const id = inputs[property];
   if (!known(id) || id === olds[property]) return [];
   const client = clientOf(inputs);
   if (client === undefined) return [];
-  // From the run's coalesced list pass, as above.
-  const group = await lookRemembered(client, `group/${id}`, () => readGroup(client, id));
-  if (group === undefined)
-    return [
-      { property, reason: `${property}: group ${id} does not exist in the organization (see getGroup).` },
-    ];
-  if (group && !group.isConfigured && !becomesConfigured(client, id))
-    return [
-      {
-        property,
-        reason:
-          `${property}: group ${id} ("${group.name}") is not configured, and ${what} attach only to configured ` +
-          `groups. Set configured: true on the Group (configuring is irreversible).`,
-      },
-    ];
-  return [];
+  const reason = await groupFailure(client, property, id, unlessConfigured(client, property, rule));
+  return reason === undefined ? [] : [{ property, reason }];
+}
+
+/**
+ * A group's parent must exist and be unconfigured: configured groups are leaves. A parent that a `Group` of
+ * this run configures (its diff ran first: `noteDeclaredConfigured`) counts as configured.
+ */
+export async function parentGroupFailures(inputs: Props, olds: Props): Promise<Failure[]> {
+  const id = inputs.parentId;
+  if (!known(id) || id === olds.parentId) return [];
+  const client = clientOf(inputs);
+  if (client === undefined) return [];
+  const reason = await groupFailure(client, "parentId", id, (parent) =>
+    parent.isConfigured || becomesConfigured(client, id)
+      ? `parentId: group ${id} ("${parent.name}") is ${parent.isConfigured ? "" : "declared "}configured, and ` +
+        `configured groups are leaves (they hold devices and content, not groups): a group's parent must be an ` +
+        `unconfigured group. Choose an unconfigured parent (or none: a root-level group).`
+      : undefined,
+  );
+  return reason === undefined ? [] : [{ property: "parentId", reason }];
+}
+
+/**
+ * Each group of a list (a rollout gate's `groupIds`) that is new since `before` must exist and be configured:
+ * only configured groups hold devices, so any other counts none.
+ */
+export async function groupListFailures(
+  path: string,
+  ids: unknown,
+  before: unknown,
+  inputs: Props,
+  rule: string,
+): Promise<Failure[]> {
+  if (!Array.isArray(ids)) return [];
+  const client = clientOf(inputs);
+  if (client === undefined) return [];
+  const recorded = new Set(Array.isArray(before) ? before : []);
+  const reasons = await Promise.all(
+    ids.map((id: unknown, i) =>
+      known(id) && !recorded.has(id)
+        ? groupFailure(client, `${path}[${i}]`, id, unlessConfigured(client, `${path}[${i}]`, rule))
+        : undefined,
+    ),
+  );
+  const found = reasons.filter((r): r is string => r !== undefined);
+  return found.length === 0 ? [] : [{ property: path.split(".")[0], reason: found.join(" ") }];
 }
 
 /** A file or video id must name one of the organization's (`fileId`, `videoId`). */

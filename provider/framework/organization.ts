@@ -6,6 +6,11 @@
  *    destroy with another organization's token sees 404 everywhere, reads that as "already gone" and forgets
  *    every resource (and the next `up` rebuilds production in the wrong organization).
  *
+ *    `check` refuses it too, before any look-up in the organization: the engine gives a dynamic provider's
+ *    check the recorded inputs only (not the outputs), so check keeps the organization in the hidden input
+ *    `__organization` (see `pinnedCheck`). Without that, a changed program checked with another organization's
+ *    token reads "no file with id …" for a file that exists where the resource lives.
+ *
  * 2. Within one engine run (one plugin process), an object that a create took over through `adoptId` is not
  *    deleted by the removal of another resource that managed it before. That is what happens when the program
  *    keeps `adoptId` and renames the resource, when a re-export after a rename in the portal changes resource
@@ -15,7 +20,13 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { DeviceMgmtProblem } from "../errors";
 import { clientForProps } from "./context";
-import { deepEqual, PartialFailureError, type Props, type ResourceHandler } from "./framework";
+import {
+  containsUnknown,
+  deepEqual,
+  PartialFailureError,
+  type Props,
+  type ResourceHandler,
+} from "./framework";
 import { pluginHandler, type KindDefinition } from "./kind";
 import { runLedger } from "./runLedger";
 
@@ -36,6 +47,12 @@ export class OtherOrganizationError extends DeviceMgmtProblem {
 }
 
 type ReadResult = pulumi.dynamic.ReadResult;
+
+/**
+ * The hidden input (beside `__provider`, `__claimant`) in which check keeps the organization the resource lives
+ * in, so that the next check can compare it with the token's before it asks the organization anything.
+ */
+export const ORGANIZATION_INPUT = "__organization";
 
 const adoptedHere = new Set<string>();
 const deletedHere = new Set<string>();
@@ -75,6 +92,57 @@ function unchangedWithoutInputs(result: ReadResult, id: string, recorded: Props)
   return deepEqual(read, before) ? { id: result.id, props: result.props } : result;
 }
 
+/** The organization the token of `props` reaches, or undefined when that cannot be asked now. */
+async function reachedIfKnown(props: Props): Promise<string | undefined> {
+  if (containsUnknown(props.connection)) return undefined;
+  return reachedOrganization(props).catch(() => undefined);
+}
+
+/**
+ * `check` with the organization pin. The recorded organization is the hidden input `__organization` of the last
+ * check (the engine hands check no outputs). With the same `connection` as recorded and a token that now reaches
+ * another organization, check fails with that reason alone, before the kind's own check looks anything up there
+ * (where every id would read as missing). A changed `connection` is diff's to judge (a replacement in the other
+ * organization, or a refusal for a kind with a natural key). The pin is carried from the last check; a new
+ * resource, or state written before the pin was kept in inputs, takes the token's organization (diff compares
+ * that with the recorded output, so a wrong one is never recorded).
+ */
+async function pinnedCheck(
+  type: string,
+  handler: ResourceHandler,
+  olds: Props,
+  news: Props,
+): Promise<pulumi.dynamic.CheckResult> {
+  const recorded = typeof olds[ORGANIZATION_INPUT] === "string" ? olds[ORGANIZATION_INPUT] : undefined;
+  const sameConnection = deepEqual(olds.connection, news.connection);
+  const reached = await reachedIfKnown(news);
+  if (recorded !== undefined && sameConnection && reached !== undefined && reached !== recorded) {
+    return {
+      inputs: { ...news, [ORGANIZATION_INPUT]: recorded },
+      failures: [
+        { property: "", reason: new OtherOrganizationError(`This ${type}`, recorded, reached).message },
+      ],
+    };
+  }
+  const organization = (sameConnection ? recorded : undefined) ?? reached;
+  const result = await handler.check(olds, news);
+  if (organization === undefined) return result;
+  return { ...result, inputs: { ...(result.inputs ?? {}), [ORGANIZATION_INPUT]: organization } };
+}
+
+/**
+ * The pin check recorded for state written before it was kept in inputs is the token's organization: refused
+ * here when the resource lives in another, so that it is never recorded. A changed connection is judged by the
+ * kind's diff.
+ */
+function assertPinnedInput(type: string, id: string, olds: Props, news: Props): void {
+  const pinnedInput = news[ORGANIZATION_INPUT];
+  const recorded = olds[ORGANIZATION_KEY];
+  if (typeof pinnedInput !== "string" || typeof recorded !== "string" || pinnedInput === recorded) return;
+  if (!deepEqual(olds.connection, news.connection)) return;
+  throw new OtherOrganizationError(`${type} ${id}`, recorded, pinnedInput);
+}
+
 /** A partial failure still records what exists, in its organization. */
 function pinFailure(error: unknown, organizationId: string): unknown {
   if (error instanceof PartialFailureError) {
@@ -87,8 +155,11 @@ export function pinnedToOrganization(definition: KindDefinition): ResourceHandle
   const { kind, type } = definition;
   const handler = pluginHandler(definition);
   return {
-    check: (olds, news) => handler.check(olds, news),
-    diff: (id, olds, news) => handler.diff(id, olds, news),
+    check: (olds, news) => pinnedCheck(type, handler, olds, news),
+    diff(id, olds, news) {
+      assertPinnedInput(type, id, olds, news);
+      return handler.diff(id, olds, news);
+    },
 
     async create(inputs) {
       const organizationId = await reachedOrganization(inputs);
@@ -113,7 +184,11 @@ export function pinnedToOrganization(definition: KindDefinition): ResourceHandle
 
     async read(id, props) {
       const organizationId = await sameOrganization(type, id, props, props);
-      return unchangedWithoutInputs(pinned(await handler.read(id, props), organizationId), id, props);
+      const result = unchangedWithoutInputs(pinned(await handler.read(id, props), organizationId), id, props);
+      // Inputs a read reports replace the recorded ones: they keep the pin, which they name (see pinnedCheck).
+      return result.inputs
+        ? { ...result, inputs: { ...result.inputs, [ORGANIZATION_INPUT]: organizationId } }
+        : result;
     },
 
     async update(id, olds, news) {

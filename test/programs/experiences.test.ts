@@ -165,17 +165,18 @@ describe("a kiosk site and a locked headset", () => {
   });
 
   it("an edit updates the experience in place; a preview of a device in a group fails before any write", async () => {
-    const edited = await engine.up(program({ kioskApp: "Safety Briefing" }));
+    // Another app than the lock task's other one: an app listed twice is refused at preview (issue 40).
+    const edited = await engine.up(program({ kioskApp: "Warehouse Picker" }));
     expect(edited.errors).toEqual([]);
     expect(edited.steps.update.map((s) => s.name).sort()).toEqual(["lone-lock", "site-kiosk"]);
     expect(edited.steps.replace).toEqual([]);
-    const safety = (await admin.apps.all()).find((a) => a.name === "Safety Briefing")!;
-    expect(experience("headset", siteId)?.settings.kioskContent).toEqual({ type: "app", id: safety.id });
+    const picker = (await admin.apps.all()).find((a) => a.name === "Warehouse Picker")!;
+    expect(experience("headset", siteId)?.settings.kioskContent).toEqual({ type: "app", id: picker.id });
     expect(experience("headset", siteId)?.settings.adminPin).toBe(PIN);
 
     await admin.devices.update(loneDeviceId, { groupId: siteId });
     emulator.resetStats();
-    const preview = await engine.preview(program({ kioskApp: "Safety Briefing" }), { refresh: true });
+    const preview = await engine.preview(program({ kioskApp: "Warehouse Picker" }), { refresh: true });
     expect(preview.ok).toBe(false);
     expect(JSON.stringify(preview.errors)).toMatch(/deviceId: device .* is in group/);
     expect(emulator.stats().writes).toBe(0);

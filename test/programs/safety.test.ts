@@ -280,9 +280,13 @@ describe("connections and tokens", () => {
   test("refresh, destroy and update with a token of another organization refuse and forget nothing", async () => {
     await engine.up(program());
     const before = org();
-    // The stack's token now reaches acme-staging: an up stores that config (nothing to change, so no call).
+    // The stack's token now reaches acme-staging: even an unchanged program is refused at preview, each
+    // resource named as living in the first organization (check keeps it in the hidden input __organization).
     const staging = { secretConfig: { "devicemgmt:apiToken": emulator.tokens.multiOrgAdminSecondary } };
-    await engine.up(program(), staging);
+    const switched = await engine.up(program(), staging);
+    expect(switched.ok).toBe(false);
+    expect(JSON.stringify(switched.errors)).toContain(`lives in organization ${emulator.orgs.primary.id}`);
+    expect(org()).toEqual(before);
 
     const refreshed = await engine.refresh();
     expect(refreshed.ok).toBe(false);

@@ -105,6 +105,7 @@ describe.each(owners)("$kind", (owner) => {
     expect(withoutProvider(attachment.inputs)).toEqual({
       [ownerKey]: ownerId,
       releaseChannelId: PRODUCTION(),
+      __organization: stack.emulator.orgs.primary.id, // where it lives, for the next check (organization.ts)
     });
     expect(await attachment.diff(inputs(ownerId, PRODUCTION()))).toMatchObject({ changes: "none" });
 
@@ -172,7 +173,11 @@ describe.each(owners)("$kind", (owner) => {
     const imported = await Managed.of(stack.plugin, kind, `${kind}-import`);
     const read = await imported.readById(`${ownerId}/${BETA()}`);
     expect(read.id).toBe(`${ownerId}/${BETA()}`);
-    expect(withoutProvider(read.inputs)).toEqual({ [ownerKey]: ownerId, releaseChannelId: BETA() });
+    expect(withoutProvider(read.inputs)).toEqual({
+      [ownerKey]: ownerId,
+      releaseChannelId: BETA(),
+      __organization: stack.emulator.orgs.primary.id,
+    });
     expect(await imported.diff(inputs(ownerId, BETA()))).toMatchObject({ changes: "none" });
     const notAttached = await Managed.of(stack.plugin, kind, `${kind}-import-absent`);
     expect((await notAttached.readById(`${ownerId}/${PRODUCTION()}`)).id).toBe("");

@@ -17,6 +17,7 @@ import { DRIFT_KINDS } from "../../provider/drift/kinds";
 import { liveStateOf } from "../../provider/framework/properties";
 import { headsetExperienceKind } from "../../provider/kinds/headsetExperience/definition";
 import { deviceExperienceKind } from "../../provider/kinds/deviceExperience/definition";
+import { DEVICE_FIELD_NAMES } from "../../provider/kinds/deviceExperience/properties";
 import { themeKind } from "../../provider/kinds/theme/definition";
 
 const G = "0c4f3b1e-9d7a-4e2b-8f6c-1a2b3c4d5e6f";
@@ -98,6 +99,101 @@ describe("HeadsetExperience check", () => {
     expect(checkHeadset(none).failures).toEqual([
       { property: "groupId", reason: expect.stringMatching(/exactly one/) },
     ]);
+  });
+
+  it("refuses an item listed twice in visibleContents or categorizationTags (issue 40)", () => {
+    const home = {
+      groupId: G,
+      mode: "arborxr-home",
+      visibleContents: [
+        { type: "app", id: A1 },
+        { type: "app", id: A2 },
+        { type: "app", id: A1.toUpperCase() },
+      ],
+      language: "en",
+      menuIconImageId: IMG,
+      removePoweredByArborXrBranding: false,
+      themeId: THEME,
+      menuTitle: "Training",
+      shortcuts: [],
+      categorizationTags: ["Safety", "sales", "safety"],
+      background: { type: "mixed-reality-mode" },
+      sharedModeSettings: SHARED,
+    };
+    expect(checkHeadset(home).failures).toEqual([
+      {
+        property: "visibleContents",
+        reason: "visibleContents[2]: repeats visibleContents[0]: each is listed once, remove one",
+      },
+      {
+        property: "categorizationTags",
+        reason:
+          "categorizationTags[2]: repeats categorizationTags[0] (compared without case): each is listed once, remove one",
+      },
+    ]);
+    expect(
+      checkHeadset({ ...home, categorizationTags: ["a\u0007b"] }).failures.map((f) => f.reason),
+    ).toContain(
+      "categorizationTags[0]: a categorization tag must not contain control characters (NUL, tab, line breaks, …): found U+0007 at position 2. Remove it",
+    );
+    const distinct = {
+      ...home,
+      visibleContents: [
+        { type: "app", id: A1 },
+        { type: "video", id: A1 },
+      ],
+      categorizationTags: ["Safety", "sales"],
+    };
+    expect(checkHeadset(distinct).failures).toEqual([]);
+  });
+
+  it("refuses content types the mode does not take: a video as launcher, a WebXR link among launcher apps", () => {
+    const launcher = {
+      groupId: G,
+      mode: "in-house-launcher",
+      launcherContent: { type: "video", id: A1 },
+      visibleContents: [
+        { type: "app", id: A2 },
+        { type: "web-xr-link", id: A1 },
+      ],
+      returnToLauncherViaHomeButton: true,
+      sharedModeSettings: SHARED,
+    };
+    expect(checkHeadset(launcher).failures).toEqual([
+      {
+        property: "visibleContents",
+        reason: expect.stringMatching(/this lists web-xr-link 2e6b.*show WebXR links/),
+      },
+      {
+        property: "launcherContent",
+        reason: expect.stringMatching(/takes app items only here.* video 2e6b/),
+      },
+    ]);
+    const device = (news: Record<string, unknown>) =>
+      checkExperience(
+        { resourceName: "DeviceExperience", table: DEVICE_FIELDS, fields: DEVICE_FIELD_NAMES },
+        deviceExperienceKind,
+        news,
+      );
+    const lock = { deviceId: D, mode: "lock-task", visibleContents: [{ type: "unmanaged-app", id: A1 }] };
+    expect(device(lock).failures).toEqual([]);
+    expect(device({ ...lock, visibleContents: [{ type: "video", id: A1 }] }).failures).toEqual([
+      {
+        property: "visibleContents",
+        reason:
+          `visibleContents: DeviceExperience mode "lock-task" takes app and unmanaged-app items only here, and ` +
+          `this lists video ${A1}. Remove it, or show it elsewhere (HeadsetExperience modes "arborxr-home" and ` +
+          `"arborxr-kiosk" show videos).`,
+      },
+    ]);
+    expect(
+      device({
+        deviceId: D,
+        mode: "in-house-launcher",
+        launcherContent: { type: "unmanaged-app", id: A1 },
+        visibleContents: [],
+      }).failures.map((f) => f.property),
+    ).toEqual(["launcherContent"]);
   });
 
   it("refuses a malformed PIN without showing it, and bad enums, backgrounds and shared settings", () => {

@@ -1,5 +1,5 @@
 // Group through the real dynamic-provider plugin against the emulator.
-import { failure, Managed, startStack, type Stack } from "./support";
+import { failure, Managed, serializedProvider, startStack, type Stack } from "./support";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -117,11 +117,23 @@ describe("Group", () => {
     expect(stack.emulator.stats().requests).toBe(0);
   });
 
-  it("passes the server's 422 through with its field errors (parent that is configured)", async () => {
+  it("refuses a configured parent at check, and passes the server's 422 through with its field errors", async () => {
     const leaf = await Managed.of(stack.plugin, "group", "leaf");
     await leaf.create({ name: "Leaf", configured: true });
     const child = await Managed.of(stack.plugin, "group", "child-of-leaf");
-    const error = await failure(child.create({ name: "Child", parentId: leaf.id }));
+    expect((await child.check({ name: "Child", parentId: leaf.id })).failures).toEqual([
+      {
+        property: "parentId",
+        reason: expect.stringMatching(/"Leaf"\) is configured, .*unconfigured parent/),
+      },
+    ]);
+    // A create that check did not stop (the parent configured since the preview): the API's 422, as it is.
+    const error = await failure(
+      stack.plugin.create({
+        urn: child.urn,
+        properties: { name: "Child", parentId: leaf.id, __provider: await serializedProvider("group") },
+      }),
+    );
     expect(error.message).toMatch(/422/);
     expect(error.message).toMatch(/parentId/);
     await leaf.delete();

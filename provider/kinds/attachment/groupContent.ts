@@ -53,7 +53,7 @@ export function contentOnGroup(key: ContentKey) {
     checkLive: async (inputs: Props, olds: Props) =>
       (
         await Promise.all([
-          configuredGroupFailures("groupId", inputs, olds, `${noun}s`),
+          configuredGroupFailures("groupId", inputs, olds, `${noun}s attach only to configured groups`),
           contentFailures(key, inputs, olds),
         ])
       ).flat(),

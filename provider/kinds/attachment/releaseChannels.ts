@@ -26,7 +26,8 @@ function releaseChannelOn(owner: OwnerKey) {
 
 export const channelOnGroup: AttachmentSpec = {
   ...releaseChannelOn("groupId"),
-  checkLive: (inputs, olds) => configuredGroupFailures("groupId", inputs, olds, "release channels"),
+  checkLive: (inputs, olds) =>
+    configuredGroupFailures("groupId", inputs, olds, "release channels attach only to configured groups"),
   explainRefusal: (client, groupId) => unconfiguredGroup(client, groupId, "release channels"),
 };
 

@@ -23,7 +23,11 @@ import {
 } from "../../framework/framework";
 import { checkKind, diffKindAsked, liveInputs, type KindHandler } from "../../framework/kind";
 import { stateFrom } from "../../framework/properties";
-import { noteDeclaredPlacement, unknownTagFailures } from "../../framework/catalogueChecks";
+import {
+  configuredGroupFailures,
+  noteDeclaredPlacement,
+  unknownTagFailures,
+} from "../../framework/catalogueChecks";
 import { runLedger } from "../../framework/runLedger";
 import { customFieldsOf, deviceProperties, type DeviceProperties, type DeviceState } from "./properties";
 import { namesToBe, tagDifference, writeTags } from "./tags";
@@ -147,7 +151,11 @@ export const deviceHandler: KindHandler<DeviceProperties> = {
       checked.failures.push({ property: "deviceId", reason: IDENTITY_REQUIRED });
     if (checked.failures.length === 0) {
       noteDeclaredPlacement(checked.inputs.deviceId, checked.inputs);
-      checked.failures.push(...(await unknownTagFailures("tags", checked.inputs, olds)));
+      const [tags, group] = await Promise.all([
+        unknownTagFailures("tags", checked.inputs, olds),
+        configuredGroupFailures("groupId", checked.inputs, olds, "devices sit only in configured groups"),
+      ]);
+      checked.failures.push(...tags, ...group);
     }
     return checked;
   },

@@ -7,6 +7,7 @@ import { z } from "zod";
 import type { Device as ApiDevice } from "../../client";
 import { deepEqual, uuid } from "../../framework/framework";
 import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { tagNames } from "../tag/properties";
 
 /** Tag names compare without case (the API matches them so and stores the catalogue's spelling). */
 const tagKey = (names: readonly string[]) => [...new Set(names.map((n) => n.toLowerCase()))].sort();
@@ -59,18 +60,7 @@ export const deviceProperties = {
     equal: unlessUndeclared(deepEqual),
   },
   tags: {
-    schema: z
-      .array(
-        z
-          .string({ error: "tags must be tag names" })
-          .trim()
-          .min(1, { error: "a tag name must not be empty" }),
-        {
-          error: "tags must be a list of tag names",
-        },
-      )
-      .max(100, { error: "tags: at most 100 tags" })
-      .optional(),
+    schema: tagNames("tags").optional(),
     change: "update",
     fromLive: (live: ApiDevice) => live.tags,
     equal: unlessUndeclared(tagsEqual),

@@ -11,9 +11,11 @@ import { becomesConfigured, leavesItsGroup, withArticle } from "../../framework/
 import { clientForProps } from "../../framework/context";
 import { containsUnknown, type Props } from "../../framework/framework";
 import {
+  CONTENT_FIELDS,
   GROUP_REQUIRED,
   KIOSK_MENU_FIELDS,
   KIOSK_MENU_REQUIRED,
+  type ContentType,
   type FieldName,
   type ModeFields,
 } from "./fields";
@@ -63,6 +65,7 @@ export function modeFailures(
       });
     }
   }
+  failures.push(...contentTypeFailures(resourceName, mode, fields, inputs));
   for (const field of allFields) {
     if (present(inputs, field) && !taken.has(field)) {
       const why =
@@ -73,11 +76,51 @@ export function modeFailures(
   return failures;
 }
 
-const known = (value: unknown): value is string => typeof value === "string" && !containsUnknown(value);
-
 /** An object's members (a background, a content item), or none: what check reads of a value it has not typed. */
 const membersOf = (value: unknown): Record<string, unknown> =>
   value !== null && typeof value === "object" ? Object.fromEntries(Object.entries(value)) : {};
+
+/** Where another experience takes a content type a mode refuses: the fix the message names. */
+const TAKEN_ELSEWHERE: Record<ContentType, string> = {
+  app: "",
+  "unmanaged-app": 'HeadsetExperience modes "arborxr-home" and "arborxr-kiosk" show unmanaged apps',
+  video: 'HeadsetExperience modes "arborxr-home" and "arborxr-kiosk" show videos',
+  "web-xr-link": 'HeadsetExperience modes "arborxr-home" and "arborxr-kiosk" show WebXR links',
+};
+
+/** Pure: each content item of a type the mode's field does not take (a video as a launcher, in lock-task). */
+function contentTypeFailures(
+  resourceName: string,
+  mode: string,
+  fields: ModeFields,
+  inputs: Props,
+): Failure[] {
+  const failures: Failure[] = [];
+  for (const field of CONTENT_FIELDS) {
+    const takes = fields.contentTypes[field];
+    const value = inputs[field];
+    if (takes === undefined || value === undefined || containsUnknown(value)) continue;
+    const items = (Array.isArray(value) ? value : [value]).map(membersOf);
+    const refused = items.filter(
+      (item) => typeof item.type === "string" && !takes.includes(item.type as ContentType),
+    );
+    if (refused.length === 0) continue;
+    const named = refused.map((item) => `${String(item.type)} ${String(item.id)}`).join(", ");
+    const elsewhere = [...new Set(refused.map((item) => TAKEN_ELSEWHERE[item.type as ContentType]))]
+      .filter(Boolean)
+      .join("; ");
+    failures.push({
+      property: field,
+      reason:
+        `${field}: ${resourceName} mode "${mode}" takes ${takes.join(" and ")} items only here, and this lists ` +
+        `${named}. Remove ${refused.length === 1 ? "it" : "them"}` +
+        `${elsewhere ? `, or show ${refused.length === 1 ? "it" : "them"} elsewhere (${elsewhere})` : ""}.`,
+    });
+  }
+  return failures;
+}
+
+const known = (value: unknown): value is string => typeof value === "string" && !containsUnknown(value);
 
 /** A read whose 404 is an answer (undefined) and whose other failures are no answer (null). */
 async function look<T>(read: () => Promise<T>): Promise<T | undefined | null> {

@@ -6,6 +6,11 @@
 import { z } from "zod";
 import type { ExperienceContent, HeadsetExperience } from "../../client";
 import { deepEqual, uuid, type Props } from "../../framework/framework";
+import { withoutControlCharacters } from "../tag/properties";
+
+/** Every content type an experience names; which a mode's field takes is in the mode tables below. */
+export const CONTENT_TYPES = ["app", "unmanaged-app", "video", "web-xr-link"] as const;
+export type ContentType = (typeof CONTENT_TYPES)[number];
 
 // ---- Modes ---------------------------------------------------------------------------------------------------
 
@@ -26,7 +31,13 @@ export const declaredMode = (readMode: string): string => MODE_OF_READ[readMode]
 export interface ModeFields {
   required: readonly FieldName[];
   optional: readonly FieldName[];
+  /** The content types each content field of the mode takes (the enums of the OpenAPI's configure bodies). */
+  contentTypes: Partial<Record<ContentField, readonly ContentType[]>>;
 }
+
+/** The fields that hold content items `{ type, id }`. */
+export const CONTENT_FIELDS = ["visibleContents", "kioskContent", "launcherContent"] as const;
+export type ContentField = (typeof CONTENT_FIELDS)[number];
 
 const MENU = ["language", "menuIconImageId", "removePoweredByArborXrBranding", "themeId"] as const;
 
@@ -34,22 +45,33 @@ export const HEADSET_FIELDS: Record<HeadsetMode, ModeFields> = {
   "arborxr-home": {
     required: ["visibleContents", ...MENU, "menuTitle", "shortcuts", "categorizationTags", "background"],
     optional: ["adminPin", "sharedModeSettings"],
+    contentTypes: { visibleContents: CONTENT_TYPES },
   },
   "arborxr-kiosk": {
     required: ["kioskContent", "isMenuEnabled"],
     optional: [...MENU, "shortcuts", "adminPin", "background", "sharedModeSettings"],
+    contentTypes: { kioskContent: CONTENT_TYPES },
   },
-  "default-home": { required: [], optional: ["metaHmsSettings"] },
+  "default-home": { required: [], optional: ["metaHmsSettings"], contentTypes: {} },
   "in-house-launcher": {
     required: ["launcherContent", "visibleContents", "returnToLauncherViaHomeButton"],
     optional: ["sharedModeSettings"],
+    contentTypes: { launcherContent: ["app"], visibleContents: ["app"] },
   },
 };
 
 export const DEVICE_FIELDS: Record<DeviceMode, ModeFields> = {
-  "lock-task": { required: ["visibleContents"], optional: [] },
-  "default-home": { required: [], optional: [] },
-  "in-house-launcher": { required: ["launcherContent", "visibleContents"], optional: [] },
+  "lock-task": {
+    required: ["visibleContents"],
+    optional: [],
+    contentTypes: { visibleContents: ["app", "unmanaged-app"] },
+  },
+  "default-home": { required: [], optional: [], contentTypes: {} },
+  "in-house-launcher": {
+    required: ["launcherContent", "visibleContents"],
+    optional: [],
+    contentTypes: { launcherContent: ["app"], visibleContents: ["app", "unmanaged-app"] },
+  },
 };
 
 /** Kiosk fields that exist only with the menu on. */
@@ -99,19 +121,42 @@ export function normalBackground(value: Record<string, unknown>): Record<string,
 
 // ---- Schemas -------------------------------------------------------------------------------------------------
 
-const contentTypes = ["app", "unmanaged-app", "video", "web-xr-link"] as const;
 const contentSchema = (name: string) =>
   z
     .object(
       {
-        type: z.enum(contentTypes, { error: `${name}.type must be one of ${contentTypes.join(", ")}` }),
+        type: z.enum(CONTENT_TYPES, { error: `${name}.type must be one of ${CONTENT_TYPES.join(", ")}` }),
         id: uuid(`${name}.id`),
       },
       { error: `${name} must be { type, id }` },
     )
     .strict();
+
+/**
+ * A list that is a set: an item given twice is refused, since the documents do not say whether the API keeps
+ * both, keeps one or refuses the body, and a read that shows one would then differ from the declaration forever.
+ */
+const noRepeats =
+  <T>(name: string, keyOf: (item: T) => string, how: string) =>
+  (items: readonly T[], ctx: z.RefinementCtx) => {
+    const first = new Map<string, number>();
+    items.forEach((item, i) => {
+      const earlier = first.get(keyOf(item));
+      if (earlier === undefined) first.set(keyOf(item), i);
+      else
+        ctx.addIssue({
+          code: "custom",
+          path: [i],
+          message: `repeats ${name}[${earlier}]${how}: each is listed once, remove one`,
+        });
+    });
+  };
+
 const contentsSchema = (name: string) =>
-  z.array(contentSchema(name), { error: `${name} must be a list of { type, id }` }).transform(normalContents);
+  z
+    .array(contentSchema(name), { error: `${name} must be a list of { type, id }` })
+    .superRefine(noRepeats(name, (c: ExperienceContent) => `${c.type}\0${c.id}`, ""))
+    .transform(normalContents);
 
 export const LANGUAGES = ["zh-TW", "en", "nl", "fr", "de", "hi", "it", "ja", "ko", "pt", "es", "ro"] as const;
 export const SHORTCUTS = [
@@ -202,8 +247,12 @@ export const FIELD_SCHEMAS = {
     .array(
       z
         .string({ error: "categorizationTags must be strings" })
-        .max(60, { error: "each categorization tag must be at most 60 characters" }),
+        .max(60, { error: "each categorization tag must be at most 60 characters" })
+        .superRefine(withoutControlCharacters("a categorization tag")),
       { error: "categorizationTags must be a list of strings" },
+    )
+    .superRefine(
+      noRepeats("categorizationTags", (tag: string) => tag.toLowerCase(), " (compared without case)"),
     )
     .transform(normalStrings),
   background: backgroundSchema.transform(normalBackground),

@@ -19,9 +19,15 @@ import {
 import { leftByUnfinishedCreate } from "../../framework/claims";
 import { checkKind, diffKind, diffKindAsked, liveInputs, type KindHandler } from "../../framework/kind";
 import { liveStateOf, stateFrom } from "../../framework/properties";
-import { noteDeclaredConfigured } from "../../framework/catalogueChecks";
+import { noteDeclaredConfigured, parentGroupFailures } from "../../framework/catalogueChecks";
 import { createOnce, noteGroupChange } from "./create";
-import { groupProperties, type GroupProperties, type GroupState } from "./properties";
+import {
+  CONFIGURED_PARENT_KEY,
+  configuredParentReason,
+  groupProperties,
+  type GroupProperties,
+  type GroupState,
+} from "./properties";
 
 /** What check and diff read of the kind (the definition itself would make this file import its own importer). */
 const GROUP = { type: "Group", properties: groupProperties, naturalKey: false } as const;
@@ -101,6 +107,10 @@ export const groupHandler: KindHandler<GroupProperties> = {
     const { inputs, failures } = checkKind(GROUP, news);
     const irreversible = unconfigureFailure(olds, inputs);
     if (irreversible) failures.push({ property: "configured", reason: irreversible });
+    const configuredParent = news[CONFIGURED_PARENT_KEY];
+    if (typeof configuredParent === "string")
+      failures.push({ property: "parentId", reason: configuredParentReason(configuredParent) });
+    if (failures.length === 0) failures.push(...(await parentGroupFailures(inputs, olds)));
     return { inputs, failures };
   },
 

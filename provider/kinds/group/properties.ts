@@ -44,3 +44,16 @@ export const groupProperties = {
 
 export type GroupProperties = typeof groupProperties;
 export type GroupState = StateOf<GroupProperties>;
+
+/**
+ * The hidden input a `Group` whose `parentId` is the `id` output of a `Group` of the same program declared
+ * `configured: true` carries: that parent's resource name. A parent the run creates has no id at preview, so
+ * check could not look it up; the program knows (see `Group`'s constructor), and check refuses it.
+ */
+export const CONFIGURED_PARENT_KEY = "__configuredParent";
+
+/** Check's reason for a parent declared configured in the same program. */
+export const configuredParentReason = (parentName: string) =>
+  `parentId: the parent is Group "${parentName}" of this program, declared configured: true, and configured groups ` +
+  `are leaves (they hold devices and content, not groups): a group's parent must be an unconfigured group. ` +
+  `Choose an unconfigured parent (or none: a root-level group), or declare "${parentName}" unconfigured.`;

@@ -2,6 +2,13 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DeviceMgmtResource, type AdoptionArgs } from "../../framework/common";
 import { registration } from "../../framework/kind";
 import { groupKind } from "./definition";
+import { CONFIGURED_PARENT_KEY } from "./properties";
+
+/**
+ * The `id` outputs of this program's Groups declared `configured: true` (a literal), by their resource names: a
+ * Group whose `parentId` is one of them is refused at check, even before the parent exists (properties.ts).
+ */
+const configuredIds = new WeakMap<object, string>();
 
 /** The inputs of a {@link Group}. */
 export interface GroupArgs extends AdoptionArgs {
@@ -44,6 +51,19 @@ export class Group extends DeviceMgmtResource {
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
-    super(...registration(groupKind, name, args, opts));
+    const [provider, resourceName, inputs, options, module, type] = registration(groupKind, name, args, opts);
+    const parent =
+      typeof args.parentId === "object" && args.parentId !== null
+        ? configuredIds.get(args.parentId)
+        : undefined;
+    super(
+      provider,
+      resourceName,
+      parent === undefined ? inputs : { ...inputs, [CONFIGURED_PARENT_KEY]: parent },
+      options,
+      module,
+      type,
+    );
+    if (args.configured === true) configuredIds.set(this.id, name);
   }
 }

@@ -23,7 +23,7 @@ import {
 import { checkKind, diffKindAsked, liveInputs, type InputsOf, type KindHandler } from "../../framework/kind";
 import { liveStateOf } from "../../framework/properties";
 import { parseAttachmentId } from "../attachment/properties";
-import { appChannelFailures, explainedNotFound } from "../../framework/catalogueChecks";
+import { appChannelFailures, explainedNotFound, groupListFailures } from "../../framework/catalogueChecks";
 import { awaitRollout, describeRollout, RolloutGateError } from "./rolloutGate";
 import { releaseChannelVersionProperties, type ReleaseChannelVersionProperties } from "./properties";
 
@@ -218,7 +218,21 @@ export const releaseChannelVersionHandler: KindHandler<ReleaseChannelVersionProp
           "exactly one of versionId and bundleId is required: the version the channel delivers (see getAppVersion) " +
           "or one bundle of the app.",
       });
-    if (failures.length === 0) failures.push(...(await appChannelFailures(inputs, olds)));
+    if (failures.length === 0) {
+      const [channel, gate] = await Promise.all([
+        appChannelFailures(inputs, olds),
+        // A gate over a group that holds no device counts none: it would fail only after the channel moved.
+        groupListFailures(
+          "rollout.groupIds",
+          inputs.rollout?.groupIds,
+          (olds.rollout as { groupIds?: unknown } | undefined)?.groupIds,
+          inputs,
+          "only configured groups hold devices, so the rollout gate would count none there (it fails once the " +
+            "channel has moved)",
+        ),
+      ]);
+      failures.push(...channel, ...gate);
+    }
     if (failures.length === 0) {
       const named = await versionNameOf(olds, inputs);
       if (named.failure) failures.push(named.failure);

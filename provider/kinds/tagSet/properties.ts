@@ -8,7 +8,7 @@ import type { App, DeviceFile, TagOwnerType, Video } from "../../client";
 import { uuid } from "../../framework/framework";
 import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
 import { tagDifference } from "../device/tags";
-import { tagName } from "../tag/properties";
+import { tagNames } from "../tag/properties";
 
 export const OWNER_TYPES = ["group", "app", "file", "video"] as const;
 export type OwnerType = (typeof OWNER_TYPES)[number];
@@ -31,9 +31,7 @@ export const tagSetProperties = {
   },
   ownerId: { schema: uuid("ownerId"), change: "replace" },
   tags: {
-    schema: z.array(tagName("tags[]"), { error: "tags must be a list of tag names" }).max(100, {
-      error: "tags: at most 100 tags",
-    }),
+    schema: tagNames("tags"),
     change: "update",
     fromLive: (owner: TagOwner) => owner.tags ?? [],
     equal: tagsEqual,
