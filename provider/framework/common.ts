@@ -26,7 +26,7 @@ export interface AdoptionArgs extends ConnectionArg {
  * const emea = new dm.Group("emea", { name: "EMEA" });
  * export const organizationId = emea.organizationId;
  */
-export abstract class DeviceMgmtResource extends pulumi.dynamic.Resource {
+export abstract class DeviceMgmtResource extends pulumi.CustomResource {
   /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
   declare readonly organizationId: pulumi.Output<string>;
 }
