@@ -2,29 +2,31 @@ import type * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "./kindKeys";
 
 /**
- * The provider object a dynamic resource serializes into its `__provider` input (and so into state).
+ * The `__provider` text a resource of this kind records in its inputs (and, through the plugin, its outputs):
+ * a module whose `handler()` requires the installed package's runtime at call time and returns the kind's
+ * provider object (`provider(kind)` of `pulumi-devicemgmt/runtime`).
  *
- * It is deliberately thin: every method requires the package's runtime entry point at call time instead of
- * capturing code. That keeps the serialized text a few hundred bytes, free of any credential, and means that
- * upgrading the package changes what later check/diff/read/update/delete run, even for resources created by
- * an older version. `require` is never captured by Pulumi's closure serializer, so the literal specifier
- * survives serialization and resolves from the plugin's working directory like any installed package.
+ * Written here rather than produced by the SDK's closure serializer, which `pulumi.dynamic.Resource` would run:
+ * the serializer walks the provider object and writes out every function it reaches (seven wrappers, 2.3 KB,
+ * stored twice per resource); it emits a one-line `require` only for an object that is some module's exports
+ * AND whose file lies under a `node_modules` folder, so the same object serializes by value, failing on the
+ * package's dependencies, wherever the package is linked rather than installed (this repository's own tests:
+ * `node_modules/pulumi-devicemgmt` is a symlink and Node records the real path). The plugin only needs text
+ * that `require-from-string` turns into `exports.handler`; this is that text, the same wherever the package is.
+ *
+ * It holds no credential and no code of the package, so upgrading the package changes what later
+ * check/diff/read/update/delete run, even for resources written by an older version. The plugin configures one
+ * provider per distinct text, which is why the text names the kind.
  */
-export function thinProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
-  // One object per kind: the SDK caches serialized providers by object identity, and serializing a closure
-  // costs milliseconds of CPU, which a program of thousands of resources would otherwise pay per resource.
-  let provider = providers.get(kind);
-  if (!provider) {
-    provider = serializableProvider(kind);
-    providers.set(kind, provider);
-  }
-  return provider;
+export function providerText(kind: ResourceKind): string {
+  return `exports.handler = () => require("pulumi-devicemgmt/runtime").provider(${JSON.stringify(kind)});\n`;
 }
-
-const providers = new Map<ResourceKind, pulumi.dynamic.ResourceProvider>();
 
 /** The module of every type token: `pulumi-nodejs:dynamic/devicemgmt:<Type>`. */
 export const TYPE_MODULE = "devicemgmt";
+
+/** The type token of a kind's resources, as `pulumi.dynamic.Resource` would name it. */
+export const typeToken = (type: string) => `pulumi-nodejs:dynamic/${TYPE_MODULE}:${type}`;
 
 /** The type every kind registered as before 0.2: existing stacks find their resources through this alias. */
 export const LEGACY_TYPE = "pulumi-nodejs:dynamic:Resource";
@@ -44,18 +46,5 @@ export function kindOptions(
     ...(naturalKey ? { deleteBeforeReplace: true } : {}),
     ...opts,
     aliases: [...(opts?.aliases ?? []), { type: LEGACY_TYPE }],
-  };
-}
-
-function serializableProvider(kind: ResourceKind): pulumi.dynamic.ResourceProvider {
-  return {
-    configure: async (req) => require("pulumi-devicemgmt/runtime").configure(req),
-    check: async (olds, news) => require("pulumi-devicemgmt/runtime").handler(kind).check(olds, news),
-    diff: async (id, olds, news) => require("pulumi-devicemgmt/runtime").handler(kind).diff(id, olds, news),
-    create: async (inputs) => require("pulumi-devicemgmt/runtime").handler(kind).create(inputs),
-    read: async (id, props) => require("pulumi-devicemgmt/runtime").handler(kind).read(id, props),
-    update: async (id, olds, news) =>
-      require("pulumi-devicemgmt/runtime").handler(kind).update(id, olds, news),
-    delete: async (id, props) => require("pulumi-devicemgmt/runtime").handler(kind).delete(id, props),
   };
 }

@@ -1,8 +1,9 @@
 /**
  * The entry point the dynamic-provider plugin loads at run time (`require("pulumi-devicemgmt/runtime")`).
  *
- * Its exports are a compatibility contract with every state file ever written: serialized providers call
- * `configure(req)` and `handler(kind)`, and old kinds must keep working.
+ * Its exports are a compatibility contract with every state file ever written: the `__provider` text of
+ * resources written before 0.2 calls `configure(req)` and `handler(kind)`, today's calls `provider(kind)`
+ * (provider/dynamic.ts `providerText`), and old kinds must keep working.
  */
 import { UnknownKindError } from "./errors";
 import type * as pulumi from "@pulumi/pulumi";
@@ -34,3 +35,27 @@ export function handler(kind: string): ResourceHandler {
   }
   return found;
 }
+
+/**
+ * The provider object of a kind, what today's `__provider` text hands the plugin: the plugin configures it once
+ * (per distinct text, so per kind) and calls its methods. One object per kind, made on first use.
+ */
+export function provider(kind: string): pulumi.dynamic.ResourceProvider {
+  let found = providers.get(kind);
+  if (!found) {
+    const kindHandler = handler(kind);
+    found = {
+      configure,
+      check: (olds, news) => kindHandler.check(olds, news),
+      diff: (id, olds, news) => kindHandler.diff(id, olds, news),
+      create: (inputs) => kindHandler.create(inputs),
+      read: (id, props) => kindHandler.read(id, props),
+      update: (id, olds, news) => kindHandler.update(id, olds, news),
+      delete: (id, props) => kindHandler.delete(id, props),
+    };
+    providers.set(kind, found);
+  }
+  return found;
+}
+
+const providers = new Map<string, pulumi.dynamic.ResourceProvider>();

@@ -7,7 +7,7 @@
 import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { gunzipSync } from "node:zlib";
-import { LEGACY_TYPE, TYPE_MODULE } from "../dynamic";
+import { LEGACY_TYPE, typeToken } from "../dynamic";
 import type { ResourceKind } from "../kindKeys";
 import { KINDS } from "../kinds";
 
@@ -64,7 +64,7 @@ function nestsDeeper(value: unknown, limit: number): boolean {
   return false;
 }
 
-const TYPE_PREFIX = `pulumi-nodejs:dynamic/${TYPE_MODULE}:`;
+const TYPE_PREFIX = typeToken("");
 
 /** The kind of each type name (`User` → "user"), from the kind table. */
 const KIND_OF_TYPE = new Map<string, ResourceKind>(
@@ -84,7 +84,8 @@ function masked(value: unknown): StateValue {
 
 /**
  * The kind of a resource registered as the SDK's default type (the 0.1 release): its serialized provider calls
- * `handler(kind)` with the kind captured as a string, which the `__provider` text shows; when that text does not
+ * `handler(kind)` (or, written by today's package, `provider(kind)`) with the kind as a string, which the
+ * `__provider` text shows; when that text does not
  * say (a provider serialized some other way), the outputs' own keys tell the kinds apart.
  */
 export function legacyKind(
@@ -94,7 +95,7 @@ export function legacyKind(
   const provider = typeof inputs.__provider === "string" ? inputs.__provider : "";
   const named = new Set<ResourceKind>();
   for (const match of provider.matchAll(
-    /\bkind\s*[:=]\s*["'`](\w+)["'`]|handler\(\s*["'`](\w+)["'`]\s*\)/g,
+    /\bkind\s*[:=]\s*["'`](\w+)["'`]|(?:handler|provider)\(\s*["'`](\w+)["'`]\s*\)/g,
   )) {
     const kind = (match[1] ?? match[2]) as ResourceKind;
     // Own kinds only: "constructor" or "__proto__" is `in` every object, and no kind of this provider.

@@ -1,6 +1,7 @@
 /** What every resource kind of the package shares in its public surface: the carried inputs and the organization. */
 import * as pulumi from "@pulumi/pulumi";
 import type { ConnectionArgs } from "./secretConnection";
+import { cutRegistrationTrace } from "./registrationTrace";
 
 /** The input every kind takes: a connection of its own. */
 export interface ConnectionArg {
@@ -26,7 +27,22 @@ export interface AdoptionArgs extends ConnectionArg {
  * const emea = new dm.Group("emea", { name: "EMEA" });
  * export const organizationId = emea.organizationId;
  */
-export abstract class DeviceMgmtResource extends pulumi.dynamic.Resource {
+export abstract class DeviceMgmtResource extends pulumi.CustomResource {
   /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
   declare readonly organizationId: pulumi.Output<string>;
+
+  /** Registers a kind's resource (`registration` in framework/kind.ts), its stack trace cut to the program's line. */
+  protected constructor(
+    type: string,
+    name: string,
+    props: pulumi.Inputs,
+    opts: pulumi.CustomResourceOptions,
+  ) {
+    const restore = cutRegistrationTrace();
+    try {
+      super(type, name, props, opts);
+    } finally {
+      restore();
+    }
+  }
 }

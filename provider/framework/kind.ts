@@ -6,7 +6,7 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../kindKeys";
-import { kindOptions, thinProvider, TYPE_MODULE } from "../dynamic";
+import { kindOptions, providerText, typeToken } from "../dynamic";
 import { OrganizationMoveError } from "../errors";
 import {
   checkProperties,
@@ -209,8 +209,9 @@ export type ArgsMatch<Args, P> = [Exclude<keyof Args, keyof P>, Exclude<keyof P,
   : { argsNotDeclared: Exclude<keyof Args, keyof P>; declaredWithoutArgs: Exclude<keyof P, keyof Args> };
 
 /**
- * The arguments of `pulumi.dynamic.Resource`'s constructor for a kind: its thin provider, the declared inputs
- * and outputs, the kind's options (legacy alias, delete-before-replace for a natural key) and its type token.
+ * The arguments of `pulumi.CustomResource`'s constructor for a kind, as `pulumi.dynamic.Resource` would pass them
+ * (which the kinds no longer extend: see `providerText`): its type token, the declared inputs and outputs with
+ * the `__provider` text, and the kind's options (legacy alias, delete-before-replace for a natural key).
  * The resource's name travels as `__claimant`: the plugin gives the handler no URN, and claims.ts names both
  * resources when two declare one live object.
  */
@@ -219,16 +220,15 @@ export function registration<P extends PropertySpecs<never>, Args extends object
   name: string,
   args: Args & ArgsMatch<Args, P>,
   opts: pulumi.CustomResourceOptions | undefined,
-): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
+): [string, string, pulumi.Inputs, pulumi.CustomResourceOptions] {
   return [
-    thinProvider(definition.kind),
+    typeToken(definition.type),
     name,
     {
       ...registeredInputs(definition.properties, definition.outputs, args),
       [CLAIMANT_KEY]: { name, stack: pulumi.getStack() } satisfies Claimant,
+      __provider: providerText(definition.kind),
     },
     kindOptions(opts, definition.naturalKey),
-    TYPE_MODULE,
-    definition.type,
   ];
 }

@@ -37,12 +37,14 @@ import { assertFreshBuild } from "./freshBuild";
 import { declareNoopOrg } from "./noopProvider";
 import { measureCpu, realPhase, type CpuMeasure, type PhaseResult } from "./phases";
 import { cliMeter, type CliMeter } from "./proc";
+import { stateSizePerResource, type StateSize } from "./stateSize";
 import {
   checkpointTable,
   perRequestAboveNoopMs,
   phaseLine,
   pluginTable,
   requestsTable,
+  stateSizeTable,
   type VariantPhases,
 } from "./report";
 
@@ -154,12 +156,9 @@ function options() {
   };
 }
 
-/** Average size of a resource's inputs and outputs in the state, in bytes of JSON. */
-function stateBytesPerResource(engine: Engine): number {
-  const custom = engine.resources().filter((r) => r.custom);
-  const bytes = custom.reduce((sum, r) => sum + JSON.stringify([r.inputs, r.outputs]).length, 0);
-  return custom.length > 0 ? Math.round(bytes / custom.length) : 0;
-}
+/** The checkpoint's bytes per resource, split by part (./stateSize.ts). */
+const stateSizeOf = (engine: Engine): StateSize =>
+  stateSizePerResource(engine.checkpoint().deployment.resources ?? []);
 
 /** The real provider's stack of one checkpoint variant, in an emulator of its own. */
 interface RealStack {
@@ -201,7 +200,7 @@ async function main(): Promise<void> {
   let noopEngine: Engine | undefined;
   let noopMeter: CliMeter | undefined;
   const floors: CpuMeasure[] = [];
-  const stateBytes = { real: 0, noop: 0 };
+  const stateSizes: { real?: StateSize; noop?: StateSize } = {};
 
   try {
     for (const variant of variants) {
@@ -278,8 +277,8 @@ async function main(): Promise<void> {
       (e) => e.up(() => declareNoopOrg(size)),
       true,
     );
-    stateBytes.real = stateBytesPerResource(stacks[0].engine);
-    if (noopEngine) stateBytes.noop = stateBytesPerResource(noopEngine);
+    stateSizes.real = stateSizeOf(stacks[0].engine);
+    if (noopEngine) stateSizes.noop = stateSizeOf(noopEngine);
     await phase(
       "up again",
       (e) => e.up(() => declareBenchOrg(size)),
@@ -331,10 +330,16 @@ async function main(): Promise<void> {
     console.log(
       `\nplugin CPU per resource, the real provider against a do-nothing provider of the same shape (noop), and ` +
         `the real plugin's CPU above noop per API request; same CLI, plugin and parallelism, same run; a new ` +
-        `plugin process per phase; state ${stateBytes.real} bytes/resource real, ${stateBytes.noop} noop:\n` +
+        `plugin process per phase:\n` +
         pluginTable(phases, floors),
     );
   }
+  console.log(
+    `\nthe checkpoint after the create, bytes per resource (compact JSON): the serialized provider ` +
+      `(__provider, inputs and outputs), the registration's stack trace, the inputs and outputs without ` +
+      `__provider, and the engine's other fields:\n` +
+      stateSizeTable(stateSizes),
+  );
   const variantPhases: VariantPhases[] = stacks.map((s) => ({ name: s.name, phases: s.phases }));
   if (stacks.length > 1) {
     console.log(
@@ -364,7 +369,7 @@ async function main(): Promise<void> {
     })),
     noopPhases: floors,
     checkpointVariants: variantPhases.slice(1),
-    stateBytesPerResource: stateBytes,
+    stateBytesPerResource: stateSizes,
   };
   fs.writeFileSync(`${base}.json`, JSON.stringify(record, null, 2) + "\n");
   fs.writeFileSync(

@@ -1,8 +1,9 @@
 /**
  * The bench's printed tables: requests and time per phase, the CPU and memory of the CLI and of the plugin
- * against the do-nothing provider's, and the wall time of the checkpoint variants.
+ * against the do-nothing provider's, the wall time of the checkpoint variants, and the checkpoint's bytes per resource.
  */
 import type { CpuMeasure, PhaseResult } from "./phases";
+import type { StateSize } from "./stateSize";
 
 const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : String(n));
 
@@ -172,5 +173,19 @@ export function checkpointTable(variants: VariantPhases[]): string {
         ...variants.map((v) => fixed(at(v).usage.operation.cpu)),
       ];
     }),
+  );
+}
+
+/** The checkpoint's bytes per resource, by part, of each provider measured (./stateSize.ts). */
+export function stateSizeTable(sizes: { real?: StateSize; noop?: StateSize }): string {
+  return table(
+    ["provider", "resources", "total", "__provider", "stack trace", "inputs", "outputs", "engine fields"],
+    Object.entries(sizes).map(([name, size]) => [
+      name,
+      String(size.resources),
+      ...[size.total, size.provider, size.stackTrace, size.inputs, size.outputs, size.engine].map((b) =>
+        fixed(b, 0),
+      ),
+    ]),
   );
 }

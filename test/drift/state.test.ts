@@ -4,12 +4,11 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createEngine, type Engine } from "../engine";
 import { DeviceMgmtClient } from "../../provider/client";
-import { LEGACY_TYPE, thinProvider } from "../../provider/dynamic";
-import type { ResourceKind } from "../../provider/kindKeys";
+import { LEGACY_TYPE } from "../../provider/dynamic";
+import { legacyResource as legacy } from "../fixtures/legacyResource";
 import { EXIT } from "../../provider/drift/cli";
 import {
   legacyKind,
@@ -40,10 +39,6 @@ describe("a stack written by the 0.1 release (every kind as pulumi-nodejs:dynami
     await engine?.close();
     await emulator?.close();
   });
-
-  class LegacyResource extends pulumi.dynamic.Resource {}
-  const legacy = (kind: ResourceKind, name: string, props: pulumi.Inputs) =>
-    new LegacyResource(thinProvider(kind), name, props);
 
   it("tells each resource's kind from its serialized provider", async () => {
     const admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });

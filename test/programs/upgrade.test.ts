@@ -1,12 +1,11 @@
 // A stack written by the previous release (every kind registered as pulumi-nodejs:dynamic:Resource) upgrades to
 // per-kind type tokens through their aliases: no create, no delete, no replacement, the organization untouched.
 import * as path from "path";
-import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createEngine, type Engine } from "../engine";
 import { DeviceMgmtClient } from "../../provider/client";
-import { thinProvider, LEGACY_TYPE } from "../../provider/dynamic";
-import type { ResourceKind } from "../../provider/kindKeys";
+import { LEGACY_TYPE } from "../../provider/dynamic";
+import { legacyResource as legacy } from "../fixtures/legacyResource";
 import { Group, GroupReleaseChannel, User } from "../../provider";
 
 const repoRoot = path.resolve(__dirname, "../..");
@@ -27,11 +26,6 @@ afterAll(async () => {
   await engine?.close();
   await emulator?.close();
 });
-
-/** What the 0.1 release's classes were: dynamic resources of the SDK's default type, the same thin provider. */
-class LegacyResource extends pulumi.dynamic.Resource {}
-const legacy = (kind: ResourceKind, name: string, props: pulumi.Inputs) =>
-  new LegacyResource(thinProvider(kind), name, props);
 
 test("a stack of the previous release upgrades through the aliases without touching the organization", async () => {
   const admin = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });

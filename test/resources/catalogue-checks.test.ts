@@ -3,7 +3,8 @@
 // existing name; the organization is read afterwards to show that nothing was written.
 import type { ResourceKind } from "../../provider/kindKeys";
 import type { PropertyMap } from "./providerPlugin";
-import { failure, Managed, serializedProvider, startStack, type Stack } from "./support";
+import { failure, Managed, startStack, type Stack } from "./support";
+import { providerText } from "../../provider/dynamic";
 import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/declarations";
 
 let stack: Stack;
@@ -161,7 +162,7 @@ describe("owners and attached things", () => {
     const error = await failure(
       stack.plugin.create({
         urn: "urn:pulumi:test::devicemgmt::pulumi-nodejs:dynamic:Resource::manual",
-        properties: { groupId: site, fileId: MISSING, __provider: await serializedProvider("groupFile") },
+        properties: { groupId: site, fileId: MISSING, __provider: providerText("groupFile") },
       }),
     );
     expect(error.message).toMatch(/fileId: no file with id 12121212-.* cannot be attached/);
@@ -207,7 +208,7 @@ describe("owners and attached things", () => {
       failure(
         stack.plugin.create({
           urn: `urn:pulumi:test::devicemgmt::pulumi-nodejs:dynamic:Resource::${kind}-unchecked`,
-          properties: { ...properties, __provider: await serializedProvider(kind) },
+          properties: { ...properties, __provider: providerText(kind) },
         }),
       );
     const channelReason = new RegExp(

@@ -1,6 +1,7 @@
 // The issue-20 kinds under the emulator's other readings of what the documents leave open: unknown tag names
 // refused, repeated tag attach/detach refused, a repeated group content attach a no-op, a repeated share a no-op.
-import { Managed, serializedProvider, startStack, type Stack } from "./support";
+import { Managed, startStack, type Stack } from "./support";
+import { providerText } from "../../provider/dynamic";
 
 let stack: Stack;
 let devices: { id: string; serialNumber: string }[];
@@ -47,7 +48,7 @@ describe("under the strict catalog readings", () => {
       /tags\[0\]: no tag named "site-east" is in the organization's catalogue.*declare the tag/s,
     );
     // ... and a create that check did not stop (a name gone from the catalogue since) still explains the API's refusal.
-    const provider = await serializedProvider("device");
+    const provider = providerText("device");
     await expect(
       stack.plugin.create({
         urn: managed.urn,

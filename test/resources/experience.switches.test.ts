@@ -2,7 +2,8 @@
 // deleting a theme an experience uses, a device's own experience across a group join, theme names, and which
 // devices must send Meta HMS settings.
 import type { StrictOptions } from "../../emulator/types";
-import { Managed, serializedProvider, startStack, type Stack } from "./support";
+import { Managed, startStack, type Stack } from "./support";
+import { providerText } from "../../provider/dynamic";
 
 const COLOURS = {
   background1: "#000000",
@@ -143,7 +144,7 @@ describe.each<[string, StrictOptions, boolean]>([
         },
       ]);
       // Had the check not stopped it, the API refuses it at up.
-      const provider = await serializedProvider("headsetExperience");
+      const provider = providerText("headsetExperience");
       await expect(
         stack.plugin.create({ urn: xp.urn, properties: { ...declared, __provider: provider } }),
       ).rejects.toThrow(/meta hms settings field is required/);

@@ -1,13 +1,12 @@
 /**
  * Drives one resource kind through the real dynamic-provider plugin, as the engine does for a single resource:
- * check, then create / diff / update / read / delete, with the provider text serialized exactly as
- * `dynamic.Resource` serializes it. The emulator is the API.
+ * check, then create / diff / update / read / delete, with the `__provider` text a resource of the kind records. The emulator is the API.
  */
 import * as path from "path";
 import { startEmulator, type EmulatorOptions, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { thinProvider } from "../../provider/dynamic";
 import type { ResourceKind } from "../../provider/kindKeys";
+import { providerText } from "../../provider/dynamic";
 import {
   startProviderPlugin,
   type CheckResult,
@@ -22,13 +21,6 @@ export const repoRoot = path.resolve(__dirname, "../..");
 /** Group roles in one order (by group, then role), to compare sets. */
 export const sortedRoles = (roles: { roleId: string; groupId: string }[]) =>
   [...roles].sort((a, b) => `${a.groupId}/${a.roleId}`.localeCompare(`${b.groupId}/${b.roleId}`));
-
-/** The `__provider` text, produced by the SDK's own closure serializer as dynamic.Resource does. */
-export async function serializedProvider(kind: ResourceKind): Promise<string> {
-  const { serializeFunction } = require("@pulumi/pulumi/runtime/closure/serializeClosure");
-  const provider = thinProvider(kind);
-  return (await serializeFunction(() => provider, { allowSecrets: true })).text;
-}
 
 export interface Stack {
   emulator: RunningEmulator;
@@ -89,7 +81,7 @@ export class Managed {
 
   static async of(plugin: ProviderPlugin, kind: ResourceKind, name: string): Promise<Managed> {
     const urn = `urn:pulumi:test::devicemgmt::pulumi-nodejs:dynamic:Resource::${name}`;
-    return new Managed(plugin, await serializedProvider(kind), urn);
+    return new Managed(plugin, providerText(kind), urn);
   }
 
   /** The same resource and state in another plugin process (`Stack.nextRun`): the engine's next run. */
