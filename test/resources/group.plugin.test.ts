@@ -1,5 +1,6 @@
 // Group through the real dynamic-provider plugin against the emulator.
-import { failure, Managed, serializedProvider, startStack, type Stack } from "./support";
+import { providerText } from "../../provider/dynamic";
+import { failure, Managed, startStack, type Stack } from "./support";
 
 let stack: Stack;
 beforeAll(async () => {
@@ -131,7 +132,7 @@ describe("Group", () => {
     const error = await failure(
       stack.plugin.create({
         urn: child.urn,
-        properties: { name: "Child", parentId: leaf.id, __provider: await serializedProvider("group") },
+        properties: { name: "Child", parentId: leaf.id, __provider: providerText("group") },
       }),
     );
     expect(error.message).toMatch(/422/);

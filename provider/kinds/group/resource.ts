@@ -51,18 +51,16 @@ export class Group extends DeviceMgmtResource {
   declare readonly updatedAt: pulumi.Output<string>;
 
   constructor(name: string, args: GroupArgs, opts?: pulumi.CustomResourceOptions) {
-    const [provider, resourceName, inputs, options, module, type] = registration(groupKind, name, args, opts);
+    const [type, resourceName, inputs, options] = registration(groupKind, name, args, opts);
     const parent =
       typeof args.parentId === "object" && args.parentId !== null
         ? configuredIds.get(args.parentId)
         : undefined;
     super(
-      provider,
+      type,
       resourceName,
       parent === undefined ? inputs : { ...inputs, [CONFIGURED_PARENT_KEY]: parent },
       options,
-      module,
-      type,
     );
     if (args.configured === true) configuredIds.set(this.id, name);
   }
