@@ -6,6 +6,8 @@ import { checker } from "./client/arguments";
 import {
   appNamed,
   exactlyOne,
+  lookup,
+  lookupWithoutArgs,
   lookupClient,
   toOutput,
   toOutputWithoutArgs,
@@ -48,7 +50,10 @@ const ROLE_USAGE = 'getRole({ name: "Admin" }) or getRole({ name: "Group Viewer"
  *   groupRoles: [{ roleId: groupAdmin.id, groupId: berlin.id }],
  * });
  */
-export async function getRole(args: GetRoleArgs, options?: LookupOptions): Promise<RoleResult> {
+export const getRole = lookup(async function getRole(
+  args: GetRoleArgs,
+  options?: LookupOptions,
+): Promise<RoleResult> {
   const check = checker("getRole", args, ROLE_USAGE);
   check.only("name", "type");
   const name = check.name("name", "role's name");
@@ -62,7 +67,7 @@ export async function getRole(args: GetRoleArgs, options?: LookupOptions): Promi
     roles.map((r) => `${r.name} (${r.type})`),
   );
   return { id: role.id, name: role.name, type: role.type, isOwnedBySystem: role.isOwnedBySystem };
-}
+});
 /** {@link getRole} with Inputs, as an Output. */
 export const getRoleOutput = toOutput(getRole);
 
@@ -94,7 +99,7 @@ const CHANNEL_USAGE = 'getReleaseChannel({ appName: "Warehouse Picker", channelN
  * const production = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" });
  * new dm.GroupReleaseChannel("berlin-simulator", { groupId: berlin.id, releaseChannelId: production.id });
  */
-export async function getReleaseChannel(
+export const getReleaseChannel = lookup(async function getReleaseChannel(
   args: GetReleaseChannelArgs,
   options?: LookupOptions,
 ): Promise<ReleaseChannelResult> {
@@ -113,7 +118,7 @@ export async function getReleaseChannel(
     channels.map((c) => c.name),
   );
   return { id: channel.id, name: channel.name, appId: app.id, appName: app.name };
-}
+});
 /** {@link getReleaseChannel} with Inputs, as an Output. */
 export const getReleaseChannelOutput = toOutput(getReleaseChannel);
 
@@ -133,10 +138,12 @@ export interface OrganizationResult {
  * @example
  * export const organizationSlug = dm.getCurrentOrganizationOutput().slug;
  */
-export async function getCurrentOrganization(options?: LookupOptions): Promise<OrganizationResult> {
+export const getCurrentOrganization = lookupWithoutArgs(async function getCurrentOrganization(
+  options?: LookupOptions,
+): Promise<OrganizationResult> {
   const org = await lookupClient(options).currentOrganization();
   return { id: org.id, name: org.name, slug: org.slug };
-}
+});
 /** {@link getCurrentOrganization} as an Output (its connection may come from Outputs). */
 export const getCurrentOrganizationOutput = toOutputWithoutArgs(getCurrentOrganization);
 
@@ -154,10 +161,12 @@ export interface CurrentUserResult {
  * @example
  * export const deployedBy = dm.getCurrentUserOutput().email;
  */
-export async function getCurrentUser(options?: LookupOptions): Promise<CurrentUserResult> {
+export const getCurrentUser = lookupWithoutArgs(async function getCurrentUser(
+  options?: LookupOptions,
+): Promise<CurrentUserResult> {
   const user = await lookupClient(options).currentUser();
   return { id: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email };
-}
+});
 /** {@link getCurrentUser} as an Output (its connection may come from Outputs). */
 export const getCurrentUserOutput = toOutputWithoutArgs(getCurrentUser);
 
@@ -175,7 +184,9 @@ export interface TokenInfoResult {
  * @example
  * export const tokenName = dm.getTokenInfo().then((token) => `${token.tokenName} (${token.apiVersion})`);
  */
-export async function getTokenInfo(options?: LookupOptions): Promise<TokenInfoResult> {
+export const getTokenInfo = lookupWithoutArgs(async function getTokenInfo(
+  options?: LookupOptions,
+): Promise<TokenInfoResult> {
   const info = await lookupClient(options).tokenInfo();
   return {
     tokenName: info.token_name,
@@ -183,6 +194,6 @@ export async function getTokenInfo(options?: LookupOptions): Promise<TokenInfoRe
     organizationId: info.organization_id,
     basePath: info.base_path,
   };
-}
+});
 /** {@link getTokenInfo} as an Output (its connection may come from Outputs). */
 export const getTokenInfoOutput = toOutputWithoutArgs(getTokenInfo);

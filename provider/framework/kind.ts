@@ -7,6 +7,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../kindKeys";
 import { kindOptions, thinProvider, TYPE_MODULE } from "../dynamic";
+import { refuseConnectionNow } from "../connectionAtCall";
 import { OrganizationMoveError } from "../errors";
 import {
   checkProperties,
@@ -197,7 +198,8 @@ export type ArgsMatch<Args, P> = [Exclude<keyof Args, keyof P>, Exclude<keyof P,
  * The arguments of `pulumi.dynamic.Resource`'s constructor for a kind: its thin provider, the declared inputs
  * and outputs, the kind's options (legacy alias, delete-before-replace for a natural key) and its type token.
  * The resource's name travels as `__claimant`: the plugin gives the handler no URN, and claims.ts names both
- * resources when two declare one live object.
+ * resources when two declare one live object. A connection that can never reach the API (no token anywhere) is
+ * refused here, by the constructor's throw (connectionAtCall.ts says why not later).
  */
 export function registration<P extends PropertySpecs<never>, Args extends object>(
   definition: KindDefinition<ResourceKind, P>,
@@ -205,6 +207,7 @@ export function registration<P extends PropertySpecs<never>, Args extends object
   args: Args & ArgsMatch<Args, P>,
   opts: pulumi.CustomResourceOptions | undefined,
 ): [pulumi.dynamic.ResourceProvider, string, pulumi.Inputs, pulumi.CustomResourceOptions, string, string] {
+  refuseConnectionNow((args as { connection?: unknown }).connection);
   return [
     thinProvider(definition.kind),
     name,
