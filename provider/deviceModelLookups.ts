@@ -63,6 +63,7 @@ const MODEL_USAGE =
 /**
  * Finds a headset model by id, or by name (and manufacturer); an error lists the models there are.
  *
+ * @function
  * @example
  * const quest3 = dm.getDeviceModelOutput({ name: "Quest 3", manufacturer: "Meta" });
  * new dm.App("trainer", { name: "Forklift Trainer", deviceModelIds: [quest3.id] });
@@ -122,6 +123,7 @@ const MODELS_USAGE = 'getDeviceModels(), getDeviceModels({ manufacturer: "Meta",
  * The headset models of the organization, filtered by manufacturer or support; none matching is an empty list,
  * not an error (a program decides what it needs).
  *
+ * @function
  * @example
  * const meta = dm.getDeviceModelsOutput({ manufacturer: "Meta", supported: true });
  * new dm.App("trainer", { name: "Forklift Trainer", deviceModelIds: meta.ids });

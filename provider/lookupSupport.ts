@@ -33,7 +33,8 @@ export interface LookupOutputOptions {
 /**
  * A lookup that refuses at the call, by a synchronous throw, a connection that can never work (no token anywhere:
  * connectionAtCall.ts says why), instead of a rejected promise some language hosts never report. Its arguments'
- * checks and the API's answers come later, in the promise.
+ * checks and the API's answers come later, in the promise. A lookup so wrapped is a const: its TSDoc says
+ * `@function`, so that the reference documents it as the function it is.
  */
 export const lookup = <F extends (args: never, options?: LookupOptions) => Promise<unknown>>(fn: F): F =>
   ((args: never, options?: LookupOptions) => {

@@ -41,6 +41,7 @@ const ROLE_USAGE = 'getRole({ name: "Admin" }) or getRole({ name: "Group Viewer"
 /**
  * Finds a role by name (and type); an error lists the roles there are when none or several match.
  *
+ * @function
  * @example
  * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const groupAdmin = dm.getRoleOutput({ name: "Group Admin", type: "group" });
@@ -94,6 +95,7 @@ const CHANNEL_USAGE = 'getReleaseChannel({ appName: "Warehouse Picker", channelN
 /**
  * Finds a release channel by app name and channel name.
  *
+ * @function
  * @example
  * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const production = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" });
@@ -135,6 +137,7 @@ export interface OrganizationResult {
 /**
  * The organization of the token in use.
  *
+ * @function
  * @example
  * export const organizationSlug = dm.getCurrentOrganizationOutput().slug;
  */
@@ -158,6 +161,7 @@ export interface CurrentUserResult {
 /**
  * The user of the token in use.
  *
+ * @function
  * @example
  * export const deployedBy = dm.getCurrentUserOutput().email;
  */
@@ -181,6 +185,7 @@ export interface TokenInfoResult {
 /**
  * The token's name, API version and organization (its display form is left out: it is part of the secret).
  *
+ * @function
  * @example
  * export const tokenName = dm.getTokenInfo().then((token) => `${token.tokenName} (${token.apiVersion})`);
  */

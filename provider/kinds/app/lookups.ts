@@ -20,6 +20,7 @@ export interface GetAppArgs {
 /**
  * Finds an app of the organization by name.
  *
+ * @function
  * @example
  * const simulator = dm.getAppOutput({ name: "Training Simulator" });
  * new dm.TagSet("simulator-tags", { ownerType: "app", ownerId: simulator.id, tags: ["training"] });

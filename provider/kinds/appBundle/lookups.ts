@@ -25,6 +25,7 @@ export interface GetAppBundleArgs {
 /**
  * Finds a bundle of an app by its label (exactly one must have it) or its id.
  *
+ * @function
  * @example
  * const simulator = dm.getAppOutput({ name: "Training Simulator" });
  * const field = dm.getAppBundleOutput({ appId: simulator.id, label: "Field test" });

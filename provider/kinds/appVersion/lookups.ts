@@ -31,6 +31,7 @@ export interface GetAppVersionArgs {
  * Finds a version of an app by the app's name and the version's name (a build uploaded by hand or by the vendor's
  * CLI; one this program uploads is an `AppVersion`, whose `id` a channel takes directly).
  *
+ * @function
  * @example
  * const production = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" });
  * const v24 = dm.getAppVersionOutput({ appName: "Training Simulator", version: "2.4.0" });

@@ -51,6 +51,7 @@ const deviceResult = (d: ApiDevice): DeviceResult => ({
 /**
  * Finds a device by id, by name or by serial number.
  *
+ * @function
  * @example
  * const beta = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Beta" });
  * const headset = dm.getDeviceOutput({ serialNumber: "ACM0003" });
@@ -104,6 +105,7 @@ const DEVICES_USAGE = 'getDevices({ groupId: "<group uuid>", tags: ["lobby"], se
 /**
  * The organization's devices that match every filter given, in the API's order (possibly none).
  *
+ * @function
  * @example
  * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const lobbyHeadsets = dm.getDevicesOutput({ groupId: berlin.id, tags: ["lobby"] });

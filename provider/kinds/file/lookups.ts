@@ -17,6 +17,7 @@ export interface GetFileArgs {
 /**
  * Finds a file of the organization by file name.
  *
+ * @function
  * @example
  * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const manual = dm.getFileOutput({ filename: "safety-manual.pdf" });

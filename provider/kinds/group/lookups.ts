@@ -57,6 +57,7 @@ const groupResult = (g: ApiGroup): GroupResult => ({
 /**
  * Finds a group by id, or by name among the children of one parent (the root when parentId is absent).
  *
+ * @function
  * @example
  * const emea = dm.getGroupOutput({ name: "EMEA" });
  * const berlin = dm.getGroupOutput({ name: "Berlin Lab", parentId: emea.id });
@@ -150,6 +151,7 @@ function* depthFirst(nodes: GroupTreeNode[]): Generator<GroupTreeNode> {
  * every configured site under a region, whoever created the sites. The roots are the answer's top-level nodes
  * (for a token with only group roles the documents do not say which; their parentId is null either way).
  *
+ * @function
  * @example
  * const emea = dm.getGroupOutput({ name: "EMEA" });
  * const tree = dm.getGroupTreeOutput({ rootGroupId: emea.id });

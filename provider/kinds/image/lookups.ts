@@ -44,6 +44,7 @@ const IMAGE_USAGE = 'getImage({ name: "acme-menu-icon.png", type: "headset-xp-me
 /**
  * Finds an image by its file name among the images of one type (the API lists images by type).
  *
+ * @function
  * @example
  * const icon = dm.getImageOutput({ name: "acme-menu-icon.png", type: "headset-xp-menu-icon" });
  */
@@ -84,6 +85,7 @@ export interface GetCustom3DEnvironmentArgs {
 /**
  * Finds a custom 3D environment by its file name.
  *
+ * @function
  * @example
  * const showroom = dm.getCustom3DEnvironmentOutput({ name: "acme-showroom.glb" });
  */

@@ -19,6 +19,7 @@ export interface GetTagArgs {
 /**
  * Finds a tag of the organization's catalogue by name.
  *
+ * @function
  * @example
  * export const lobbyTagId = dm.getTagOutput({ name: "lobby" }).id;
  */

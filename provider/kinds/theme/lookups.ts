@@ -28,6 +28,7 @@ const THEME_USAGE =
 /**
  * Finds a theme, system or custom, by name.
  *
+ * @function
  * @example
  * const dark = dm.getThemeOutput({ name: "ArborXR Dark" });
  * const brand = dm.getThemeOutput({ name: "Acme Brand", systemOwned: false });

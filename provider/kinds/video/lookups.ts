@@ -18,6 +18,7 @@ export interface GetVideoArgs {
 /**
  * Finds a video of the organization by name.
  *
+ * @function
  * @example
  * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const tour = dm.getVideoOutput({ name: "Welcome Tour" });
