@@ -5,29 +5,31 @@
 // run here (not installed; the Go module proxy answers 403 for it; this CLI build has none), so this runs the
 // program inline (the Automation API is its host) and test/resources/connection-at-call.test.ts asserts the
 // synchronous throw itself for every lookup and kind; that a throw is reported by every host is the premise.
+import * as fs from "fs";
 import * as path from "path";
+import * as ts from "typescript";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createEngine, type Engine, type RunResult } from "../engine";
 import * as dm from "../../provider";
 
 const repoRoot = path.resolve(__dirname, "../..");
 
-/** The README's Quick start program. */
+/**
+ * The README's Quick start program itself (its first TypeScript snippet), compiled to CommonJS and run with
+ * `pulumi-devicemgmt` as this checkout's package.
+ */
 function quickStart(): void {
-  const admin = dm.getRoleOutput({ name: "Admin", type: "organization" });
-  const groupAdmin = dm.getRoleOutput({ name: "Group Admin", type: "group" });
-  const production = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" });
-
-  const emea = new dm.Group("emea", { name: "EMEA" });
-  const berlin = new dm.Group("berlin", { name: "Berlin Lab", parentId: emea.id, configured: true });
-  new dm.GroupReleaseChannel("berlin-sim", { groupId: berlin.id, releaseChannelId: production.id });
-  new dm.User("emil", {
-    firstName: "Emil",
-    lastName: "Lindqvist",
-    email: "emil@acme.example",
-    defaultRoleId: admin.id,
-    groupRoles: [{ roleId: groupAdmin.id, groupId: berlin.id }],
+  const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
+  const section = readme.slice(readme.indexOf("\n## Quick start\n"));
+  const snippet = /^```ts\n([\s\S]*?)^```$/m.exec(section)![1];
+  const { outputText } = ts.transpileModule(snippet, {
+    compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022 },
   });
+  const load = (name: string): unknown => {
+    if (name !== "pulumi-devicemgmt") throw new Error(`the Quick start imports ${name}`);
+    return dm;
+  };
+  new Function("require", "exports", outputText)(load, {});
 }
 
 let emulator: RunningEmulator;
