@@ -1,10 +1,25 @@
 /** Tests run from TypeScript sources; types are checked by `npm run typecheck`, so ts-jest only transpiles. */
+const os = require("os");
+
+/**
+ * How much longer than on an idle machine a test may take (test/timeouts.ts reads it back in the workers). A run of
+ * the Pulumi CLI is CPU-bound: on 2 cores at a load of 12, test/policy/policy.test.ts ran 925 s and one of its tests
+ * went over 180 s. DEVICEMGMT_TEST_TIMEOUT_SCALE sets it (e.g. 3 on a shared machine); unset, it is the load per core
+ * when jest starts, from 1 to 4, so an idle CI machine keeps 180 s and a hung test cannot stretch the run much.
+ */
+const given = Number(process.env.DEVICEMGMT_TEST_TIMEOUT_SCALE);
+const scale = given >= 1 ? given : Math.min(4, Math.max(1, os.loadavg()[0] / os.cpus().length));
+process.env.DEVICEMGMT_TEST_TIMEOUT_SCALE = scale.toFixed(2);
+
 module.exports = {
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
   testMatch: ["**/*.test.ts"],
   transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
-  testTimeout: 180000,
+  testTimeout: Math.round(180000 * scale),
+  // Timeouts a test or hook gives itself scale too, and a test that timed out cannot run its remaining CLI
+  // operations into the next test (test/setup.ts).
+  setupFilesAfterEnv: ["<rootDir>/test/setup.ts"],
   maxWorkers: 2,
   // Every test file loads its own copy of the SDK and the provider, and process-wide hooks (jest --detectLeaks)
   // keep copies alive, so a worker's heap grows to ~700 MB. Tearing that

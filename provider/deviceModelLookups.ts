@@ -8,6 +8,7 @@ import { checker } from "./client/arguments";
 import {
   byId,
   exactlyOne,
+  lookup,
   lookupClient,
   toOutput,
   toOutputWithOptionalArgs,
@@ -62,11 +63,12 @@ const MODEL_USAGE =
 /**
  * Finds a headset model by id, or by name (and manufacturer); an error lists the models there are.
  *
+ * @function
  * @example
  * const quest3 = dm.getDeviceModelOutput({ name: "Quest 3", manufacturer: "Meta" });
  * new dm.App("trainer", { name: "Forklift Trainer", deviceModelIds: [quest3.id] });
  */
-export async function getDeviceModel(
+export const getDeviceModel = lookup(async function getDeviceModel(
   args: GetDeviceModelArgs,
   options?: LookupOptions,
 ): Promise<DeviceModelResult> {
@@ -92,7 +94,7 @@ export async function getDeviceModel(
     models.map((m) => (m.manufacturer ? `${m.name} (${m.manufacturer})` : m.name)),
   );
   return modelResult(model);
-}
+});
 /** {@link getDeviceModel} with Inputs, as an Output. */
 export const getDeviceModelOutput = toOutput(getDeviceModel);
 
@@ -121,11 +123,12 @@ const MODELS_USAGE = 'getDeviceModels(), getDeviceModels({ manufacturer: "Meta",
  * The headset models of the organization, filtered by manufacturer or support; none matching is an empty list,
  * not an error (a program decides what it needs).
  *
+ * @function
  * @example
  * const meta = dm.getDeviceModelsOutput({ manufacturer: "Meta", supported: true });
  * new dm.App("trainer", { name: "Forklift Trainer", deviceModelIds: meta.ids });
  */
-export async function getDeviceModels(
+export const getDeviceModels = lookup(async function getDeviceModels(
   args: GetDeviceModelsArgs = {},
   options?: LookupOptions,
 ): Promise<DeviceModelsResult> {
@@ -146,6 +149,6 @@ export async function getDeviceModels(
     .map(modelResult)
     .sort((a, b) => byText(a.manufacturer ?? "", b.manufacturer ?? "") || byText(a.name, b.name));
   return { models, ids: models.map((m) => m.id) };
-}
+});
 /** {@link getDeviceModels} with Inputs, as an Output (no arguments: every model). */
 export const getDeviceModelsOutput = toOutputWithOptionalArgs(getDeviceModels);

@@ -5,6 +5,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import { LookupError } from "./errors";
 import { clientFor, resolveConnection, stackSettingsFrom, type ConnectionInput } from "./connection";
+import { refuseConnectionNow } from "./connectionAtCall";
 import { NotFoundError, type App, type DeviceMgmtClient } from "./client";
 
 /**
@@ -28,6 +29,25 @@ export interface LookupOutputOptions {
     allowInsecureHttp?: pulumi.Input<boolean>;
   }>;
 }
+
+/**
+ * A lookup that refuses at the call, by a synchronous throw, a connection that can never work (no token anywhere:
+ * connectionAtCall.ts says why), instead of a rejected promise some language hosts never report. Its arguments'
+ * checks and the API's answers come later, in the promise. A lookup so wrapped is a const: its TSDoc says
+ * `@function`, so that the reference documents it as the function it is.
+ */
+export const lookup = <F extends (args: never, options?: LookupOptions) => Promise<unknown>>(fn: F): F =>
+  ((args: never, options?: LookupOptions) => {
+    refuseConnectionNow(options?.connection);
+    return fn(args, options);
+  }) as F;
+
+/** {@link lookup} for a lookup that takes no arguments, only options. */
+export const lookupWithoutArgs = <F extends (options?: LookupOptions) => Promise<unknown>>(fn: F): F =>
+  ((options?: LookupOptions) => {
+    refuseConnectionNow(options?.connection);
+    return fn(options);
+  }) as F;
 
 export function lookupClient(options?: LookupOptions): DeviceMgmtClient {
   const stack = stackSettingsFrom((key) => pulumi.runtime.getConfig(key));
@@ -75,12 +95,15 @@ export type LookupInputs<A> = A extends unknown ? { [K in keyof A]: pulumi.Input
 export const resolvedOptions = (options?: LookupOutputOptions): pulumi.Output<LookupOptions> =>
   pulumi.output(options ?? {}) as pulumi.Output<LookupOptions>;
 
+/** The Output forms refuse at the call too: a rejection inside an `apply` is what some hosts never report. */
 export const toOutput =
   <A, R>(fn: (args: A, options?: LookupOptions) => Promise<R>) =>
-  (args: LookupInputs<A>, options?: LookupOutputOptions): pulumi.Output<R> =>
-    pulumi
+  (args: LookupInputs<A>, options?: LookupOutputOptions): pulumi.Output<R> => {
+    refuseConnectionNow(options?.connection);
+    return pulumi
       .all([pulumi.output(args), resolvedOptions(options)])
       .apply(([resolved, opts]) => fn(resolved as unknown as A, opts));
+  };
 
 /** The Output form of a lookup whose arguments are all optional (called with none: every match). */
 export const toOutputWithOptionalArgs =
@@ -90,5 +113,7 @@ export const toOutputWithOptionalArgs =
 
 export const toOutputWithoutArgs =
   <R>(fn: (options?: LookupOptions) => Promise<R>) =>
-  (options?: LookupOutputOptions): pulumi.Output<R> =>
-    resolvedOptions(options).apply((opts) => fn(opts));
+  (options?: LookupOutputOptions): pulumi.Output<R> => {
+    refuseConnectionNow(options?.connection);
+    return resolvedOptions(options).apply((opts) => fn(opts));
+  };

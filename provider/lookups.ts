@@ -6,6 +6,8 @@ import { checker } from "./client/arguments";
 import {
   appNamed,
   exactlyOne,
+  lookup,
+  lookupWithoutArgs,
   lookupClient,
   toOutput,
   toOutputWithoutArgs,
@@ -39,6 +41,7 @@ const ROLE_USAGE = 'getRole({ name: "Admin" }) or getRole({ name: "Group Viewer"
 /**
  * Finds a role by name (and type); an error lists the roles there are when none or several match.
  *
+ * @function
  * @example
  * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const groupAdmin = dm.getRoleOutput({ name: "Group Admin", type: "group" });
@@ -48,7 +51,10 @@ const ROLE_USAGE = 'getRole({ name: "Admin" }) or getRole({ name: "Group Viewer"
  *   groupRoles: [{ roleId: groupAdmin.id, groupId: berlin.id }],
  * });
  */
-export async function getRole(args: GetRoleArgs, options?: LookupOptions): Promise<RoleResult> {
+export const getRole = lookup(async function getRole(
+  args: GetRoleArgs,
+  options?: LookupOptions,
+): Promise<RoleResult> {
   const check = checker("getRole", args, ROLE_USAGE);
   check.only("name", "type");
   const name = check.name("name", "role's name");
@@ -62,7 +68,7 @@ export async function getRole(args: GetRoleArgs, options?: LookupOptions): Promi
     roles.map((r) => `${r.name} (${r.type})`),
   );
   return { id: role.id, name: role.name, type: role.type, isOwnedBySystem: role.isOwnedBySystem };
-}
+});
 /** {@link getRole} with Inputs, as an Output. */
 export const getRoleOutput = toOutput(getRole);
 
@@ -89,12 +95,13 @@ const CHANNEL_USAGE = 'getReleaseChannel({ appName: "Warehouse Picker", channelN
 /**
  * Finds a release channel by app name and channel name.
  *
+ * @function
  * @example
  * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const production = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" });
  * new dm.GroupReleaseChannel("berlin-simulator", { groupId: berlin.id, releaseChannelId: production.id });
  */
-export async function getReleaseChannel(
+export const getReleaseChannel = lookup(async function getReleaseChannel(
   args: GetReleaseChannelArgs,
   options?: LookupOptions,
 ): Promise<ReleaseChannelResult> {
@@ -113,7 +120,7 @@ export async function getReleaseChannel(
     channels.map((c) => c.name),
   );
   return { id: channel.id, name: channel.name, appId: app.id, appName: app.name };
-}
+});
 /** {@link getReleaseChannel} with Inputs, as an Output. */
 export const getReleaseChannelOutput = toOutput(getReleaseChannel);
 
@@ -130,13 +137,16 @@ export interface OrganizationResult {
 /**
  * The organization of the token in use.
  *
+ * @function
  * @example
  * export const organizationSlug = dm.getCurrentOrganizationOutput().slug;
  */
-export async function getCurrentOrganization(options?: LookupOptions): Promise<OrganizationResult> {
+export const getCurrentOrganization = lookupWithoutArgs(async function getCurrentOrganization(
+  options?: LookupOptions,
+): Promise<OrganizationResult> {
   const org = await lookupClient(options).currentOrganization();
   return { id: org.id, name: org.name, slug: org.slug };
-}
+});
 /** {@link getCurrentOrganization} as an Output (its connection may come from Outputs). */
 export const getCurrentOrganizationOutput = toOutputWithoutArgs(getCurrentOrganization);
 
@@ -151,13 +161,16 @@ export interface CurrentUserResult {
 /**
  * The user of the token in use.
  *
+ * @function
  * @example
  * export const deployedBy = dm.getCurrentUserOutput().email;
  */
-export async function getCurrentUser(options?: LookupOptions): Promise<CurrentUserResult> {
+export const getCurrentUser = lookupWithoutArgs(async function getCurrentUser(
+  options?: LookupOptions,
+): Promise<CurrentUserResult> {
   const user = await lookupClient(options).currentUser();
   return { id: user.id, firstName: user.firstName, lastName: user.lastName, email: user.email };
-}
+});
 /** {@link getCurrentUser} as an Output (its connection may come from Outputs). */
 export const getCurrentUserOutput = toOutputWithoutArgs(getCurrentUser);
 
@@ -172,10 +185,13 @@ export interface TokenInfoResult {
 /**
  * The token's name, API version and organization (its display form is left out: it is part of the secret).
  *
+ * @function
  * @example
  * export const tokenName = dm.getTokenInfo().then((token) => `${token.tokenName} (${token.apiVersion})`);
  */
-export async function getTokenInfo(options?: LookupOptions): Promise<TokenInfoResult> {
+export const getTokenInfo = lookupWithoutArgs(async function getTokenInfo(
+  options?: LookupOptions,
+): Promise<TokenInfoResult> {
   const info = await lookupClient(options).tokenInfo();
   return {
     tokenName: info.token_name,
@@ -183,6 +199,6 @@ export async function getTokenInfo(options?: LookupOptions): Promise<TokenInfoRe
     organizationId: info.organization_id,
     basePath: info.base_path,
   };
-}
+});
 /** {@link getTokenInfo} as an Output (its connection may come from Outputs). */
 export const getTokenInfoOutput = toOutputWithoutArgs(getTokenInfo);

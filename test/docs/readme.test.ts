@@ -8,7 +8,12 @@ import * as os from "os";
 import * as path from "path";
 import * as ts from "typescript";
 import { startEmulator } from "../../emulator";
-import { DeviceMgmtClient } from "../../provider/client";
+import {
+  DEFAULT_BACKOFF,
+  DEFAULT_PROCESSING_TIMEOUT_MS,
+  DEFAULT_RATE_LIMIT,
+  DeviceMgmtClient,
+} from "../../provider/client";
 import { KINDS } from "../../provider/kinds";
 import { errorsOf, repoRoot, snippetProgram } from "./snippets";
 
@@ -123,6 +128,27 @@ describe("the README's Lookups table", () => {
 const kindTypes = Object.values(KINDS)
   .map((k) => k.type as string)
   .sort();
+
+describe("the README's Configuration table", () => {
+  it("gives the client's defaults for the budget, the retries and the two upload timeouts", () => {
+    const defaults = Object.fromEntries(
+      tableRows(section("Configuration")).flatMap(([setting, stackConfig]) => {
+        const given = /\(default (\d+)[;)]/.exec(setting);
+        return given ? [[codeIn(stackConfig)[0], Number(given[1])]] : [];
+      }),
+    );
+    const client = new DeviceMgmtClient({ baseUrl: "http://127.0.0.1:1/api/v3", apiToken: "1|unused" });
+    expect(defaults).toEqual({
+      "devicemgmt:requestsPerMinute": DEFAULT_RATE_LIMIT.limit,
+      "devicemgmt:maxRetries": DEFAULT_BACKOFF.maxAttempts - 1,
+      "devicemgmt:uploadPartTimeoutSeconds": client.storageTimeoutMs / 1000,
+      "devicemgmt:processingTimeoutSeconds": DEFAULT_PROCESSING_TIMEOUT_MS / 1000,
+    });
+    // Troubleshooting says the same budget per organization.
+    expect(DEFAULT_RATE_LIMIT.windowMs).toBe(60_000);
+    expect(section("Troubleshooting")).toContain(`${DEFAULT_RATE_LIMIT.limit} requests per minute`);
+  });
+});
 
 describe("the README's resource and adoption tables", () => {
   it("the resource table lists every resource kind once", () => {

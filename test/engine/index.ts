@@ -14,6 +14,7 @@ import { trackedCommand, type TrackedCommand } from "./command";
 import { foldEvents, isEngineResource, plainOutputs, runResult } from "./events";
 import { checkpointFile, pendingOperations, readCheckpoint, resourceViews } from "./state";
 import { ownSubchannelPoolPerClient } from "./subchannels";
+import { callingTest, track, untrack } from "./fence";
 import type { EngineOptions, PendingOperation, Program, ResourceView, RunOptions, RunResult } from "./types";
 
 export * from "./types";
@@ -35,6 +36,8 @@ export class Engine {
   private output = "";
   private busy = false;
   private launchers = 0;
+  /** The operation running now: a test that timed out may leave one (fence.ts). */
+  private running: Promise<unknown> | undefined;
 
   private constructor(
     readonly stack: Stack,
@@ -68,7 +71,9 @@ export class Engine {
     // summary (`stack history`): three more CLI processes per operation. The outputs come from the run's own
     // events here and the summary is not used, so neither is asked for.
     Object.assign(stack, { outputs: async () => ({}), info: async () => undefined });
-    return new Engine(stack, folder, env, cli, options, project, stackName);
+    const engine = new Engine(stack, folder, env, cli, options, project, stackName);
+    track(engine);
+    return engine;
   }
 
   /** Everything the CLI printed and every diagnostic it reported (the plugins' stderr included), so far. */
@@ -179,13 +184,42 @@ export class Engine {
     program: Program | undefined,
     options: RunOptions,
   ): Promise<RunResult> {
+    const caller = callingTest();
+    if (caller?.ended) {
+      throw new Error(`"${caller.name}" has ended (timed out?): its later operations are not run`);
+    }
     if (this.busy) throw new Error("one operation at a time: the previous one has not finished");
     this.busy = true;
+    const operation = this.runOnce(kind, program, options);
+    this.running = operation;
     try {
-      return await this.runOnce(kind, program, options);
+      return await operation;
     } finally {
       this.busy = false;
+      this.running = undefined;
     }
+  }
+
+  /**
+   * After a test (fence.ts): waits up to `waitMs` for an operation still running, then kills it (and clears the
+   * lock it leaves), so that the next test finds the engine idle. Nothing to do after a test that finished.
+   */
+  async settle(waitMs: number): Promise<void> {
+    const operation = this.running;
+    if (!operation) return;
+    let timer: NodeJS.Timeout | undefined;
+    const done = await Promise.race([
+      operation.then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), waitMs))),
+    ]);
+    clearTimeout(timer);
+    if (done) return;
+    this.cli.killAll();
+    await operation.catch(() => undefined);
+    await this.cancel().catch(() => undefined);
   }
 
   private async runOnce(
@@ -325,7 +359,10 @@ export class Engine {
   }
 
   async close(): Promise<void> {
+    untrack(this);
     this.cli.killAll();
+    // The killed operation ends before its folder goes, so that it does not fail on a folder half removed.
+    await this.running?.catch(() => undefined);
     rmSync(this.folder, { recursive: true, force: true });
   }
 }

@@ -155,13 +155,21 @@ it("the example config as committed validates against the pack's schemas; a rule
   expect(asCommitted.errors.filter((e) => /validating policy config/.test(e.message))).toEqual([]);
   expect(policiesViolated(asCommitted)).toEqual(["devicemgmt-folder-channel"]);
 
-  // The engine validates every policy's required config before anything runs.
-  const { "devicemgmt-site-device-tags": _left, ...without } = passing;
+  // The engine validates every policy's required config before anything runs; the two rules without required
+  // config (the README says which) may be left out of the file.
+  const {
+    "devicemgmt-site-device-tags": _left,
+    "devicemgmt-vendor-branding": _optional,
+    "devicemgmt-kiosk-pin": _none,
+    ...without
+  } = passing;
   const missing = await preview(organization, without);
   expect(missing.ok).toBe(false);
-  expect(missing.errors.map((e) => e.message)).toEqual(
+  const validation = missing.errors.map((e) => e.message).filter((m) => /is required/.test(m));
+  expect(validation).toEqual(
     expect.arrayContaining([expect.stringContaining("devicemgmt-site-device-tags: siteTags is required")]),
   );
+  expect(validation.join("\n")).not.toMatch(/devicemgmt-(vendor-branding|kiosk-pin)/);
   expect(missing.policyViolations).toEqual([]);
 });
 

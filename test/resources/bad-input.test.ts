@@ -273,12 +273,17 @@ describe("plain http to another machine, from each source", () => {
 });
 
 describe("lookup misuse is refused before any request", () => {
+  // A connection that passes the call's check (connectionAtCall.ts) and reaches nothing: a request would fail otherwise.
+  const options = { connection: { baseUrl: "http://127.0.0.1:1/api/v3", apiToken: "1|unused" } };
+
   it("getRole({})", async () => {
-    await expect(getRole({} as never)).rejects.toThrow(/getRole: argument "name" must be the role's name/);
+    await expect(getRole({} as never, options)).rejects.toThrow(
+      /getRole: argument "name" must be the role's name/,
+    );
   });
 
   it('getGroup({ id: ".." })', async () => {
-    await expect(getGroup({ id: ".." })).rejects.toThrow(
+    await expect(getGroup({ id: ".." }, options)).rejects.toThrow(
       /argument "id" must be the UUID of a group.*got "\.\."/s,
     );
   });

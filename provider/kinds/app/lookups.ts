@@ -1,7 +1,7 @@
 /** `getApp`: an app by name. */
 import { checker } from "../../client/arguments";
 import { liveStateOf } from "../../framework/properties";
-import { appNamed, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
+import { appNamed, lookup, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
 import { appProperties } from "./properties";
 
 export interface AppResult {
@@ -20,11 +20,15 @@ export interface GetAppArgs {
 /**
  * Finds an app of the organization by name.
  *
+ * @function
  * @example
  * const simulator = dm.getAppOutput({ name: "Training Simulator" });
  * new dm.TagSet("simulator-tags", { ownerType: "app", ownerId: simulator.id, tags: ["training"] });
  */
-export async function getApp(args: GetAppArgs, options?: LookupOptions): Promise<AppResult> {
+export const getApp = lookup(async function getApp(
+  args: GetAppArgs,
+  options?: LookupOptions,
+): Promise<AppResult> {
   const check = checker("getApp", args, 'getApp({ name: "Training Simulator" })');
   check.only("name");
   const name = check.name("name", "app's name");
@@ -35,6 +39,6 @@ export async function getApp(args: GetAppArgs, options?: LookupOptions): Promise
   );
   // The name as the App kind maps it (its one live mapping); the package name is not a property of the kind.
   return { id: app.id, name: liveStateOf(appProperties, app).name, packageName: app.packageName ?? null };
-}
+});
 /** {@link getApp} with Inputs, as an Output. */
 export const getAppOutput = toOutput(getApp);

@@ -1,6 +1,6 @@
 /** `getAppBundle`: a bundle of an app, by label or by id. */
 import { checker } from "../../client/arguments";
-import { exactlyOne, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
+import { exactlyOne, lookup, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
 
 export interface AppBundleResult {
   /** For a ReleaseChannelVersion's `bundleId`. */
@@ -25,11 +25,12 @@ export interface GetAppBundleArgs {
 /**
  * Finds a bundle of an app by its label (exactly one must have it) or its id.
  *
+ * @function
  * @example
  * const simulator = dm.getAppOutput({ name: "Training Simulator" });
  * const field = dm.getAppBundleOutput({ appId: simulator.id, label: "Field test" });
  */
-export async function getAppBundle(
+export const getAppBundle = lookup(async function getAppBundle(
   args: GetAppBundleArgs,
   options?: LookupOptions,
 ): Promise<AppBundleResult> {
@@ -56,6 +57,6 @@ export async function getAppBundle(
     versionId: bundle.appBuild?.id ?? null,
     status: bundle.status ?? null,
   };
-}
+});
 /** {@link getAppBundle} with Inputs, as an Output. */
 export const getAppBundleOutput = toOutput(getAppBundle);

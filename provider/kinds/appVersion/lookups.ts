@@ -1,6 +1,13 @@
 /** `getAppVersion`: a version (build) of an app by the app's name and the version's name. */
 import { checker } from "../../client/arguments";
-import { appNamed, exactlyOne, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
+import {
+  appNamed,
+  exactlyOne,
+  lookup,
+  lookupClient,
+  toOutput,
+  type LookupOptions,
+} from "../../lookupSupport";
 
 /** One version (build) of an app. */
 export interface AppVersionResult {
@@ -24,6 +31,7 @@ export interface GetAppVersionArgs {
  * Finds a version of an app by the app's name and the version's name (a build uploaded by hand or by the vendor's
  * CLI; one this program uploads is an `AppVersion`, whose `id` a channel takes directly).
  *
+ * @function
  * @example
  * const production = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" });
  * const v24 = dm.getAppVersionOutput({ appName: "Training Simulator", version: "2.4.0" });
@@ -31,7 +39,7 @@ export interface GetAppVersionArgs {
  *   appId: production.appId, releaseChannelId: production.id, versionId: v24.id,
  * });
  */
-export async function getAppVersion(
+export const getAppVersion = lookup(async function getAppVersion(
   args: GetAppVersionArgs,
   options?: LookupOptions,
 ): Promise<AppVersionResult> {
@@ -53,6 +61,6 @@ export async function getAppVersion(
     versions.map((v) => v.version ?? v.id),
   );
   return { id: found.id, version, code: found.code ?? null, appId: app.id, appName: app.name };
-}
+});
 /** {@link getAppVersion} with Inputs, as an Output. */
 export const getAppVersionOutput = toOutput(getAppVersion);

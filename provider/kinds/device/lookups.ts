@@ -1,7 +1,7 @@
 /** `getDevice` (one device by id, name or serial number) and `getDevices` (a list by group, tags and serials). */
 import type { Device as ApiDevice } from "../../client";
 import { checker } from "../../client/arguments";
-import { byId, exactlyOne, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
+import { byId, exactlyOne, lookup, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
 import { deviceProperties } from "./properties";
 
 /** A device of the organization. */
@@ -51,12 +51,16 @@ const deviceResult = (d: ApiDevice): DeviceResult => ({
 /**
  * Finds a device by id, by name or by serial number.
  *
+ * @function
  * @example
  * const beta = dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Beta" });
  * const headset = dm.getDeviceOutput({ serialNumber: "ACM0003" });
  * new dm.DeviceReleaseChannel("headset-beta", { deviceId: headset.id, releaseChannelId: beta.id });
  */
-export async function getDevice(args: GetDeviceArgs, options?: LookupOptions): Promise<DeviceResult> {
+export const getDevice = lookup(async function getDevice(
+  args: GetDeviceArgs,
+  options?: LookupOptions,
+): Promise<DeviceResult> {
   const check = checker("getDevice", args, DEVICE_USAGE);
   check.only("id", "name", "serialNumber");
   const given = (["id", "name", "serialNumber"] as const).filter((key) => check.has(key));
@@ -82,7 +86,7 @@ export async function getDevice(args: GetDeviceArgs, options?: LookupOptions): P
     [],
   );
   return deviceResult(device);
-}
+});
 /** {@link getDevice} with Inputs, as an Output. */
 export const getDeviceOutput = toOutput(getDevice);
 
@@ -101,12 +105,16 @@ const DEVICES_USAGE = 'getDevices({ groupId: "<group uuid>", tags: ["lobby"], se
 /**
  * The organization's devices that match every filter given, in the API's order (possibly none).
  *
+ * @function
  * @example
  * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const lobbyHeadsets = dm.getDevicesOutput({ groupId: berlin.id, tags: ["lobby"] });
  * export const lobbySerials = lobbyHeadsets.apply((devices) => devices.map((d) => d.serialNumber));
  */
-export async function getDevices(args: GetDevicesArgs, options?: LookupOptions): Promise<DeviceResult[]> {
+export const getDevices = lookup(async function getDevices(
+  args: GetDevicesArgs,
+  options?: LookupOptions,
+): Promise<DeviceResult[]> {
   const check = checker("getDevices", args, DEVICES_USAGE);
   check.only("groupId", "tags", "serialNumbers");
   const groupId = check.has("groupId") ? check.uuid("groupId", "group") : undefined;
@@ -127,6 +135,6 @@ export async function getDevices(args: GetDevicesArgs, options?: LookupOptions):
     serialNumbers: serialNumbers?.length ? serialNumbers : undefined,
   });
   return devices.map(deviceResult);
-}
+});
 /** {@link getDevices} with Inputs, as an Output. */
 export const getDevicesOutput = toOutput(getDevices);

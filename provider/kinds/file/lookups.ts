@@ -1,6 +1,6 @@
 /** `getFile`: a file by name. */
 import { checker } from "../../client/arguments";
-import { exactlyOne, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
+import { exactlyOne, lookup, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
 
 export interface FileResult {
   /** For a GroupFile's or DeviceFile's `fileId`. */
@@ -17,12 +17,16 @@ export interface GetFileArgs {
 /**
  * Finds a file of the organization by file name.
  *
+ * @function
  * @example
  * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const manual = dm.getFileOutput({ filename: "safety-manual.pdf" });
  * new dm.GroupFile("berlin-manual", { groupId: berlin.id, fileId: manual.id });
  */
-export async function getFile(args: GetFileArgs, options?: LookupOptions): Promise<FileResult> {
+export const getFile = lookup(async function getFile(
+  args: GetFileArgs,
+  options?: LookupOptions,
+): Promise<FileResult> {
   const check = checker("getFile", args, 'getFile({ filename: "safety-manual.pdf" })');
   check.only("filename");
   const filename = check.name("filename", "file's name");
@@ -34,6 +38,6 @@ export async function getFile(args: GetFileArgs, options?: LookupOptions): Promi
     files.map((f) => f.filename),
   );
   return { id: file.id, filename: file.filename };
-}
+});
 /** {@link getFile} with Inputs, as an Output. */
 export const getFileOutput = toOutput(getFile);

@@ -5,6 +5,7 @@ import { liveStateOf } from "../../framework/properties";
 import {
   byId,
   exactlyOne,
+  lookup,
   lookupClient,
   toOutput,
   toOutputWithOptionalArgs,
@@ -56,11 +57,15 @@ const groupResult = (g: ApiGroup): GroupResult => ({
 /**
  * Finds a group by id, or by name among the children of one parent (the root when parentId is absent).
  *
+ * @function
  * @example
  * const emea = dm.getGroupOutput({ name: "EMEA" });
  * const berlin = dm.getGroupOutput({ name: "Berlin Lab", parentId: emea.id });
  */
-export async function getGroup(args: GetGroupArgs, options?: LookupOptions): Promise<GroupResult> {
+export const getGroup = lookup(async function getGroup(
+  args: GetGroupArgs,
+  options?: LookupOptions,
+): Promise<GroupResult> {
   const check = checker("getGroup", args, GROUP_USAGE);
   check.only("id", "name", "parentId");
   if (check.has("id")) {
@@ -88,7 +93,7 @@ export async function getGroup(args: GetGroupArgs, options?: LookupOptions): Pro
     siblings.map((s) => s.name),
   );
   return groupResult(g);
-}
+});
 /** {@link getGroup} with Inputs (e.g. `parentId: folder.id`), as an Output. */
 export const getGroupOutput = toOutput(getGroup);
 
@@ -146,12 +151,13 @@ function* depthFirst(nodes: GroupTreeNode[]): Generator<GroupTreeNode> {
  * every configured site under a region, whoever created the sites. The roots are the answer's top-level nodes
  * (for a token with only group roles the documents do not say which; their parentId is null either way).
  *
+ * @function
  * @example
  * const emea = dm.getGroupOutput({ name: "EMEA" });
  * const tree = dm.getGroupTreeOutput({ rootGroupId: emea.id });
  * export const emeaSites = tree.all.apply((groups) => groups.filter((g) => g.configured).map((g) => g.name));
  */
-export async function getGroupTree(
+export const getGroupTree = lookup(async function getGroupTree(
   args: GetGroupTreeArgs = {},
   options?: LookupOptions,
 ): Promise<GroupTreeResult> {
@@ -168,6 +174,6 @@ export async function getGroupTree(
     every.map((g) => g.name),
   );
   return { roots: [root], all: [...depthFirst([root])] };
-}
+});
 /** {@link getGroupTree} with Inputs (e.g. `rootGroupId: region.id`), as an Output. */
 export const getGroupTreeOutput = toOutputWithOptionalArgs(getGroupTree);

@@ -5,7 +5,7 @@
  */
 import type { ImageType } from "../../client";
 import { checker } from "../../client/arguments";
-import { exactlyOne, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
+import { exactlyOne, lookup, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
 
 export const IMAGE_TYPES: readonly ImageType[] = [
   "unknown",
@@ -44,10 +44,14 @@ const IMAGE_USAGE = 'getImage({ name: "acme-menu-icon.png", type: "headset-xp-me
 /**
  * Finds an image by its file name among the images of one type (the API lists images by type).
  *
+ * @function
  * @example
  * const icon = dm.getImageOutput({ name: "acme-menu-icon.png", type: "headset-xp-menu-icon" });
  */
-export async function getImage(args: GetImageArgs, options?: LookupOptions): Promise<ImageResult> {
+export const getImage = lookup(async function getImage(
+  args: GetImageArgs,
+  options?: LookupOptions,
+): Promise<ImageResult> {
   const check = checker("getImage", args, IMAGE_USAGE);
   check.only("name", "type");
   const name = check.name("name", "image's file name");
@@ -61,7 +65,7 @@ export async function getImage(args: GetImageArgs, options?: LookupOptions): Pro
     images.flatMap((i) => (i.originalFileName ? [i.originalFileName] : [])),
   );
   return { id: image.id, name, type, isSystemOwned: image.isSystemOwned };
-}
+});
 /** {@link getImage} with Inputs, as an Output. */
 export const getImageOutput = toOutput(getImage);
 
@@ -81,10 +85,11 @@ export interface GetCustom3DEnvironmentArgs {
 /**
  * Finds a custom 3D environment by its file name.
  *
+ * @function
  * @example
  * const showroom = dm.getCustom3DEnvironmentOutput({ name: "acme-showroom.glb" });
  */
-export async function getCustom3DEnvironment(
+export const getCustom3DEnvironment = lookup(async function getCustom3DEnvironment(
   args: GetCustom3DEnvironmentArgs,
   options?: LookupOptions,
 ): Promise<Custom3DEnvironmentResult> {
@@ -103,6 +108,6 @@ export async function getCustom3DEnvironment(
     all.map((e) => e.objectName),
   );
   return { id: found.id, name: found.objectName };
-}
+});
 /** {@link getCustom3DEnvironment} with Inputs, as an Output. */
 export const getCustom3DEnvironmentOutput = toOutput(getCustom3DEnvironment);

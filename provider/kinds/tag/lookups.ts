@@ -1,7 +1,7 @@
 /** `getTag`: a tag of the catalogue by name, without case. */
 import { checker } from "../../client/arguments";
 import { liveStateOf } from "../../framework/properties";
-import { exactlyOne, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
+import { exactlyOne, lookup, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
 import { tagProperties } from "./properties";
 
 export interface TagResult {
@@ -19,10 +19,14 @@ export interface GetTagArgs {
 /**
  * Finds a tag of the organization's catalogue by name.
  *
+ * @function
  * @example
  * export const lobbyTagId = dm.getTagOutput({ name: "lobby" }).id;
  */
-export async function getTag(args: GetTagArgs, options?: LookupOptions): Promise<TagResult> {
+export const getTag = lookup(async function getTag(
+  args: GetTagArgs,
+  options?: LookupOptions,
+): Promise<TagResult> {
   const check = checker("getTag", args, 'getTag({ name: "lobby" })');
   check.only("name");
   const name = check.name("name", "tag's name");
@@ -35,6 +39,6 @@ export async function getTag(args: GetTagArgs, options?: LookupOptions): Promise
     tags.map((t) => t.name),
   );
   return { id: tag.id, ...liveStateOf(tagProperties, tag) };
-}
+});
 /** {@link getTag} with Inputs, as an Output. */
 export const getTagOutput = toOutput(getTag);

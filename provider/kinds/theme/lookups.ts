@@ -3,7 +3,7 @@
  * a LookupError that lists what there is when nothing matches, and the ids when several do.
  */
 import { checker } from "../../client/arguments";
-import { exactlyOne, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
+import { exactlyOne, lookup, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
 
 /** A menu colour theme: a system theme (offered by the service) or one of the organization's own. */
 export interface ThemeResult {
@@ -28,11 +28,15 @@ const THEME_USAGE =
 /**
  * Finds a theme, system or custom, by name.
  *
+ * @function
  * @example
  * const dark = dm.getThemeOutput({ name: "ArborXR Dark" });
  * const brand = dm.getThemeOutput({ name: "Acme Brand", systemOwned: false });
  */
-export async function getTheme(args: GetThemeArgs, options?: LookupOptions): Promise<ThemeResult> {
+export const getTheme = lookup(async function getTheme(
+  args: GetThemeArgs,
+  options?: LookupOptions,
+): Promise<ThemeResult> {
   const check = checker("getTheme", args, THEME_USAGE);
   check.only("name", "systemOwned");
   const name = check.name("name", "theme's name");
@@ -47,6 +51,6 @@ export async function getTheme(args: GetThemeArgs, options?: LookupOptions): Pro
     themes.map((t) => t.name),
   );
   return { id: theme.id, name: theme.name, isSystemOwned: theme.isSystemOwned };
-}
+});
 /** {@link getTheme} with Inputs, as an Output. */
 export const getThemeOutput = toOutput(getTheme);

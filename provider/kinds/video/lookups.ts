@@ -1,6 +1,6 @@
 /** `getVideo`: a video by name. */
 import { checker } from "../../client/arguments";
-import { exactlyOne, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
+import { exactlyOne, lookup, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
 
 export interface VideoResult {
   /** For an experience's content `{ type: "video", id }`. */
@@ -18,12 +18,16 @@ export interface GetVideoArgs {
 /**
  * Finds a video of the organization by name.
  *
+ * @function
  * @example
  * const berlin = dm.getGroupOutput({ name: "Berlin Lab" }); // a configured group at the root
  * const tour = dm.getVideoOutput({ name: "Welcome Tour" });
  * new dm.GroupVideo("berlin-tour", { groupId: berlin.id, videoId: tour.id });
  */
-export async function getVideo(args: GetVideoArgs, options?: LookupOptions): Promise<VideoResult> {
+export const getVideo = lookup(async function getVideo(
+  args: GetVideoArgs,
+  options?: LookupOptions,
+): Promise<VideoResult> {
   const check = checker("getVideo", args, 'getVideo({ name: "Welcome Tour" })');
   check.only("name");
   const name = check.name("name", "video's name");
@@ -35,6 +39,6 @@ export async function getVideo(args: GetVideoArgs, options?: LookupOptions): Pro
     videos.map((v) => v.name),
   );
   return { id: video.id, name: video.name, filename: video.filename };
-}
+});
 /** {@link getVideo} with Inputs, as an Output. */
 export const getVideoOutput = toOutput(getVideo);
