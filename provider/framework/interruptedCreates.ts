@@ -149,7 +149,8 @@ const earlier = new Map<string, UnfinishedCreate>();
 const memoryKey = (identity: CreateIdentity) => JSON.stringify(identity);
 
 /** A refusal: the object the create met is not the resource's, and the next run must not take it either. */
-const refused = (error: unknown) => error instanceof NotCreatedHereError || error instanceof DuplicateClaimError;
+const refused = (error: unknown) =>
+  error instanceof NotCreatedHereError || error instanceof DuplicateClaimError;
 
 /** Failures that leave open what was made: the note stays as the create left it, as after a kill. */
 const unresolved = (error: unknown) =>

@@ -37,10 +37,12 @@ const lost = () => new AmbiguousWriteError({ method: "POST", path: "/themes", ca
 /** A create that answers with `id`. */
 const makes = (id: string) => async () => ({ id });
 /** A create that reports what the earlier creates left, then answers with `id`. */
-const looksThenMakes = (id: string, seen: unknown[], who = identity) => async () => {
-  seen.push(unfinishedCreateOf(who));
-  return { id };
-};
+const looksThenMakes =
+  (id: string, seen: unknown[], who = identity) =>
+  async () => {
+    seen.push(unfinishedCreateOf(who));
+    return { id };
+  };
 
 const pulumiHome = process.env.PULUMI_HOME;
 beforeEach(() => {
