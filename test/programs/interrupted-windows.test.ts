@@ -244,7 +244,7 @@ interface Outcome {
   pendingCreates: number;
   /** Resources the state recorded right after the kill. */
   inState: number;
-  /** The kill left the checkpoint unreadable and it was put back from the backend's backup. */
+  /** The kill left the checkpoint unreadable (an empty attributes file, deleted before the repair). */
   checkpointLost: boolean;
 }
 
@@ -277,17 +277,23 @@ async function killedThenRepaired(point: KillPoint, env?: Record<string, string>
     const pendingCreates = engine.pending().filter((p) => p.type === "creating").length;
 
     let next = await engine.up(run);
-    // A kill while the file backend writes the checkpoint can leave it unreadable ("failed to load checkpoint:
-    // EOF"), whatever the provider does: a person then puts back the backend's copy of the previous one
-    // (`<stack>.json.bak`), which records even less of what the killed run made.
+    // A kill while the file backend writes the checkpoint can leave the file of its attributes (gocloud's
+    // fileblob `<stack>.json.attrs`, written in place) empty, and every later command fails with "failed to load
+    // checkpoint: EOF", whatever the provider does (and leaves its lock). A person then deletes the empty file (it
+    // holds only the checkpoint's content type), runs `pulumi cancel` and `up` again.
     const checkpointLost = next.errors.some((e) => e.message.includes("failed to load checkpoint"));
     if (checkpointLost) {
-      const file = checkpointFile(engine);
+      const folder = path.dirname(checkpointFile(engine));
+      const files = fs
+        .readdirSync(folder)
+        .map((name) => [name, fs.statSync(path.join(folder, name)).size] as const);
       process.stderr.write(
-        `checkpoint unreadable after the kill at ${point.window} #${point.k}: ${fs.readdirSync(path.dirname(file)).join(", ")}; ` +
-          `${fs.statSync(file).size} bytes\n`,
+        `checkpoint unreadable after the kill at ${point.window} #${point.k}: ` +
+          `${files.map(([name, size]) => `${name} (${size} bytes)`).join(", ")}\n`,
       );
-      fs.copyFileSync(`${file}.bak`, file);
+      for (const [name, size] of files)
+        if (size === 0 && name.endsWith(".attrs")) fs.rmSync(path.join(folder, name));
+      await engine.cancel();
       next = await engine.up(run);
     }
     expect({ point, errors: next.errors }).toEqual({ point, errors: [] });
@@ -358,7 +364,7 @@ test("a killed up is repaired by the next up, wherever it was killed", async () 
           (o) =>
             `  ${o.point.window} #${o.point.k}: ${o.outsideState} object(s) outside the state ` +
             `(${o.answeredOutsideState} answered), ${o.pendingCreates} pending create(s)` +
-            `${o.checkpointLost ? ", checkpoint unreadable: put back from .bak" : ""}\n`,
+            `${o.checkpointLost ? ", checkpoint unreadable: empty .attrs deleted" : ""}\n`,
         )
         .join(""),
   );
