@@ -374,18 +374,20 @@ test("a killed up is repaired by the next up, wherever it was killed", async () 
 }, 900_000);
 
 test("after a killed up the CLI warns of the pending create on every up until `pulumi refresh --clear-pending-creates`", async () => {
-  await withStack(async ({ engine, emulator, journal }) => {
+  await withStack(async ({ engine, emulator }) => {
     const run = () => void new dm.Tag("kit", { name: "Kill Kit" });
-    // Killed once the create's answer reached the plugin: the tag exists, the state does not record it.
-    const kill = trigger(() => notesIn(journal).some((n) => n.id !== undefined), journal);
+    const tags = () => emulator.snapshot().tags.filter((t) => t.name === "Kill Kit");
+    // Killed once the tag exists, its answer lost and the provider's look for it slow: the state cannot record it.
+    emulator.setFaults({ latencyMs: 300, dropAfterWriteRate: 1 });
+    const kill = trigger(() => tags().length > 0);
     const killed = await engine.up(run, { interruptAfter: 1, interruptWhen: kill.when });
     kill.stop();
+    emulator.setFaults({ latencyMs: 0, dropAfterWriteRate: 0 });
     expect(killed.interrupted).toBe(true);
     expect(engine.pending()).toEqual([expect.objectContaining({ type: "creating" })]);
 
     const repaired = await engine.up(run);
     expect(repaired.errors).toEqual([]);
-    const tags = () => emulator.snapshot().tags.filter((t) => t.name === "Kill Kit");
     expect(tags()).toHaveLength(1);
     expect(engine.resource("kit").id).toBe(tags()[0].id);
     // The engine keeps the interrupted create in the state, and says so on every up, though nothing is left to do.
