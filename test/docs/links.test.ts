@@ -3,8 +3,17 @@
 // name anywhere in the tree). Files move; a document that still points at the old place misleads its reader.
 import * as fs from "fs";
 import * as path from "path";
-import MarkdownIt from "markdown-it";
 import { repoRoot } from "./snippets";
+
+/** The parts of markdown-it's tokens read here (the package ships no types). */
+interface Token {
+  type: string;
+  content: string;
+  map: [number, number] | null;
+  children: Token[] | null;
+  attrGet(name: string): string | null;
+}
+const MarkdownIt = require("markdown-it") as new () => { parse(text: string, env: object): Token[] };
 
 const REPOSITORY = "https://github.com/pulumi-devicemgmt/pulumi-devicemgmt/";
 
@@ -93,7 +102,7 @@ function problems(document: string, text = fs.readFileSync(path.join(repoRoot, d
       lines.slice(from, to).findIndex((line) => line.includes(needle)),
     ) +
     1;
-  const visit = (tokens: MarkdownIt.Token[], block: [number, number]) => {
+  const visit = (tokens: Token[], block: [number, number]) => {
     for (const token of tokens) {
       if (token.type === "link_open") {
         const href = token.attrGet("href") ?? "";
