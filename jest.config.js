@@ -1,5 +1,6 @@
 /** Tests run from TypeScript sources; types are checked by `npm run typecheck`, so ts-jest only transpiles. */
 const os = require("os");
+const path = require("path");
 
 /**
  * How much longer than on an idle machine a test may take (test/timeouts.ts reads it back in the workers). A run of
@@ -11,15 +12,45 @@ const given = Number(process.env.DEVICEMGMT_TEST_TIMEOUT_SCALE);
 const scale = given >= 1 ? given : Math.min(4, Math.max(1, os.loadavg()[0] / os.cpus().length));
 process.env.DEVICEMGMT_TEST_TIMEOUT_SCALE = scale.toFixed(2);
 
-module.exports = {
+/**
+ * The test files that start the Pulumi CLI (tools/pulumi-cli, through test/engine or the packed package): the
+ * repository workflow's slow job runs them (`jest --selectProjects slow`, .github/workflows/test.yml) on a machine
+ * with Go and the cached CLI; every other test file is the fast job's. `jest` alone (`npm test`, `.ci/run`) runs
+ * both projects. test/ci/jobs.test.ts checks this list against what each file imports.
+ */
+const SLOW = [
+  "test/programs/*.test.ts",
+  "test/demo/demo.test.ts",
+  "test/policy/policy.test.ts",
+  "test/soak/soak.test.ts",
+  "test/engine/fence.test.ts",
+  "test/package/pack.test.ts",
+  "test/drift/{claimed,content,drift,names}.emulator.test.ts",
+  "test/drift/state.test.ts",
+  "test/export/{content-staging,devices,experiences,roundtrip,split-roundtrip,staging}.test.ts",
+  "test/resources/{connection.insecure,user.invitations}.test.ts",
+];
+
+const project = {
+  rootDir: __dirname,
   testEnvironment: "node",
   roots: ["<rootDir>/test"],
-  testMatch: ["**/*.test.ts"],
   transform: { "^.+\\.ts$": ["ts-jest", { diagnostics: false }] },
-  testTimeout: Math.round(180000 * scale),
   // Timeouts a test or hook gives itself scale too, and a test that timed out cannot run its remaining CLI
   // operations into the next test (test/setup.ts).
   setupFilesAfterEnv: ["<rootDir>/test/setup.ts"],
+};
+
+module.exports = {
+  projects: [
+    {
+      ...project,
+      displayName: "fast",
+      testMatch: ["**/*.test.ts", ...SLOW.map((glob) => `!${path.join(__dirname, glob)}`)],
+    },
+    { ...project, displayName: "slow", testMatch: SLOW.map((glob) => `<rootDir>/${glob}`) },
+  ],
+  testTimeout: Math.round(180000 * scale),
   maxWorkers: 2,
   // Every test file loads its own copy of the SDK and the provider, and process-wide hooks (jest --detectLeaks)
   // keep copies alive, so a worker's heap grows to ~700 MB. Tearing that

@@ -1,6 +1,6 @@
 /**
  * Lookups of the organization's structure: roles, groups, release channels, devices, the organization and the
- * token's user (what every lookup shares is in lookupSupport.ts; experience content in contentLookups.ts).
+ * token's user (what every lookup shares is in lookupSupport.ts; each kind's own in its kinds/<kind>/lookups.ts).
  */
 import { checker } from "./client/arguments";
 import {
