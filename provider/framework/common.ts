@@ -1,5 +1,6 @@
 /** What every resource kind of the package shares in its public surface: the carried inputs and the organization. */
 import * as pulumi from "@pulumi/pulumi";
+import { withoutPromiseStacks } from "./promiseStacks";
 import type { ConnectionArgs } from "./secretConnection";
 
 /** The input every kind takes: a connection of its own. */
@@ -29,4 +30,14 @@ export interface AdoptionArgs extends ConnectionArg {
 export abstract class DeviceMgmtResource extends pulumi.dynamic.Resource {
   /** The id of the organization the object lives in (recorded at create; later calls refuse another). */
   declare readonly organizationId: pulumi.Output<string>;
+
+  constructor(...args: ConstructorParameters<typeof pulumi.dynamic.Resource>) {
+    // What the SDK does while registering costs a tenth less CPU without its promises' stacks (promiseStacks.ts).
+    const restore = withoutPromiseStacks();
+    try {
+      super(...args);
+    } finally {
+      restore();
+    }
+  }
 }
