@@ -183,6 +183,9 @@ export function registeredInputs(
 ): pulumi.Inputs {
   const inputs: pulumi.Inputs = {};
   for (const [key, spec] of Object.entries(properties)) {
+    // An absent adoption id or connection is not registered: no class shows either as an output, and the SDK
+    // makes an output (four promises) of every registered key; absent and undefined reach the engine alike.
+    if (key in carried && (args as Record<string, unknown>)[key] === undefined) continue;
     // Never sent altered: a value the engine's protocol would change silently becomes a check failure.
     const value = guardedInput((args as Record<string, unknown>)[key], key);
     inputs[key] = spec.secret && value !== undefined ? pulumi.secret(value) : value;

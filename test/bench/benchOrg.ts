@@ -115,27 +115,34 @@ export const KIOSK_SHARED_MODE = {
   defaultToStationaryBoundary: true,
 };
 
-/** The bench organization through the real provider, roles and channels looked up by name. */
-export function declareBenchOrg(size: OrgSize, revision = 0): Record<string, unknown> {
+/**
+ * The bench organization through the real provider, roles and channels looked up by name. `devicemgmt` is the
+ * package's module: another build of it (./programProfile.ts compares two) declares the same organization.
+ */
+export function declareBenchOrg(
+  size: OrgSize,
+  revision = 0,
+  devicemgmt: typeof dm = dm,
+): Record<string, unknown> {
   return declareOrgShape(size, revision, {
-    group: (name, args) => new dm.Group(name, args),
-    attachment: (name, args) => new dm.GroupReleaseChannel(name, args),
-    user: (name, args) => new dm.User(name, args),
+    group: (name, args) => new devicemgmt.Group(name, args),
+    attachment: (name, args) => new devicemgmt.GroupReleaseChannel(name, args),
+    user: (name, args) => new devicemgmt.User(name, args),
     kiosk: (name, { groupId, appId }) =>
-      new dm.HeadsetExperience(name, {
+      new devicemgmt.HeadsetExperience(name, {
         groupId,
         mode: "arborxr-kiosk",
         kioskContent: { type: "app", id: appId },
         isMenuEnabled: false,
         sharedModeSettings: KIOSK_SHARED_MODE,
       }),
-    appIds: APPS.map(({ app }) => dm.getAppOutput({ name: app }).id),
-    memberRoleId: dm.getRoleOutput({ name: "Member", type: "organization" }).id,
-    viewerRoleId: dm.getRoleOutput({ name: "Group Viewer", type: "group" }).id,
+    appIds: APPS.map(({ app }) => devicemgmt.getAppOutput({ name: app }).id),
+    memberRoleId: devicemgmt.getRoleOutput({ name: "Member", type: "organization" }).id,
+    viewerRoleId: devicemgmt.getRoleOutput({ name: "Group Viewer", type: "group" }).id,
     channels: APPS.map(({ app, channel, alternative }) => ({
-      usual: dm.getReleaseChannelOutput({ appName: app, channelName: channel }).id,
+      usual: devicemgmt.getReleaseChannelOutput({ appName: app, channelName: channel }).id,
       other: alternative
-        ? dm.getReleaseChannelOutput({ appName: app, channelName: alternative }).id
+        ? devicemgmt.getReleaseChannelOutput({ appName: app, channelName: alternative }).id
         : undefined,
     })),
   });
