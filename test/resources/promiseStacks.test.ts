@@ -83,6 +83,19 @@ describe("withoutPromiseStacks", () => {
 });
 
 describe("a resource's registration", () => {
+  // A resource with no token anywhere is refused at construction (connectionAtCall.ts): give it one.
+  const connectionKeys = ["DEVICEMGMT_BASE_URL", "DEVICEMGMT_API_TOKEN"] as const;
+  const saved = connectionKeys.map((key) => process.env[key]);
+  beforeAll(() => {
+    process.env.DEVICEMGMT_BASE_URL = "https://mdm.example/api/v3";
+    process.env.DEVICEMGMT_API_TOKEN = "1|promise-stacks-test";
+  });
+  afterAll(() =>
+    connectionKeys.forEach((key, i) =>
+      saved[i] === undefined ? delete process.env[key] : (process.env[key] = saved[i]),
+    ),
+  );
+
   it("registers no absent adoption id or connection, and every output the class shows", async () => {
     // Imported after setMocks, as a program would be.
     const dm: typeof import("../../provider") = require("../../provider");
