@@ -224,14 +224,12 @@ const experienceHolder = (p: Props) =>
   p.groupId !== undefined ? `group ${String(p.groupId)}` : `device ${String(p.deviceId)}`;
 
 /**
- * What the classes register as `__claimant` (see `registration`): the resource's name, its stack (which tells
- * one stack's unfinished creates from another's, interruptedCreates.ts), and the types of the components it is
- * declared under, outermost first and joined by `$` as in its URN (absent at the stack's root).
+ * What the classes register as `__claimant` (see `registration`): the resource's name, and its stack (which
+ * tells one stack's unfinished creates from another's, interruptedCreates.ts).
  */
 export interface Claimant {
   name: string;
   stack: string;
-  parents?: string;
 }
 
 /** The resource name a call carries, if any. */
@@ -241,17 +239,6 @@ export function claimantOf(props: Props): string | undefined {
 }
 
 const stackOf = (props: Props) => str((props[CLAIMANT_KEY] as Partial<Claimant> | undefined)?.stack) ?? "";
-
-/**
- * Whose unfinished create a note is (interruptedCreates.ts): the resource as its URN names it, its name under
- * the types of its parents. The name alone would let a resource moved under a component without `aliases` (a
- * new URN: the engine creates it, then deletes the old one) take over the object its old URN created in the
- * last run, whose note outlives the answer, and the old URN's delete would then remove what the program declares.
- */
-function notedClaimantOf(props: Props, name: string): string {
-  const parents = str((props[CLAIMANT_KEY] as Partial<Claimant> | undefined)?.parents);
-  return parents ? `${parents}$${name}` : name;
-}
 
 /**
  * The claims of this process (one engine run). A claimant moves its claim when its key changes (the same
@@ -465,7 +452,7 @@ export function claimed(kind: ResourceKind, type: string, handler: ResourceHandl
       const identity: CreateIdentity = {
         project: process.env.PULUMI_PROJECT ?? "",
         stack: stackOf(inputs),
-        claimant: notedClaimantOf(inputs, claimant),
+        claimant,
         kind,
         organizationId,
         key: keys.join("\0"),

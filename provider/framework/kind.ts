@@ -210,20 +210,6 @@ export type ArgsMatch<Args, P> = [Exclude<keyof Args, keyof P>, Exclude<keyof P,
   : { argsNotDeclared: Exclude<keyof Args, keyof P>; declaredWithoutArgs: Exclude<keyof P, keyof Args> };
 
 /**
- * The types of the components a resource is declared under, outermost first, as its URN joins them (the stack
- * itself is not one): part of whose unfinished create a note is (claims.ts, `notedClaimantOf`).
- */
-function parentTypesOf(parent: pulumi.Resource | undefined): { parents?: string } {
-  const types: string[] = [];
-  type Internal = { __pulumiType?: unknown; __parentResource?: pulumi.Resource };
-  for (let r = parent as Internal | undefined; r; r = r.__parentResource as Internal | undefined) {
-    if (typeof r.__pulumiType === "string" && r.__pulumiType !== "pulumi:pulumi:Stack")
-      types.unshift(r.__pulumiType);
-  }
-  return types.length > 0 ? { parents: types.join("$") } : {};
-}
-
-/**
  * The arguments of `pulumi.CustomResource`'s constructor for a kind, as `pulumi.dynamic.Resource` would pass them
  * (which the kinds no longer extend: see `providerText`): its type token, the declared inputs and outputs with
  * the `__provider` text, and the kind's options (legacy alias, delete-before-replace for a natural key).
@@ -243,7 +229,7 @@ export function registration<P extends PropertySpecs<never>, Args extends object
     name,
     {
       ...registeredInputs(definition.properties, definition.outputs, args),
-      [CLAIMANT_KEY]: { name, stack: pulumi.getStack(), ...parentTypesOf(opts?.parent) } satisfies Claimant,
+      [CLAIMANT_KEY]: { name, stack: pulumi.getStack() } satisfies Claimant,
       __provider: providerText(definition.kind),
     },
     kindOptions(opts, definition.naturalKey),
