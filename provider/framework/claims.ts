@@ -21,14 +21,7 @@ import { DuplicateClaimError } from "../errors";
 import type { Props, ResourceHandler } from "./framework";
 import { containsUnknown } from "./framework";
 import { clientForProps } from "./context";
-import {
-  CLOCK_SKEW_MS,
-  journaled,
-  recordedInState,
-  unfinishedCreateOf,
-  type CreateIdentity,
-  type UnfinishedCreate,
-} from "./interruptedCreates";
+import { CLOCK_SKEW_MS, journaled, unfinishedCreateOf, type CreateIdentity } from "./interruptedCreates";
 
 /** The hidden input that carries the resource's name from the class to the handler. */
 export const CLAIMANT_KEY = "__claimant";
@@ -347,54 +340,35 @@ function takeKeys(
 /** The create each claimant is running, by kind and claimant: what `leftByUnfinishedCreate` asks about. */
 const creating = new Map<string, CreateIdentity>();
 
-/** What an earlier create of this very resource (the one now creating) left that its state may not hold. */
-function unfinishedCreateFor(kind: string, inputs: Props): UnfinishedCreate | undefined {
+/**
+ * When an earlier create of this very resource (the one now creating) started and never answered: what a
+ * killed run left. For what cannot be listed as an object (a pending invitation), the time alone.
+ */
+export function unfinishedCreateStartedAt(kind: string, inputs: Props): number | undefined {
   const claimant = claimantOf(inputs);
   const identity = claimant === undefined ? undefined : creating.get(slotOf(kind, claimant));
   return identity && unfinishedCreateOf(identity);
 }
 
 /**
- * When an earlier create of this very resource (the one now creating) started whose object the state may not
- * hold: what a killed run left. For what cannot be listed as an object (a pending invitation), the time alone.
- */
-export function unfinishedCreateStartedAt(kind: string, inputs: Props): number | undefined {
-  return unfinishedCreateFor(kind, inputs)?.startedAt;
-}
-
-/**
- * Of the objects a create met (same natural key), the one an earlier create of this very resource made or took
- * over and the state may not hold (interruptedCreates.ts), recorded by no other resource of the run: exactly the
- * id that create answered with, when it answered; else the only one no older than the create that has not
- * answered. Such an object is taken over instead of refused. `namesObject`: whether a recorded id is an object's
- * (a User recorded as a pending invitation is not: the user it becomes is found by time).
+ * Of the objects a create met (same natural key), the one an earlier, unfinished create of this very resource
+ * made: there was such a create (interruptedCreates.ts), the object is not older than it, no other resource of
+ * the run records it, and it is the only one. Such an object is taken over instead of refused.
  */
 export function leftByUnfinishedCreate<T extends { id: string; createdAt?: string | null }>(
   kind: string,
   inputs: Props,
   met: T[],
-  namesObject: (recordedId: string) => boolean = () => true,
 ): T | undefined {
-  const unfinished = unfinishedCreateFor(kind, inputs);
-  if (unfinished === undefined) return undefined;
-  const candidates = met.filter((object) => !heldByAnother(kind, object.id, inputs));
-  const recorded = unfinished.id !== undefined && namesObject(unfinished.id) ? unfinished.id : undefined;
-  const exact = candidates.find((object) => object.id.toLowerCase() === recorded?.toLowerCase());
-  if (exact) return exact;
-  const since = recorded === undefined ? unfinished.startedAt : unfinished.since;
-  if (since === undefined) return undefined;
-  const ours = candidates.filter(
-    (object) => typeof object.createdAt !== "string" || Date.parse(object.createdAt) >= since - CLOCK_SKEW_MS,
+  const startedAt = unfinishedCreateStartedAt(kind, inputs);
+  if (startedAt === undefined) return undefined;
+  const ours = met.filter(
+    (object) =>
+      !heldByAnother(kind, object.id, inputs) &&
+      (typeof object.createdAt !== "string" || Date.parse(object.createdAt) >= startedAt - CLOCK_SKEW_MS),
   );
   return ours.length === 1 ? ours[0] : undefined;
 }
-
-/** The notes an operation with these properties (declared, or recorded: either carries `__claimant`) can end. */
-const noteScope = (kind: string, ...props: Props[]) => ({
-  project: process.env.PULUMI_PROJECT ?? "",
-  stack: props.map(stackOf).find((stack) => stack !== "") ?? "",
-  kind,
-});
 
 async function organizationOf(props: Props): Promise<string> {
   return (await clientForProps(props).assertV3Token()).organization_id;
@@ -433,7 +407,6 @@ export function claimed(kind: ResourceKind, type: string, handler: ResourceHandl
 
     // An `up` checks resolved inputs, so check took the keys; diff adds the id the resource records.
     async diff(id, olds, news) {
-      recordedInState(noteScope(kind, news, olds), id);
       holdObject(kind, type, id, news);
       return handler.diff(id, olds, news);
     },
@@ -460,11 +433,8 @@ export function claimed(kind: ResourceKind, type: string, handler: ResourceHandl
       const running = slotOf(kind, claimant);
       creating.set(running, identity);
       try {
-        const result = await journaled(identity, async () => {
-          const made = await handler.create(inputs);
-          holdObject(kind, type, made.id, inputs);
-          return made;
-        });
+        const result = await journaled(identity, () => handler.create(inputs));
+        holdObject(kind, type, result.id, inputs);
         return { ...result, outs: withClaimant(result.outs, inputs) };
       } finally {
         creating.delete(running);
@@ -472,7 +442,6 @@ export function claimed(kind: ResourceKind, type: string, handler: ResourceHandl
     },
 
     async read(id, props) {
-      recordedInState(noteScope(kind, props), id);
       const result = await handler.read(id, props);
       return {
         ...result,
@@ -482,14 +451,12 @@ export function claimed(kind: ResourceKind, type: string, handler: ResourceHandl
     },
 
     async update(id, olds, news) {
-      recordedInState(noteScope(kind, news, olds), id);
       holdObject(kind, type, id, news);
       const result = await handler.update(id, olds, news);
       return { ...result, outs: withClaimant(result.outs, news) };
     },
 
     async delete(id, props) {
-      recordedInState(noteScope(kind, props), id);
       await handler.delete(id, props);
       claims.release(slotOf("id", kind, id));
     },

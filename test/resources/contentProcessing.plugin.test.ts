@@ -27,13 +27,9 @@ afterAll(() => {
   fs.rmSync(home, { recursive: true, force: true });
 });
 const write = sources.write;
-/** The notes of creates by the resource of that name: the id each records, if its create answered. */
-const notesOf = (claimant: string) => {
+const notes = () => {
   const folder = path.join(home, "devicemgmt", "creates-in-flight");
-  return (fs.existsSync(folder) ? fs.readdirSync(folder) : [])
-    .map((name) => JSON.parse(fs.readFileSync(path.join(folder, name), "utf8")))
-    .filter((note) => note.claimant === claimant)
-    .map((note) => note.id as string | undefined);
+  return fs.existsSync(folder) ? fs.readdirSync(folder).length : 0;
 };
 const storagePuts = (stack: Stack) =>
   stack.emulator.storageRequests().filter((r) => r.method === "PUT").length;
@@ -60,7 +56,7 @@ describe("a processing wait of 1 s (stack config), bundles processing a minute o
     const timedOut = await failure(image.create({ source, __claimant: "slow" }));
     expect(timedOut.message).toMatch(/Image [0-9a-f-]+ was uploaded but is still pending after 1 s/);
     expect(timedOut.message).toContain(`stack config ${SETTING}`);
-    expect(notesOf("slow")).toEqual([undefined]);
+    expect(notes()).toBe(1);
     const named = async () =>
       (await stack.admin.images.all("unknown")).filter((i) => i.originalFileName === "slow.png");
     const [left] = await named();
@@ -72,8 +68,7 @@ describe("a processing wait of 1 s (stack config), bundles processing a minute o
     expect(image.id).toBe(left.id);
     expect(storagePuts(stack)).toBe(puts);
     expect((await named()).map((i) => [i.id, i.status])).toEqual([[left.id, "available"]]);
-    // Answered: the note records the image until a later operation shows the state holds it.
-    expect(notesOf("slow")).toEqual([left.id]);
+    expect(notes()).toBe(0);
   });
 
   it("Custom3DEnvironment: the same repair", async () => {
@@ -149,7 +144,7 @@ describe("processing that ends failed (emulator faults), default wait", () => {
       /Image [0-9a-f-]+ was uploaded, but the service ended its processing as "failed"/,
     );
     expect(stack.emulator.stats().faults.contentProcessingFailed).toBe(1);
-    expect(notesOf("broken")).toEqual([]);
+    expect(notes()).toBe(0);
     const named = async () =>
       (await stack.admin.images.all("unknown")).filter((i) => i.originalFileName === "broken.jpg");
     const [dead] = await named();

@@ -133,9 +133,7 @@ export const userHandler: KindHandler<UserProperties> = {
     } else {
       const made = await createOrInvite(client, want, inputs.invite, {
         startedAt: unfinishedCreateStartedAt("user", inputs),
-        // A pending invitation's id names no user: the user it became is found by time.
-        made: (user) =>
-          leftByUnfinishedCreate("user", inputs, [user], (id) => !isInvitationId(id)) !== undefined,
+        made: (user) => leftByUnfinishedCreate("user", inputs, [user]) !== undefined,
       });
       // Invited, but no user record yet: recorded as a pending invitation (see invitation.ts).
       if (!("user" in made))
