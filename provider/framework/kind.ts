@@ -7,7 +7,6 @@
 import * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../kindKeys";
 import { kindOptions, providerText, typeToken } from "../dynamic";
-import { refuseConnectionNow } from "../connectionAtCall";
 import { OrganizationMoveError } from "../errors";
 import {
   checkProperties,
@@ -214,8 +213,9 @@ export type ArgsMatch<Args, P> = [Exclude<keyof Args, keyof P>, Exclude<keyof P,
  * (which the kinds no longer extend: see `providerText`): its type token, the declared inputs and outputs with
  * the `__provider` text, and the kind's options (legacy alias, delete-before-replace for a natural key).
  * The resource's name travels as `__claimant`: the plugin gives the handler no URN, and claims.ts names both
- * resources when two declare one live object. A connection that can never reach the API (no token anywhere) is
- * refused here, by the constructor's throw (connectionAtCall.ts says why not later).
+ * resources when two declare one live object. A missing token is not refused here: a resource's
+ * calls run in the plugin, whose environment (an Automation API workspace's `envVars`, a CI job's) the program's
+ * process may not share; the plugin's check refuses it.
  */
 export function registration<P extends PropertySpecs<never>, Args extends object>(
   definition: KindDefinition<ResourceKind, P>,
@@ -223,7 +223,6 @@ export function registration<P extends PropertySpecs<never>, Args extends object
   args: Args & ArgsMatch<Args, P>,
   opts: pulumi.CustomResourceOptions | undefined,
 ): [string, string, pulumi.Inputs, pulumi.CustomResourceOptions] {
-  refuseConnectionNow((args as { connection?: unknown }).connection);
   return [
     typeToken(definition.type),
     name,

@@ -84,7 +84,7 @@ test("up uploads the build and the channel delivers it; up again and refresh cha
   fs.rmSync(reportDir, { recursive: true, force: true });
   expect(changed.report.findings.map((f) => [brief(f), f.differences])).toEqual([
     [
-      `changed appVersion "2.5.0" of app ${appId}`,
+      `changed appVersion "2.5.0" of "Training Simulator"`,
       [{ field: "sha256", state: "0".repeat(64), live: sha256("training simulator 2.5.0") }],
     ],
   ]);

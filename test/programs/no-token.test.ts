@@ -70,11 +70,18 @@ it("preview and up of the Quick start without a token stop at once with the docu
   expect(engine.resources().filter((r) => r.type.includes("devicemgmt"))).toEqual([]);
 });
 
-it("a program of resources only (no lookup) stops at the first constructor, before any resource registers", async () => {
+it("a program of resources only (no lookup) is refused at the plugin's check, before any request", async () => {
+  // A resource's calls run in the plugin, whose environment (the CLI's: a workspace's envVars, a CI job's) may hold
+  // the token where the program's does not, so the constructor does not refuse: the engine's check does.
   emulator.resetStats();
   const result = await engine.up(() => {
     new dm.Group("emea", { name: "EMEA" });
   });
-  expectRefusedBeforeAnything(result);
+  expect(result.ok).toBe(false);
+  expect(result.errors.map((error) => error.message).join("\n")).toMatch(
+    /No API token for devicemgmt.*devicemgmt:apiToken.*DEVICEMGMT_API_TOKEN/s,
+  );
+  expect(result.steps.create).toEqual([]);
+  expect(emulator.stats().requests).toBe(0);
   expect(engine.resources().filter((r) => r.type.includes("devicemgmt"))).toEqual([]);
 });

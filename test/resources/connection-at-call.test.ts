@@ -1,10 +1,10 @@
-// A lookup or resource that can never reach the API (no token anywhere) is refused by a synchronous throw at the
-// call or the constructor, not by a rejected promise: a rejection inside an `apply` was seen to make a Node.js
+// A lookup that can never reach the API (no token anywhere) is refused by a synchronous throw at the call, not by
+// a rejected promise (a resource is not: its calls run in the plugin, whose environment decides): a rejection inside an `apply` was seen to make a Node.js
 // language host (~3.260, built from the engine's source) wait 10 minutes without a word, while every host reports
 // an exception thrown as the program runs (provider/connectionAtCall.ts). What a real project-folder `pulumi up`
 // with that host does cannot be run here: the host is not installed and cannot be fetched (the Go module proxy
 // answers 403), and this build's CLI has no language host at all. So this file asserts the throw itself, for every
-// lookup and every resource kind the package exports, under the SDK's mocks; test/programs/no-token.test.ts runs
+// lookup the package exports, and that no resource kind throws, under the SDK's mocks; test/programs/no-token.test.ts runs
 // the README's Quick start without a token through the CLI, where the inline host reports the same throw.
 import * as pulumi from "@pulumi/pulumi";
 import { ConnectionSettingError } from "../../provider/errors";
@@ -82,11 +82,14 @@ describe("without a token anywhere", () => {
     }
   });
 
-  it("every resource kind throws in its constructor, before it registers anything", () => {
+  it("no resource kind throws in its constructor: its calls run in the plugin, whose environment may hold the token", () => {
+    // An Automation API program gives the CLI (and so the plugin) DEVICEMGMT_API_TOKEN through the workspace's
+    // envVars, which the program's own process does not see: refusing here refused programs that work.
     for (const [name, Kind] of kinds) {
-      const error = thrownBy(() => new Kind(`no-token-${name}`, {}));
-      expect({ name, error }).toEqual({ name, error: expect.any(ConnectionSettingError) });
-      expect((error as Error).message).toMatch(/No API token for devicemgmt/);
+      expect({ name, error: thrownBy(() => new Kind(`no-token-${name}`, {})) }).toEqual({
+        name,
+        error: undefined,
+      });
     }
   });
 
@@ -120,10 +123,7 @@ describe("a token found where the connection's resolution looks", () => {
     expect(thrownBy(() => new dm.Group("stack-token", { name: "g" }))).toBeUndefined();
     // The base URL is missing now: the token was read (synchronously, in plain text) but is in no message.
     useStack({ "devicemgmt:apiToken": SECRET_TOKEN });
-    for (const call of [
-      () => new dm.Group("no-url", { name: "g" }),
-      () => dm.getRoleOutput({ name: "Admin" }),
-    ]) {
+    for (const call of [() => dm.getRoleOutput({ name: "Admin" }), () => dm.getCurrentUser()]) {
       const error = thrownBy(call) as ConnectionSettingError;
       expect(error).toBeInstanceOf(ConnectionSettingError);
       expect(error).toMatchObject({ property: "devicemgmt:baseUrl" });
