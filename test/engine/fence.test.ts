@@ -39,7 +39,9 @@ it("the next test finds the engine idle, and the timed-out test ran nothing more
 });
 
 it("an operation still running past the settle bound is killed, and the engine is usable after it", async () => {
-  const slow = engine.preview(() => new Promise((resolve) => setTimeout(resolve, SLOW_PROGRAM_MS)));
+  // A program that never ends: one that ended after the kill would register the stack's outputs with the dead
+  // engine, and that rejection would surface in whatever test this worker runs next.
+  const slow = engine.preview(() => new Promise<void>(() => undefined));
   // What the hook after each test does (test/setup.ts), with a bound shorter than the program.
   const started = Date.now();
   await engine.settle(500);
