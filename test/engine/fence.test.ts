@@ -41,7 +41,15 @@ it("the next test finds the engine idle, and the timed-out test ran nothing more
 it("an operation still running past the settle bound is killed, and the engine is usable after it", async () => {
   // A program that never ends: one that ended after the kill would register the stack's outputs with the dead
   // engine, and that rejection would surface in whatever test this worker runs next.
-  const slow = engine.preview(() => new Promise<void>(() => undefined));
+  // It is killed once it runs: the stack's first calls to the engine are over by then (a kill before them leaves
+  // a call that fails later, hostEvents.ts).
+  let started!: () => void;
+  const running = new Promise<void>((resolve) => (started = resolve));
+  const slow = engine.preview(() => {
+    started();
+    return new Promise<void>(() => undefined);
+  });
+  await running;
   // What the hook after each test does (test/setup.ts), with a bound shorter than the program.
   const started = Date.now();
   await engine.settle(500);

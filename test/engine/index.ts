@@ -15,6 +15,7 @@ import { foldEvents, isEngineResource, plainOutputs, runResult } from "./events"
 import { checkpointFile, pendingOperations, readCheckpoint, resourceViews } from "./state";
 import { ownSubchannelPoolPerClient } from "./subchannels";
 import { callingTest, track, untrack } from "./fence";
+import { hostProgramErrors, ignoreDeadEngineErrors } from "./hostEvents";
 import type { EngineOptions, PendingOperation, Program, ResourceView, RunOptions, RunResult } from "./types";
 
 export * from "./types";
@@ -217,7 +218,7 @@ export class Engine {
     ]);
     clearTimeout(timer);
     if (done) return;
-    this.cli.killAll();
+    this.kill();
     await operation.catch(() => undefined);
     await this.cancel().catch(() => undefined);
   }
@@ -246,7 +247,7 @@ export class Engine {
       if (++started < options.interruptAfter) return;
       interrupted = true;
       const when = options.interruptWhen ?? (() => new Promise((resolve) => setTimeout(resolve, 50)));
-      void when().then(() => this.cli.killAll());
+      void when().then(() => this.kill());
     };
     const common = {
       onEvent,
@@ -358,45 +359,19 @@ export class Engine {
     return known ? known.urn : `urn:pulumi:${this.stackName}::${this.project}::**::${target}`;
   }
 
+  /** Kills the CLI: the program it ran may still be waiting on it, and fails later (hostEvents.ts). */
+  private kill(): void {
+    if (this.running) ignoreDeadEngineErrors();
+    this.cli.killAll();
+  }
+
   async close(): Promise<void> {
     untrack(this);
-    this.cli.killAll();
+    this.kill();
     // The killed operation ends before its folder goes, so that it does not fail on a folder half removed.
     await this.running?.catch(() => undefined);
     rmSync(this.folder, { recursive: true, force: true });
   }
-}
-
-/** The process itself: jest gives each test module a copy of `process`; the module loader's "process" is the real one. */
-const hostProcess: NodeJS.Process = require("module")._load("process");
-const HOST_EVENTS = ["unhandledRejection", "uncaughtException"] as const;
-
-/**
- * While an inline program runs, this process is its language host: the Automation API's server
- * (automation/server.js, run) listens on `process` for the program's unhandled rejections and uncaught exceptions,
- * logs each as an error of the program and lets the program go on (the run then fails with "One or more errors
- * occurred"). Under jest, `process` is a copy whose listeners Node never calls, and jest's listener on the real
- * process would fail the test instead. So during a run the real process's events go to the copy's listeners (the
- * server's), and to the ones set aside when the copy has none. Returns the function that restores them.
- */
-function hostProgramErrors(): () => void {
-  if (hostProcess === process) return () => undefined;
-  type Listener = (...args: unknown[]) => void;
-  const host = hostProcess as unknown as NodeJS.EventEmitter;
-  const setAside = HOST_EVENTS.map((event) => host.listeners(event) as Listener[]);
-  const forwarders = HOST_EVENTS.map((event, i): Listener => (...args) => {
-    if ((process as unknown as NodeJS.EventEmitter).emit(event, ...args)) return;
-    for (const listener of setAside[i]) listener(...args);
-  });
-  HOST_EVENTS.forEach((event, i) => {
-    host.removeAllListeners(event);
-    host.on(event, forwarders[i]);
-  });
-  return () =>
-    HOST_EVENTS.forEach((event, i) => {
-      host.removeListener(event, forwarders[i]);
-      for (const listener of setAside[i]) host.on(event, listener);
-    });
 }
 
 export function createEngine(options: EngineOptions): Promise<Engine> {
