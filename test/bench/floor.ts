@@ -1,6 +1,6 @@
 /**
  * The physical floor of a phase: the least wall time in which the emulator's rate limiter and the engine's
- * parallelism let that many requests through at the added latency. See the README's Performance section.
+ * parallelism let that many requests through at the added latency. See docs/performance.md.
  */
 
 export interface FloorInput {
