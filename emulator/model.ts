@@ -1,7 +1,7 @@
 /** The emulator's stored records (the persisted shape) and the per-organization tables that hold them. */
 import type { Permission, RoleType } from "./permissions";
-import type { Custom3DEnvironment, ExperienceRecord, Image, Theme } from "./experience-model";
-import type { AppBundle, AppFile, AppVersion, ChannelRollout, Tag } from "./catalog-model";
+import type { Custom3DEnvironment, ExperienceRecord, Image, Theme } from "./experienceModel";
+import type { AppBundle, AppFile, AppVersion, ChannelRollout, Tag } from "./catalogModel";
 
 export interface Timestamps {
   createdAt: string;

@@ -8,7 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { ChannelRollout } from "./catalog-model";
+import type { ChannelRollout } from "./catalogModel";
 import type { ReleaseChannel } from "./model";
 import type { OrgState } from "./store";
 

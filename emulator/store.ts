@@ -16,8 +16,8 @@ import {
   type Video,
 } from "./model";
 import { SYSTEM_ROLES } from "./permissions";
-import { ExperienceBook, type Custom3DEnvironment, type Image, type Theme } from "./experience-model";
-import { seedExperienceCatalogue } from "./experience-seed";
+import { ExperienceBook, type Custom3DEnvironment, type Image, type Theme } from "./experienceModel";
+import { seedExperienceCatalogue } from "./experienceSeed";
 import {
   seedTags,
   seedVersions,
@@ -25,7 +25,7 @@ import {
   type AppFile,
   type AppVersion,
   type Tag,
-} from "./catalog-model";
+} from "./catalogModel";
 import { RolloutSimulator } from "./rollout";
 
 /** Audit records kept per organization; the oldest are dropped beyond this (the real service keeps more). */

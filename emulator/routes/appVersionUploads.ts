@@ -20,7 +20,7 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { BUILD_STEP_MS, FAULT_REASON, buildStatus } from "../appBuilds";
-import type { AppBundle, AppVersion } from "../catalog-model";
+import type { AppBundle, AppVersion } from "../catalogModel";
 import { ok, type RequestContext, type RouteDefinition } from "../context";
 import { invalid, notFound, parseOrThrow } from "../errors";
 import type { App } from "../model";
