@@ -8,8 +8,7 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { ChannelRollout } from "./catalogModel";
-import type { ReleaseChannel } from "./model";
+import type { ChannelRollout, ReleaseChannel } from "./model";
 import type { OrgState } from "./store";
 
 export interface RolloutConfig {
