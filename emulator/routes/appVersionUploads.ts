@@ -24,7 +24,7 @@ import type { AppBundle, AppVersion } from "../catalogModel";
 import { ok, type RequestContext, type RouteDefinition } from "../context";
 import { invalid, notFound, parseOrThrow } from "../errors";
 import type { App } from "../model";
-import { checkParts, completeBody, pendingUpload, presignBody } from "./uploads";
+import { checkParts, completeBody, pendingUpload, presignBody } from "./multipartUpload";
 
 const initiateBody = z.object({ filename: z.string().trim().min(1).max(255) });
 

@@ -20,7 +20,7 @@ import { invalid, parseOrThrow } from "../errors";
 import type { Custom3DEnvironment, Image } from "../experienceModel";
 import type { UploadKind } from "../uploads";
 import { custom3DEnvironmentView, imageView } from "./experienceViews";
-import { checkParts, completeBody, pendingUpload, presignRoute } from "./uploads";
+import { checkParts, completeBody, pendingUpload, presignRoute } from "./multipartUpload";
 
 /** How long an uploaded image or environment stays `pending` (emulator clock). */
 export const PROCESSING_MS = 2_000;
