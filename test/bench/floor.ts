@@ -42,7 +42,7 @@ export function floorMs(input: FloorInput): number {
 }
 
 /**
- * Mirrors the emulator's fixed window (emulator/rate-limit.ts) from the timestamps of its limiter's clock,
+ * Mirrors the emulator's fixed window (emulator/rateLimit.ts) from the timestamps of its limiter's clock,
  * which the limiter reads once per counted request. Valid while one organization is in use.
  */
 export class WindowShadow {

@@ -133,7 +133,7 @@ export const videoHandler: KindHandler<VideoProperties> = {
     if (inputs.adoptId !== undefined) {
       const live = await adoptable("video", inputs.adoptId, (id) => client.videos.get(id));
       refuseOtherContent(live, inputs);
-      resourceLog.info(`adopted video ${live.id} ("${live.filename}", the declared content)`);
+      await resourceLog.info(`adopted video ${live.id} ("${live.filename}", the declared content)`);
       return { id: live.id, outs: toOutputs(await withMetadata(client, live, inputs), inputs) };
     }
     const existing = await sameContent(client, inputs);
