@@ -92,6 +92,14 @@ describe("the schema generated from the kind table", () => {
     expect(schema.config.variables.apiToken.secret).toBe(true);
   });
 
+  it("describes every property of the kinds examples/yaml declares, from their declarations", () => {
+    for (const type of ["Group", "User", "Tag", "GroupReleaseChannel"]) {
+      const inputs = schema.resources[resourceToken(type)].inputProperties;
+      const undescribed = Object.keys(inputs).filter((key) => key !== "adoptId" && !inputs[key].description);
+      expect({ type, undescribed }).toEqual({ type, undescribed: [] });
+    }
+  });
+
   it("is what the plugin serves, at the plugin's version", async () => {
     const served = await pluginProvider("1.2.3", new PluginConfiguration()).getSchema!();
     expect(JSON.parse(served)).toEqual(JSON.parse(JSON.stringify(schema)));
