@@ -23,6 +23,7 @@ import { jsonClean, type Props } from "../framework/framework";
 import { FUNCTIONS } from "./functions";
 import { packageSchema, resourceToken } from "./schema";
 import type { PluginConfiguration } from "./configure";
+import { onResource } from "./resourceLogs";
 
 /** The parts of a URN the handlers need: `urn:pulumi:<stack>::<project>::<parent$type>::<name>`. */
 export function parseUrn(urn: string): { stack: string; project: string; type: string; name: string } {
@@ -91,54 +92,53 @@ export function pluginProvider(version: string, configuration: PluginConfigurati
     version,
     getSchema: async () => JSON.stringify(packageSchema(version)),
 
-    async check(urn, olds, news) {
-      const definition = kindOf(urn);
-      const result = await handler(definition.kind).check(withClaimant(olds, urn), withClaimant(news, urn));
-      return {
-        inputs: withSecrets(definition, recorded(result.inputs ?? {})),
-        failures: result.failures ?? [],
-      };
-    },
+    check: (urn, olds, news) =>
+      onResource(urn, async () => {
+        const definition = kindOf(urn);
+        const result = await handler(definition.kind).check(withClaimant(olds, urn), withClaimant(news, urn));
+        return {
+          inputs: withSecrets(definition, recorded(result.inputs ?? {})),
+          failures: result.failures ?? [],
+        };
+      }),
 
-    async diff(id, urn, olds, news) {
-      const definition = kindOf(urn);
-      return handler(definition.kind).diff(id, withClaimant(olds, urn), withClaimant(news, urn));
-    },
+    diff: (id, urn, olds, news) =>
+      onResource(urn, () =>
+        handler(kindOf(urn).kind).diff(id, withClaimant(olds, urn), withClaimant(news, urn)),
+      ),
 
-    async create(urn, inputs) {
-      const definition = kindOf(urn);
-      try {
-        const result = await handler(definition.kind).create(withClaimant(inputs, urn));
-        return { id: result.id, outs: recorded(result.outs ?? {}) };
-      } catch (error) {
-        throw recordedFailure(error);
-      }
-    },
+    create: (urn, inputs) =>
+      onResource(urn, async () => {
+        try {
+          const result = await handler(kindOf(urn).kind).create(withClaimant(inputs, urn));
+          return { id: result.id, outs: recorded(result.outs ?? {}) };
+        } catch (error) {
+          throw recordedFailure(error);
+        }
+      }),
 
-    async read(id, urn, props) {
-      const definition = kindOf(urn);
-      const result = await handler(definition.kind).read(id, withClaimant(props, urn));
-      return { id: result.id, props: recorded(result.props), inputs: recorded(result.inputs) };
-    },
+    read: (id, urn, props) =>
+      onResource(urn, async () => {
+        const result = await handler(kindOf(urn).kind).read(id, withClaimant(props, urn));
+        return { id: result.id, props: recorded(result.props), inputs: recorded(result.inputs) };
+      }),
 
-    async update(id, urn, olds, news) {
-      const definition = kindOf(urn);
-      try {
-        const result = await handler(definition.kind).update(
-          id,
-          withClaimant(olds, urn),
-          withClaimant(news, urn),
-        );
-        return { outs: recorded(result.outs ?? {}) };
-      } catch (error) {
-        throw recordedFailure(error);
-      }
-    },
+    update: (id, urn, olds, news) =>
+      onResource(urn, async () => {
+        try {
+          const result = await handler(kindOf(urn).kind).update(
+            id,
+            withClaimant(olds, urn),
+            withClaimant(news, urn),
+          );
+          return { outs: recorded(result.outs ?? {}) };
+        } catch (error) {
+          throw recordedFailure(error);
+        }
+      }),
 
-    async delete(id, urn, props) {
-      const definition = kindOf(urn);
-      await handler(definition.kind).delete(id, withClaimant(props, urn));
-    },
+    delete: (id, urn, props) =>
+      onResource(urn, () => handler(kindOf(urn).kind).delete(id, withClaimant(props, urn))),
 
     async invoke(token, inputs) {
       const fn = FUNCTIONS[token];

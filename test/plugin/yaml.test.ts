@@ -75,6 +75,11 @@ function region(snapshot: OrgSnapshot) {
       .filter((u) => u.email === "astrid.berg@acme.example")
       .map((u) => `${u.firstName} ${u.lastName}: ${u.accessControls.map((ac) => ac.roleName).join(",")}`),
     tags: snapshot.tags.filter((t) => t.name === "stockholm-lobby").map((t) => t.name),
+    // The welcome file, where it is on the lab's headsets.
+    files: snapshot.groups
+      .filter((g) => g.name === "Stockholm Lab")
+      .flatMap((g) => g.fileIds.map((id) => snapshot.files.find((f) => f.id === id)))
+      .map((f) => `${f?.location}/${f?.filename}`),
   };
 }
 
@@ -90,7 +95,8 @@ beforeAll(async () => {
   emulator = await startEmulator({ port: 0 });
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "yaml-example-"));
   pulumiBinary = readyPulumiCli().binary;
-  env = { ...process.env, ...offlineEnvironment(dir, PASSPHRASE) };
+  // PULUMI_DEBUG_COMMANDS: `--event-log`, the engine's events as the Automation API reads them, is one of these.
+  env = { ...process.env, ...offlineEnvironment(dir, PASSPHRASE), PULUMI_DEBUG_COMMANDS: "true" };
   delete env.DEVICEMGMT_API_TOKEN; // the stack's config is the only token
   delete env.DEVICEMGMT_BASE_URL;
   readyYamlHost(); // beside the CLI, where the CLI looks for its bundled language hosts
@@ -113,6 +119,7 @@ const EXPECTED_REGION = {
   groups: ["(root) > Nordics", "Nordics > Stockholm Lab [configured]"],
   users: ["Astrid Berg: Read Only"],
   tags: ["stockholm-lobby"],
+  files: ["/sdcard/Docs/welcome.txt"],
 };
 
 type CheckpointResources = Parameters<typeof stateSizePerResource>[0];
@@ -120,6 +127,16 @@ type CheckpointResources = Parameters<typeof stateSizePerResource>[0];
 describe("examples/yaml on the real CLI with the provider plugin", () => {
   let afterUp: OrgSnapshot;
   let exported: CheckpointResources = [];
+
+  it("preview refuses a bad provider setting, naming it and the fix", async () => {
+    await pulumiOk("config", "set", "devicemgmt:requestsPerMinute", "0");
+    const refused = await pulumiCommand("preview");
+    await pulumiOk("config", "rm", "devicemgmt:requestsPerMinute");
+    expect(refused.code).not.toBe(0);
+    expect(refused.stdout + refused.stderr).toContain(
+      'devicemgmt:requestsPerMinute must be a whole number of at least 1, got "0"',
+    );
+  });
 
   it("preview plans the region and writes nothing", async () => {
     const before = emulator.snapshot();
@@ -140,14 +157,31 @@ describe("examples/yaml on the real CLI with the provider plugin", () => {
         "staging",
         "stockholm",
         "stockholmSimulator",
+        "stockholmWelcome",
+        "welcome",
       ].sort(),
     );
     expect(emulator.snapshot()).toEqual(before);
   });
 
   it("up creates the region in the organization, and the staging folder in the other one", async () => {
-    await pulumiOk("up", "--yes", "--skip-preview");
+    const events = path.join(dir, "up-events.json");
+    await pulumiOk("up", "--yes", "--skip-preview", "--event-log", events);
     afterUp = emulator.snapshot();
+    // The upload's progress is logged on the File, not on the stack.
+    const diagnostics = fs
+      .readFileSync(events, "utf8")
+      .split("\n")
+      .filter(Boolean)
+      .map(
+        (line) =>
+          (JSON.parse(line) as { diagnosticEvent?: { urn?: string; message: string; severity: string } })
+            .diagnosticEvent,
+      )
+      .filter((d) => d?.message.includes("uploaded"));
+    expect(diagnostics.length).toBeGreaterThan(0);
+    for (const diagnostic of diagnostics)
+      expect(diagnostic).toMatchObject({ urn: expect.stringMatching(/::welcome$/), severity: "info" });
     const production = (
       await dm.getReleaseChannel(
         { appName: "Training Simulator", channelName: "Production" },
@@ -191,7 +225,8 @@ describe("examples/yaml on the real CLI with the provider plugin", () => {
 
   it("destroy removes the region from both organizations", async () => {
     await pulumiOk("destroy", "--yes");
-    expect(region(emulator.snapshot())).toEqual({ groups: [], channels: [], users: [], tags: [] });
+    expect(region(emulator.snapshot())).toEqual({ groups: [], channels: [], users: [], tags: [], files: [] });
+    expect(emulator.snapshot().files.filter((f) => f.filename === "welcome.txt")).toEqual([]);
     expect(stagingGroups()).toEqual([]);
   });
 
@@ -226,6 +261,11 @@ describe("examples/yaml on the real CLI with the provider plugin", () => {
           defaultRoleId: readOnly.id,
         });
         new dm.Tag("lobbyTag", { name: "stockholm-lobby" });
+        const welcome = new dm.File("welcome", {
+          source: "examples/yaml/content/welcome.txt",
+          path: "/sdcard/Docs",
+        });
+        new dm.GroupFile("stockholmWelcome", { groupId: stockholm.id, fileId: welcome.id });
         return Promise.resolve({ nordics: pulumi.output(nordics.id) });
       });
       expect(result.errors).toEqual([]);
