@@ -92,8 +92,8 @@ describe("the schema generated from the kind table", () => {
     expect(schema.config.variables.apiToken.secret).toBe(true);
   });
 
-  it("describes every property of the kinds examples/yaml declares, from their declarations", () => {
-    for (const type of ["Group", "User", "Tag", "GroupReleaseChannel"]) {
+  it("describes every property of the kinds described so far, from their declarations", () => {
+    for (const type of ["Group", "User", "Tag", "GroupReleaseChannel", "Theme", "Device", "TagSet"]) {
       const inputs = schema.resources[resourceToken(type)].inputProperties;
       const undescribed = Object.keys(inputs).filter((key) => key !== "adoptId" && !inputs[key].description);
       expect({ type, undescribed }).toEqual({ type, undescribed: [] });
