@@ -1,32 +1,50 @@
 // The Go SDK generated from the schema the real CLI gets from the installed plugin (`pulumi package get-schema`):
 // it compiles, and it keeps a resource's connection secret as the kind declares (Go's generator writes no
 // replace-on-change options; the plugin's diff asks for those replacements itself).
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { offlineEnvironment, readyPulumiCli } from "../../tools/pulumi-cli";
 import { installPlugin, packPlugin } from "../../tools/plugin";
-import { buildGoSdk, ensureSdkGenerator, generateGoSdk } from "../../tools/sdk-go";
+import { buildGoProgram, buildGoSdk, ensureSdkGenerator, generateGoSdk } from "../../tools/sdk-go";
+import { startEmulator, type RunningEmulator } from "../../emulator";
 
 let dir: string;
-beforeAll(() => {
+let emulator: RunningEmulator;
+let sdk: string;
+let env: NodeJS.ProcessEnv;
+beforeAll(async () => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), "sdk-go-"));
+  emulator = await startEmulator({ port: 0 });
 });
-afterAll(() => {
+afterAll(async () => {
+  await emulator?.close();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** The Go program's step (`up [name]`, `destroy`), asynchronously: the emulator answers from this process. */
+function goProgram(binary: string, ...args: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(binary, args, { cwd: dir, env });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.stderr.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(" ")}: ${out}`))));
+  });
+}
+
 it("generates a Go SDK that compiles and keeps the declarations' secrets", () => {
   const pulumi = readyPulumiCli().binary;
-  const env = { ...process.env, ...offlineEnvironment(dir, "unused") };
+  env = { ...process.env, ...offlineEnvironment(dir, "go-program-passphrase") };
   installPlugin(pulumi, packPlugin(path.join(dir, "plugin")), env);
   const schemaFile = path.join(dir, "schema.json");
   fs.writeFileSync(
     schemaFile,
     execFileSync(pulumi, ["package", "get-schema", "devicemgmt", "--non-interactive"], { env, cwd: dir }),
   );
-  const sdk = path.join(dir, "sdk");
+  sdk = path.join(dir, "sdk");
   generateGoSdk(ensureSdkGenerator(), schemaFile, sdk);
   buildGoSdk(sdk);
   const source = (name: string) => fs.readFileSync(path.join(sdk, "go", "devicemgmt", name), "utf8");
@@ -36,3 +54,37 @@ it("generates a Go SDK that compiles and keeps the declarations' secrets", () =>
   expect(source("getGroup.go")).toContain('ctx.Invoke("devicemgmt:index:getGroup"');
   // A cold build of the generator takes minutes (Go's cache warm from tools/pulumi-cli: about one).
 }, 900_000);
+
+it("runs a Go program on the SDK through the Go Automation API: create, change, destroy", async () => {
+  const binary = path.join(dir, "organization");
+  buildGoProgram(sdk, binary);
+  env = {
+    ...env,
+    PULUMI_CLI_ROOT: readyPulumiCli().root,
+    DEVICEMGMT_BASE_URL: emulator.baseUrl,
+    DEVICEMGMT_API_TOKEN: emulator.tokens.admin,
+  };
+  const groups = () =>
+    emulator
+      .snapshot()
+      .groups.filter((g) => g.name.startsWith("Go "))
+      .map((g) => ({ id: g.id, name: g.name, configured: g.isConfigured }))
+      .sort((a, b) => a.name.localeCompare(b.name));
+  const labId = (await goProgram(binary, "up", "Go Folder")).trim().split("\n").pop();
+  const created = groups();
+  expect(created.map(({ name, configured }) => ({ name, configured }))).toEqual([
+    { name: "Go Folder", configured: false },
+    { name: "Go Folder Lab", configured: true },
+  ]);
+  expect(created[1].id).toBe(labId);
+  expect(emulator.snapshot().tags.map((t) => t.name)).toContain("go-sdk");
+  await goProgram(binary, "up", "Go Renamed");
+  // Renamed in place: the same objects.
+  expect(groups()).toEqual([
+    { id: created[0].id, name: "Go Renamed", configured: false },
+    { id: created[1].id, name: "Go Renamed Lab", configured: true },
+  ]);
+  await goProgram(binary, "destroy");
+  expect(groups()).toEqual([]);
+  expect(emulator.snapshot().tags.map((t) => t.name)).not.toContain("go-sdk");
+}, 600_000);

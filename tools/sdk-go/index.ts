@@ -63,6 +63,21 @@ export function generateGoSdk(generator: string, schemaFile: string, outDir: str
   cpSync(join(MODULE_DIR, "go.sum"), join(outDir, "go.sum"));
 }
 
+/**
+ * Builds program/main.go (a Go program on the SDK, run through the Go Automation API) inside the SDK module, to
+ * `binary`.
+ */
+export function buildGoProgram(outDir: string, binary: string): void {
+  const folder = join(outDir, "cmd", "organization");
+  mkdirSync(folder, { recursive: true });
+  cpSync(join(MODULE_DIR, "program", "main.go"), join(folder, "main.go"));
+  execFileSync("go", ["build", "-o", binary, "./cmd/organization"], {
+    cwd: outDir,
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, ...GO_ENV, GOFLAGS: "-mod=mod -buildvcs=false" },
+  });
+}
+
 /** `go build ./...` of the SDK module: its output when it does not compile. */
 export function buildGoSdk(outDir: string): void {
   // -mod=mod: the SDK requires sdk/v3 directly where the generator only reached it; go.sum already holds it.
