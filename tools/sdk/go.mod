@@ -1,4 +1,4 @@
-module pulumi-devicemgmt/tools/sdk-go
+module pulumi-devicemgmt/tools/sdk
 
 go 1.26.6
 

@@ -26,13 +26,16 @@ export function ensureSdkGenerator(
   const base =
     process.env.DEVICEMGMT_PULUMI_CACHE ??
     join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pulumi-devicemgmt");
-  const binary = join(base, `sdk-go-generator-${pin}-${process.platform}-${process.arch}`, "bin", "sdk-go");
+  const binary = join(
+    base,
+    `sdk-generator-${pin}-${process.platform}-${process.arch}`,
+    "bin",
+    "sdk-generator",
+  );
   if (existsSync(binary)) return binary;
   mkdirSync(join(binary, ".."), { recursive: true });
   const started = Date.now();
-  log(
-    `sdk-go: building the Go SDK generator (pkg/v3 ${pin}) into ${binary}; minutes when the Go cache is cold`,
-  );
+  log(`sdk: building the Go SDK generator (pkg/v3 ${pin}) into ${binary}; minutes when the Go cache is cold`);
   const temporary = `${binary}.${process.pid}.tmp`;
   execFileSync("go", ["build", "-trimpath", "-o", temporary, "."], {
     cwd: MODULE_DIR,
@@ -40,7 +43,7 @@ export function ensureSdkGenerator(
     env: { ...process.env, ...GO_ENV },
   });
   renameSync(temporary, binary);
-  log(`sdk-go: built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  log(`sdk: built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
   return binary;
 }
 
@@ -70,13 +73,72 @@ export function generateGoSdk(generator: string, schemaFile: string, outDir: str
 export function buildGoProgram(outDir: string, binary: string): void {
   const folder = join(outDir, "cmd", "organization");
   mkdirSync(folder, { recursive: true });
-  cpSync(join(MODULE_DIR, "program", "main.go"), join(folder, "main.go"));
+  cpSync(join(MODULE_DIR, "go-program", "main.go"), join(folder, "main.go"));
   execFileSync("go", ["build", "-o", binary, "./cmd/organization"], {
     cwd: outDir,
     stdio: ["ignore", "pipe", "pipe"],
     env: { ...process.env, ...GO_ENV, GOFLAGS: "-mod=mod -buildvcs=false" },
   });
 }
+
+const PYTHON_SDK = "3.272.0";
+
+/**
+ * A Python environment with the `pulumi` package (PyPI, the newest release at or below the CLI's version) for the
+ * Python SDK and program: a venv in the cache, made once.
+ */
+export function ensurePythonEnvironment(
+  log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): string {
+  const base =
+    process.env.DEVICEMGMT_PULUMI_CACHE ??
+    join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pulumi-devicemgmt");
+  const venv = join(base, `python-venv-pulumi-${PYTHON_SDK}`);
+  const python = join(venv, "bin", "python");
+  if (existsSync(join(venv, ".ready"))) return python;
+  log(`sdk: making ${venv} with pulumi ${PYTHON_SDK} from PyPI`);
+  execFileSync("python3", ["-m", "venv", venv], { stdio: ["ignore", "pipe", "pipe"] });
+  // semver and parver: what the generated SDK imports; wheel: to install the generated SDK without build isolation.
+  execFileSync(
+    python,
+    ["-m", "pip", "install", "--quiet", `pulumi==${PYTHON_SDK}`, "semver", "parver", "wheel"],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+  writeFileSync(join(venv, ".ready"), "");
+  return python;
+}
+
+/**
+ * Generates the Python SDK of `schemaFile` into `outDir` at the schema's version (the generator writes 0.0.0,
+ * which release pipelines replace; the SDK asks the engine for the plugin at this version) and installs it into
+ * the environment of `python`.
+ */
+export function installPythonSdk(
+  generator: string,
+  python: string,
+  schemaFile: string,
+  outDir: string,
+): void {
+  execFileSync(generator, [schemaFile, outDir, "python"], { stdio: ["ignore", "pipe", "pipe"] });
+  const version = (JSON.parse(readFileSync(schemaFile, "utf8")) as { version: string }).version;
+  const setup = join(outDir, "setup.py");
+  writeFileSync(
+    setup,
+    readFileSync(setup, "utf8").replace(/^VERSION = "0\.0\.0"$/m, `VERSION = "${version}"`),
+  );
+  execFileSync(
+    python,
+    ["-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--force-reinstall", outDir],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
+}
+
+/** The Python program's file (python-program/organization.py). */
+export const PYTHON_PROGRAM = join(MODULE_DIR, "python-program", "organization.py");
 
 /** `go build ./...` of the SDK module: its output when it does not compile. */
 export function buildGoSdk(outDir: string): void {

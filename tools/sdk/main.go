@@ -1,5 +1,6 @@
-// Generates the Go SDK of a Pulumi package schema with the CLI's own Go code generator (what
-// `pulumi package gen-sdk --language go` runs through the Go language host), after binding (validating) the schema.
+// Generates the Go or Python SDK of a Pulumi package schema with the CLI's own code generators (what
+// `pulumi package gen-sdk --language go|python` runs through the language hosts), after binding (validating) the
+// schema. Usage: sdk-generator <schema.json> <out folder> [go|python].
 package main
 
 import (
@@ -11,6 +12,7 @@ import (
 
 	"github.com/blang/semver"
 	gogen "github.com/pulumi/pulumi/pkg/v3/codegen/go"
+	pygen "github.com/pulumi/pulumi/pkg/v3/codegen/python"
 	"github.com/pulumi/pulumi/pkg/v3/codegen/schema"
 )
 
@@ -44,7 +46,20 @@ func main() {
 	if diags.HasErrors() {
 		os.Exit(2)
 	}
-	files, err := gogen.GeneratePackage("pulumi-devicemgmt", pkg, nil)
+	// The language: go (default) or python, as `pulumi package gen-sdk --language` names them.
+	language := "go"
+	if len(os.Args) > 3 {
+		language = os.Args[3]
+	}
+	var files map[string][]byte
+	switch language {
+	case "go":
+		files, err = gogen.GeneratePackage("pulumi-devicemgmt", pkg, nil)
+	case "python":
+		files, err = pygen.GeneratePackage("pulumi-devicemgmt", pkg, nil, nil)
+	default:
+		err = fmt.Errorf("no generator for %s: go or python", language)
+	}
 	if err != nil {
 		panic(err)
 	}
