@@ -32,6 +32,8 @@ export interface PropertySpec<Live = never, T = unknown> {
   equal?: (a: unknown, b: unknown) => boolean;
   /** Registered as a secret: the engine then keeps it, and the output of the same name, encrypted. */
   secret?: boolean;
+  /** What the property is, in a sentence or two: the plugin's schema and the SDKs generated from it show it. */
+  description?: string;
 }
 
 export type PropertySpecs<Live> = Record<string, PropertySpec<Live, any>>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -72,8 +74,21 @@ export type CheckedStateOf<P> = Flat<
  * name is secret, and the connection travels to outputs (delete needs it).
  */
 export const carried = {
-  adoptId: { schema: adoptIdSchema, change: "createOnly" },
-  connection: { schema: connectionSchema, change: "update", secret: true },
+  adoptId: {
+    schema: adoptIdSchema,
+    change: "createOnly",
+    description:
+      "The id of an existing object to take over instead of creating one (read by create only; the error of a " +
+      "create that met the object gives it).",
+  },
+  connection: {
+    schema: connectionSchema,
+    change: "update",
+    secret: true,
+    description:
+      "This resource's own connection to another organization's API (default: the provider's configuration). " +
+      "Kept secret.",
+  },
 } as const satisfies PropertySpecs<never>;
 
 /** The zod shape `check` validates, property by property, in declaration order. */

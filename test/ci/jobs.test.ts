@@ -145,7 +145,12 @@ it("the jobs run npm test's other steps: build and lint in the fast job, build a
       runs(name).findIndex((r) => /\bjest\b/.test(r)),
     );
   expect(before("fast")).toEqual(["npm ci --no-audit --no-fund", "npm run build", "npm run lint"]);
-  expect(before("slow")).toEqual(["npm ci --no-audit --no-fund", "npm run build", "npm run pulumi-cli"]);
+  expect(before("slow")).toEqual([
+    "npm ci --no-audit --no-fund",
+    "npm run build",
+    "npm run pulumi-cli",
+    "npm run pulumi-language-yaml",
+  ]);
   // Together, every step of `npm test` before jest.
   const test = (
     JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")) as {

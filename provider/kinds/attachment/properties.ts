@@ -67,14 +67,18 @@ function attachment<const Owner extends OwnerKey, const Attached extends string>
   attachedKey: Attached,
 ): AttachmentDeclaration<Owner, Attached> {
   const adoptIdError = `adoptId must be the attachment's id, <${ownerKey}>/<${attachedKey}>`;
-  const replacing = (key: string): PropertySpec<LiveAttachment, string> => ({
+  const replacing = (key: string, description: string): PropertySpec<LiveAttachment, string> => ({
     schema: uuid(key),
     change: "replace",
+    description,
   });
   // TypeScript types an object whose keys are of a generic type as an index signature: the one assertion.
   const pairKeys = {
-    [ownerKey]: replacing(ownerKey),
-    [attachedKey]: replacing(attachedKey),
+    [ownerKey]: replacing(
+      ownerKey,
+      `The ${OWNERS[ownerKey].noun}'s id; changing it replaces the attachment.`,
+    ),
+    [attachedKey]: replacing(attachedKey, `The attached item's id; changing it replaces the attachment.`),
   } as Record<Owner | Attached, PropertySpec<LiveAttachment, string>>;
   return {
     ownerKey,

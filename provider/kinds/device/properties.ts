@@ -26,12 +26,15 @@ export const customFieldsOf = (live: ApiDevice): Record<string, string> =>
 
 export const deviceProperties = {
   deviceId: {
+    description:
+      "The device's id; or give serialNumber. Changing it means another device (the old one is forgotten).",
     schema: uuid("deviceId").optional(),
     change: "replace",
     fromLive: (live: ApiDevice) => live.id,
     equal: unlessUndeclared(deepEqual),
   },
   serialNumber: {
+    description: "The device's serial number (matched without case); or give deviceId.",
     schema: z
       .string({ error: "serialNumber must be a string (the device's serial number)" })
       .min(1)
@@ -43,6 +46,7 @@ export const deviceProperties = {
       (typeof a === "string" && typeof b === "string" && a.toLowerCase() === b.toLowerCase()),
   },
   name: {
+    description: "The device's name; absent: not managed.",
     schema: z
       .string({ error: "name must be a string" })
       .trim()
@@ -54,18 +58,22 @@ export const deviceProperties = {
     equal: unlessUndeclared(deepEqual),
   },
   groupId: {
+    description: "The configured group the device sits in; null: ungrouped; absent: not managed.",
     schema: uuid("groupId").nullable().optional(),
     change: "update",
     fromLive: (live: ApiDevice) => live.group?.id ?? null,
     equal: unlessUndeclared(deepEqual),
   },
   tags: {
+    description:
+      "The device's tags, the whole set (names of catalogue tags, matched without case); absent: not managed.",
     schema: tagNames("tags").optional(),
     change: "update",
     fromLive: (live: ApiDevice) => live.tags,
     equal: unlessUndeclared(tagsEqual),
   },
   customFields: {
+    description: "The device's custom fields, the whole set (name to value); absent: not managed.",
     schema: z
       .record(z.string().min(1, { error: "a custom field name must not be empty" }), z.string(), {
         error: "customFields must map field names to string values",

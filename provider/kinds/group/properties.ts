@@ -9,11 +9,15 @@ import { carried, type PropertySpecs, type StateOf } from "../../framework/prope
 
 export const groupProperties = {
   name: {
+    description:
+      "The group's name (1 to 255 characters), unique among its siblings. Renaming updates in place.",
     schema: requiredText("name", 255),
     change: "update",
     fromLive: (live: ApiGroup) => live.name,
   },
   parentId: {
+    description:
+      "The parent group's id (an unconfigured group); absent for a root-level group. Re-parenting updates in place.",
     schema: uuid("parentId")
       .nullable()
       .optional()
@@ -23,6 +27,8 @@ export const groupProperties = {
     default: null,
   },
   configured: {
+    description:
+      "Configured groups are leaves that hold devices, release channels and content; configuring cannot be undone. Default false.",
     schema: z
       .boolean({ error: "configured must be true or false" })
       .optional()
@@ -32,6 +38,8 @@ export const groupProperties = {
     default: false,
   },
   sameNameOrdinal: {
+    description:
+      "Where several groups of one name sit under one parent: which copy this is (1, 2, …). Only creates read it.",
     schema: z
       .number({ error: "sameNameOrdinal must be a whole number from 1" })
       .int({ error: "sameNameOrdinal must be a whole number from 1" })

@@ -78,7 +78,12 @@ export const tagNames = (what: string) =>
 export const sameName = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 export const tagProperties = {
-  name: { schema: tagName("name"), change: "update", fromLive: (live: ApiTag) => live.name },
+  name: {
+    schema: tagName("name"),
+    change: "update",
+    fromLive: (live: ApiTag) => live.name,
+    description: "The tag's name (1 to 255 characters), unique in the organization without regard to case.",
+  },
   ...carried,
 } satisfies PropertySpecs<ApiTag>;
 

@@ -26,11 +26,17 @@ const tagsEqual = (a: unknown, b: unknown) =>
 
 export const tagSetProperties = {
   ownerType: {
+    description: "What carries the tags: group, app, file or video. Changing it replaces the set.",
     schema: z.enum(OWNER_TYPES, { error: `ownerType must be one of ${OWNER_TYPES.join(", ")}` }),
     change: "replace",
   },
-  ownerId: { schema: uuid("ownerId"), change: "replace" },
+  ownerId: {
+    schema: uuid("ownerId"),
+    change: "replace",
+    description: "The group's, app's, file's or video's id. Changing it replaces the set.",
+  },
   tags: {
+    description: "The owner's tags, the whole set (names of catalogue tags, matched without case).",
     schema: tagNames("tags"),
     change: "update",
     fromLive: (owner: TagOwner) => owner.tags ?? [],

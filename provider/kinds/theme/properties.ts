@@ -19,7 +19,8 @@ type ThemeColor = (typeof THEME_COLORS)[number] & keyof ThemeBody;
 export const sameColor = (a: unknown, b: unknown) =>
   typeof a === "string" && typeof b === "string" ? a.toLowerCase() === b.toLowerCase() : a === b;
 
-const color = (key: ThemeColor) => ({
+const color = (key: ThemeColor, description: string) => ({
+  description: `${description}, #RRGGBB (case does not matter).`,
   schema: z
     .string({ error: `${key} is required: a colour in hex format such as "#1A2B3C"` })
     .trim()
@@ -31,16 +32,17 @@ const color = (key: ThemeColor) => ({
 
 export const themeProperties = {
   name: {
+    description: "The theme's name (1 to 255 characters). Updates in place.",
     schema: requiredText("name", 255),
     change: "update",
     fromLive: (live: ApiTheme) => live.name,
   },
-  background1: color("background1"),
-  background2: color("background2"),
-  text: color("text"),
-  accent1: color("accent1"),
-  accent2: color("accent2"),
-  accent3: color("accent3"),
+  background1: color("background1", "The first background colour"),
+  background2: color("background2", "The second background colour"),
+  text: color("text", "The text colour"),
+  accent1: color("accent1", "The first accent colour"),
+  accent2: color("accent2", "The second accent colour"),
+  accent3: color("accent3", "The third accent colour"),
   ...carried,
 } satisfies PropertySpecs<ApiTheme>;
 

@@ -16,6 +16,7 @@ const MAX_TEXT = 255;
 
 export const userProperties = {
   firstName: {
+    description: "The user's first name; changes update in place.",
     schema: requiredText(
       "firstName",
       MAX_TEXT,
@@ -25,11 +26,14 @@ export const userProperties = {
     fromLive: (live: ApiUser) => live.firstName,
   },
   lastName: {
+    description: "The user's last name; changes update in place.",
     schema: requiredText("lastName", MAX_TEXT, `lastName must be at most ${MAX_TEXT} characters: shorten it`),
     change: "update",
     fromLive: (live: ApiUser) => live.lastName,
   },
   email: {
+    description:
+      "The user's e-mail, unique in the organization. Changing it replaces the user (delete first).",
     schema: z
       .email({ error: "email must be an e-mail address such as ada@example.com" })
       .max(MAX_TEXT, { error: `email must be at most ${MAX_TEXT} characters` }),
@@ -38,11 +42,13 @@ export const userProperties = {
     equal: sameEmail,
   },
   defaultRoleId: {
+    description: "The role the user holds across the organization (an organization or group role).",
     schema: uuid("defaultRoleId"),
     change: "update",
     fromLive: (live: ApiUser) => rolesOf(live).defaultRoleId,
   },
   groupRoles: {
+    description: "Extra roles on particular groups; order does not matter; at most 100; no duplicates.",
     schema: z
       .array(groupRoleSchema, { error: "groupRoles must be a list of { roleId, groupId }" })
       .max(MAX_GROUP_ROLES, { error: `groupRoles can hold at most ${MAX_GROUP_ROLES} entries` })
@@ -64,6 +70,8 @@ export const userProperties = {
     equal: sameGroupRoles,
   },
   invite: {
+    description:
+      "true: send an invitation e-mail; false (default): create the user directly, for single sign-on accounts. Only creates read it.",
     schema: z
       .boolean({ error: "invite must be true or false" })
       .optional()

@@ -1,0 +1,153 @@
+/**
+ * The provider plugin `pulumi-resource-devicemgmt` as a `@pulumi/pulumi/provider` Provider: every kind of the
+ * kind table as `devicemgmt:index:<Type>`, served by the same handlers the dynamic resources call (the runtime's
+ * `handler(kind)`: claims and organization pinning included), and the lookups of functions.ts.
+ *
+ * What differs from the dynamic provider, and why:
+ * - The resource's name and stack come from the URN on every call, so `__claimant` (which the classes register
+ *   because the dynamic plugin gives handlers no URN) is added to each call here and left out of what the engine
+ *   records.
+ * - Secret properties (`secret: true`) are returned by check as secrets, so the engine encrypts them (and the
+ *   outputs of the same name) whatever the language: a YAML program need not wrap them.
+ * - The connection comes from the provider's configuration (configure.ts), so an explicit provider instance
+ *   reaches another organization.
+ */
+import * as pulumi from "@pulumi/pulumi";
+import type * as provider from "@pulumi/pulumi/provider";
+import { handler } from "../runtime";
+import { KINDS } from "../kinds";
+import type { KindDefinition } from "../framework/kind";
+import type { PropertySpec } from "../framework/properties";
+import { CLAIMANT_KEY, type Claimant } from "../framework/claims";
+import { jsonClean, type Props } from "../framework/framework";
+import { FUNCTIONS } from "./functions";
+import { packageSchema, resourceToken } from "./schema";
+import type { PluginConfiguration } from "./configure";
+import { onResource } from "./resourceLogs";
+
+/** The parts of a URN the handlers need: `urn:pulumi:<stack>::<project>::<parent$type>::<name>`. */
+export function parseUrn(urn: string): { stack: string; project: string; type: string; name: string } {
+  const [head, project, qualifiedType, ...name] = urn.split("::");
+  return {
+    stack: head.replace(/^urn:pulumi:/, ""),
+    project,
+    type: qualifiedType.split("$").pop() ?? qualifiedType,
+    name: name.join("::"),
+  };
+}
+
+const byToken = new Map<string, KindDefinition>(
+  (Object.values(KINDS) as KindDefinition[]).map((definition) => [
+    resourceToken(definition.type),
+    definition,
+  ]),
+);
+
+function kindOf(urn: string): KindDefinition {
+  const { type } = parseUrn(urn);
+  const definition = byToken.get(type);
+  if (!definition)
+    throw new Error(
+      `devicemgmt has no resource type ${type}: the types are ${[...byToken.keys()].join(", ")}`,
+    );
+  return definition;
+}
+
+/** The call's values with the resource's name and stack as the handlers' `__claimant`. */
+function withClaimant(values: Props | undefined, urn: string): Props {
+  const { name, stack } = parseUrn(urn);
+  return { ...(values ?? {}), [CLAIMANT_KEY]: { name, stack } satisfies Claimant };
+}
+
+/** What the engine records: the handler's values without the hidden `__claimant` (the URN says it). */
+function recorded<T extends Props | undefined>(values: T): T {
+  if (values === undefined) return values;
+  const { [CLAIMANT_KEY]: _claimant, ...rest } = values;
+  return jsonClean(rest) as T;
+}
+
+/** The declared secret properties as the engine's secret values, so it encrypts them and their outputs. */
+function withSecrets(definition: KindDefinition, inputs: Props): Props {
+  const out: Props = { ...inputs };
+  for (const [key, spec] of Object.entries(definition.properties as Record<string, PropertySpec<never>>))
+    if (spec.secret && out[key] !== undefined)
+      out[key] = { [pulumi.runtime.specialSigKey]: pulumi.runtime.specialSecretSig, value: out[key] };
+  return out;
+}
+
+/**
+ * A partial failure (framework.ts PartialFailureError: the object exists but the operation did not finish)
+ * carries the properties the engine records: without the hidden keys, which the server cannot encode as they are.
+ */
+function recordedFailure(error: unknown): unknown {
+  if (error instanceof Error && "id" in error && "properties" in error) {
+    const properties = recorded({ ...(error.properties as Props), __provider: undefined });
+    return Object.assign(error, { properties });
+  }
+  return error;
+}
+
+export function pluginProvider(version: string, configuration: PluginConfiguration): provider.Provider {
+  return {
+    version,
+    getSchema: async () => JSON.stringify(packageSchema(version)),
+
+    check: (urn, olds, news) =>
+      onResource(urn, async () => {
+        const definition = kindOf(urn);
+        const result = await handler(definition.kind).check(withClaimant(olds, urn), withClaimant(news, urn));
+        return {
+          inputs: withSecrets(definition, recorded(result.inputs ?? {})),
+          failures: result.failures ?? [],
+        };
+      }),
+
+    diff: (id, urn, olds, news) =>
+      onResource(urn, () =>
+        handler(kindOf(urn).kind).diff(id, withClaimant(olds, urn), withClaimant(news, urn)),
+      ),
+
+    create: (urn, inputs) =>
+      onResource(urn, async () => {
+        try {
+          const result = await handler(kindOf(urn).kind).create(withClaimant(inputs, urn));
+          return { id: result.id, outs: recorded(result.outs ?? {}) };
+        } catch (error) {
+          throw recordedFailure(error);
+        }
+      }),
+
+    read: (id, urn, props) =>
+      onResource(urn, async () => {
+        const result = await handler(kindOf(urn).kind).read(id, withClaimant(props, urn));
+        return { id: result.id, props: recorded(result.props), inputs: recorded(result.inputs) };
+      }),
+
+    update: (id, urn, olds, news) =>
+      onResource(urn, async () => {
+        try {
+          const result = await handler(kindOf(urn).kind).update(
+            id,
+            withClaimant(olds, urn),
+            withClaimant(news, urn),
+          );
+          return { outs: recorded(result.outs ?? {}) };
+        } catch (error) {
+          throw recordedFailure(error);
+        }
+      }),
+
+    delete: (id, urn, props) =>
+      onResource(urn, () => handler(kindOf(urn).kind).delete(id, withClaimant(props, urn))),
+
+    async invoke(token, inputs) {
+      const fn = FUNCTIONS[token];
+      if (!fn)
+        throw new Error(
+          `devicemgmt has no function ${token}: the functions are ${Object.keys(FUNCTIONS).join(", ")}`,
+        );
+      const outputs = await fn.call(inputs ?? {}, { connection: configuration.connection() });
+      return { outputs: jsonClean(outputs) };
+    },
+  };
+}
