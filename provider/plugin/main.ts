@@ -6,7 +6,7 @@ import { main } from "@pulumi/pulumi/provider";
 import { PluginConfiguration, serveConfiguration } from "./configure";
 import { pluginProvider } from "./provider";
 import { pluginVersion } from "./version";
-import { logOnResources } from "./resourceLogs";
+import { logToEngine } from "./resourceLogs";
 
 /** The engine's address: the first argument that is neither a flag nor a flag's value (as the SDK's server reads it). */
 function engineAddress(args: string[]): string | undefined {
@@ -17,7 +17,7 @@ function engineAddress(args: string[]): string | undefined {
   return undefined;
 }
 
-logOnResources(engineAddress(process.argv.slice(2)));
+logToEngine(engineAddress(process.argv.slice(2)));
 const configuration = new PluginConfiguration();
 serveConfiguration(configuration);
 void main(pluginProvider(pluginVersion(), configuration), process.argv.slice(2));

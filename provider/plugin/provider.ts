@@ -23,7 +23,7 @@ import { jsonClean, type Props } from "../framework/framework";
 import { FUNCTIONS } from "./functions";
 import { packageSchema, resourceToken } from "./schema";
 import type { PluginConfiguration } from "./configure";
-import { onResource } from "./resourceLogs";
+import { onResource } from "../framework/resourceLog";
 
 /** The parts of a URN the handlers need: `urn:pulumi:<stack>::<project>::<parent$type>::<name>`. */
 export function parseUrn(urn: string): { stack: string; project: string; type: string; name: string } {
