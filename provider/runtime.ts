@@ -18,7 +18,7 @@ import { claimed } from "./framework/claims";
 const handlers = Object.fromEntries(
   Object.values(KINDS).map((definition) => [
     definition.kind,
-    claimed(definition.kind, definition.type, pinnedToOrganization(definition)),
+    claimed(definition, pinnedToOrganization(definition)),
   ]),
 ) as Record<ResourceKind, ResourceHandler>;
 

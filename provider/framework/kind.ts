@@ -27,7 +27,7 @@ import {
   type PropertySpecs,
   type StateOf,
 } from "./properties";
-import { CLAIMANT_KEY, type Claimant } from "./claims";
+import { CLAIMANT_KEY, type Claimant, type ClaimSpec } from "./claims";
 import type { DriftFacet } from "../drift/driftKind";
 import type { KindSection } from "../export/layout";
 
@@ -66,9 +66,14 @@ export interface KindHandler<P> {
   delete(id: string, props: RecordedOf<P>): Promise<void>;
 }
 
-export interface KindDefinition<
+/**
+ * Who a kind is, declared once in the kind's `identity.ts` and imported by its handler, its definition and its
+ * other files (a handler cannot import the definition, which imports the handler): its key, its type token, its
+ * properties, whether its object has a natural key, and how its inputs name its object (its claim).
+ */
+export interface KindIdentity<
   Key extends string = string,
-  // Without its own properties named, a definition is one of any kind (the table, the runtime): its handler's
+  // Without its own properties named, an identity is one of any kind (the table, the runtime): its handler's
   // typed inputs are then not known, and the plugin's calls reach it untyped (`pluginHandler`).
   P extends PropertySpecs<never> = any, // eslint-disable-line @typescript-eslint/no-explicit-any
   Type extends string = string,
@@ -84,6 +89,27 @@ export interface KindDefinition<
    */
   naturalKey: boolean;
   properties: P;
+  /**
+   * How the kind's inputs name its object, for claims.ts (a second resource of the run declaring the same object
+   * is refused with both names), or null: the inputs name no object another resource could also make.
+   */
+  claim: ClaimSpec | null;
+}
+
+/** Keeps the literal types of an identity (its key, its type, its properties) for the definition built on it. */
+export function defineIdentity<
+  const Key extends string,
+  P extends PropertySpecs<never>,
+  const Type extends string,
+>(identity: KindIdentity<Key, P, Type>): KindIdentity<Key, P, Type> {
+  return identity;
+}
+
+export interface KindDefinition<
+  Key extends string = string,
+  P extends PropertySpecs<never> = any, // eslint-disable-line @typescript-eslint/no-explicit-any
+  Type extends string = string,
+> extends KindIdentity<Key, P, Type> {
   /** Outputs that are not declared properties (read from the API, or recorded when the object was made). */
   outputs: readonly string[];
   handler: KindHandler<P>;

@@ -3,13 +3,10 @@ import { defineKind } from "../../framework/kind";
 import { appDrift } from "./drift";
 import { appSection } from "./export";
 import { appHandler } from "./handler";
-import { appProperties } from "./properties";
+import { appIdentity } from "./identity";
 
 export const appKind = defineKind({
-  kind: "app",
-  type: "App",
-  naturalKey: false,
-  properties: appProperties,
+  ...appIdentity,
   outputs: ["createdAt", "updatedAt"],
   handler: appHandler,
   drift: appDrift,

@@ -31,9 +31,7 @@ import { checkKind, diffKindAsked, liveInputs, type InputsOf, type KindHandler }
 import { stateFrom } from "../../framework/properties";
 import { checkContentSource } from "../../framework/source";
 import { appVersionProperties, type AppVersionProperties } from "./properties";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const APP_VERSION = { type: "AppVersion", properties: appVersionProperties, naturalKey: false } as const;
+import { appVersionIdentity } from "./identity";
 
 type Inputs = InputsOf<AppVersionProperties>;
 
@@ -105,7 +103,7 @@ function refuseOtherBuild(live: AppBuild, inputs: Inputs, property: "adoptId" | 
 
 export const appVersionHandler: KindHandler<AppVersionProperties> = {
   async check(_olds, news) {
-    const { inputs, failures } = checkKind(APP_VERSION, news);
+    const { inputs, failures } = checkKind(appVersionIdentity, news);
     // (During a preview the source may still be the engine's unknown value: hashed at the up.)
     if (failures.some((f) => f.property === "source") || containsUnknown(inputs.source))
       return { inputs, failures };
@@ -124,7 +122,7 @@ export const appVersionHandler: KindHandler<AppVersionProperties> = {
     return { inputs: { ...inputs, sha256: found.checksum }, failures };
   },
 
-  diff: (_id, olds, news) => diffKindAsked(APP_VERSION, olds, news),
+  diff: (_id, olds, news) => diffKindAsked(appVersionIdentity, olds, news),
 
   async create(inputs) {
     const client = clientForProps(inputs);
@@ -177,7 +175,7 @@ export const appVersionHandler: KindHandler<AppVersionProperties> = {
     const live = await buildById(clientForProps(props), appId, id, sha256);
     if (live === undefined) return {};
     const outputs = toOutputs(live, props);
-    return { id, props: outputs, inputs: liveInputs(APP_VERSION, outputs) };
+    return { id, props: outputs, inputs: liveInputs(appVersionIdentity, outputs) };
   },
 
   async update(id, olds, news) {

@@ -16,7 +16,7 @@ import {
   untilApplied,
   type Props,
 } from "../../framework/framework";
-import { checkKind, diffKindAsked, type KindHandler } from "../../framework/kind";
+import { checkKind, diffKindAsked, type KindHandler, type KindIdentity } from "../../framework/kind";
 import { leftByUnfinishedCreate } from "../../framework/claims";
 import type { CheckedStateOf, PropertySpecs, StateOf } from "../../framework/properties";
 import { attachmentId, OWNERS, parseAttachmentId, type AttachmentState, type OwnerKey } from "./properties";
@@ -49,9 +49,8 @@ export interface AttachmentSpec {
   checkLive?(inputs: Props, olds: Props): Promise<pulumi.dynamic.CheckFailure[]>;
 }
 
-/** What the shared handler needs of a kind's declaration (properties.ts), with the kind's type. */
+/** What the shared handler needs of a kind's declaration (properties.ts). */
 export interface AttachmentKindDeclaration<P> {
-  type: string;
   ownerKey: OwnerKey;
   attachedKey: string;
   properties: P;
@@ -60,16 +59,16 @@ export interface AttachmentKindDeclaration<P> {
 }
 
 /**
- * The handler of an attachment kind (every attachment is a natural key: an owner holds a thing once). `kind` is
- * the kind's key in the kind table (claims.ts finds a killed run's attachment by it).
+ * The handler of an attachment kind (every attachment is a natural key: an owner holds a thing once), for the
+ * kind's identity (identity.ts: its key names a killed run's attachment to claims.ts).
  */
 export function attachmentHandler<P extends PropertySpecs<never>>(
-  kind: string,
+  definition: KindIdentity<string, P>,
   declaration: AttachmentKindDeclaration<P>,
   spec: AttachmentSpec,
 ): KindHandler<P> {
-  const { type, ownerKey, attachedKey } = declaration;
-  const definition = { type, properties: declaration.properties, naturalKey: true };
+  const { kind, type } = definition;
+  const { ownerKey, attachedKey } = declaration;
   const ownerNoun = OWNERS[ownerKey].noun;
   const describe = (ownerId: string, attachedId: string) =>
     `${spec.attachedNoun} ${attachedId} on ${ownerNoun} ${ownerId}`;

@@ -3,13 +3,10 @@ import { defineKind } from "../../framework/kind";
 import { deviceDrift } from "./drift";
 import { deviceSection } from "./export";
 import { deviceHandler } from "./handler";
-import { deviceProperties } from "./properties";
+import { deviceIdentity } from "./identity";
 
 export const deviceKind = defineKind({
-  kind: "device",
-  type: "Device",
-  naturalKey: false,
-  properties: deviceProperties,
+  ...deviceIdentity,
   outputs: ["deviceModel"],
   handler: deviceHandler,
   drift: deviceDrift,

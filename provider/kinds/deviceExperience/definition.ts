@@ -3,13 +3,10 @@ import { defineKind } from "../../framework/kind";
 import { deviceExperienceDrift } from "./drift";
 import { deviceExperienceSection } from "./export";
 import { deviceExperienceHandler } from "./handler";
-import { deviceExperienceProperties } from "./properties";
+import { deviceExperienceIdentity } from "./identity";
 
 export const deviceExperienceKind = defineKind({
-  kind: "deviceExperience",
-  type: "DeviceExperience",
-  naturalKey: false,
-  properties: deviceExperienceProperties,
+  ...deviceExperienceIdentity,
   outputs: ["configuredInRun"],
   handler: deviceExperienceHandler,
   drift: deviceExperienceDrift,

@@ -3,13 +3,10 @@ import { defineKind } from "../../framework/kind";
 import { deviceMigrationDrift } from "./drift";
 import { deviceMigrationSection } from "./export";
 import { deviceMigrationHandler } from "./handler";
-import { migrationProperties } from "./properties";
+import { deviceMigrationIdentity } from "./identity";
 
 export const deviceMigrationKind = defineKind({
-  kind: "deviceMigration",
-  type: "DeviceMigration",
-  naturalKey: false,
-  properties: migrationProperties,
+  ...deviceMigrationIdentity,
   outputs: ["migratedAt"],
   handler: deviceMigrationHandler,
   drift: deviceMigrationDrift,

@@ -3,14 +3,10 @@ import { defineKind } from "../../framework/kind";
 import { fileDrift } from "./drift";
 import { fileSection } from "./export";
 import { fileHandler } from "./handler";
-import { fileProperties } from "./properties";
+import { fileIdentity } from "./identity";
 
 export const fileKind = defineKind({
-  kind: "file",
-  type: "File",
-  // A file name in a device folder: replacements delete the old file first (handler.ts says why).
-  naturalKey: true,
-  properties: fileProperties,
+  ...fileIdentity,
   outputs: ["sizeBytes", "createdAt", "updatedAt"],
   handler: fileHandler,
   drift: fileDrift,

@@ -31,9 +31,7 @@ import { stateFrom } from "../../framework/properties";
 import { fileProperties, type FileProperties } from "./properties";
 import { inRecordedPlace } from "./replaced";
 import { checkedUpload, type WrongType } from "../../framework/source";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const FILE = { type: "File", properties: fileProperties, naturalKey: true } as const;
+import { fileIdentity } from "./identity";
 
 function toOutputs(live: DeviceFile, props: Props): Props {
   return jsonClean({
@@ -73,11 +71,11 @@ const notAFile: WrongType = (extension) =>
 
 export const fileHandler: KindHandler<FileProperties> = {
   async check(_olds, news) {
-    const { inputs, failures } = checkKind(FILE, news);
+    const { inputs, failures } = checkKind(fileIdentity, news);
     return checkedUpload(inputs, failures, notAFile);
   },
 
-  diff: (_id, olds, news) => diffKindAsked(FILE, olds, news),
+  diff: (_id, olds, news) => diffKindAsked(fileIdentity, olds, news),
 
   async create(inputs) {
     const client = clientForProps(inputs);
@@ -87,7 +85,7 @@ export const fileHandler: KindHandler<FileProperties> = {
       return { id: live.id, outs: toOutputs(live, inputs) };
     }
     const existing = await sameNamed(client, inputs);
-    const own = leftByUnfinishedCreate("file", inputs, existing);
+    const own = leftByUnfinishedCreate(fileIdentity.kind, inputs, existing);
     if (own) {
       refuseOtherContent(own, inputs);
       return { id: own.id, outs: toOutputs(own, inputs) };
@@ -122,14 +120,15 @@ export const fileHandler: KindHandler<FileProperties> = {
   // A file gone by id may have been replaced in its place under a new id (replaced.ts): read as this File's.
   read: (id, props) =>
     readById(
-      FILE,
+      fileIdentity,
       id,
       props,
       (client, fileId) => client.files.get(fileId),
       toOutputs,
       async (client, goneId) => {
         const successor = inRecordedPlace(await client.files.all(), props, goneId);
-        if (successor === undefined || heldByAnother("file", successor.id, props)) return undefined;
+        if (successor === undefined || heldByAnother(fileIdentity.kind, successor.id, props))
+          return undefined;
         await pulumi.log.info(
           `file ${goneId} is gone and file ${successor.id} is in its place ("${successor.filename}" in ` +
             `${String(successor.location)}), replaced outside Pulumi: read as this File's, with its content`,

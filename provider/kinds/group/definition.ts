@@ -3,13 +3,10 @@ import { defineKind } from "../../framework/kind";
 import { groupDrift } from "./drift";
 import { groupSection } from "./export";
 import { groupHandler } from "./handler";
-import { groupProperties } from "./properties";
+import { groupIdentity } from "./identity";
 
 export const groupKind = defineKind({
-  kind: "group",
-  type: "Group",
-  naturalKey: false,
-  properties: groupProperties,
+  ...groupIdentity,
   outputs: ["createdAt", "updatedAt"],
   handler: groupHandler,
   drift: groupDrift,

@@ -28,9 +28,7 @@ import {
   type GroupProperties,
   type GroupState,
 } from "./properties";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const GROUP = { type: "Group", properties: groupProperties, naturalKey: false } as const;
+import { groupIdentity } from "./identity";
 
 /** The group's placement: what reconcile brings to the declared state. */
 type Placement = Pick<GroupState, "name" | "parentId" | "configured">;
@@ -47,7 +45,7 @@ export function unconfigureFailure(olds: Props, news: Props): string | undefined
 }
 
 export function diffGroup(olds: Props, news: Props, sameOrganization?: boolean): pulumi.dynamic.DiffResult {
-  return diffKind(GROUP, olds, news, sameOrganization);
+  return diffKind(groupIdentity, olds, news, sameOrganization);
 }
 
 // ---- CRUD ---------------------------------------------------------------------------------------------------
@@ -104,7 +102,7 @@ async function reconcile(
 
 export const groupHandler: KindHandler<GroupProperties> = {
   async check(olds, news) {
-    const { inputs, failures } = checkKind(GROUP, news);
+    const { inputs, failures } = checkKind(groupIdentity, news);
     const irreversible = unconfigureFailure(olds, inputs);
     if (irreversible) failures.push({ property: "configured", reason: irreversible });
     const configuredParent = news[CONFIGURED_PARENT_KEY];
@@ -116,7 +114,7 @@ export const groupHandler: KindHandler<GroupProperties> = {
 
   async diff(id, olds, news) {
     noteDeclaredConfigured(id, news); // so a GroupFile of this change is not refused at check (catalogueChecks.ts)
-    return diffKindAsked(GROUP, olds, news);
+    return diffKindAsked(groupIdentity, olds, news);
   },
 
   async create(inputs) {
@@ -127,7 +125,7 @@ export const groupHandler: KindHandler<GroupProperties> = {
       live = await adoptable("group", inputs.adoptId, (id) => client.groups.get(id));
     } else {
       live = await createOnce(client, want.name, want.parentId, inputs.sameNameOrdinal, (found) =>
-        leftByUnfinishedCreate("group", inputs, found),
+        leftByUnfinishedCreate(groupIdentity.kind, inputs, found),
       );
     }
     try {
@@ -142,7 +140,7 @@ export const groupHandler: KindHandler<GroupProperties> = {
     const live = await unlessGone(readGroup(clientForProps(props), id));
     if (!live) return {};
     const outputs = { ...toOutputs(live, props), ...retiredOutputs(props, ["deviceCount"]) };
-    return { id, props: outputs, inputs: liveInputs(GROUP, outputs) };
+    return { id, props: outputs, inputs: liveInputs(groupIdentity, outputs) };
   },
 
   async update(id, olds, news) {

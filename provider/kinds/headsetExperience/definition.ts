@@ -3,13 +3,10 @@ import { defineKind } from "../../framework/kind";
 import { headsetExperienceDrift } from "./drift";
 import { headsetExperienceSection } from "./export";
 import { headsetExperienceHandler } from "./handler";
-import { headsetExperienceProperties } from "./properties";
+import { headsetExperienceIdentity } from "./identity";
 
 export const headsetExperienceKind = defineKind({
-  kind: "headsetExperience",
-  type: "HeadsetExperience",
-  naturalKey: false,
-  properties: headsetExperienceProperties,
+  ...headsetExperienceIdentity,
   outputs: ["configuredInRun"],
   handler: headsetExperienceHandler,
   drift: headsetExperienceDrift,

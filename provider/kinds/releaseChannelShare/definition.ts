@@ -3,13 +3,10 @@ import { defineKind } from "../../framework/kind";
 import { releaseChannelShareDrift } from "./drift";
 import { releaseChannelShareSection } from "./export";
 import { releaseChannelShareHandler } from "./handler";
-import { releaseChannelShareProperties } from "./properties";
+import { releaseChannelShareIdentity } from "./identity";
 
 export const releaseChannelShareKind = defineKind({
-  kind: "releaseChannelShare",
-  type: "ReleaseChannelShare",
-  naturalKey: true,
-  properties: releaseChannelShareProperties,
+  ...releaseChannelShareIdentity,
   outputs: [],
   handler: releaseChannelShareHandler,
   drift: releaseChannelShareDrift,

@@ -3,13 +3,10 @@ import { defineKind } from "../../framework/kind";
 import { releaseChannelVersionDrift } from "./drift";
 import { releaseChannelVersionSection } from "./export";
 import { releaseChannelVersionHandler } from "./handler";
-import { releaseChannelVersionProperties } from "./properties";
+import { releaseChannelVersionIdentity } from "./identity";
 
 export const releaseChannelVersionKind = defineKind({
-  kind: "releaseChannelVersion",
-  type: "ReleaseChannelVersion",
-  naturalKey: false,
-  properties: releaseChannelVersionProperties,
+  ...releaseChannelVersionIdentity,
   outputs: [
     "version",
     "channelName",

@@ -26,13 +26,7 @@ import { parseAttachmentId } from "../attachment/properties";
 import { appChannelFailures, explainedNotFound, groupListFailures } from "../../framework/catalogueChecks";
 import { awaitRollout, describeRollout, RolloutGateError } from "./rolloutGate";
 import { releaseChannelVersionProperties, type ReleaseChannelVersionProperties } from "./properties";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const CHANNEL_VERSION = {
-  type: "ReleaseChannelVersion",
-  properties: releaseChannelVersionProperties,
-  naturalKey: false,
-} as const;
+import { releaseChannelVersionIdentity } from "./identity";
 
 type Declared = InputsOf<ReleaseChannelVersionProperties>;
 
@@ -209,7 +203,7 @@ async function versionNameOf(
 
 export const releaseChannelVersionHandler: KindHandler<ReleaseChannelVersionProperties> = {
   async check(olds, news) {
-    const { inputs, failures } = checkKind(CHANNEL_VERSION, news);
+    const { inputs, failures } = checkKind(releaseChannelVersionIdentity, news);
     const declared = ["versionId", "bundleId"].filter((key) => news[key] !== undefined);
     if (declared.length !== 1)
       failures.push({
@@ -245,7 +239,7 @@ export const releaseChannelVersionHandler: KindHandler<ReleaseChannelVersionProp
   },
 
   async diff(_id, olds, news) {
-    const result = await diffKindAsked(CHANNEL_VERSION, olds, news);
+    const result = await diffKindAsked(releaseChannelVersionIdentity, olds, news);
     // A gate that has not passed (under this declaration) is judged again by the next up.
     if (!result.replaces?.length && gatePending(olds, news.rollout, olds.versionId)) {
       return { ...result, changes: true };
@@ -286,7 +280,7 @@ export const releaseChannelVersionHandler: KindHandler<ReleaseChannelVersionProp
         rolloutVersionId: props.rolloutVersionId,
       },
     );
-    const inputs = liveInputs(CHANNEL_VERSION, outputs);
+    const inputs = liveInputs(releaseChannelVersionIdentity, outputs);
     return {
       id,
       props: outputs,

@@ -3,13 +3,10 @@ import { defineKind } from "../../framework/kind";
 import { tagDrift } from "./drift";
 import { tagSection } from "./export";
 import { tagHandler } from "./handler";
-import { tagProperties } from "./properties";
+import { tagIdentity } from "./identity";
 
 export const tagKind = defineKind({
-  kind: "tag",
-  type: "Tag",
-  naturalKey: false,
-  properties: tagProperties,
+  ...tagIdentity,
   outputs: ["createdAt", "updatedAt"],
   handler: tagHandler,
   drift: tagDrift,

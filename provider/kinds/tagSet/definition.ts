@@ -3,13 +3,10 @@ import { defineKind } from "../../framework/kind";
 import { tagSetDrift } from "./drift";
 import { tagSetSection } from "./export";
 import { tagSetHandler } from "./handler";
-import { tagSetProperties } from "./properties";
+import { tagSetIdentity } from "./identity";
 
 export const tagSetKind = defineKind({
-  kind: "tagSet",
-  type: "TagSet",
-  naturalKey: true,
-  properties: tagSetProperties,
+  ...tagSetIdentity,
   outputs: ["createdInRun", "addedTagIds"],
   handler: tagSetHandler,
   drift: tagSetDrift,

@@ -21,9 +21,7 @@ import {
   type TagSetProperties,
   type TagSetState,
 } from "./properties";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const TAG_SET = { type: "TagSet", properties: tagSetProperties, naturalKey: true } as const;
+import { tagSetIdentity } from "./identity";
 
 /**
  * The owner's tags as the API shows them, or undefined where it cannot: a group's representation has no tags,
@@ -123,7 +121,7 @@ function ownerOf(id: string): { owner: OwnerType; ownerId: string } | undefined 
 
 export const tagSetHandler: KindHandler<TagSetProperties> = {
   async check(olds, news) {
-    const checked = checkKind(TAG_SET, news);
+    const checked = checkKind(tagSetIdentity, news);
     if (checked.failures.length > 0) return checked;
     const [owner, tags] = await Promise.all([
       tagOwnerFailures(checked.inputs, olds),
@@ -133,7 +131,7 @@ export const tagSetHandler: KindHandler<TagSetProperties> = {
     return checked;
   },
   async diff(_id, olds, news) {
-    return diffKindAsked(TAG_SET, olds, news);
+    return diffKindAsked(tagSetIdentity, olds, news);
   },
   async create(inputs) {
     const client = clientForProps(inputs);
@@ -168,7 +166,7 @@ export const tagSetHandler: KindHandler<TagSetProperties> = {
       { ...props, ownerType: owner, ownerId, createdInRun: props.createdInRun ?? "unknown" },
       live ?? props.tags ?? [],
     );
-    return { id, props: outputs, inputs: liveInputs(TAG_SET, outputs) };
+    return { id, props: outputs, inputs: liveInputs(tagSetIdentity, outputs) };
   },
   async update(id, olds, news) {
     const client = clientForProps(news);

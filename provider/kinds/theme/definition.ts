@@ -3,13 +3,10 @@ import { defineKind } from "../../framework/kind";
 import { themeDrift } from "./drift";
 import { themeSection } from "./export";
 import { themeHandler } from "./handler";
-import { themeProperties } from "./properties";
+import { themeIdentity } from "./identity";
 
 export const themeKind = defineKind({
-  kind: "theme",
-  type: "Theme",
-  naturalKey: false,
-  properties: themeProperties,
+  ...themeIdentity,
   outputs: ["createdAt", "updatedAt"],
   handler: themeHandler,
   drift: themeDrift,

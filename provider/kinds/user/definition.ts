@@ -3,13 +3,10 @@ import { defineKind } from "../../framework/kind";
 import { userDrift } from "./drift";
 import { userSection } from "./export";
 import { userHandler } from "./handler";
-import { userProperties } from "./properties";
+import { userIdentity } from "./identity";
 
 export const userKind = defineKind({
-  kind: "user",
-  type: "User",
-  naturalKey: true,
-  properties: userProperties,
+  ...userIdentity,
   outputs: ["pending", "invitedAt", "createdAt", "updatedAt"],
   handler: userHandler,
   drift: userDrift,

@@ -3,14 +3,10 @@ import { defineKind } from "../../framework/kind";
 import { videoDrift } from "./drift";
 import { videoSection } from "./export";
 import { videoHandler } from "./handler";
-import { videoProperties } from "./properties";
+import { videoIdentity } from "./identity";
 
 export const videoKind = defineKind({
-  kind: "video",
-  type: "Video",
-  // Videos of one name may coexist: a replacement creates the new video first (handler.ts says why).
-  naturalKey: false,
-  properties: videoProperties,
+  ...videoIdentity,
   outputs: ["sizeBytes", "playtimeSeconds", "createdAt", "updatedAt"],
   handler: videoHandler,
   drift: videoDrift,
