@@ -7,7 +7,8 @@
  */
 import { AmbiguousWriteError, ValidationError, type DeviceMgmtClient } from "../../client";
 import { NotCreatedHereError, NotPossibleError } from "../../errors";
-import { configuredGroupFailures, contentFailures } from "../../framework/catalogueChecks";
+import { contentFailures } from "./catalogue";
+import { configuredGroupFailures } from "../group/catalogue";
 import { readGroup } from "../../framework/coalescedReads";
 import { unlessGone, type Props } from "../../framework/framework";
 import { runLedger } from "../../framework/runLedger";

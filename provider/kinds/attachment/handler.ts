@@ -45,7 +45,7 @@ export interface AttachmentSpec {
    * attaches and takes "already attached" as the adopted attachment.
    */
   unlisted?: boolean;
-  /** What the organization would refuse of the declared ids, asked at check (framework/catalogueChecks.ts). */
+  /** What the organization would refuse of the declared ids, asked at check (the owning kinds' catalogue.ts). */
   checkLive?(inputs: Props, olds: Props): Promise<pulumi.dynamic.CheckFailure[]>;
 }
 

@@ -4,7 +4,8 @@
  */
 import type { DeviceMgmtClient } from "../../client";
 import { attachedReleaseChannel } from "../../framework/coalescedReads";
-import { configuredGroupFailures, ungroupedDeviceFailures } from "../../framework/catalogueChecks";
+import { ungroupedDeviceFailures } from "../device/catalogue";
+import { configuredGroupFailures } from "../group/catalogue";
 import { groupedDevice, listContains, unconfiguredGroup, type AttachmentSpec } from "./handler";
 import type { OwnerKey } from "./properties";
 

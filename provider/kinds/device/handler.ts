@@ -23,11 +23,9 @@ import {
 } from "../../framework/framework";
 import { checkKind, diffKindAsked, liveInputs, type KindHandler } from "../../framework/kind";
 import { stateFrom } from "../../framework/properties";
-import {
-  configuredGroupFailures,
-  noteDeclaredPlacement,
-  unknownTagFailures,
-} from "../../framework/catalogueChecks";
+import { noteDeclaredPlacement } from "./catalogue";
+import { configuredGroupFailures } from "../group/catalogue";
+import { unknownTagFailures } from "../tag/catalogue";
 import { runLedger } from "../../framework/runLedger";
 import { customFieldsOf, deviceProperties, type DeviceProperties, type DeviceState } from "./properties";
 import { namesToBe, tagDifference, writeTags } from "./tags";

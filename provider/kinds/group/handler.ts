@@ -19,7 +19,7 @@ import {
 import { leftByUnfinishedCreate } from "../../framework/claims";
 import { checkKind, diffKind, diffKindAsked, liveInputs, type KindHandler } from "../../framework/kind";
 import { liveStateOf, stateFrom } from "../../framework/properties";
-import { noteDeclaredConfigured, parentGroupFailures } from "../../framework/catalogueChecks";
+import { noteDeclaredConfigured, parentGroupFailures } from "./catalogue";
 import { createOnce, noteGroupChange } from "./create";
 import {
   CONFIGURED_PARENT_KEY,
@@ -113,7 +113,7 @@ export const groupHandler: KindHandler<GroupProperties> = {
   },
 
   async diff(id, olds, news) {
-    noteDeclaredConfigured(id, news); // so a GroupFile of this change is not refused at check (catalogueChecks.ts)
+    noteDeclaredConfigured(id, news); // so a GroupFile of this change is not refused at check (catalogue.ts)
     return diffKindAsked(groupIdentity, olds, news);
   },
 

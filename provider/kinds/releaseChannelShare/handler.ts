@@ -9,7 +9,9 @@ import { jsonClean, unlessGone, type Props } from "../../framework/framework";
 import { checkKind, diffKindAsked, liveInputs, type InputsOf, type KindHandler } from "../../framework/kind";
 import { runLedger } from "../../framework/runLedger";
 import { leftByUnfinishedCreate } from "../../framework/claims";
-import { appChannelFailures, explainedNotFound, shareSlugFailures } from "../../framework/catalogueChecks";
+import { explainedNotFound } from "../../framework/catalogueChecks";
+import { appChannelFailures } from "../app/catalogue";
+import { shareSlugFailures } from "./catalogue";
 import type { ReleaseChannelShareProperties } from "./properties";
 import { releaseChannelShareIdentity } from "./identity";
 

@@ -23,7 +23,9 @@ import {
 import { checkKind, diffKindAsked, liveInputs, type InputsOf, type KindHandler } from "../../framework/kind";
 import { liveStateOf } from "../../framework/properties";
 import { parseAttachmentId } from "../attachment/properties";
-import { appChannelFailures, explainedNotFound, groupListFailures } from "../../framework/catalogueChecks";
+import { explainedNotFound } from "../../framework/catalogueChecks";
+import { appChannelFailures } from "../app/catalogue";
+import { groupListFailures } from "../group/catalogue";
 import { awaitRollout, describeRollout, RolloutGateError } from "./rolloutGate";
 import { releaseChannelVersionProperties, type ReleaseChannelVersionProperties } from "./properties";
 import { releaseChannelVersionIdentity } from "./identity";

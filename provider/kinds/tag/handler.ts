@@ -17,7 +17,7 @@ import {
 import { checkKind, diffKindAsked, readById, type KindHandler } from "../../framework/kind";
 import { stateFrom } from "../../framework/properties";
 import { heldByAnother, leftByUnfinishedCreate } from "../../framework/claims";
-import { noteDeclaredTag } from "../../framework/catalogueChecks";
+import { noteDeclaredTag } from "./catalogue";
 import { runLedger } from "../../framework/runLedger";
 import { sameName, tagProperties, type TagProperties } from "./properties";
 import { tagIdentity } from "./identity";
