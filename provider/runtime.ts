@@ -10,10 +10,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { stackSettingsFrom, type StackSettings } from "./connection";
 import type { ResourceKind } from "./kindKeys";
 import { KINDS } from "./kinds";
-import type { ResourceHandler } from "./framework/framework";
-import { bindStackSettings } from "./framework/context";
-import { pinnedToOrganization } from "./framework/organization";
-import { claimed } from "./framework/claims";
+import { type ResourceHandler, bindStackSettings, pinnedToOrganization, claimed } from "./framework";
 
 const handlers = Object.fromEntries(
   Object.values(KINDS).map((definition) => [

@@ -5,8 +5,8 @@
  */
 import type { ResourceKind } from "../kindKeys";
 import { KINDS } from "../kinds";
-import { canonical, comparedOf } from "../framework/properties";
-import type { DriftKind } from "./driftKind";
+import { canonical, comparedOf } from "../framework";
+import type { DriftFacet, DriftKind } from "./driftKind";
 
 export { groupPaths, type AttachedItem, type DriftKind, type LiveObject } from "./driftKind";
 
@@ -22,6 +22,9 @@ const outputsCompared = (outputs: readonly string[] = []) =>
 /**
  * The drift report's view of every kind, from the kind table: the definition's drift facet, its key as the noun,
  * and as compared fields the properties the API shows, each with the property's own equality (`comparedOf`).
+ * The definition holds the facet without naming the report's live organization (framework/facets.ts); each
+ * kind's drift.ts types it as driftKind.ts's `DriftFacet`, for `LiveOrganization`, and here the report takes it
+ * back as such.
  */
 export const DRIFT_KINDS = Object.fromEntries(
   // Users first, then the kind table's order: the report leads with people (an unmanaged Admin first of all).
@@ -29,7 +32,7 @@ export const DRIFT_KINDS = Object.fromEntries(
     (definition): [ResourceKind, DriftKind] => [
       definition.kind,
       {
-        ...definition.drift,
+        ...(definition.drift as DriftFacet),
         noun: definition.kind,
         compared: {
           ...comparedOf(definition.properties),

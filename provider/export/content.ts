@@ -22,7 +22,7 @@
 import { mkdir } from "node:fs/promises";
 import * as path from "node:path";
 import type { Checksum, DeviceMgmtClient } from "../client";
-import { liveStateOf } from "../framework/properties";
+import { liveStateOf } from "../framework";
 import { videoProperties } from "../kinds/video/properties";
 import { UnsafeContentPathError } from "./errors";
 import { assignIdentifiers, assignUnique, identifierFrom, slugify } from "./names";

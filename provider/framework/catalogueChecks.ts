@@ -13,7 +13,7 @@ import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError, type DeviceMgmtClient } from "../client";
 import { NotPossibleError } from "../errors";
 import { clientForProps } from "./context";
-import { containsUnknown, type Props } from "./framework";
+import { containsUnknown, type Props } from "./protocol";
 
 export type Failure = pulumi.dynamic.CheckFailure;
 

@@ -17,8 +17,8 @@
  *   one and by serial number in the other).
  */
 import { DuplicateClaimError } from "../errors";
-import type { Props, ResourceHandler } from "./framework";
-import { containsUnknown } from "./framework";
+import { type Props, type ResourceHandler } from "./protocol";
+import { containsUnknown } from "./protocol";
 import { clientForProps } from "./context";
 import { CLOCK_SKEW_MS, journaled, unfinishedCreateOf, type CreateIdentity } from "./interruptedCreates";
 

@@ -8,14 +8,10 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../kindKeys";
 import { kindOptions, providerText, typeToken } from "../dynamic";
 import { OrganizationMoveError } from "../errors";
-import {
-  checkProperties,
-  connectionStaysInOrganization,
-  diffProperties,
-  type Props,
-  type ResourceHandler,
-  unlessGone,
-} from "./framework";
+import { checkProperties } from "./schemas";
+import { connectionStaysInOrganization, diffProperties } from "./diff";
+import { type Props, type ResourceHandler } from "./protocol";
+import { unlessGone } from "./writes";
 import { clientForProps } from "./context";
 import type { DeviceMgmtClient } from "../client";
 import {
@@ -28,8 +24,7 @@ import {
   type StateOf,
 } from "./properties";
 import { CLAIMANT_KEY, type Claimant, type ClaimSpec } from "./claims";
-import type { DriftFacet } from "../drift/driftKind";
-import type { KindSection } from "../export/layout";
+import type { DriftFacet, KindSection } from "./facets";
 
 /**
  * The inputs the engine carries beside the declared ones: the serialized provider (a partial failure must hand it
@@ -114,12 +109,12 @@ export interface KindDefinition<
   outputs: readonly string[];
   handler: KindHandler<P>;
   /**
-   * What the drift report knows of the kind (drift/driftKind.ts): how its live objects are read and labelled, or
+   * What the drift report knows of the kind (facets.ts): how its live objects are read and labelled, or
    * why it is not compared. The compared fields are not here: they are the properties the kind reads from the
    * API (`fromLive`), compared with their own `equal`.
    */
   drift: DriftFacet;
-  /** The exporter's section of the generated program for the kind, or why it writes none (export/layout.ts). */
+  /** The exporter's section of the generated program for the kind, or why it writes none (facets.ts). */
   export: KindSection;
 }
 

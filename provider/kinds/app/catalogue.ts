@@ -2,8 +2,7 @@
  * The App kind's part of preview's catalogue checks: a release channel named with its app (a channel version,
  * a share) is a channel of that app.
  */
-import type { Props } from "../../framework/framework";
-import { clientOf, known, look, type Failure } from "../../framework/catalogueChecks";
+import { type Props, clientOf, known, look, type Failure } from "../../framework";
 
 /**
  * `releaseChannelId` must be a channel of the app `appId` (the API reads a channel under its app, so a channel

@@ -1,5 +1,5 @@
 /** The App kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { appDrift } from "./drift";
 import { appSection } from "./export";
 import { appHandler } from "./handler";

@@ -8,8 +8,8 @@
 import * as pulumi from "@pulumi/pulumi";
 import { NotPossibleError, ObjectGoneError } from "../../errors";
 import { NotFoundError, type App as ApiApp, type DeviceMgmtClient } from "../../client";
-import { clientForProps } from "../../framework/context";
 import {
+  clientForProps,
   adoptable,
   containsUnknown,
   jsonClean,
@@ -17,10 +17,16 @@ import {
   partialFailure,
   untilApplied,
   type Props,
-} from "../../framework/framework";
-import { heldByAnother, leftByUnfinishedCreate } from "../../framework/claims";
-import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
-import { liveStateOf, stateFrom } from "../../framework/properties";
+  heldByAnother,
+  leftByUnfinishedCreate,
+  checkKind,
+  diffKindAsked,
+  readById,
+  type InputsOf,
+  type KindHandler,
+  liveStateOf,
+  stateFrom,
+} from "../../framework";
 import { appProperties, type AppProperties, type AppState } from "./properties";
 import { appIdentity } from "./identity";
 

@@ -2,8 +2,7 @@
  * Who the App kind is: its key, type token, properties, natural key and claim, declared once for the
  * definition, the handler and the kind's other files.
  */
-import { defineIdentity } from "../../framework/kind";
-import { knownText } from "../../framework/claims";
+import { defineIdentity, knownText } from "../../framework";
 import { appProperties } from "./properties";
 
 export const appIdentity = defineIdentity({

@@ -1,6 +1,6 @@
 /** `getApp`: an app by name. */
 import { checker } from "../../client/arguments";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
 import { appNamed, lookup, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
 import { appProperties } from "./properties";
 

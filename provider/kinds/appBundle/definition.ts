@@ -1,5 +1,5 @@
 /** The AppBundle kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { appBundleDrift } from "./drift";
 import { appBundleSection } from "./export";
 import { appBundleHandler } from "./handler";

@@ -33,12 +33,23 @@ import {
   PROCESSING_TIMEOUT_SETTING,
   ProcessingTimeoutError,
 } from "../../client/processing";
-import { leftByUnfinishedCreate, unfinishedCreateStartedAt } from "../../framework/claims";
-import { clientForProps } from "../../framework/context";
-import { adoptable, containsUnknown, jsonClean, untilApplied, type Props } from "../../framework/framework";
-import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
-import { stateFrom } from "../../framework/properties";
-import { checkSource } from "../../framework/source";
+import {
+  leftByUnfinishedCreate,
+  unfinishedCreateStartedAt,
+  clientForProps,
+  adoptable,
+  containsUnknown,
+  jsonClean,
+  untilApplied,
+  type Props,
+  checkKind,
+  diffKindAsked,
+  readById,
+  type InputsOf,
+  type KindHandler,
+  stateFrom,
+  checkSource,
+} from "../../framework";
 import { entriesOf, entryKey, readAppBundle, sortEntries, type BundleEntry, type BundleLive } from "./live";
 import { appBundleProperties, type AppBundleProperties, type BundleFileInput } from "./properties";
 import { appBundleIdentity } from "./identity";

@@ -2,9 +2,7 @@
  * Who the AppBundle kind is: its key, type token, properties, natural key and claim, declared once for the
  * definition, the handler and the kind's other files.
  */
-import { defineIdentity } from "../../framework/kind";
-import { knownText } from "../../framework/claims";
-import type { Props } from "../../framework/framework";
+import { defineIdentity, knownText, type Props } from "../../framework";
 import { appBundleProperties } from "./properties";
 
 export const appBundleIdentity = defineIdentity({

@@ -1,5 +1,5 @@
 /** The AppVersion kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { appVersionDrift } from "./drift";
 import { appVersionSection } from "./export";
 import { appVersionHandler } from "./handler";

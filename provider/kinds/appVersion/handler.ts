@@ -25,11 +25,19 @@ import { basename } from "node:path";
 import * as pulumi from "@pulumi/pulumi";
 import { AdoptionError, NotPossibleError } from "../../errors";
 import { awaitBuild, type AppBuild, type DeviceMgmtClient } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { containsUnknown, jsonClean, type Props } from "../../framework/framework";
-import { checkKind, diffKindAsked, liveInputs, type InputsOf, type KindHandler } from "../../framework/kind";
-import { stateFrom } from "../../framework/properties";
-import { checkContentSource } from "../../framework/source";
+import {
+  clientForProps,
+  containsUnknown,
+  jsonClean,
+  type Props,
+  checkKind,
+  diffKindAsked,
+  liveInputs,
+  type InputsOf,
+  type KindHandler,
+  stateFrom,
+  checkContentSource,
+} from "../../framework";
 import { appVersionProperties, type AppVersionProperties } from "./properties";
 import { appVersionIdentity } from "./identity";
 

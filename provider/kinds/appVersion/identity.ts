@@ -2,8 +2,7 @@
  * Who the AppVersion kind is: its key, type token, properties, natural key and claim, declared once for the
  * definition, the handler and the kind's other files.
  */
-import { defineIdentity } from "../../framework/kind";
-import { byProperties } from "../../framework/claims";
+import { defineIdentity, byProperties } from "../../framework";
 import { appVersionProperties } from "./properties";
 
 export const appVersionIdentity = defineIdentity({

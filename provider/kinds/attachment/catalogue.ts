@@ -1,6 +1,5 @@
 /** The content attachments' catalogue check: the file or video attached exists. */
-import type { Props } from "../../framework/framework";
-import { capital, clientOf, known, lookRemembered, type Failure } from "../../framework/catalogueChecks";
+import { type Props, capital, clientOf, known, lookRemembered, type Failure } from "../../framework";
 
 /** A file or video id must name one of the organization's (`fileId`, `videoId`). */
 export async function contentFailures(

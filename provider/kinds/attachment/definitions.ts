@@ -3,7 +3,7 @@
  * properties (properties.ts), the shared handler given the pairing's client calls, its drift facet and its
  * export section. Each handler is typed by its kind's own properties, which is where `stateOf` is checked.
  */
-import { defineKind, type KindHandler } from "../../framework/kind";
+import { defineKind, type KindHandler } from "../../framework";
 import { contentOnDevice } from "./deviceContent";
 import { deviceContentDrift, groupContentDrift, releaseChannelDrift } from "./drift";
 import {

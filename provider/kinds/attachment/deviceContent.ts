@@ -2,7 +2,7 @@
 import type { DeviceMgmtClient } from "../../client";
 import { contentFailures } from "./catalogue";
 import { ungroupedDeviceFailures } from "../device/catalogue";
-import { readDevice } from "../../framework/coalescedReads";
+import { readDevice } from "../../framework";
 import { groupedDevice, listContains, type AttachmentSpec } from "./handler";
 import { contentNoun, groupContentType, type ContentKey } from "./properties";
 

@@ -9,9 +9,7 @@ import { AmbiguousWriteError, ValidationError, type DeviceMgmtClient } from "../
 import { NotCreatedHereError, NotPossibleError } from "../../errors";
 import { contentFailures } from "./catalogue";
 import { configuredGroupFailures } from "../group/catalogue";
-import { readGroup } from "../../framework/coalescedReads";
-import { unlessGone, type Props } from "../../framework/framework";
-import { runLedger } from "../../framework/runLedger";
+import { readGroup, unlessGone, type Props, runLedger } from "../../framework";
 import { unconfiguredGroup, type AttachmentSpec } from "./handler";
 import { contentNoun, groupContentType, type ContentKey } from "./properties";
 

@@ -6,8 +6,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { AdoptionError, MalformedIdError, NotPossibleError, type NotCreatedHereError } from "../../errors";
 import { NotFoundError, ValidationError, type DeviceMgmtClient } from "../../client";
-import { clientForProps } from "../../framework/context";
 import {
+  clientForProps,
   carriedInputs,
   containsUnknown,
   jsonClean,
@@ -15,10 +15,15 @@ import {
   unlessGone,
   untilApplied,
   type Props,
-} from "../../framework/framework";
-import { checkKind, diffKindAsked, type KindHandler, type KindIdentity } from "../../framework/kind";
-import { leftByUnfinishedCreate } from "../../framework/claims";
-import type { CheckedStateOf, PropertySpecs, StateOf } from "../../framework/properties";
+  checkKind,
+  diffKindAsked,
+  type KindHandler,
+  type KindIdentity,
+  leftByUnfinishedCreate,
+  type CheckedStateOf,
+  type PropertySpecs,
+  type StateOf,
+} from "../../framework";
 import { attachmentId, OWNERS, parseAttachmentId, type AttachmentState, type OwnerKey } from "./properties";
 
 /**

@@ -3,8 +3,7 @@
  * once: every attachment is a natural key, its owner and attached ids), declared once for the definitions and
  * the shared handler.
  */
-import { byProperties, type ClaimSpec } from "../../framework/claims";
-import { defineIdentity } from "../../framework/kind";
+import { byProperties, type ClaimSpec, defineIdentity } from "../../framework";
 import {
   deviceFileAttachment,
   deviceReleaseChannelAttachment,

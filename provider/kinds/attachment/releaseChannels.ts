@@ -3,7 +3,7 @@
  * before it writes and refresh sees an attachment made or removed elsewhere.
  */
 import type { DeviceMgmtClient } from "../../client";
-import { attachedReleaseChannel } from "../../framework/coalescedReads";
+import { attachedReleaseChannel } from "../../framework";
 import { ungroupedDeviceFailures } from "../device/catalogue";
 import { configuredGroupFailures } from "../group/catalogue";
 import { groupedDevice, listContains, unconfiguredGroup, type AttachmentSpec } from "./handler";

@@ -4,15 +4,15 @@
  * (which notes it: `noteDeclaredPlacement`).
  */
 import type { DeviceMgmtClient } from "../../client";
-import { readDevice } from "../../framework/coalescedReads";
-import type { Props } from "../../framework/framework";
 import {
+  readDevice,
+  type Props,
   clientOf,
   known,
   lookRemembered,
   RunDeclarations,
   type Failure,
-} from "../../framework/catalogueChecks";
+} from "../../framework";
 
 /**
  * Devices a `Device` of this run declares ungrouped (`groupId: null`), by client: its check runs before that of

@@ -1,5 +1,5 @@
 /** The Device kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { deviceDrift } from "./drift";
 import { deviceSection } from "./export";
 import { deviceHandler } from "./handler";

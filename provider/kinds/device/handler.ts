@@ -10,23 +10,26 @@ import {
   type Device as ApiDevice,
   type DeviceMgmtClient,
 } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { readDevice } from "../../framework/coalescedReads";
-import { holdObject } from "../../framework/claims";
 import {
+  clientForProps,
+  readDevice,
+  holdObject,
   deepEqual,
   jsonClean,
   partialFailure,
   retiredOutputs,
   unlessGone,
   type Props,
-} from "../../framework/framework";
-import { checkKind, diffKindAsked, liveInputs, type KindHandler } from "../../framework/kind";
-import { stateFrom } from "../../framework/properties";
+  checkKind,
+  diffKindAsked,
+  liveInputs,
+  type KindHandler,
+  stateFrom,
+  runLedger,
+} from "../../framework";
 import { noteDeclaredPlacement } from "./catalogue";
 import { configuredGroupFailures } from "../group/catalogue";
 import { unknownTagFailures } from "../tag/catalogue";
-import { runLedger } from "../../framework/runLedger";
 import { customFieldsOf, deviceProperties, type DeviceProperties, type DeviceState } from "./properties";
 import { namesToBe, tagDifference, writeTags } from "./tags";
 import { deviceIdentity } from "./identity";

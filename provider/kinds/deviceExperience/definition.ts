@@ -1,5 +1,5 @@
 /** The DeviceExperience kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { deviceExperienceDrift } from "./drift";
 import { deviceExperienceSection } from "./export";
 import { deviceExperienceHandler } from "./handler";

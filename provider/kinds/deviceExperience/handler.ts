@@ -1,5 +1,5 @@
 /** The DeviceExperience kind's handler: the experiences' shared one (experience/handler.ts) on its own calls. */
-import type { KindHandler } from "../../framework/kind";
+import type { KindHandler } from "../../framework";
 import { DEVICE_FIELDS } from "../experience/fields";
 import { checkExperience, experienceHandler, type ExperienceSpec } from "../experience/handler";
 import { DEVICE_FIELD_NAMES, type DeviceExperienceProperties } from "./properties";

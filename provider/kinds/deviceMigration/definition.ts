@@ -1,5 +1,5 @@
 /** The DeviceMigration kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { deviceMigrationDrift } from "./drift";
 import { deviceMigrationSection } from "./export";
 import { deviceMigrationHandler } from "./handler";

@@ -6,9 +6,17 @@
 import * as pulumi from "@pulumi/pulumi";
 import { MalformedIdError, NotPossibleError } from "../../errors";
 import { AmbiguousWriteError, ForbiddenError, NotFoundError, type DeviceMgmtClient } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { carriedInputs, jsonClean, unlessGone, type Props } from "../../framework/framework";
-import { checkKind, diffKind, diffKindAsked, type KindHandler } from "../../framework/kind";
+import {
+  clientForProps,
+  carriedInputs,
+  jsonClean,
+  unlessGone,
+  type Props,
+  checkKind,
+  diffKind,
+  diffKindAsked,
+  type KindHandler,
+} from "../../framework";
 import { type MigrationProperties, type MigrationState } from "./properties";
 import { deviceMigrationIdentity } from "./identity";
 

@@ -2,7 +2,7 @@
  * Who the DeviceMigration kind is: its key, type token, properties, natural key and claim, declared once for the
  * definition, the handler and the kind's other files.
  */
-import { defineIdentity } from "../../framework/kind";
+import { defineIdentity } from "../../framework";
 import { migrationProperties } from "./properties";
 
 export const deviceMigrationIdentity = defineIdentity({

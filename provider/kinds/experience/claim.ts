@@ -1,6 +1,5 @@
 /** The claim of both experience kinds: one experience per group or device, named by whichever it is set on. */
-import { knownText, type ClaimSpec } from "../../framework/claims";
-import type { Props } from "../../framework/framework";
+import { knownText, type ClaimSpec, type Props } from "../../framework";
 
 function experienceKeys(p: Props): string[] | undefined {
   if (p.groupId !== undefined)

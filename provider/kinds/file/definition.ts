@@ -1,5 +1,5 @@
 /** The File kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { fileDrift } from "./drift";
 import { fileSection } from "./export";
 import { fileHandler } from "./handler";

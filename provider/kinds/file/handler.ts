@@ -23,14 +23,26 @@
 import * as pulumi from "@pulumi/pulumi";
 import { NotPossibleError } from "../../errors";
 import type { DeviceFile, DeviceMgmtClient } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { adoptable, jsonClean, notCreatedHere, unlessGone, type Props } from "../../framework/framework";
-import { heldByAnother, leftByUnfinishedCreate } from "../../framework/claims";
-import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
-import { stateFrom } from "../../framework/properties";
+import {
+  clientForProps,
+  adoptable,
+  jsonClean,
+  notCreatedHere,
+  unlessGone,
+  type Props,
+  heldByAnother,
+  leftByUnfinishedCreate,
+  checkKind,
+  diffKindAsked,
+  readById,
+  type InputsOf,
+  type KindHandler,
+  stateFrom,
+  checkedUpload,
+  type WrongType,
+} from "../../framework";
 import { fileProperties, type FileProperties } from "./properties";
 import { inRecordedPlace } from "./replaced";
-import { checkedUpload, type WrongType } from "../../framework/source";
 import { fileIdentity } from "./identity";
 
 function toOutputs(live: DeviceFile, props: Props): Props {

@@ -4,15 +4,15 @@
  * it (which notes it at diff: `noteDeclaredConfigured`).
  */
 import type { DeviceMgmtClient, Group as ApiGroup } from "../../client";
-import { readGroup } from "../../framework/coalescedReads";
-import type { Props } from "../../framework/framework";
 import {
+  readGroup,
+  type Props,
   clientOf,
   known,
   lookRemembered,
   RunDeclarations,
   type Failure,
-} from "../../framework/catalogueChecks";
+} from "../../framework";
 
 /**
  * Groups a `Group` of this run declares configured, by client: its diff (which has the id) runs before the

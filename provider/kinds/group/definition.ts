@@ -1,5 +1,5 @@
 /** The Group kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { groupDrift } from "./drift";
 import { groupSection } from "./export";
 import { groupHandler } from "./handler";

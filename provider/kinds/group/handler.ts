@@ -5,9 +5,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { NotPossibleError, ObjectGoneError } from "../../errors";
 import { NotFoundError, ValidationError, type DeviceMgmtClient, type Group as ApiGroup } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { readGroup } from "../../framework/coalescedReads";
 import {
+  clientForProps,
+  readGroup,
   adoptable,
   carriedInputs,
   jsonClean,
@@ -15,10 +15,15 @@ import {
   retiredOutputs,
   type Props,
   unlessGone,
-} from "../../framework/framework";
-import { leftByUnfinishedCreate } from "../../framework/claims";
-import { checkKind, diffKind, diffKindAsked, liveInputs, type KindHandler } from "../../framework/kind";
-import { liveStateOf, stateFrom } from "../../framework/properties";
+  leftByUnfinishedCreate,
+  checkKind,
+  diffKind,
+  diffKindAsked,
+  liveInputs,
+  type KindHandler,
+  liveStateOf,
+  stateFrom,
+} from "../../framework";
 import { noteDeclaredConfigured, parentGroupFailures } from "./catalogue";
 import { createOnce, noteGroupChange } from "./create";
 import {

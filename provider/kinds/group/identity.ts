@@ -2,8 +2,7 @@
  * Who the Group kind is: its key, type token, properties, natural key and claim, declared once for the
  * definition, the handler and the kind's other files.
  */
-import { defineIdentity } from "../../framework/kind";
-import { knownText } from "../../framework/claims";
+import { defineIdentity, knownText } from "../../framework";
 import { groupProperties } from "./properties";
 
 export const groupIdentity = defineIdentity({

@@ -1,5 +1,5 @@
 /** The HeadsetExperience kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { headsetExperienceDrift } from "./drift";
 import { headsetExperienceSection } from "./export";
 import { headsetExperienceHandler } from "./handler";

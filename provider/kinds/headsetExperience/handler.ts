@@ -1,5 +1,5 @@
 /** The HeadsetExperience kind's handler: the experiences' shared one (experience/handler.ts) on its own calls. */
-import type { KindHandler } from "../../framework/kind";
+import type { KindHandler } from "../../framework";
 import { HEADSET_FIELDS } from "../experience/fields";
 import { checkExperience, experienceHandler, type ExperienceSpec } from "../experience/handler";
 import { HEADSET_FIELD_NAMES, type HeadsetExperienceProperties } from "./properties";

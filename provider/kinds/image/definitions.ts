@@ -1,6 +1,6 @@
 /** The Image and Custom3DEnvironment kinds: two lines of the kind table (kinds/index.ts) point here. */
 import type { Custom3DEnvironment, Image } from "../../client";
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { custom3DEnvironmentDrift, imageDrift } from "./drift";
 import { custom3DEnvironmentSection, imageSection } from "./export";
 import { uploadedContentHandler } from "./handler";

@@ -26,19 +26,24 @@ import type { DeviceMgmtClient, UploadResult, NamedUploadOptions, ProcessingOpti
 import { waitUntilAvailable } from "../../client";
 import { NotPossibleError } from "../../errors";
 import type { ResourceKind } from "../../kindKeys";
-import { clientForProps } from "../../framework/context";
-import { adoptable, containsUnknown, jsonClean, type Props } from "../../framework/framework";
-import { leftByUnfinishedCreate, unfinishedCreateStartedAt } from "../../framework/claims";
 import {
+  clientForProps,
+  adoptable,
+  containsUnknown,
+  jsonClean,
+  type Props,
+  leftByUnfinishedCreate,
+  unfinishedCreateStartedAt,
   checkKind,
   diffKindAsked,
   readById,
   type InputsOf,
   type KindHandler,
   type KindIdentity,
-} from "../../framework/kind";
-import { stateFrom, type PropertySpecs } from "../../framework/properties";
-import { checkSource } from "../../framework/source";
+  stateFrom,
+  type PropertySpecs,
+  checkSource,
+} from "../../framework";
 
 type Uploaded = { id: string; status?: string; createdAt?: string | null };
 

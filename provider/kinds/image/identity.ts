@@ -2,8 +2,7 @@
  * Who the Image and Custom3DEnvironment kinds are: key, type token, properties, natural key and claim, declared
  * once for the definitions and the shared handler.
  */
-import { byProperties } from "../../framework/claims";
-import { defineIdentity } from "../../framework/kind";
+import { byProperties, defineIdentity } from "../../framework";
 import { custom3DEnvironmentProperties, imageProperties } from "./properties";
 
 // The name and content an image or 3D environment is uploaded with name it only for the repair after a killed

@@ -1,6 +1,5 @@
 /** The ReleaseChannelShare kind's catalogue check: the organization it shares with, by slug. */
-import type { Props } from "../../framework/framework";
-import { clientOf, known, look, type Failure } from "../../framework/catalogueChecks";
+import { type Props, clientOf, known, look, type Failure } from "../../framework";
 
 const SLUG = /^[a-z0-9][a-z0-9-]*$/;
 

@@ -1,5 +1,5 @@
 /** The ReleaseChannelShare kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { releaseChannelShareDrift } from "./drift";
 import { releaseChannelShareSection } from "./export";
 import { releaseChannelShareHandler } from "./handler";

@@ -4,12 +4,20 @@
  */
 import { MalformedIdError, NotCreatedHereError } from "../../errors";
 import { AmbiguousWriteError, ValidationError, type DeviceMgmtClient } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { jsonClean, unlessGone, type Props } from "../../framework/framework";
-import { checkKind, diffKindAsked, liveInputs, type InputsOf, type KindHandler } from "../../framework/kind";
-import { runLedger } from "../../framework/runLedger";
-import { leftByUnfinishedCreate } from "../../framework/claims";
-import { explainedNotFound } from "../../framework/catalogueChecks";
+import {
+  clientForProps,
+  jsonClean,
+  unlessGone,
+  type Props,
+  checkKind,
+  diffKindAsked,
+  liveInputs,
+  type InputsOf,
+  type KindHandler,
+  runLedger,
+  leftByUnfinishedCreate,
+  explainedNotFound,
+} from "../../framework";
 import { appChannelFailures } from "../app/catalogue";
 import { shareSlugFailures } from "./catalogue";
 import type { ReleaseChannelShareProperties } from "./properties";

@@ -1,5 +1,5 @@
 /** The ReleaseChannelVersion kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { releaseChannelVersionDrift } from "./drift";
 import { releaseChannelVersionSection } from "./export";
 import { releaseChannelVersionHandler } from "./handler";

@@ -10,8 +10,8 @@ import {
   type DeviceMgmtClient,
   type ReleaseChannel as ApiChannel,
 } from "../../client";
-import { clientForProps } from "../../framework/context";
 import {
+  clientForProps,
   asError,
   containsUnknown,
   deepEqual,
@@ -19,11 +19,15 @@ import {
   partialFailure,
   unlessGone,
   type Props,
-} from "../../framework/framework";
-import { checkKind, diffKindAsked, liveInputs, type InputsOf, type KindHandler } from "../../framework/kind";
-import { liveStateOf } from "../../framework/properties";
+  checkKind,
+  diffKindAsked,
+  liveInputs,
+  type InputsOf,
+  type KindHandler,
+  liveStateOf,
+  explainedNotFound,
+} from "../../framework";
 import { parseAttachmentId } from "../attachment/properties";
-import { explainedNotFound } from "../../framework/catalogueChecks";
 import { appChannelFailures } from "../app/catalogue";
 import { groupListFailures } from "../group/catalogue";
 import { awaitRollout, describeRollout, RolloutGateError } from "./rolloutGate";

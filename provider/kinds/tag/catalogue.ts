@@ -3,8 +3,7 @@
  * be in the organization's catalogue or declared by a `Tag` of this run (which notes its name at check).
  */
 import type { DeviceMgmtClient, Tag as ApiTag } from "../../client";
-import type { Props } from "../../framework/framework";
-import { clientOf, didYouMean, known, RunDeclarations, type Failure } from "../../framework/catalogueChecks";
+import { type Props, clientOf, didYouMean, known, RunDeclarations, type Failure } from "../../framework";
 
 /**
  * Tag names declared by the `Tag` resources checked in this process (one engine run), by the client of their

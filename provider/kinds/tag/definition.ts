@@ -1,5 +1,5 @@
 /** The Tag kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { tagDrift } from "./drift";
 import { tagSection } from "./export";
 import { tagHandler } from "./handler";

@@ -4,8 +4,8 @@
  */
 import { ObjectGoneError } from "../../errors";
 import type { DeviceMgmtClient, Tag as ApiTag } from "../../client";
-import { clientForProps } from "../../framework/context";
 import {
+  clientForProps,
   adoptable,
   jsonClean,
   notCreatedHere,
@@ -13,12 +13,16 @@ import {
   unlessGone,
   untilApplied,
   type Props,
-} from "../../framework/framework";
-import { checkKind, diffKindAsked, readById, type KindHandler } from "../../framework/kind";
-import { stateFrom } from "../../framework/properties";
-import { heldByAnother, leftByUnfinishedCreate } from "../../framework/claims";
+  checkKind,
+  diffKindAsked,
+  readById,
+  type KindHandler,
+  stateFrom,
+  heldByAnother,
+  leftByUnfinishedCreate,
+  runLedger,
+} from "../../framework";
 import { noteDeclaredTag } from "./catalogue";
-import { runLedger } from "../../framework/runLedger";
 import { sameName, tagProperties, type TagProperties } from "./properties";
 import { tagIdentity } from "./identity";
 

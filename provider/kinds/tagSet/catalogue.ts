@@ -1,7 +1,6 @@
 /** The TagSet kind's catalogue check: its `ownerId` names an object of its `ownerType`. */
 import type { DeviceMgmtClient } from "../../client";
-import type { Props } from "../../framework/framework";
-import { capital, clientOf, known, look, withArticle, type Failure } from "../../framework/catalogueChecks";
+import { type Props, capital, clientOf, known, look, withArticle, type Failure } from "../../framework";
 
 /** The kinds a `TagSet` (`ownerType`) can name, and how one is read. */
 const OWNER_READS: Record<

@@ -1,5 +1,5 @@
 /** The TagSet kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { tagSetDrift } from "./drift";
 import { tagSetSection } from "./export";
 import { tagSetHandler } from "./handler";

@@ -5,14 +5,22 @@
  */
 import { MalformedIdError } from "../../errors";
 import type { DeviceMgmtClient } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { jsonClean, partialFailure, unlessGone, type Props } from "../../framework/framework";
-import { checkKind, diffKindAsked, liveInputs, type KindHandler } from "../../framework/kind";
-import { liveStateOf } from "../../framework/properties";
-import { explainedNotFound } from "../../framework/catalogueChecks";
+import {
+  clientForProps,
+  jsonClean,
+  partialFailure,
+  unlessGone,
+  type Props,
+  checkKind,
+  diffKindAsked,
+  liveInputs,
+  type KindHandler,
+  liveStateOf,
+  explainedNotFound,
+  runLedger,
+} from "../../framework";
 import { unknownTagFailures } from "../tag/catalogue";
 import { tagOwnerFailures } from "./catalogue";
-import { runLedger } from "../../framework/runLedger";
 import { namesToBe, writeTags } from "../device/tags";
 import { sameName } from "../tag/properties";
 import {

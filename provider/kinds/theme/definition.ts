@@ -1,5 +1,5 @@
 /** The Theme kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { themeDrift } from "./drift";
 import { themeSection } from "./export";
 import { themeHandler } from "./handler";

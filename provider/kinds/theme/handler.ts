@@ -5,8 +5,8 @@
  */
 import { NotPossibleError, ObjectGoneError } from "../../errors";
 import { NotFoundError, ValidationError, type Theme as ApiTheme, type ThemeBody } from "../../client";
-import { clientForProps } from "../../framework/context";
 import {
+  clientForProps,
   adoptable,
   jsonClean,
   notCreatedHere,
@@ -14,10 +14,15 @@ import {
   unlessGone,
   untilApplied,
   type Props,
-} from "../../framework/framework";
-import { checkKind, diffKindAsked, readById, type KindHandler } from "../../framework/kind";
-import { liveStateOf, stateFrom } from "../../framework/properties";
-import { heldByAnother, leftByUnfinishedCreate } from "../../framework/claims";
+  checkKind,
+  diffKindAsked,
+  readById,
+  type KindHandler,
+  liveStateOf,
+  stateFrom,
+  heldByAnother,
+  leftByUnfinishedCreate,
+} from "../../framework";
 import {
   sameColor,
   THEME_COLORS,

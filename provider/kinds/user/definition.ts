@@ -1,5 +1,5 @@
 /** The User kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { userDrift } from "./drift";
 import { userSection } from "./export";
 import { userHandler } from "./handler";

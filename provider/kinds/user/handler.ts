@@ -6,9 +6,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { AdoptionError, ObjectGoneError } from "../../errors";
 import { NotFoundError, ValidationError, type DeviceMgmtClient, type User as ApiUser } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { readUser } from "../../framework/coalescedReads";
 import {
+  clientForProps,
+  readUser,
   adoptable,
   carriedInputs,
   containsUnknown,
@@ -16,17 +16,16 @@ import {
   partialFailure,
   type Props,
   unlessGone,
-} from "../../framework/framework";
-import { leftByUnfinishedCreate, unfinishedCreateStartedAt } from "../../framework/claims";
-import {
+  leftByUnfinishedCreate,
+  unfinishedCreateStartedAt,
   checkKind,
   diffKind,
   diffKindAsked,
   liveInputs,
   type InputsOf,
   type KindHandler,
-} from "../../framework/kind";
-import { stateFrom } from "../../framework/properties";
+  stateFrom,
+} from "../../framework";
 import { fieldsFromOutputs, fieldsOf, userUpdateBodies, type DeclaredUser, type GroupRole } from "./roles";
 import {
   acceptedUser,

@@ -1,5 +1,5 @@
 /** The Video kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { videoDrift } from "./drift";
 import { videoSection } from "./export";
 import { videoHandler } from "./handler";

@@ -23,12 +23,24 @@
 import * as pulumi from "@pulumi/pulumi";
 import { NotPossibleError } from "../../errors";
 import type { DeviceMgmtClient, UpdateVideoBody, Video } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { adoptable, jsonClean, notCreatedHere, unlessGone, type Props } from "../../framework/framework";
-import { heldBySelf, leftByUnfinishedCreate } from "../../framework/claims";
-import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
-import { stateFrom } from "../../framework/properties";
-import { checkedUpload, type WrongType } from "../../framework/source";
+import {
+  clientForProps,
+  adoptable,
+  jsonClean,
+  notCreatedHere,
+  unlessGone,
+  type Props,
+  heldBySelf,
+  leftByUnfinishedCreate,
+  checkKind,
+  diffKindAsked,
+  readById,
+  type InputsOf,
+  type KindHandler,
+  stateFrom,
+  checkedUpload,
+  type WrongType,
+} from "../../framework";
 import { isVideoFilename, videoProperties, type VideoProperties } from "./properties";
 import { renderingFailures } from "./rendering";
 import { videoIdentity } from "./identity";
