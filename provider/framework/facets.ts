@@ -96,6 +96,11 @@ export interface DriftKind<Org = never> {
    * the API shows (`fromLive`), with their own `equal` (`comparedOf` in framework/properties.ts).
    */
   compared: Record<string, (recorded: unknown, live: unknown) => boolean>;
+  /**
+   * The kind whose objects this kind's resources stand for (the definition's `relation`): the report compares
+   * them with that kind's live objects, and reads none of this kind's own.
+   */
+  objectsOf?: string;
   /** A property the program left out is not managed, so it is compared only where the inputs declare it. */
   declaredOnly?: boolean;
   /**

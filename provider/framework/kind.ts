@@ -116,6 +116,40 @@ export interface KindDefinition<
   drift: DriftFacet;
   /** The exporter's section of the generated program for the kind, or why it writes none (facets.ts). */
   export: KindSection;
+  /** The kind's objects are another kind's (see `KindRelation`; its facets: `relatedFacets`). */
+  relation?: KindRelation;
+}
+
+/**
+ * A second kind over objects another kind manages: a kind over `POST /groups/{groupId}/duplicate` makes Groups.
+ * Its resources stand for that kind's objects: the drift report compares them with that kind's live objects (by
+ * that kind's key, on the fields their outputs record), so such an object is neither "not managed by any stack"
+ * nor listed under a kind of its own; the exporter reads and writes the objects as that kind, and the related
+ * kind writes no section.
+ */
+export interface KindRelation {
+  /** The key of the kind whose objects this kind's resources are. */
+  objectsOf: ResourceKind;
+  /** Why, in a reader's words ("a duplicate of a group is a group"). */
+  why: string;
+}
+
+/**
+ * The facets of a kind whose objects are another kind's (`relation`): the drift report reads none of its own
+ * (its resources are compared as the other kind's: drift/report.ts), and the exporter writes the objects as the
+ * other kind, so the related kind's section is none, saying so.
+ */
+export function relatedFacets(
+  type: string,
+  relation: KindRelation,
+): Pick<KindDefinition, "relation" | "drift" | "export"> {
+  return {
+    relation,
+    drift: { title: type, key: (resource) => resource.id, stateLabel: (resource) => resource.id },
+    export: {
+      notExported: `its objects are ${relation.objectsOf} objects (${relation.why}): the exporter writes them as such`,
+    },
+  };
 }
 
 /**
