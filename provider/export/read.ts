@@ -22,7 +22,8 @@ import { compareBy } from "./order";
 import { liveStateOf, mapConcurrently } from "../framework";
 import { groupProperties } from "../kinds/group/properties";
 import { userProperties } from "../kinds/user/properties";
-import { contentKey, readContent, type ModelContent } from "./content";
+import { contentKey, type ModelContent } from "./content";
+import { readContent } from "./contentRead";
 import { readDevicesAndTags } from "./deviceRead";
 import { readExperiences } from "./experienceRead";
 

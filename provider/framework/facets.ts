@@ -4,7 +4,7 @@
  * generic over what its reader hands it (the report's live organization, the exporter's plan); the reader names
  * that type (drift/driftKind.ts, export/layout.ts), and the kinds' facets are written for it.
  */
-import type { AuditRecord, ImageType } from "../client";
+import type { AuditRecord, Checksum, DeviceMgmtClient, ImageType } from "../client";
 import type { ManagedResource } from "./managedResource";
 
 // ---- The drift report -----------------------------------------------------------------------------------------
@@ -153,7 +153,44 @@ export interface Declaring {
  * for the kind's own type, so a section cannot name a class the kind table does not have.
  */
 export type KindSection<Plan = never> =
-  SectionWriter<Plan> | { content: SectionWriter<Plan> } | { notExported: string };
+  SectionWriter<Plan> | { content: SectionWriter<Plan>; read: ContentRead } | { notExported: string };
+
+/**
+ * How the exporter reads a content kind's objects (its section's `read`): the kind's own list, and one object
+ * read again for a download URL that expired. What the exporter then declares or leaves out is its own rule
+ * (export/contentRead.ts), the same for every content kind.
+ */
+export interface ContentRead {
+  /** What an object of the kind is called in sentences ("file", "app build"). */
+  noun: string;
+  /** Whether its resource declares a device folder (`path`): one without is then not declared. */
+  needsPath: boolean;
+  /** Every object of the kind, with what the exporter's model needs. */
+  list(client: DeviceMgmtClient): Promise<ContentItem[]>;
+  /** The object read again, for a download URL that expired. */
+  downloadUrlOf(client: DeviceMgmtClient, content: ContentIdentity): Promise<string | null | undefined>;
+}
+
+/** An object of a content kind as its `list` answers it. */
+export interface ContentItem {
+  id: string;
+  name: string;
+  path: string | null;
+  properties?: Record<string, unknown>;
+  /** Why the resource could not declare it as read, if it could not. */
+  unfit?: string;
+  /** 0: an empty object, which no content kind's `source` may be (source.ts). */
+  sizeBytes?: number | null;
+  checksum?: Checksum;
+  downloadUrl?: string | null;
+}
+
+/** What `downloadUrlOf` is given of an object the exporter read (its model's content). */
+export interface ContentIdentity {
+  id: string;
+  properties?: Record<string, unknown>;
+  checksum?: Checksum;
+}
 
 /**
  * What a section writes. A content kind's section is `{ content: writer }` (export/contentSection.ts): it is
