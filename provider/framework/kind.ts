@@ -118,6 +118,12 @@ export interface KindDefinition<
   export: KindSection;
   /** The kind's objects are another kind's (see `KindRelation`; its facets: `relatedFacets`). */
   relation?: KindRelation;
+  /**
+   * The names the kind's lookup by name (`get<Type>({ name })`, its lookups.ts) finds its objects by, in the
+   * client's organization: what the exporter's staging check counts a generated program's lookup against.
+   * Absent: the exporter's programs look up no object of the kind by name.
+   */
+  namesLookedUp?(client: DeviceMgmtClient): Promise<string[]>;
 }
 
 /**

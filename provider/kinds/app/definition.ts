@@ -4,10 +4,12 @@ import { appDrift } from "./drift";
 import { appSection } from "./export";
 import { appHandler } from "./handler";
 import { appIdentity } from "./identity";
+import { appNamesLookedUp } from "./lookups";
 
 export const appKind = defineKind({
   ...appIdentity,
   outputs: ["createdAt", "updatedAt"],
+  namesLookedUp: appNamesLookedUp,
   handler: appHandler,
   drift: appDrift,
   export: appSection,

@@ -4,10 +4,12 @@ import { fileDrift } from "./drift";
 import { fileSection } from "./export";
 import { fileHandler } from "./handler";
 import { fileIdentity } from "./identity";
+import { fileNamesLookedUp } from "./lookups";
 
 export const fileKind = defineKind({
   ...fileIdentity,
   outputs: ["sizeBytes", "createdAt", "updatedAt"],
+  namesLookedUp: fileNamesLookedUp,
   handler: fileHandler,
   drift: fileDrift,
   export: fileSection,

@@ -4,10 +4,12 @@ import { videoDrift } from "./drift";
 import { videoSection } from "./export";
 import { videoHandler } from "./handler";
 import { videoIdentity } from "./identity";
+import { videoNamesLookedUp } from "./lookups";
 
 export const videoKind = defineKind({
   ...videoIdentity,
   outputs: ["sizeBytes", "playtimeSeconds", "createdAt", "updatedAt"],
+  namesLookedUp: videoNamesLookedUp,
   handler: videoHandler,
   drift: videoDrift,
   export: videoSection,
