@@ -10,16 +10,20 @@ import type * as pulumi from "@pulumi/pulumi";
 import { stackSettingsFrom, type StackSettings } from "./connection";
 import type { ResourceKind } from "./kindKeys";
 import { KINDS } from "./kinds";
-import type { ResourceHandler } from "./framework/framework";
-import { bindStackSettings } from "./framework/context";
-import { pinnedToOrganization } from "./framework/organization";
-import { claimed, urnOf } from "./framework/claims";
-import { connectLogsToEngine, onResource } from "./framework/resourceLog";
+import {
+  type ResourceHandler,
+  bindStackSettings,
+  pinnedToOrganization,
+  claimed,
+  urnOf,
+  connectLogsToEngine,
+  onResource,
+} from "./framework";
 
 const handlers = Object.fromEntries(
   Object.values(KINDS).map((definition) => [
     definition.kind,
-    claimed(definition.kind, definition.type, pinnedToOrganization(definition)),
+    claimed(definition, pinnedToOrganization(definition)),
   ]),
 ) as Record<ResourceKind, ResourceHandler>;
 

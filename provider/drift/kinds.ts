@@ -5,8 +5,8 @@
  */
 import type { ResourceKind } from "../kindKeys";
 import { KINDS } from "../kinds";
-import { canonical, comparedOf } from "../framework/properties";
-import type { DriftKind } from "./driftKind";
+import { canonical, comparedOf, type KindDefinition } from "../framework";
+import type { DriftFacet, DriftKind } from "./driftKind";
 
 export { groupPaths, type AttachedItem, type DriftKind, type LiveObject } from "./driftKind";
 
@@ -20,25 +20,34 @@ const outputsCompared = (outputs: readonly string[] = []) =>
   );
 
 /**
- * The drift report's view of every kind, from the kind table: the definition's drift facet, its key as the noun,
- * and as compared fields the properties the API shows, each with the property's own equality (`comparedOf`).
+ * The drift report's view of these kinds: the definition's drift facet, its key as the noun, the kind whose
+ * objects its resources are (`relation`), and as compared fields the properties the API shows, each with the
+ * property's own equality (`comparedOf`). The definition holds the facet without naming the report's live
+ * organization (framework/facets.ts); each kind's drift.ts types it as driftKind.ts's `DriftFacet`, for
+ * `LiveOrganization`, and here the report takes it back as such.
  */
-export const DRIFT_KINDS = Object.fromEntries(
-  // Users first, then the kind table's order: the report leads with people (an unmanaged Admin first of all).
-  [KINDS.user, ...Object.values(KINDS).filter((definition) => definition.kind !== "user")].map(
-    (definition): [ResourceKind, DriftKind] => [
+export function driftKindsOf(definitions: readonly KindDefinition[]): Record<ResourceKind, DriftKind> {
+  return Object.fromEntries(
+    definitions.map((definition): [string, DriftKind] => [
       definition.kind,
       {
-        ...definition.drift,
+        ...(definition.drift as DriftFacet),
         noun: definition.kind,
+        ...(definition.relation ? { objectsOf: definition.relation.objectsOf } : {}),
         compared: {
           ...comparedOf(definition.properties),
           ...outputsCompared(definition.drift.comparedOutputs),
         },
       },
-    ],
-  ),
-) as Record<ResourceKind, DriftKind>;
+    ]),
+  ) as Record<ResourceKind, DriftKind>;
+}
+
+/** Every kind of the kind table: users first, then the table's order (the report leads with people). */
+export const DRIFT_KINDS = driftKindsOf([
+  KINDS.user,
+  ...Object.values(KINDS).filter((definition) => definition.kind !== "user"),
+]);
 
 /**
  * A value for the report as JSON text (a string as itself): a secret of the state is never shown, and an object's

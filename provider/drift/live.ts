@@ -31,8 +31,7 @@ import type {
   AppBuild,
 } from "../client";
 import { DeviceMgmtError, NotFoundError } from "../client";
-import { mapConcurrently } from "../export/read";
-import { readAppBundle, type BundleLive } from "../kinds/appBundle/live";
+import { mapConcurrently } from "../framework";
 
 /** Per-owner reads at once; the client's throttle still paces them. */
 const OWNER_CONCURRENCY = 8;
@@ -135,20 +134,28 @@ export class LiveOrganization {
     return this.#once("files", () => this.#client.files.all());
   }
 
-  /** These app bundles with their files (the API lists bundles per app only); a bundle that is gone is left out. */
-  appBundles(ids: string[]): Promise<BundleLive[]> {
-    return this.#once(`app-bundles ${[...ids].sort().join(",")}`, async () => {
-      const read = await mapConcurrently(
+  /**
+   * These objects by id, for a kind whose objects the API lists per owner only (app bundles: `what` names the
+   * reads, `read` is the kind's own); each set of ids is read once per report, and an object that is gone is
+   * left out.
+   */
+  byIds<T>(
+    what: string,
+    ids: string[],
+    read: (client: DeviceMgmtClient, id: string) => Promise<T>,
+  ): Promise<T[]> {
+    return this.#once(`${what} ${[...ids].sort().join(",")}`, async () => {
+      const found = await mapConcurrently(
         [...new Set(ids)],
         OWNER_CONCURRENCY,
         (id) =>
-          readAppBundle(this.#client, id).catch((error: unknown) => {
+          read(this.#client, id).catch((error: unknown) => {
             if (error instanceof NotFoundError) return undefined;
             throw error;
           }),
         () => {},
       );
-      return read.filter((b): b is BundleLive => b !== undefined);
+      return found.filter((object): object is Awaited<T> => object !== undefined);
     });
   }
 

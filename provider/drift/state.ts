@@ -18,14 +18,14 @@ export {
   type Secret,
   type StateProps,
   type StateValue,
-} from "./managed";
+} from "../framework";
 import {
   SECRET,
   SECRET_SIGNATURE_KEY,
   type ManagedResource,
   type StateProps,
   type StateValue,
-} from "./managed";
+} from "../framework";
 
 export interface StackState {
   /** `<project>/<stack>` from the URNs, or the file's name when it holds no resource. */

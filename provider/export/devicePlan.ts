@@ -11,7 +11,7 @@ import type {
 } from "./deviceRead";
 import { contentKey } from "./content";
 import { channelKey, type OrgModel } from "./model";
-import { assignIdentifiers, assignUnique, identifierFrom, slugify } from "./names";
+import { assignIdentifiers, assignUnique, identifierFrom, lookupSuffix, slugify } from "./names";
 
 export interface PlannedTag {
   tag: ModelTag;
@@ -156,11 +156,10 @@ export function planDevices(model: OrgModel, ctx: DevicePlanContext): DevicePlan
     if (!declared(c.type, c.contentId))
       wanted.set(lookupKey(c.type, c.contentName), { type: c.type, name: c.contentName });
   const lookups = [...wanted.values()];
-  const suffix = { app: "App", file: "File", video: "Video" } as const;
   const contentLookupVariables = assignIdentifiers(
     lookups.map((l) => {
       const base = identifierFrom(slugify(l.name.replace(/\.[A-Za-z0-9]+$/, "")), l.type);
-      return { candidates: [`${base}${suffix[l.type]}`, `${base}${suffix[l.type]}2`] };
+      return { candidates: [`${base}${lookupSuffix(l.type)}`, `${base}${lookupSuffix(l.type)}2`] };
     }),
     ctx.variables,
   );

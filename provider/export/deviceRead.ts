@@ -12,7 +12,7 @@
 import type { DeviceMgmtClient } from "../client";
 import { contentKey } from "./content";
 import { compareBy } from "./order";
-import { liveStateOf } from "../framework/properties";
+import { liveStateOf } from "../framework";
 import { tagProperties } from "../kinds/tag/properties";
 import { tagSetProperties } from "../kinds/tagSet/properties";
 

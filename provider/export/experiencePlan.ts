@@ -7,7 +7,7 @@ import type { ExperienceRef, ModelExperience, ModelTheme } from "./experienceRea
 import type { OrgModel } from "./model";
 import { contentKey } from "./content";
 import { compareBy } from "./order";
-import { assignIdentifiers, assignUnique, identifierFrom, slugify } from "./names";
+import { assignIdentifiers, assignUnique, identifierFrom, lookupSuffix, slugify } from "./names";
 
 export interface PlannedTheme {
   theme: ModelTheme;
@@ -50,14 +50,6 @@ export const refKey = (ref: ExperienceRef) =>
     ref.kind === "image" ? ref.type : "",
     ref.kind === "theme" ? ref.systemOwned : "",
   ].join("\u0000");
-
-const LOOKUP_SUFFIX: Record<ExperienceRef["kind"], string> = {
-  app: "App",
-  video: "Video",
-  image: "Image",
-  environment: "Environment",
-  theme: "Theme",
-};
 
 export interface ExperiencePlanContext {
   groupName: Map<string, string>;
@@ -129,7 +121,7 @@ export function planExperiences(model: OrgModel, ctx: ExperiencePlanContext): Ex
   const lookupVariables = assignIdentifiers(
     lookups.map((r) => {
       const base = identifierFrom(slugify(r.name.replace(/\.[A-Za-z0-9]+$/, "")), r.kind);
-      const suffix = LOOKUP_SUFFIX[r.kind];
+      const suffix = lookupSuffix(r.kind);
       return {
         candidates: [
           base.endsWith(suffix) ? base : `${base}${suffix}`,

@@ -15,7 +15,7 @@
  *   objects share, an object the token cannot see) is left out with a sentence saying why, never exported wrong.
  */
 import type { DeviceMgmtClient, ImageType, Theme, ThemeBody } from "../client";
-import { liveStateOf } from "../framework/properties";
+import { liveStateOf } from "../framework";
 import {
   DEVICE_FIELDS,
   HEADSET_FIELDS,

@@ -4,11 +4,10 @@
  * the sections it calls (each kind's export.ts) both use it: kept in program.ts, it made them
  * an import cycle.
  */
+import type { Expr, KindSection as KindSectionFor, SectionWriter as SectionWriterFor } from "../framework";
 import type { ProgramPlan } from "./naming";
 /** The width generated code is laid out to (prettier's printWidth in the generated project). */
 export const WIDTH = 110;
-
-export type Expr = string | { object: [string, Expr][] } | { array: Expr[] };
 
 function inline(expr: Expr): string {
   if (typeof expr === "string") return expr;
@@ -52,34 +51,10 @@ export function statement(
   return `${open}\n${lines.join("\n")}\n);`;
 }
 
-/**
- * What sections write through the program's preamble: the adoption id and retain option from stack config, and
- * the config object itself. Each records its use, so the preamble declares only what the program reads (the
- * generated tsconfig has noUnusedLocals: an unread `const` does not compile).
- */
-export interface Declaring {
-  adopt(resourceName: string): [string, Expr];
-  opts(resourceName: string): string;
-  /** `config`, for a section's own stack-config reads (PINs, absent devices). */
-  readonly config: string;
-}
-
-/**
- * A kind's section of the generated program (`export` in its definition): the statements for what the plan holds
- * of the kind (undefined when it holds none), or why the exporter writes none. `construct` is `new dm.<Type>`
- * for the kind's own type, so a section cannot name a class the kind table does not have.
- */
-export type KindSection = SectionWriter | { content: SectionWriter } | { notExported: string };
-
-/**
- * What a section writes. A content kind's section is `{ content: writer }` (content.ts `contentSection`): it is
- * written before every other section, since attachments and tag sets refer to the content it declares.
- */
-export type SectionWriter = (
-  plan: ProgramPlan,
-  declaring: Declaring,
-  construct: string,
-) => string | undefined;
+/** A kind's section as the exporter calls it: with its plan. */
+export type KindSection = KindSectionFor<ProgramPlan>;
+export type SectionWriter = SectionWriterFor<ProgramPlan>;
+export type { Declaring, Expr } from "../framework";
 
 /** A section: its comment line, then its statements. */
 export const section = (comment: string, lines: string[]) => [comment, ...lines].join("\n");

@@ -97,3 +97,9 @@ export function identifierFrom(slug: string, prefix: string): string {
 /** `berlinLab` + `Group`, but `adminRole` stays as it is and so does `role` alone. */
 export const withSuffix = (identifier: string, suffix: string) =>
   identifier.endsWith(suffix) || identifier === suffix.toLowerCase() ? identifier : identifier + suffix;
+
+/**
+ * What a lookup's variable ends with, after the thing it finds ("app" → "App": `trainingApp`), so that a looked-up
+ * app and video of one name get two variables.
+ */
+export const lookupSuffix = (thing: string) => thing.charAt(0).toUpperCase() + thing.slice(1);

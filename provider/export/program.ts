@@ -10,9 +10,16 @@ import type { RenderOptions } from "./renderOptions";
 import { section, statement, type Declaring, type KindSection } from "./layout";
 import { oneLine, tsString } from "./text";
 
-/** Every kind's section, in the kind table's order (its definition's `export`). */
+/**
+ * Every kind's section, in the kind table's order (its definition's `export`). The definition holds it without
+ * naming the exporter's plan (framework/facets.ts); each kind's export.ts types its section as layout.ts's
+ * `KindSection`, for the plan, and this is where the exporter takes it back as such.
+ */
 export const KIND_SECTIONS = Object.fromEntries(
-  Object.values(KINDS).map((definition): [ResourceKind, KindSection] => [definition.kind, definition.export]),
+  Object.values(KINDS).map((definition): [ResourceKind, KindSection] => [
+    definition.kind,
+    definition.export as KindSection,
+  ]),
 ) as Record<ResourceKind, KindSection>;
 
 export function renderProgram(plan: ProgramPlan, options: RenderOptions): string {

@@ -19,10 +19,11 @@ import {
   type RoleRef,
 } from "./model";
 import { compareBy } from "./order";
-import { liveStateOf } from "../framework/properties";
+import { liveStateOf, mapConcurrently } from "../framework";
 import { groupProperties } from "../kinds/group/properties";
 import { userProperties } from "../kinds/user/properties";
-import { contentKey, readContent, type ModelContent } from "./content";
+import { contentKey, type ModelContent } from "./content";
+import { readContent } from "./contentRead";
 import { readDevicesAndTags } from "./deviceRead";
 import { readExperiences } from "./experienceRead";
 
@@ -362,27 +363,6 @@ async function readAll<T>(
 }
 
 const everyHundred = (done: number, total: number) => done % PROGRESS_EVERY === 0 || done === total;
-
-/** `fn` over `items`, at most `limit` at a time; results in the items' order. */
-export async function mapConcurrently<T, R>(
-  items: T[],
-  limit: number,
-  fn: (item: T) => Promise<R>,
-  onDone: (done: number) => void,
-): Promise<R[]> {
-  const results: R[] = new Array(items.length);
-  let next = 0;
-  let done = 0;
-  const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await fn(items[index]);
-      onDone(++done);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return results;
-}
 
 function countBy<T>(items: T[], key: (item: T) => string): Map<string, number> {
   const counts = new Map<string, number>();

@@ -2,7 +2,7 @@
  * Plan → files. Pure: the same plan and options give byte-identical files (no clock, no environment, no
  * locale), which is what makes a second export of an unchanged organization show no difference.
  */
-import { countedContent } from "./content";
+import { countedContent } from "./contentRead";
 import { ExportOptionError } from "./errors";
 import { declaredGroupCount, type ProgramPlan } from "./naming";
 import { renderProgram } from "./program";

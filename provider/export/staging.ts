@@ -16,10 +16,11 @@
  * each adopted object is listed (stdout and the generated README) with what `destroy` then does.
  */
 import type { DeviceMgmtClient } from "../client";
-import type { KindType } from "../kinds";
+import { KINDS, type KindType } from "../kinds";
 import { groupTree, type ChannelRef } from "./model";
 import { compareText } from "./order";
 import type { ProgramPlan } from "./naming";
+import type { PlannedContentLookup } from "./devicePlan";
 
 export type StagingOutcome = "adopt" | "create";
 
@@ -370,18 +371,13 @@ export async function matchTarget(
     }
   }
   if (placement.contentLookups.length) {
-    const [apps, files, videos] = await Promise.all([
-      target.apps.all(),
-      target.files.all(),
-      target.videos.all(),
-    ]);
-    const names = {
-      app: apps.map((x) => x.name),
-      file: files.map((x) => x.filename),
-      video: videos.map((x) => x.name),
-    };
+    // Each kind's own lookup names (its definition's `namesLookedUp`), read once per kind looked up.
+    const types = [...new Set(placement.contentLookups.map((l) => l.type))];
+    const names = new Map(
+      await Promise.all(types.map(async (type) => [type, await namesLookedUp(type, target)] as const)),
+    );
     for (const l of placement.contentLookups) {
-      const count = names[l.type].filter((n) => n === l.name).length;
+      const count = (names.get(l.type) ?? []).filter((n) => n === l.name).length;
       if (count !== 1) lacks.push(`the ${l.type} "${l.name}"${count ? ` (${count} of that name)` : ""}`);
     }
   }
@@ -472,4 +468,11 @@ async function lookupsLacking(
     if (found !== 1) lines.push(found ? `${found} objects are named as the ${what}` : `the ${what}`);
   }
   return lines;
+}
+
+/** The names a generated program's lookup of `type` by name finds objects by in `client`'s organization. */
+function namesLookedUp(type: PlannedContentLookup["type"], client: DeviceMgmtClient): Promise<string[]> {
+  const lookUp = KINDS[type].namesLookedUp;
+  if (lookUp === undefined) throw new Error(`${KINDS[type].type} declares no names its lookup finds by`);
+  return lookUp(client);
 }

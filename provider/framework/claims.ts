@@ -16,205 +16,51 @@
  * - `create`, `diff`, `update`: the object's id (two resources recording one id, e.g. one device named by id in
  *   one and by serial number in the other).
  */
-import type { ResourceKind } from "../kindKeys";
 import { DuplicateClaimError } from "../errors";
-import type { Props, ResourceHandler } from "./framework";
-import { containsUnknown } from "./framework";
+import { type Props, type ResourceHandler } from "./protocol";
+import { containsUnknown } from "./protocol";
 import { clientForProps } from "./context";
 import { CLOCK_SKEW_MS, journaled, unfinishedCreateOf, type CreateIdentity } from "./interruptedCreates";
 
 /** The hidden input that carries the resource's name from the class to the handler. */
 export const CLAIMANT_KEY = "__claimant";
 
-/** How a kind's object is named by its inputs: the property a duplicate is reported on, and the key. */
-interface ClaimSpec {
+/**
+ * How a kind's object is named by its inputs (each kind declares its own: `claim` in its identity.ts): the
+ * property a duplicate is reported on, and the key.
+ */
+export interface ClaimSpec {
   property: string | ((props: Props) => string);
   /** The natural key(s) from inputs, or undefined while one is unknown (or not declared). */
   keys(props: Props): string[] | undefined;
   describe(props: Props): string;
   /**
    * False: two resources may declare this key on purpose (same-named groups numbered by `sameNameOrdinal`,
-   * refused by groupCreate.ts otherwise); the key only names the object for the repair after a killed run.
+   * refused by kinds/group/create.ts otherwise); the key only names the object for the repair after a killed run.
    */
   refuses?: false;
 }
 
-const str = (value: unknown): string | undefined =>
+/** What the claims of a kind's calls need of its identity: its key, its type, and its claim. */
+export interface ClaimedKind {
+  kind: string;
+  type: string;
+  claim: ClaimSpec | null;
+}
+
+/** A known string input (not the engine's unknown sentinel), or undefined: what claim keys are made of. */
+export const knownText = (value: unknown): string | undefined =>
   typeof value === "string" && !containsUnknown(value) ? value : undefined;
 
+const str = knownText;
+
 /** The key from these properties, joined, when all are known strings (ids compare without case). */
-function byProperties(names: string[]): (props: Props) => string[] | undefined {
+export function byProperties(names: string[]): (props: Props) => string[] | undefined {
   return (props) => {
     const values = names.map((name) => str(props[name])?.toLowerCase());
     return values.every((v) => v !== undefined) ? [values.join("/")] : undefined;
   };
 }
-
-const pairClaim = (owner: string, attached: string, noun: string): ClaimSpec => ({
-  property: attached,
-  keys: byProperties([owner, attached]),
-  describe: (p) => `${noun} ${String(p[attached])} on ${String(p[owner])}`,
-});
-
-/**
- * What names each kind's object by its inputs, for every kind of the table (a kind added without an entry here is
- * a compile error that names this table). Groups are named only for the repair after a killed run:
- * `kinds/group/create.ts` has its own rule, with same-named groups the program may declare on purpose
- * (`sameNameOrdinal`). null: the kind's inputs name no object another resource could also make.
- */
-const CLAIMS: Record<ResourceKind, ClaimSpec | null> = {
-  // A migration is something done to a device (held by the device's own resource), not an object of its own.
-  deviceMigration: null,
-  // Any number of bundles of one build may exist (none refused); a killed create is resumed by its pending
-  // bundle (handler.ts), and one whose wait for processing timed out by this key: the build and the files.
-  appBundle: {
-    property: "files",
-    keys: (p) => {
-      const files = Array.isArray(p.files) ? (p.files as Props[]) : undefined;
-      const entries = files?.map((f) => [f.path, f.filename, f.sha512].map(str));
-      if (
-        str(p.versionId) === undefined ||
-        entries === undefined ||
-        entries.some((e) => e.includes(undefined))
-      )
-        return undefined;
-      return [[str(p.versionId)?.toLowerCase(), ...entries.map((e) => e.join("/")).sort()].join("\n")];
-    },
-    describe: (p) => `the app bundle of build ${String(p.versionId)}`,
-    refuses: false,
-  },
-  group: {
-    property: "name",
-    keys: (p) => {
-      const parent = p.parentId === undefined || p.parentId === null ? "root" : str(p.parentId);
-      const ordinal = typeof p.sameNameOrdinal === "number" ? String(p.sameNameOrdinal) : "";
-      return str(p.name) === undefined || parent === undefined
-        ? undefined
-        : [`${parent}/${p.name}/${ordinal}`];
-    },
-    describe: (p) => `the group "${String(p.name)}"`,
-    refuses: false,
-  },
-  // Names as the create compares them: custom themes exactly, tags without case (the API's rule).
-  theme: {
-    property: "name",
-    keys: (p) => (str(p.name) === undefined ? undefined : [str(p.name) as string]),
-    describe: (p) => `the custom theme "${String(p.name)}"`,
-  },
-  // Apps as their create compares names: without case (kinds/app/handler.ts).
-  app: {
-    property: "name",
-    keys: (p) => (str(p.name) === undefined ? undefined : [(str(p.name) as string).trim().toLowerCase()]),
-    describe: (p) => `the app "${String(p.name)}" (app names compare without case)`,
-  },
-  // The name and content an image or 3D environment is uploaded with: only for the repair after a killed run
-  // (objects of one name and content may exist twice; the API cannot delete either, so none is refused).
-  image: {
-    property: "filename",
-    keys: byProperties(["filename", "sha512"]),
-    describe: (p) => `the image "${String(p.filename)}"`,
-    refuses: false,
-  },
-  custom3DEnvironment: {
-    property: "filename",
-    keys: byProperties(["filename", "sha512"]),
-    describe: (p) => `the custom 3D environment "${String(p.filename)}"`,
-    refuses: false,
-  },
-  // A file name in a device folder (names and folders compare exactly, as the API's conflict rule does).
-  file: {
-    property: "filename",
-    keys: (p) =>
-      str(p.filename) === undefined || str(p.path) === undefined
-        ? undefined
-        : [`${str(p.path)}/${str(p.filename)}`],
-    describe: (p) => `the file "${String(p.filename)}" in ${String(p.path)}`,
-  },
-  // A video's file name and content: videos of one name may coexist, but the same bytes under the same name
-  // uploaded twice would be one video declared twice (and its killed-run repair is found by both).
-  video: {
-    property: "source",
-    keys: byProperties(["filename", "sha512"]),
-    describe: (p) => `the video "${String(p.filename)}" with SHA-512 ${String(p.sha512).slice(0, 16)}…`,
-  },
-  // A build of an app by its content: one resource per build (another would take over the same one).
-  appVersion: {
-    property: "sha256",
-    keys: byProperties(["appId", "sha256"]),
-    describe: (p) => `the build of app ${String(p.appId)} with SHA-256 ${String(p.sha256)}`,
-  },
-  tag: {
-    property: "name",
-    keys: (p) => (str(p.name) === undefined ? undefined : [(str(p.name) as string).toLowerCase()]),
-    describe: (p) => `the tag "${String(p.name)}" (tag names compare without case)`,
-  },
-  // E-mail addresses compare without case, as the service matches them (userInvitation.ts's sameEmail).
-  user: {
-    property: "email",
-    keys: (p) => (str(p.email) === undefined ? undefined : [(str(p.email) as string).toLowerCase()]),
-    describe: (p) => `the user ${String(p.email)}`,
-  },
-  tagSet: {
-    property: "ownerId",
-    keys: byProperties(["ownerType", "ownerId"]),
-    describe: (p) => `the tag set of ${String(p.ownerType)} ${String(p.ownerId)}`,
-  },
-  headsetExperience: {
-    property: experienceProperty,
-    keys: (p) => experienceKeys(p),
-    describe: (p) => `the headset experience of ${experienceHolder(p)}`,
-  },
-  deviceExperience: {
-    property: experienceProperty,
-    keys: (p) => experienceKeys(p),
-    describe: (p) => `the device experience of ${experienceHolder(p)}`,
-  },
-  releaseChannelVersion: {
-    property: "releaseChannelId",
-    keys: byProperties(["appId", "releaseChannelId"]),
-    describe: (p) => `the version of release channel ${String(p.releaseChannelId)}`,
-  },
-  releaseChannelShare: {
-    property: "organizationSlug",
-    keys: byProperties(["appId", "releaseChannelId", "organizationSlug"]),
-    describe: (p) =>
-      `the share of channel ${String(p.releaseChannelId)} with "${String(p.organizationSlug)}"`,
-  },
-  // A device named by id in one resource and by serial number in another is found by its id (held objects).
-  device: {
-    property: "serialNumber",
-    keys: (p) => {
-      const named = [
-        ["id", p.deviceId],
-        ["serial", p.serialNumber],
-      ].filter(([, value]) => value !== undefined);
-      const keys = named.map(([by, value]) => str(value) && `${String(by)}:${str(value)?.toLowerCase()}`);
-      return keys.every((k) => k !== undefined) ? (keys as string[]) : undefined;
-    },
-    describe: (p) =>
-      p.deviceId !== undefined ? `device ${String(p.deviceId)}` : `the device "${String(p.serialNumber)}"`,
-  },
-  groupReleaseChannel: pairClaim("groupId", "releaseChannelId", "release channel"),
-  deviceReleaseChannel: pairClaim("deviceId", "releaseChannelId", "release channel"),
-  groupFile: pairClaim("groupId", "fileId", "file"),
-  groupVideo: pairClaim("groupId", "videoId", "video"),
-  deviceFile: pairClaim("deviceId", "fileId", "file"),
-  deviceVideo: pairClaim("deviceId", "videoId", "video"),
-};
-
-function experienceKeys(p: Props): string[] | undefined {
-  if (p.groupId !== undefined) return str(p.groupId) === undefined ? undefined : [`group:${str(p.groupId)}`];
-  if (p.deviceId !== undefined)
-    return str(p.deviceId) === undefined ? undefined : [`device:${str(p.deviceId)}`];
-  return undefined;
-}
-
-function experienceProperty(p: Props): string {
-  return p.groupId !== undefined ? "groupId" : "deviceId";
-}
-
-const experienceHolder = (p: Props) =>
-  p.groupId !== undefined ? `group ${String(p.groupId)}` : `device ${String(p.deviceId)}`;
 
 /**
  * What the classes register as `__claimant` (see `registration`): the resource's name, and its stack (which
@@ -290,12 +136,11 @@ const propertyOf = (spec: ClaimSpec, props: Props) =>
   typeof spec.property === "string" ? spec.property : spec.property(props);
 
 /** The claimant's name for the object `id` of `kind`: refused when another resource of the run records it. */
-export function holdObject(kind: ResourceKind, type: string, id: string, props: Props): void {
+export function holdObject({ kind, type, claim: spec }: ClaimedKind, id: string, props: Props): void {
   const claimant = claimantOf(props);
   if (claimant === undefined) return;
   const holder = claims.take(claimant, slotOf("id", kind, id));
   if (holder !== undefined) {
-    const spec = CLAIMS[kind];
     throw new DuplicateClaimError(
       type,
       spec ? propertyOf(spec, props) : "id",
@@ -323,12 +168,10 @@ export function heldBySelf(kind: string, id: string, props: Props): boolean {
 
 /** Takes the kind's natural keys in `scope`; the refusal when another claimant holds one. */
 function takeKeys(
-  kind: ResourceKind,
-  type: string,
+  { kind, type, claim: spec }: ClaimedKind,
   scope: string,
   props: Props,
 ): DuplicateClaimError | undefined {
-  const spec = CLAIMS[kind];
   const claimant = claimantOf(props);
   if (!spec || spec.refuses === false || claimant === undefined) return undefined;
   const keys = spec.keys(props);
@@ -396,7 +239,8 @@ function withClaimant<T extends object | undefined>(values: T, from: Props): T {
  * create, diff and update (per organization, and by the object's id). `__claimant` is kept in the checked
  * inputs so that the later calls of the run see it, and in the outputs for refresh.
  */
-export function claimed(kind: ResourceKind, type: string, handler: ResourceHandler): ResourceHandler {
+export function claimed(definition: ClaimedKind, handler: ResourceHandler): ResourceHandler {
+  const { kind } = definition;
   return {
     async check(olds, news) {
       const result = await handler.check(olds, news);
@@ -404,7 +248,7 @@ export function claimed(kind: ResourceKind, type: string, handler: ResourceHandl
       const inputs = { ...(result.inputs ?? {}), [CLAIMANT_KEY]: news[CLAIMANT_KEY] };
       if (result.failures?.length || containsUnknown(news.connection)) return { ...result, inputs };
       const scope = `connection:${JSON.stringify(news.connection ?? null)}`;
-      const refused = takeKeys(kind, type, scope, inputs);
+      const refused = takeKeys(definition, scope, inputs);
       if (!refused) return { ...result, inputs };
       return {
         inputs,
@@ -414,20 +258,20 @@ export function claimed(kind: ResourceKind, type: string, handler: ResourceHandl
 
     // An `up` checks resolved inputs, so check took the keys; diff adds the id the resource records.
     async diff(id, olds, news) {
-      holdObject(kind, type, id, news);
+      holdObject(definition, id, news);
       return handler.diff(id, olds, news);
     },
 
     async create(inputs) {
       const claimant = claimantOf(inputs);
-      const keys = CLAIMS[kind]?.keys(inputs);
+      const keys = definition.claim?.keys(inputs);
       if (claimant === undefined || keys === undefined) {
         const result = await handler.create(inputs);
-        holdObject(kind, type, result.id, inputs);
+        holdObject(definition, result.id, inputs);
         return { ...result, outs: withClaimant(result.outs, inputs) };
       }
       const organizationId = await organizationOf(inputs);
-      const refused = takeKeys(kind, type, `organization:${organizationId}`, inputs);
+      const refused = takeKeys(definition, `organization:${organizationId}`, inputs);
       if (refused) throw refused;
       const identity: CreateIdentity = {
         project: process.env.PULUMI_PROJECT ?? "",
@@ -441,7 +285,7 @@ export function claimed(kind: ResourceKind, type: string, handler: ResourceHandl
       creating.set(running, identity);
       try {
         const result = await journaled(identity, () => handler.create(inputs));
-        holdObject(kind, type, result.id, inputs);
+        holdObject(definition, result.id, inputs);
         return { ...result, outs: withClaimant(result.outs, inputs) };
       } finally {
         creating.delete(running);
@@ -458,7 +302,7 @@ export function claimed(kind: ResourceKind, type: string, handler: ResourceHandl
     },
 
     async update(id, olds, news) {
-      holdObject(kind, type, id, news);
+      holdObject(definition, id, news);
       const result = await handler.update(id, olds, news);
       return { ...result, outs: withClaimant(result.outs, news) };
     },

@@ -8,14 +8,10 @@ import * as pulumi from "@pulumi/pulumi";
 import type { ResourceKind } from "../kindKeys";
 import { kindOptions, providerText, typeToken } from "../dynamic";
 import { OrganizationMoveError } from "../errors";
-import {
-  checkProperties,
-  connectionStaysInOrganization,
-  diffProperties,
-  type Props,
-  type ResourceHandler,
-  unlessGone,
-} from "./framework";
+import { checkProperties } from "./schemas";
+import { connectionStaysInOrganization, diffProperties } from "./diff";
+import { type Props, type ResourceHandler } from "./protocol";
+import { unlessGone } from "./writes";
 import { clientForProps } from "./context";
 import type { DeviceMgmtClient } from "../client";
 import {
@@ -27,9 +23,8 @@ import {
   type PropertySpecs,
   type StateOf,
 } from "./properties";
-import { CLAIMANT_KEY, type Claimant } from "./claims";
-import type { DriftFacet } from "../drift/driftKind";
-import type { KindSection } from "../export/layout";
+import { CLAIMANT_KEY, type Claimant, type ClaimSpec } from "./claims";
+import type { DriftFacet, KindSection } from "./facets";
 
 /**
  * The inputs the engine carries beside the declared ones: the serialized provider (a partial failure must hand it
@@ -66,9 +61,14 @@ export interface KindHandler<P> {
   delete(id: string, props: RecordedOf<P>): Promise<void>;
 }
 
-export interface KindDefinition<
+/**
+ * Who a kind is, declared once in the kind's `identity.ts` and imported by its handler, its definition and its
+ * other files (a handler cannot import the definition, which imports the handler): its key, its type token, its
+ * properties, whether its object has a natural key, and how its inputs name its object (its claim).
+ */
+export interface KindIdentity<
   Key extends string = string,
-  // Without its own properties named, a definition is one of any kind (the table, the runtime): its handler's
+  // Without its own properties named, an identity is one of any kind (the table, the runtime): its handler's
   // typed inputs are then not known, and the plugin's calls reach it untyped (`pluginHandler`).
   P extends PropertySpecs<never> = any, // eslint-disable-line @typescript-eslint/no-explicit-any
   Type extends string = string,
@@ -84,16 +84,37 @@ export interface KindDefinition<
    */
   naturalKey: boolean;
   properties: P;
+  /**
+   * How the kind's inputs name its object, for claims.ts (a second resource of the run declaring the same object
+   * is refused with both names), or null: the inputs name no object another resource could also make.
+   */
+  claim: ClaimSpec | null;
+}
+
+/** Keeps the literal types of an identity (its key, its type, its properties) for the definition built on it. */
+export function defineIdentity<
+  const Key extends string,
+  P extends PropertySpecs<never>,
+  const Type extends string,
+>(identity: KindIdentity<Key, P, Type>): KindIdentity<Key, P, Type> {
+  return identity;
+}
+
+export interface KindDefinition<
+  Key extends string = string,
+  P extends PropertySpecs<never> = any, // eslint-disable-line @typescript-eslint/no-explicit-any
+  Type extends string = string,
+> extends KindIdentity<Key, P, Type> {
   /** Outputs that are not declared properties (read from the API, or recorded when the object was made). */
   outputs: readonly string[];
   handler: KindHandler<P>;
   /**
-   * What the drift report knows of the kind (drift/driftKind.ts): how its live objects are read and labelled, or
+   * What the drift report knows of the kind (facets.ts): how its live objects are read and labelled, or
    * why it is not compared. The compared fields are not here: they are the properties the kind reads from the
    * API (`fromLive`), compared with their own `equal`.
    */
   drift: DriftFacet;
-  /** The exporter's section of the generated program for the kind, or why it writes none (export/layout.ts). */
+  /** The exporter's section of the generated program for the kind, or why it writes none (facets.ts). */
   export: KindSection;
   /**
    * The handler writes messages about its resource (upload progress, processing, warnings): the resources carry
@@ -101,6 +122,46 @@ export interface KindDefinition<
    * write none, whose state would only grow by it.
    */
   logsOnResource?: true;
+  /** The kind's objects are another kind's (see `KindRelation`; its facets: `relatedFacets`). */
+  relation?: KindRelation;
+  /**
+   * The names the kind's lookup by name (`get<Type>({ name })`, its lookups.ts) finds its objects by, in the
+   * client's organization: what the exporter's staging check counts a generated program's lookup against.
+   * Absent: the exporter's programs look up no object of the kind by name.
+   */
+  namesLookedUp?(client: DeviceMgmtClient): Promise<string[]>;
+}
+
+/**
+ * A second kind over objects another kind manages: a kind over `POST /groups/{groupId}/duplicate` makes Groups.
+ * Its resources stand for that kind's objects: the drift report compares them with that kind's live objects (by
+ * that kind's key, on the fields their outputs record), so such an object is neither "not managed by any stack"
+ * nor listed under a kind of its own; the exporter reads and writes the objects as that kind, and the related
+ * kind writes no section.
+ */
+export interface KindRelation {
+  /** The key of the kind whose objects this kind's resources are. */
+  objectsOf: ResourceKind;
+  /** Why, in a reader's words ("a duplicate of a group is a group"). */
+  why: string;
+}
+
+/**
+ * The facets of a kind whose objects are another kind's (`relation`): the drift report reads none of its own
+ * (its resources are compared as the other kind's: drift/report.ts), and the exporter writes the objects as the
+ * other kind, so the related kind's section is none, saying so.
+ */
+export function relatedFacets(
+  type: string,
+  relation: KindRelation,
+): Pick<KindDefinition, "relation" | "drift" | "export"> {
+  return {
+    relation,
+    drift: { title: type, key: (resource) => resource.id, stateLabel: (resource) => resource.id },
+    export: {
+      notExported: `its objects are ${relation.objectsOf} objects (${relation.why}): the exporter writes them as such`,
+    },
+  };
 }
 
 /**

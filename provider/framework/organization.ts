@@ -20,13 +20,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { DeviceMgmtProblem } from "../errors";
 import { clientForProps } from "./context";
-import {
-  containsUnknown,
-  deepEqual,
-  PartialFailureError,
-  type Props,
-  type ResourceHandler,
-} from "./framework";
+import { containsUnknown, PartialFailureError, type Props, type ResourceHandler } from "./protocol";
+import { deepEqual } from "./diff";
 import { pluginHandler, type KindDefinition } from "./kind";
 import { runLedger } from "./runLedger";
 

@@ -8,7 +8,8 @@
  */
 import * as pulumi from "@pulumi/pulumi";
 import type { z } from "zod";
-import { adoptIdSchema, connectionSchema, jsonClean, type Props } from "./framework";
+import { adoptIdSchema, connectionSchema } from "./schemas";
+import { jsonClean, type Props } from "./protocol";
 import { guardedInput } from "./inputIntegrity";
 
 /** How a change to a property reaches the object. */

@@ -12,7 +12,7 @@ import { basename, extname, isAbsolute, relative, resolve } from "node:path";
 import type * as pulumi from "@pulumi/pulumi";
 import { z } from "zod";
 import { checksumOfFile, type ChecksumAlgorithm } from "../client/upload";
-import { containsUnknown } from "./framework";
+import { containsUnknown } from "./protocol";
 
 const cache = new Map<string, { size: number; mtimeMs: number; checksum: string }>();
 let reads = 0;

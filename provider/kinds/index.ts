@@ -7,7 +7,7 @@
  * runtime's `handler("<key>")`).
  */
 import type { ResourceKind } from "../kindKeys";
-import type { KindDefinition } from "../framework/kind";
+import type { KindDefinition } from "../framework";
 import { groupKind } from "./group/definition";
 import { userKind } from "./user/definition";
 import { deviceMigrationKind } from "./deviceMigration/definition";

@@ -16,14 +16,18 @@ import * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
 import { handler } from "../runtime";
 import { KINDS } from "../kinds";
-import type { KindDefinition } from "../framework/kind";
-import type { PropertySpec } from "../framework/properties";
-import { CLAIMANT_KEY, type Claimant } from "../framework/claims";
-import { jsonClean, type Props } from "../framework/framework";
+import {
+  CLAIMANT_KEY,
+  jsonClean,
+  onResource,
+  type Claimant,
+  type KindDefinition,
+  type PropertySpec,
+  type Props,
+} from "../framework";
 import { FUNCTIONS } from "./functions";
 import { packageSchema, resourceToken } from "./schema";
 import type { PluginConfiguration } from "./configure";
-import { onResource } from "../framework/resourceLog";
 
 /** The parts of a URN the handlers need: `urn:pulumi:<stack>::<project>::<parent$type>::<name>`. */
 export function parseUrn(urn: string): { stack: string; project: string; type: string; name: string } {

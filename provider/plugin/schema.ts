@@ -11,8 +11,7 @@
  */
 import { z } from "zod";
 import { KINDS } from "../kinds";
-import type { KindDefinition } from "../framework/kind";
-import { carried, type PropertySpec } from "../framework/properties";
+import { carried, type KindDefinition, type PropertySpec } from "../framework";
 import { CONFIG_KEYS } from "../connection";
 import { ORGANIZATION_KEY } from "../framework/organization";
 import { FUNCTIONS } from "./functions";

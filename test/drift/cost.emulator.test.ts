@@ -6,7 +6,7 @@ import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { EXIT } from "../../provider/drift/cli";
-import { mapConcurrently } from "../../provider/export/read";
+import { mapConcurrently } from "../../provider/framework";
 import { runDrift, stackExport } from "./support";
 
 const USERS = 1000;

@@ -8,12 +8,8 @@ import * as os from "os";
 import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { closeDispatchers, DeviceMgmtClient, DownloadChecksumError } from "../../provider/client";
-import {
-  downloadContent,
-  planContent,
-  safeContentName,
-  type ModelContent,
-} from "../../provider/export/content";
+import { planContent, safeContentName, type ModelContent } from "../../provider/export/content";
+import { downloadContent } from "../../provider/export/contentRead";
 import { UnsafeContentPathError } from "../../provider/export/errors";
 import { runExport } from "./support";
 

@@ -9,11 +9,7 @@
 // registers it). The provider refuses, in the same run, to delete an object a create was refused for, or one
 // that refers to such an object (provider/framework/runLedger.ts). Each test asserts the organization afterwards.
 import { Group, GroupReleaseChannel, User } from "../../provider";
-import {
-  ClaimedDependentDeleteError,
-  ClaimedObjectDeleteError,
-  RunLedger,
-} from "../../provider/framework/runLedger";
+import { ClaimedDependentDeleteError, ClaimedObjectDeleteError, RunLedger } from "../../provider/framework";
 import { Managed, startStack, type Stack } from "../resources/support";
 import { useFlagStack } from "./flagStack";
 

@@ -7,7 +7,7 @@ import { Group, GroupReleaseChannel, User } from "../../provider";
 import { DeviceMgmtClient } from "../../provider/client";
 import type { ResourceKind } from "../../provider/kindKeys";
 import { KINDS } from "../../provider/kinds";
-import { pluginHandler } from "../../provider/framework/kind";
+import { pluginHandler } from "../../provider/framework";
 import { useFlagStack } from "./flagStack";
 
 const stack = useFlagStack();

@@ -1,8 +1,7 @@
 // The App kind without Pulumi or HTTP: check's typed inputs and failures, the diff (what updates, what replaces,
 // what is no change), and the preview-time refusals, asserted by class and fields.
 import { NotPossibleError } from "../../provider/errors";
-import { UNKNOWN } from "../../provider/framework/framework";
-import { comparedOf, liveStateOf } from "../../provider/framework/properties";
+import { UNKNOWN, comparedOf, liveStateOf } from "../../provider/framework";
 import { appHandler, unknownModelFailures } from "../../provider/kinds/app/handler";
 import { appProperties } from "../../provider/kinds/app/properties";
 import type { App as ApiApp } from "../../provider/client";

@@ -3,8 +3,7 @@
 // SHA-512 (never the local path), replaces on content or build, and updates the label in place (a label left out
 // is not managed).
 import * as path from "node:path";
-import { UNKNOWN } from "../../provider/framework/framework";
-import { diffKind } from "../../provider/framework/kind";
+import { UNKNOWN, diffKind } from "../../provider/framework";
 import { appBundleHandler } from "../../provider/kinds/appBundle/handler";
 import { appBundleProperties } from "../../provider/kinds/appBundle/properties";
 import { sha512, useSourceFolder } from "../fixtures/content";

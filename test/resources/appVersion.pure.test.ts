@@ -2,10 +2,9 @@
 // cached apart from File's SHA-512 of the same file), pins and refuses with the property and the fix, and the diff
 // compares the hash, never the local path; every other declared change replaces (the API changes no build).
 import { createHash } from "node:crypto";
-import { diffKind } from "../../provider/framework/kind";
+import { diffKind, checkContentSource, hashReads } from "../../provider/framework";
 import { appVersionHandler } from "../../provider/kinds/appVersion/handler";
 import { appVersionProperties } from "../../provider/kinds/appVersion/properties";
-import { checkContentSource, hashReads } from "../../provider/framework/source";
 import { sha256, useSourceFolder } from "../fixtures/content";
 
 const APP_VERSION = { type: "AppVersion", properties: appVersionProperties, naturalKey: false };

@@ -8,7 +8,7 @@ import {
   groupReleaseChannelHandler,
 } from "../../provider/kinds/attachment/definitions";
 import { resolveConnection, stackSettingsFrom } from "../../provider/connection";
-import type { ResourceHandler } from "../../provider/framework/framework";
+import type { ResourceHandler } from "../../provider/framework";
 import { getGroup, getRole } from "../../provider";
 import { startEmulator } from "../../emulator";
 import { ValidationError } from "../../provider/client";

@@ -3,7 +3,7 @@
 import * as http from "node:http";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient, NotFoundError, type Group, type User } from "../../provider/client";
-import { attachedReleaseChannel, readGroup, readUser } from "../../provider/framework/coalescedReads";
+import { attachedReleaseChannel, readGroup, readUser } from "../../provider/framework";
 
 const ALLOWANCE = 100_000; // this test is about request counts, not pacing
 let emulator: RunningEmulator;

@@ -10,7 +10,7 @@ import {
   type CoalescingSettings,
   type ListSource,
   type TouchedScope,
-} from "../../provider/framework/coalescedReads";
+} from "../../provider/framework";
 import { BASE_URL, JSON_HEADERS, mockClient, ORIGIN, tokenInfo } from "../client/fixtures";
 
 interface Item {

@@ -1,6 +1,6 @@
 // Every content kind refuses an empty (0-byte) source at check, naming the property and the fix: the API's
 // documents give no lower bound for an upload's size, so the provider asks nothing of an empty upload.
-import { pluginHandler } from "../../provider/framework/kind";
+import { pluginHandler } from "../../provider/framework";
 import { KINDS } from "../../provider/kinds";
 import { useSourceFolder } from "../fixtures/content";
 

@@ -14,8 +14,7 @@ import {
 import { handler } from "../../provider/runtime";
 import { groupHandler } from "../../provider/kinds/group/handler";
 import { groupReleaseChannelKind } from "../../provider/kinds/attachment/definitions";
-import { pluginHandler } from "../../provider/framework/kind";
-import type { Props } from "../../provider/framework/framework";
+import { pluginHandler, type Props } from "../../provider/framework";
 
 const MISSING = "34343434-3434-4343-8343-343434343434";
 

@@ -8,13 +8,12 @@ import {
   PIN_CHANGED_OUTSIDE,
 } from "../../provider/kinds/experience/handler";
 import { DEVICE_FIELDS, HEADSET_FIELDS, declaredFormOf } from "../../provider/kinds/experience/fields";
-import { checkKind, diffKind } from "../../provider/framework/kind";
+import { checkKind, diffKind, liveStateOf } from "../../provider/framework";
 import {
   HEADSET_FIELD_NAMES,
   headsetExperienceProperties,
 } from "../../provider/kinds/headsetExperience/properties";
 import { DRIFT_KINDS } from "../../provider/drift/kinds";
-import { liveStateOf } from "../../provider/framework/properties";
 import { headsetExperienceKind } from "../../provider/kinds/headsetExperience/definition";
 import { deviceExperienceKind } from "../../provider/kinds/deviceExperience/definition";
 import { DEVICE_FIELD_NAMES } from "../../provider/kinds/deviceExperience/properties";

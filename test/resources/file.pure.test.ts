@@ -3,11 +3,9 @@
 // never the local path.
 import * as fs from "node:fs";
 import * as path from "node:path";
-import { UNKNOWN } from "../../provider/framework/framework";
-import { diffKind } from "../../provider/framework/kind";
+import { UNKNOWN, diffKind, checkSource, hashReads } from "../../provider/framework";
 import { fileHandler } from "../../provider/kinds/file/handler";
 import { fileProperties } from "../../provider/kinds/file/properties";
-import { checkSource, hashReads } from "../../provider/framework/source";
 import { sha512, useSourceFolder } from "../fixtures/content";
 
 const FILE = { type: "File", properties: fileProperties, naturalKey: true };

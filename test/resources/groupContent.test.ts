@@ -5,7 +5,7 @@
 import { AmbiguousWriteError, ValidationError, type DeviceMgmtClient } from "../../provider/client";
 import { NotCreatedHereError } from "../../provider/errors";
 import { contentOnGroup } from "../../provider/kinds/attachment/groupContent";
-import { untilApplied } from "../../provider/framework/framework";
+import { untilApplied } from "../../provider/framework";
 
 const GROUP = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";
 const FILE = "9a2504e0-4f89-41d3-9a0c-0305e82c3302";

@@ -2,7 +2,7 @@
 // the program, where the real value still is, and become the property's check failure; everything else is
 // registered exactly as given.
 import * as pulumi from "@pulumi/pulumi";
-import { alteredInput, guardedInput, refusalIn, REFUSED } from "../../provider/framework/inputIntegrity";
+import { alteredInput, guardedInput, refusalIn, REFUSED } from "../../provider/framework";
 import { deviceHandler } from "../../provider/kinds/device/handler";
 
 const resolved = (value: unknown) =>

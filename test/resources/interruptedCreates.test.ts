@@ -10,11 +10,7 @@ import {
   ContentProcessingTimeoutError,
 } from "../../provider/client";
 import { NotCreatedHereError } from "../../provider/errors";
-import {
-  journaled,
-  unfinishedCreateOf,
-  type CreateIdentity,
-} from "../../provider/framework/interruptedCreates";
+import { journaled, unfinishedCreateOf, type CreateIdentity } from "../../provider/framework";
 
 const identity: CreateIdentity = {
   project: "p",

@@ -12,7 +12,7 @@ import {
   judgeRollout,
   pollIntervalOf,
 } from "../../provider/kinds/releaseChannelVersion/rolloutGate";
-import { diffKind, pluginHandler } from "../../provider/framework/kind";
+import { diffKind, pluginHandler } from "../../provider/framework";
 import type { ReleaseChannelDeviceStatus } from "../../provider/client";
 
 const ID = "3f2504e0-4f89-41d3-9a0c-0305e82c3301";

@@ -2,7 +2,7 @@
 // unformatted; every other stack reads as Node writes it, also for an error made then and read later, and a
 // program's own formatting hook keeps formatting them and is there again afterwards.
 import * as pulumi from "@pulumi/pulumi";
-import { UNRECORDED_STACK, withoutPromiseStacks } from "../../provider/framework/promiseStacks";
+import { UNRECORDED_STACK, withoutPromiseStacks } from "../../provider/framework";
 
 const registered: Array<{ name: string; inputs: Record<string, unknown> }> = [];
 // setMocks installs the mocks before it returns; a failure its promise carries fails the tests (beforeAll).

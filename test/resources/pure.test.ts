@@ -5,7 +5,9 @@ import {
   jsonClean,
   UNKNOWN,
   uuid,
-} from "../../provider/framework/framework";
+  connectionOf,
+  diffKind,
+} from "../../provider/framework";
 import { diffGroup, groupHandler, unconfigureFailure } from "../../provider/kinds/group/handler";
 import { diffUser, userHandler } from "../../provider/kinds/user/handler";
 import {
@@ -23,8 +25,6 @@ import {
 } from "../../provider/kinds/deviceMigration/handler";
 import { clientFor, resolveConnection, stackSettingsFrom } from "../../provider/connection";
 import { DEFAULT_PROCESSING_TIMEOUT_MS } from "../../provider/client";
-import { connectionOf } from "../../provider/framework/context";
-import { diffKind } from "../../provider/framework/kind";
 import { groupFileKind } from "../../provider/kinds/attachment/definitions";
 import { ConnectionSettingError, OrganizationMoveError } from "../../provider/errors";
 import { z } from "zod";

@@ -2,7 +2,7 @@
 // is about to be renamed (tagWrites), and the run's hold that keeps a rename from falling between an owner's read
 // of its tags and its write (TagNames). The same on the real CLI: test/programs/step-order.test.ts.
 import { tagWrites } from "../../provider/kinds/device/tags";
-import { TagNames } from "../../provider/framework/tagNames";
+import { TagNames } from "../../provider/framework";
 
 const pilot = { from: "emea-pilot", to: "emea-pilot-2025" };
 

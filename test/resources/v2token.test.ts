@@ -4,7 +4,7 @@
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { configure, handler } from "../../provider/runtime";
 import { DeviceMgmtClient, UnsupportedTokenError } from "../../provider/client";
-import type { Props } from "../../provider/framework/framework";
+import type { Props } from "../../provider/framework";
 import { THEME_COLOURS as colours } from "../fixtures/declarations";
 
 let emulator: RunningEmulator;

@@ -3,8 +3,7 @@
 // naming the property and the fix; the diff replaces on new content (create first), updates metadata in place,
 // and ignores the local path and what the program leaves out.
 import * as path from "node:path";
-import { UNKNOWN } from "../../provider/framework/framework";
-import { diffKind } from "../../provider/framework/kind";
+import { UNKNOWN, diffKind } from "../../provider/framework";
 import { videoHandler } from "../../provider/kinds/video/handler";
 import { videoProperties } from "../../provider/kinds/video/properties";
 import { sha512, useSourceFolder } from "../fixtures/content";

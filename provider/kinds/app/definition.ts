@@ -1,16 +1,15 @@
 /** The App kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { appDrift } from "./drift";
 import { appSection } from "./export";
 import { appHandler } from "./handler";
-import { appProperties } from "./properties";
+import { appIdentity } from "./identity";
+import { appNamesLookedUp } from "./lookups";
 
 export const appKind = defineKind({
-  kind: "app",
-  type: "App",
-  naturalKey: false,
-  properties: appProperties,
+  ...appIdentity,
   outputs: ["createdAt", "updatedAt"],
+  namesLookedUp: appNamesLookedUp,
   handler: appHandler,
   logsOnResource: true,
   drift: appDrift,

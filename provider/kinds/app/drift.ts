@@ -4,7 +4,7 @@
  * declares none (export.ts), so every exported organization would otherwise report each of its apps.
  */
 import { str, type DriftFacet } from "../../drift/driftKind";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
 import { appProperties } from "./properties";
 
 export const appDrift: DriftFacet = {

@@ -6,11 +6,11 @@
  * says so, as DeviceMigration does.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { resourceLog } from "../../framework/resourceLog";
+import { resourceLog } from "../../framework";
 import { NotPossibleError, ObjectGoneError } from "../../errors";
 import { NotFoundError, type App as ApiApp, type DeviceMgmtClient } from "../../client";
-import { clientForProps } from "../../framework/context";
 import {
+  clientForProps,
   adoptable,
   containsUnknown,
   jsonClean,
@@ -18,14 +18,18 @@ import {
   partialFailure,
   untilApplied,
   type Props,
-} from "../../framework/framework";
-import { heldByAnother, leftByUnfinishedCreate } from "../../framework/claims";
-import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
-import { liveStateOf, stateFrom } from "../../framework/properties";
+  heldByAnother,
+  leftByUnfinishedCreate,
+  checkKind,
+  diffKindAsked,
+  readById,
+  type InputsOf,
+  type KindHandler,
+  liveStateOf,
+  stateFrom,
+} from "../../framework";
 import { appProperties, type AppProperties, type AppState } from "./properties";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const APP = { type: "App", properties: appProperties, naturalKey: false } as const;
+import { appIdentity } from "./identity";
 
 /** What a PUT /apps/{id} brings to the declared state: the name and the description ("" and null: none). */
 type Text = Pick<AppState, "name" | "description">;
@@ -139,7 +143,7 @@ function refuseOtherModels(live: ApiApp, inputs: InputsOf<AppProperties>): void 
 async function createOnce(client: DeviceMgmtClient, inputs: InputsOf<AppProperties>): Promise<ApiApp> {
   const named = async () => (await client.apps.all()).filter((a) => sameName(a.name, inputs.name));
   const existing = await named();
-  const own = leftByUnfinishedCreate("app", inputs, existing);
+  const own = leftByUnfinishedCreate(appIdentity.kind, inputs, existing);
   if (own) return own;
   if (existing.length > 0) {
     throw notCreatedHere(
@@ -154,7 +158,7 @@ async function createOnce(client: DeviceMgmtClient, inputs: InputsOf<AppProperti
   }
   return untilApplied(
     () => client.apps.create({ name: inputs.name, deviceModelIds: inputs.deviceModelIds }),
-    async () => (await named()).find((a) => !heldByAnother("app", a.id, inputs)),
+    async () => (await named()).find((a) => !heldByAnother(appIdentity.kind, a.id, inputs)),
   );
 }
 
@@ -194,7 +198,7 @@ async function reconcile(
 
 export const appHandler: KindHandler<AppProperties> = {
   async check(olds, news) {
-    const { inputs, failures } = checkKind(APP, news);
+    const { inputs, failures } = checkKind(appIdentity, news);
     // Only ids new since the recorded inputs are asked about (a preview of an unchanged App asks nothing).
     const recorded = Array.isArray(olds.deviceModelIds) ? olds.deviceModelIds : [];
     // (During a preview the list, or an id of it, may still be the engine's unknown value.)
@@ -208,7 +212,7 @@ export const appHandler: KindHandler<AppProperties> = {
   },
 
   async diff(id, olds, news) {
-    const result = diffApp(olds, news, await diffKindAsked(APP, olds, news));
+    const result = diffApp(olds, news, await diffKindAsked(appIdentity, olds, news));
     // At preview already, where the name and the connection are known; the update asks again before its PUT.
     if (result.changes && typeof news.name === "string" && !containsUnknown(news.name)) {
       try {
@@ -239,7 +243,7 @@ export const appHandler: KindHandler<AppProperties> = {
     return { id: live.id, outs: toOutputs(live, inputs) };
   },
 
-  read: (id, props) => readById(APP, id, props, (client, appId) => client.apps.get(appId), toOutputs),
+  read: (id, props) => readById(appIdentity, id, props, (client, appId) => client.apps.get(appId), toOutputs),
 
   async update(id, olds, news) {
     const client = clientForProps(news);

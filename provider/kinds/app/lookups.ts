@@ -1,6 +1,7 @@
 /** `getApp`: an app by name. */
+import type { DeviceMgmtClient } from "../../client";
 import { checker } from "../../client/arguments";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
 import { appNamed, lookup, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
 import { appProperties } from "./properties";
 
@@ -42,3 +43,8 @@ export const getApp = lookup(async function getApp(
 });
 /** {@link getApp} with Inputs, as an Output. */
 export const getAppOutput = toOutput(getApp);
+
+/** The names getApp finds: `getApp` finds an app by its name. */
+export async function appNamesLookedUp(client: DeviceMgmtClient): Promise<string[]> {
+  return (await client.apps.all()).map((app) => app.name);
+}

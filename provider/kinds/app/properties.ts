@@ -5,8 +5,7 @@
  */
 import { z } from "zod";
 import type { App as ApiApp } from "../../client";
-import { deepEqual, requiredText, uuid } from "../../framework/framework";
-import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { deepEqual, requiredText, uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
 
 /** The models as a set: ids without case, each once, in any order. */
 const modelSet = (ids: unknown): string[] | undefined =>

@@ -1,16 +1,12 @@
 /** The AppBundle kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { appBundleDrift } from "./drift";
 import { appBundleSection } from "./export";
 import { appBundleHandler } from "./handler";
-import { appBundleProperties } from "./properties";
+import { appBundleIdentity } from "./identity";
 
 export const appBundleKind = defineKind({
-  kind: "appBundle",
-  type: "AppBundle",
-  // Any number of bundles of one build may exist: no natural key (a replacement makes the new one first).
-  naturalKey: false,
-  properties: appBundleProperties,
+  ...appBundleIdentity,
   outputs: ["status", "createdAt", "updatedAt"],
   handler: appBundleHandler,
   logsOnResource: true,

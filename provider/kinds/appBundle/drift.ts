@@ -5,7 +5,8 @@
  * made in the portal as much as by programs, and the exporter declares none (export.ts).
  */
 import { referencesUnder, str, type DriftFacet } from "../../drift/driftKind";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
+import { readAppBundle } from "./live";
 import { appBundleProperties } from "./properties";
 
 export const appBundleDrift: DriftFacet = {
@@ -16,7 +17,13 @@ export const appBundleDrift: DriftFacet = {
   references: (field, value, r) =>
     referencesUnder(field, value, { versionId: { list: "builds", appId: str(r.outputs.appId) } }),
   read: async (org, managed) =>
-    (await org.appBundles(managed.map((r) => r.id))).map((b) => ({
+    (
+      await org.byIds(
+        "app-bundles",
+        managed.map((r) => r.id),
+        readAppBundle,
+      )
+    ).map((b) => ({
       key: b.id,
       label: b.label ? `"${b.label}"` : b.id,
       fields: liveStateOf(appBundleProperties, b),

@@ -24,7 +24,7 @@
  * Delete forgets the bundle: the API cannot delete one (nor its files), and says so, as DeviceMigration does.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { resourceLog, uploadProgress } from "../../framework/resourceLog";
+import { resourceLog, uploadProgress } from "../../framework";
 import { basename } from "node:path";
 import type { AppBundle, DeviceFile, DeviceMgmtClient } from "../../client";
 import { ValidationError } from "../../client/errors";
@@ -34,17 +34,26 @@ import {
   PROCESSING_TIMEOUT_SETTING,
   ProcessingTimeoutError,
 } from "../../client/processing";
-import { leftByUnfinishedCreate, unfinishedCreateStartedAt } from "../../framework/claims";
-import { clientForProps } from "../../framework/context";
-import { adoptable, containsUnknown, jsonClean, untilApplied, type Props } from "../../framework/framework";
-import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
-import { stateFrom } from "../../framework/properties";
-import { checkSource } from "../../framework/source";
+import {
+  leftByUnfinishedCreate,
+  unfinishedCreateStartedAt,
+  clientForProps,
+  adoptable,
+  containsUnknown,
+  jsonClean,
+  untilApplied,
+  type Props,
+  checkKind,
+  diffKindAsked,
+  readById,
+  type InputsOf,
+  type KindHandler,
+  stateFrom,
+  checkSource,
+} from "../../framework";
 import { entriesOf, entryKey, readAppBundle, sortEntries, type BundleEntry, type BundleLive } from "./live";
 import { appBundleProperties, type AppBundleProperties, type BundleFileInput } from "./properties";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const BUNDLE = { type: "AppBundle", properties: appBundleProperties, naturalKey: false } as const;
+import { appBundleIdentity } from "./identity";
 
 /** A bundle's data files may be expansion files; the build itself is `versionId`. */
 const NOT_DATA_FILES: Record<string, string> = {
@@ -204,7 +213,7 @@ async function processed(client: DeviceMgmtClient, id: string): Promise<void> {
  * and recorded by no other resource of the run; undefined otherwise. Listed only when there is such a note.
  */
 async function leftProcessing(client: DeviceMgmtClient, inputs: Inputs): Promise<BundleLive | undefined> {
-  if (unfinishedCreateStartedAt("appBundle", inputs) === undefined) return undefined;
+  if (unfinishedCreateStartedAt(appBundleIdentity.kind, inputs) === undefined) return undefined;
   const declared = JSON.stringify(
     sortEntries(declaredEntries(inputs).map(({ path, filename, sha512 }) => ({ path, filename, sha512 }))),
   );
@@ -217,7 +226,7 @@ async function leftProcessing(client: DeviceMgmtClient, inputs: Inputs): Promise
     const live = await readAppBundle(client, bundle.id);
     if (JSON.stringify(entriesOf(live.bundleFiles)) === declared) candidates.push(live);
   }
-  return leftByUnfinishedCreate("appBundle", inputs, candidates);
+  return leftByUnfinishedCreate(appBundleIdentity.kind, inputs, candidates);
 }
 
 /** Adoption takes over only a finalized bundle of the declared build and files. */
@@ -325,7 +334,7 @@ async function fill(
 
 export const appBundleHandler: KindHandler<AppBundleProperties> = {
   async check(_olds, news) {
-    const { inputs, failures } = checkKind(BUNDLE, news);
+    const { inputs, failures } = checkKind(appBundleIdentity, news);
     if (failures.some((f) => f.property === "files") || !Array.isArray(inputs.files))
       return { inputs, failures };
     const files: BundleFileInput[] = [];
@@ -347,7 +356,7 @@ export const appBundleHandler: KindHandler<AppBundleProperties> = {
     return { inputs: { ...inputs, files }, failures };
   },
 
-  diff: (_id, olds, news) => diffKindAsked(BUNDLE, olds, news),
+  diff: (_id, olds, news) => diffKindAsked(appBundleIdentity, olds, news),
 
   async create(inputs) {
     const client = clientForProps(inputs);
@@ -374,7 +383,7 @@ export const appBundleHandler: KindHandler<AppBundleProperties> = {
     return (await fill(client, inputs, undefined)) as pulumi.dynamic.CreateResult;
   },
 
-  read: (id, props) => readById(BUNDLE, id, props, readAppBundle, toOutputs),
+  read: (id, props) => readById(appBundleIdentity, id, props, readAppBundle, toOutputs),
 
   async update(id, _olds, news) {
     // Only label (and connection) change in place; everything else replaces.

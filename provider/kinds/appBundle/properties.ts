@@ -6,8 +6,7 @@
  * new bundle (the API cannot change a finalized bundle's files). `label` is the only property changed in place.
  */
 import { z } from "zod";
-import { deepEqual, uuid } from "../../framework/framework";
-import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { deepEqual, uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
 import { entriesOf, sortEntries, type BundleEntry, type BundleLive } from "./live";
 
 const fileSchema = z.object(

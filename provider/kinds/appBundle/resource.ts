@@ -1,6 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { DeviceMgmtResource, type AdoptionArgs } from "../../framework/common";
-import { registration } from "../../framework/kind";
+import { DeviceMgmtResource, type AdoptionArgs, registration } from "../../framework";
 import { appBundleKind } from "./definition";
 
 /** One data file of an {@link AppBundle}: a local file and the folder it goes to on devices. */

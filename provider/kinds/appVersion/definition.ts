@@ -1,16 +1,12 @@
 /** The AppVersion kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { appVersionDrift } from "./drift";
 import { appVersionSection } from "./export";
 import { appVersionHandler } from "./handler";
-import { appVersionProperties } from "./properties";
+import { appVersionIdentity } from "./identity";
 
 export const appVersionKind = defineKind({
-  kind: "appVersion",
-  type: "AppVersion",
-  // Builds of one hash are taken over, not made twice; nothing is deleted, so no delete-first replacement.
-  naturalKey: false,
-  properties: appVersionProperties,
+  ...appVersionIdentity,
   outputs: ["code", "sizeBytes", "status", "createdAt"],
   handler: appVersionHandler,
   logsOnResource: true,

@@ -6,7 +6,7 @@
  * builds channels deliver that it can download (export.ts).
  */
 import { str, type DriftFacet } from "../../drift/driftKind";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
 import { appVersionProperties } from "./properties";
 
 export const appVersionDrift: DriftFacet = {

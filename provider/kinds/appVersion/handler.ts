@@ -22,18 +22,24 @@
  * as DeviceMigration does.
  */
 import { basename } from "node:path";
-import { resourceLog, uploadProgress } from "../../framework/resourceLog";
+import { resourceLog, uploadProgress } from "../../framework";
 import { AdoptionError, NotPossibleError } from "../../errors";
 import { awaitBuild, type AppBuild, type DeviceMgmtClient } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { containsUnknown, jsonClean, type Props } from "../../framework/framework";
-import { checkKind, diffKindAsked, liveInputs, type InputsOf, type KindHandler } from "../../framework/kind";
-import { stateFrom } from "../../framework/properties";
-import { checkContentSource } from "../../framework/source";
+import {
+  clientForProps,
+  containsUnknown,
+  jsonClean,
+  type Props,
+  checkKind,
+  diffKindAsked,
+  liveInputs,
+  type InputsOf,
+  type KindHandler,
+  stateFrom,
+  checkContentSource,
+} from "../../framework";
 import { appVersionProperties, type AppVersionProperties } from "./properties";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const APP_VERSION = { type: "AppVersion", properties: appVersionProperties, naturalKey: false } as const;
+import { appVersionIdentity } from "./identity";
 
 type Inputs = InputsOf<AppVersionProperties>;
 
@@ -101,7 +107,7 @@ function refuseOtherBuild(live: AppBuild, inputs: Inputs, property: "adoptId" | 
 
 export const appVersionHandler: KindHandler<AppVersionProperties> = {
   async check(_olds, news) {
-    const { inputs, failures } = checkKind(APP_VERSION, news);
+    const { inputs, failures } = checkKind(appVersionIdentity, news);
     // (During a preview the source may still be the engine's unknown value: hashed at the up.)
     if (failures.some((f) => f.property === "source") || containsUnknown(inputs.source))
       return { inputs, failures };
@@ -120,7 +126,7 @@ export const appVersionHandler: KindHandler<AppVersionProperties> = {
     return { inputs: { ...inputs, sha256: found.checksum }, failures };
   },
 
-  diff: (_id, olds, news) => diffKindAsked(APP_VERSION, olds, news),
+  diff: (_id, olds, news) => diffKindAsked(appVersionIdentity, olds, news),
 
   async create(inputs) {
     const client = clientForProps(inputs);
@@ -173,7 +179,7 @@ export const appVersionHandler: KindHandler<AppVersionProperties> = {
     const live = await buildById(clientForProps(props), appId, id, sha256);
     if (live === undefined) return {};
     const outputs = toOutputs(live, props);
-    return { id, props: outputs, inputs: liveInputs(APP_VERSION, outputs) };
+    return { id, props: outputs, inputs: liveInputs(appVersionIdentity, outputs) };
   },
 
   async update(id, olds, news) {

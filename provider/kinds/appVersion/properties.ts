@@ -6,8 +6,7 @@
  */
 import { z } from "zod";
 import type { AppBuild } from "../../client";
-import { uuid } from "../../framework/framework";
-import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
 
 export const appVersionProperties = {
   appId: {

@@ -3,7 +3,7 @@
  * properties (properties.ts), the shared handler given the pairing's client calls, its drift facet and its
  * export section. Each handler is typed by its kind's own properties, which is where `stateOf` is checked.
  */
-import { defineKind, type KindHandler } from "../../framework/kind";
+import { defineKind, type KindHandler } from "../../framework";
 import { contentOnDevice } from "./deviceContent";
 import { deviceContentDrift, groupContentDrift, releaseChannelDrift } from "./drift";
 import {
@@ -29,17 +29,22 @@ import {
   type GroupVideoProperties,
 } from "./properties";
 import { channelOnDevice, channelOnGroup } from "./releaseChannels";
+import {
+  deviceFileIdentity,
+  deviceReleaseChannelIdentity,
+  deviceVideoIdentity,
+  groupFileIdentity,
+  groupReleaseChannelIdentity,
+  groupVideoIdentity,
+} from "./identity";
 
 export const groupReleaseChannelHandler: KindHandler<GroupReleaseChannelProperties> = attachmentHandler(
-  "groupReleaseChannel",
-  { type: "GroupReleaseChannel", ...groupReleaseChannelAttachment },
+  groupReleaseChannelIdentity,
+  groupReleaseChannelAttachment,
   channelOnGroup,
 );
 export const groupReleaseChannelKind = defineKind({
-  kind: "groupReleaseChannel",
-  type: "GroupReleaseChannel",
-  naturalKey: true,
-  properties: groupReleaseChannelAttachment.properties,
+  ...groupReleaseChannelIdentity,
   outputs: [],
   handler: groupReleaseChannelHandler,
   drift: releaseChannelDrift(groupReleaseChannelAttachment),
@@ -47,15 +52,12 @@ export const groupReleaseChannelKind = defineKind({
 });
 
 export const deviceReleaseChannelHandler: KindHandler<DeviceReleaseChannelProperties> = attachmentHandler(
-  "deviceReleaseChannel",
-  { type: "DeviceReleaseChannel", ...deviceReleaseChannelAttachment },
+  deviceReleaseChannelIdentity,
+  deviceReleaseChannelAttachment,
   channelOnDevice,
 );
 export const deviceReleaseChannelKind = defineKind({
-  kind: "deviceReleaseChannel",
-  type: "DeviceReleaseChannel",
-  naturalKey: true,
-  properties: deviceReleaseChannelAttachment.properties,
+  ...deviceReleaseChannelIdentity,
   outputs: [],
   handler: deviceReleaseChannelHandler,
   drift: releaseChannelDrift(deviceReleaseChannelAttachment),
@@ -63,15 +65,12 @@ export const deviceReleaseChannelKind = defineKind({
 });
 
 export const groupFileHandler: KindHandler<GroupFileProperties> = attachmentHandler(
-  "groupFile",
-  { type: "GroupFile", ...groupFileAttachment },
+  groupFileIdentity,
+  groupFileAttachment,
   contentOnGroup("fileId"),
 );
 export const groupFileKind = defineKind({
-  kind: "groupFile",
-  type: "GroupFile",
-  naturalKey: true,
-  properties: groupFileAttachment.properties,
+  ...groupFileIdentity,
   outputs: [],
   handler: groupFileHandler,
   drift: groupContentDrift("file"),
@@ -79,15 +78,12 @@ export const groupFileKind = defineKind({
 });
 
 export const groupVideoHandler: KindHandler<GroupVideoProperties> = attachmentHandler(
-  "groupVideo",
-  { type: "GroupVideo", ...groupVideoAttachment },
+  groupVideoIdentity,
+  groupVideoAttachment,
   contentOnGroup("videoId"),
 );
 export const groupVideoKind = defineKind({
-  kind: "groupVideo",
-  type: "GroupVideo",
-  naturalKey: true,
-  properties: groupVideoAttachment.properties,
+  ...groupVideoIdentity,
   outputs: [],
   handler: groupVideoHandler,
   drift: groupContentDrift("video"),
@@ -95,15 +91,12 @@ export const groupVideoKind = defineKind({
 });
 
 export const deviceFileHandler: KindHandler<DeviceFileProperties> = attachmentHandler(
-  "deviceFile",
-  { type: "DeviceFile", ...deviceFileAttachment },
+  deviceFileIdentity,
+  deviceFileAttachment,
   contentOnDevice("fileId"),
 );
 export const deviceFileKind = defineKind({
-  kind: "deviceFile",
-  type: "DeviceFile",
-  naturalKey: true,
-  properties: deviceFileAttachment.properties,
+  ...deviceFileIdentity,
   outputs: [],
   handler: deviceFileHandler,
   drift: deviceContentDrift(deviceFileAttachment),
@@ -111,15 +104,12 @@ export const deviceFileKind = defineKind({
 });
 
 export const deviceVideoHandler: KindHandler<DeviceVideoProperties> = attachmentHandler(
-  "deviceVideo",
-  { type: "DeviceVideo", ...deviceVideoAttachment },
+  deviceVideoIdentity,
+  deviceVideoAttachment,
   contentOnDevice("videoId"),
 );
 export const deviceVideoKind = defineKind({
-  kind: "deviceVideo",
-  type: "DeviceVideo",
-  naturalKey: true,
-  properties: deviceVideoAttachment.properties,
+  ...deviceVideoIdentity,
   outputs: [],
   handler: deviceVideoHandler,
   drift: deviceContentDrift(deviceVideoAttachment),

@@ -1,7 +1,8 @@
 /** Files and videos of an ungrouped device: the API lists them, so a create looks first and refresh sees every change. */
 import type { DeviceMgmtClient } from "../../client";
-import { contentFailures, ungroupedDeviceFailures } from "../../framework/catalogueChecks";
-import { readDevice } from "../../framework/coalescedReads";
+import { contentFailures } from "./catalogue";
+import { ungroupedDeviceFailures } from "../device/catalogue";
+import { readDevice } from "../../framework";
 import { groupedDevice, listContains, type AttachmentSpec } from "./handler";
 import { contentNoun, groupContentType, type ContentKey } from "./properties";
 

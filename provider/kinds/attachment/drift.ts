@@ -7,7 +7,7 @@
 import type { ReleaseChannel } from "../../client";
 import { groupPaths, str, type DriftFacet } from "../../drift/driftKind";
 import type { LiveOrganization } from "../../drift/live";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
 import {
   contentNoun,
   OWNERS,

@@ -7,10 +7,9 @@
  */
 import { AmbiguousWriteError, ValidationError, type DeviceMgmtClient } from "../../client";
 import { NotCreatedHereError, NotPossibleError } from "../../errors";
-import { configuredGroupFailures, contentFailures } from "../../framework/catalogueChecks";
-import { readGroup } from "../../framework/coalescedReads";
-import { unlessGone, type Props } from "../../framework/framework";
-import { runLedger } from "../../framework/runLedger";
+import { contentFailures } from "./catalogue";
+import { configuredGroupFailures } from "../group/catalogue";
+import { readGroup, unlessGone, type Props, runLedger } from "../../framework";
 import { unconfiguredGroup, type AttachmentSpec } from "./handler";
 import { contentNoun, groupContentType, type ContentKey } from "./properties";
 

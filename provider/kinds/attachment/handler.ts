@@ -6,8 +6,8 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { AdoptionError, MalformedIdError, NotPossibleError, type NotCreatedHereError } from "../../errors";
 import { NotFoundError, ValidationError, type DeviceMgmtClient } from "../../client";
-import { clientForProps } from "../../framework/context";
 import {
+  clientForProps,
   carriedInputs,
   containsUnknown,
   jsonClean,
@@ -15,10 +15,15 @@ import {
   unlessGone,
   untilApplied,
   type Props,
-} from "../../framework/framework";
-import { checkKind, diffKindAsked, type KindHandler } from "../../framework/kind";
-import { leftByUnfinishedCreate } from "../../framework/claims";
-import type { CheckedStateOf, PropertySpecs, StateOf } from "../../framework/properties";
+  checkKind,
+  diffKindAsked,
+  type KindHandler,
+  type KindIdentity,
+  leftByUnfinishedCreate,
+  type CheckedStateOf,
+  type PropertySpecs,
+  type StateOf,
+} from "../../framework";
 import { attachmentId, OWNERS, parseAttachmentId, type AttachmentState, type OwnerKey } from "./properties";
 
 /**
@@ -45,13 +50,12 @@ export interface AttachmentSpec {
    * attaches and takes "already attached" as the adopted attachment.
    */
   unlisted?: boolean;
-  /** What the organization would refuse of the declared ids, asked at check (framework/catalogueChecks.ts). */
+  /** What the organization would refuse of the declared ids, asked at check (the owning kinds' catalogue.ts). */
   checkLive?(inputs: Props, olds: Props): Promise<pulumi.dynamic.CheckFailure[]>;
 }
 
-/** What the shared handler needs of a kind's declaration (properties.ts), with the kind's type. */
+/** What the shared handler needs of a kind's declaration (properties.ts). */
 export interface AttachmentKindDeclaration<P> {
-  type: string;
   ownerKey: OwnerKey;
   attachedKey: string;
   properties: P;
@@ -60,16 +64,16 @@ export interface AttachmentKindDeclaration<P> {
 }
 
 /**
- * The handler of an attachment kind (every attachment is a natural key: an owner holds a thing once). `kind` is
- * the kind's key in the kind table (claims.ts finds a killed run's attachment by it).
+ * The handler of an attachment kind (every attachment is a natural key: an owner holds a thing once), for the
+ * kind's identity (identity.ts: its key names a killed run's attachment to claims.ts).
  */
 export function attachmentHandler<P extends PropertySpecs<never>>(
-  kind: string,
+  definition: KindIdentity<string, P>,
   declaration: AttachmentKindDeclaration<P>,
   spec: AttachmentSpec,
 ): KindHandler<P> {
-  const { type, ownerKey, attachedKey } = declaration;
-  const definition = { type, properties: declaration.properties, naturalKey: true };
+  const { kind, type } = definition;
+  const { ownerKey, attachedKey } = declaration;
   const ownerNoun = OWNERS[ownerKey].noun;
   const describe = (ownerId: string, attachedId: string) =>
     `${spec.attachedNoun} ${attachedId} on ${ownerNoun} ${ownerId}`;

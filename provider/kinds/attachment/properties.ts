@@ -5,8 +5,7 @@
  * already matches, and refresh sees only whether the pair is there.
  */
 import { z } from "zod";
-import { uuid } from "../../framework/framework";
-import { carried, type PropertySpec } from "../../framework/properties";
+import { uuid, carried, type PropertySpec } from "../../framework";
 
 /** The owners an attachment can have, by the property that names them. */
 export const OWNERS = {

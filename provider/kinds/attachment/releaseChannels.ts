@@ -3,8 +3,9 @@
  * before it writes and refresh sees an attachment made or removed elsewhere.
  */
 import type { DeviceMgmtClient } from "../../client";
-import { attachedReleaseChannel } from "../../framework/coalescedReads";
-import { configuredGroupFailures, ungroupedDeviceFailures } from "../../framework/catalogueChecks";
+import { attachedReleaseChannel } from "../../framework";
+import { ungroupedDeviceFailures } from "../device/catalogue";
+import { configuredGroupFailures } from "../group/catalogue";
 import { groupedDevice, listContains, unconfiguredGroup, type AttachmentSpec } from "./handler";
 import type { OwnerKey } from "./properties";
 

@@ -1,7 +1,6 @@
 /** The attachment kinds' public classes and their inputs. */
 import type * as pulumi from "@pulumi/pulumi";
-import { DeviceMgmtResource, type AdoptionArgs } from "../../framework/common";
-import { registration } from "../../framework/kind";
+import { DeviceMgmtResource, type AdoptionArgs, registration } from "../../framework";
 import {
   deviceFileKind,
   deviceReleaseChannelKind,

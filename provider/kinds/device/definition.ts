@@ -1,15 +1,12 @@
 /** The Device kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { deviceDrift } from "./drift";
 import { deviceSection } from "./export";
 import { deviceHandler } from "./handler";
-import { deviceProperties } from "./properties";
+import { deviceIdentity } from "./identity";
 
 export const deviceKind = defineKind({
-  kind: "device",
-  type: "Device",
-  naturalKey: false,
-  properties: deviceProperties,
+  ...deviceIdentity,
   outputs: ["deviceModel"],
   handler: deviceHandler,
   drift: deviceDrift,

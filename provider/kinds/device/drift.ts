@@ -4,7 +4,7 @@
  * declares is not reported: devices are enrolled on the headset, not created.
  */
 import { groupPaths, referencesUnder, str, type DriftFacet } from "../../drift/driftKind";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
 import { deviceProperties } from "./properties";
 
 export const deviceDrift: DriftFacet = {

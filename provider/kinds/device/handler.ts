@@ -10,30 +10,29 @@ import {
   type Device as ApiDevice,
   type DeviceMgmtClient,
 } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { readDevice } from "../../framework/coalescedReads";
-import { holdObject } from "../../framework/claims";
 import {
+  clientForProps,
+  readDevice,
+  holdObject,
   deepEqual,
   jsonClean,
   partialFailure,
   retiredOutputs,
   unlessGone,
   type Props,
-} from "../../framework/framework";
-import { checkKind, diffKindAsked, liveInputs, type KindHandler } from "../../framework/kind";
-import { stateFrom } from "../../framework/properties";
-import {
-  configuredGroupFailures,
-  noteDeclaredPlacement,
-  unknownTagFailures,
-} from "../../framework/catalogueChecks";
-import { runLedger } from "../../framework/runLedger";
+  checkKind,
+  diffKindAsked,
+  liveInputs,
+  type KindHandler,
+  stateFrom,
+  runLedger,
+} from "../../framework";
+import { noteDeclaredPlacement } from "./catalogue";
+import { configuredGroupFailures } from "../group/catalogue";
+import { unknownTagFailures } from "../tag/catalogue";
 import { customFieldsOf, deviceProperties, type DeviceProperties, type DeviceState } from "./properties";
 import { namesToBe, tagDifference, writeTags } from "./tags";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const DEVICE = { type: "Device", properties: deviceProperties, naturalKey: false } as const;
+import { deviceIdentity } from "./identity";
 
 /** What the program manages of the device: each property left out (undefined) is not managed. */
 type Managed = Pick<DeviceState, "name" | "groupId" | "tags" | "customFields">;
@@ -146,7 +145,7 @@ async function findDevice(
 
 export const deviceHandler: KindHandler<DeviceProperties> = {
   async check(olds, news) {
-    const checked = checkKind(DEVICE, news);
+    const checked = checkKind(deviceIdentity, news);
     if (news.deviceId === undefined && news.serialNumber === undefined)
       checked.failures.push({ property: "deviceId", reason: IDENTITY_REQUIRED });
     if (checked.failures.length === 0) {
@@ -162,14 +161,14 @@ export const deviceHandler: KindHandler<DeviceProperties> = {
 
   async diff(id, olds, news) {
     noteDeclaredPlacement(id, news);
-    return diffKindAsked(DEVICE, olds, news);
+    return diffKindAsked(deviceIdentity, olds, news);
   },
 
   async create(inputs) {
     const client = clientForProps(inputs);
     const live = await findDevice(client, inputs);
     // Before any write: another Device of this run may name the same device (by id, or by serial number).
-    holdObject("device", "Device", live.id, inputs);
+    holdObject(deviceIdentity, live.id, inputs);
     try {
       return { id: live.id, outs: toOutputs(await reconcile(client, live, inputs), inputs) };
     } catch (error) {
@@ -182,7 +181,7 @@ export const deviceHandler: KindHandler<DeviceProperties> = {
     const live = await unlessGone(readDevice(clientForProps(props), id));
     if (!live) return {};
     const outputs = { ...toOutputs(live, props), ...retiredOutputs(props, ["groupName"]) };
-    return { id, props: outputs, inputs: liveInputs(DEVICE, outputs) };
+    return { id, props: outputs, inputs: liveInputs(deviceIdentity, outputs) };
   },
 
   async update(id, olds, news) {

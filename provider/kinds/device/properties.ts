@@ -5,8 +5,7 @@
  */
 import { z } from "zod";
 import type { Device as ApiDevice } from "../../client";
-import { deepEqual, uuid } from "../../framework/framework";
-import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { deepEqual, uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
 import { tagNames } from "../tag/properties";
 
 /** Tag names compare without case (the API matches them so and stores the catalogue's spelling). */

@@ -4,8 +4,7 @@
  */
 import { NotPossibleError } from "../../errors";
 import { ValidationError, type DeviceMgmtClient, type TagOwnerType } from "../../client";
-import { runLedger } from "../../framework/runLedger";
-import type { TagRename } from "../../framework/tagNames";
+import { runLedger, type TagRename } from "../../framework";
 import { sameName } from "../tag/properties";
 
 /** Pure: the tag names to attach and detach so that `current` becomes `wanted` (case-insensitively). */

@@ -1,15 +1,12 @@
 /** The DeviceExperience kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { deviceExperienceDrift } from "./drift";
 import { deviceExperienceSection } from "./export";
 import { deviceExperienceHandler } from "./handler";
-import { deviceExperienceProperties } from "./properties";
+import { deviceExperienceIdentity } from "./identity";
 
 export const deviceExperienceKind = defineKind({
-  kind: "deviceExperience",
-  type: "DeviceExperience",
-  naturalKey: false,
-  properties: deviceExperienceProperties,
+  ...deviceExperienceIdentity,
   outputs: ["configuredInRun"],
   handler: deviceExperienceHandler,
   drift: deviceExperienceDrift,

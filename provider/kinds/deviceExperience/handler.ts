@@ -1,19 +1,9 @@
 /** The DeviceExperience kind's handler: the experiences' shared one (experience/handler.ts) on its own calls. */
-import type { KindHandler } from "../../framework/kind";
+import type { KindHandler } from "../../framework";
 import { DEVICE_FIELDS } from "../experience/fields";
 import { checkExperience, experienceHandler, type ExperienceSpec } from "../experience/handler";
-import {
-  DEVICE_FIELD_NAMES,
-  deviceExperienceProperties,
-  type DeviceExperienceProperties,
-} from "./properties";
-
-/** What check, diff and read take of the kind (the definition itself would make this file import its importer). */
-const DEVICE = {
-  type: "DeviceExperience",
-  properties: deviceExperienceProperties,
-  naturalKey: false,
-} as const;
+import { DEVICE_FIELD_NAMES, type DeviceExperienceProperties } from "./properties";
+import { deviceExperienceIdentity } from "./identity";
 
 const deviceExperienceSpec = {
   resourceName: "DeviceExperience",
@@ -29,6 +19,6 @@ const deviceExperienceSpec = {
 
 export const deviceExperienceHandler: KindHandler<DeviceExperienceProperties> = experienceHandler(
   deviceExperienceSpec,
-  DEVICE,
-  (news) => checkExperience(deviceExperienceSpec, DEVICE, news),
+  deviceExperienceIdentity,
+  (news) => checkExperience(deviceExperienceSpec, deviceExperienceIdentity, news),
 );

@@ -2,7 +2,7 @@
  * The DeviceExperience kind's properties: the ones every experience has (experience/properties.ts) with the
  * fields the device modes take.
  */
-import type { StateOf } from "../../framework/properties";
+import type { StateOf } from "../../framework";
 import { DEVICE_FIELDS, DEVICE_MODES } from "../experience/fields";
 import { experienceProperties } from "../experience/properties";
 

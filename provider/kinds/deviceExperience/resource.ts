@@ -1,6 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { DeviceMgmtResource } from "../../framework/common";
-import { registration } from "../../framework/kind";
+import { DeviceMgmtResource, registration } from "../../framework";
 import type { AnyOf, DeviceExperienceArgs } from "../experience/args";
 import { deviceExperienceKind } from "./definition";
 import type { DeviceExperienceProperties } from "./properties";

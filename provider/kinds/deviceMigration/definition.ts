@@ -1,15 +1,12 @@
 /** The DeviceMigration kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { deviceMigrationDrift } from "./drift";
 import { deviceMigrationSection } from "./export";
 import { deviceMigrationHandler } from "./handler";
-import { migrationProperties } from "./properties";
+import { deviceMigrationIdentity } from "./identity";
 
 export const deviceMigrationKind = defineKind({
-  kind: "deviceMigration",
-  type: "DeviceMigration",
-  naturalKey: false,
-  properties: migrationProperties,
+  ...deviceMigrationIdentity,
   outputs: ["migratedAt"],
   handler: deviceMigrationHandler,
   logsOnResource: true,

@@ -4,23 +4,29 @@
  * cannot move a device back).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { resourceLog } from "../../framework/resourceLog";
+import { resourceLog } from "../../framework";
 import { MalformedIdError, NotPossibleError } from "../../errors";
 import { AmbiguousWriteError, ForbiddenError, NotFoundError, type DeviceMgmtClient } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { carriedInputs, jsonClean, unlessGone, type Props } from "../../framework/framework";
-import { checkKind, diffKind, diffKindAsked, type KindHandler } from "../../framework/kind";
-import { migrationProperties, type MigrationProperties, type MigrationState } from "./properties";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const MIGRATION = { type: "DeviceMigration", properties: migrationProperties, naturalKey: false } as const;
+import {
+  clientForProps,
+  carriedInputs,
+  jsonClean,
+  unlessGone,
+  type Props,
+  checkKind,
+  diffKind,
+  diffKindAsked,
+  type KindHandler,
+} from "../../framework";
+import { type MigrationProperties, type MigrationState } from "./properties";
+import { deviceMigrationIdentity } from "./identity";
 
 export function diffMigration(
   olds: Props,
   news: Props,
   sameOrganization?: boolean,
 ): pulumi.dynamic.DiffResult {
-  return diffKind(MIGRATION, olds, news, sameOrganization);
+  return diffKind(deviceMigrationIdentity, olds, news, sameOrganization);
 }
 
 export function migrationForbiddenMessage(deviceId: string, slug: string, groupId: string | null): string {
@@ -58,11 +64,11 @@ const outputs = (migration: MigrationState, migratedAt: string | undefined): Pro
 
 export const deviceMigrationHandler: KindHandler<MigrationProperties> = {
   async check(_olds, news) {
-    return checkKind(MIGRATION, news);
+    return checkKind(deviceMigrationIdentity, news);
   },
 
   async diff(_id, olds, news) {
-    return diffKindAsked(MIGRATION, olds, news);
+    return diffKindAsked(deviceMigrationIdentity, olds, news);
   },
 
   async create(inputs) {

@@ -3,8 +3,7 @@
  * change means another migration, and the API shows nothing of it afterwards (no `fromLive`).
  */
 import { z } from "zod";
-import { uuid } from "../../framework/framework";
-import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
 
 export const migrationProperties = {
   deviceId: { schema: uuid("deviceId"), change: "replace" },

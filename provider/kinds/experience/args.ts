@@ -4,7 +4,7 @@
  * JavaScript or an Output, a check failure).
  */
 import type * as pulumi from "@pulumi/pulumi";
-import type { ConnectionArg } from "../../framework/common";
+import type { ConnectionArg } from "../../framework";
 import type { LANGUAGES, SHORTCUTS } from "./fields";
 
 /** An app, video, unmanaged app or WebXR link shown by an experience (see getApp, getVideo). */

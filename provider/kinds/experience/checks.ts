@@ -7,9 +7,9 @@
  */
 import type * as pulumi from "@pulumi/pulumi";
 import { NotFoundError, type DeviceMgmtClient, type ImageType } from "../../client";
-import { becomesConfigured, leavesItsGroup, withArticle } from "../../framework/catalogueChecks";
-import { clientForProps } from "../../framework/context";
-import { containsUnknown, type Props } from "../../framework/framework";
+import { withArticle, clientForProps, containsUnknown, type Props } from "../../framework";
+import { leavesItsGroup } from "../device/catalogue";
+import { becomesConfigured } from "../group/catalogue";
 import {
   CONTENT_FIELDS,
   GROUP_REQUIRED,

@@ -15,8 +15,8 @@ import {
   type KeySource,
   type LiveObject,
 } from "../../drift/driftKind";
-import type { ManagedResource } from "../../drift/managed";
-import { liveStateOf, type PropertySpecs } from "../../framework/properties";
+import type { ManagedResource } from "../../framework";
+import { liveStateOf, type PropertySpecs } from "../../framework";
 
 /** The owner a resource's experience belongs to (its id is the owner's id, too). */
 function holderOf(resource: ManagedResource): ExperienceHolder {

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import type { ExperienceContent, HeadsetExperience } from "../../client";
-import { deepEqual, uuid, type Props } from "../../framework/framework";
+import { deepEqual, uuid, type Props } from "../../framework";
 import { withoutControlCharacters } from "../tag/properties";
 
 /** Every content type an experience names; which a mode's field takes is in the mode tables below. */

@@ -17,11 +17,18 @@ import {
   type ExperienceHolder,
   type HeadsetExperience as ApiExperience,
 } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { deepEqual, jsonClean, type Props } from "../../framework/framework";
-import { checkKind, diffKindAsked, liveInputs, type KindDefinition } from "../../framework/kind";
-import type { PropertySpecs } from "../../framework/properties";
-import { runLedger } from "../../framework/runLedger";
+import {
+  clientForProps,
+  deepEqual,
+  jsonClean,
+  type Props,
+  checkKind,
+  diffKindAsked,
+  liveInputs,
+  type KindDefinition,
+  type PropertySpecs,
+  runLedger,
+} from "../../framework";
 import { organizationFailures, modeFailures } from "./checks";
 import { declaredFormOf, fieldsOfMode, type FieldName, type ModeFields } from "./fields";
 import type { ExperienceInputs } from "./properties";

@@ -7,9 +7,7 @@
  */
 import { z } from "zod";
 import type { HeadsetExperience as ApiExperience } from "../../client";
-import { uuid } from "../../framework/framework";
-import type { HiddenInputs } from "../../framework/kind";
-import { carried, type PropertySpec, type ValueOf } from "../../framework/properties";
+import { uuid, type HiddenInputs, carried, type PropertySpec, type ValueOf } from "../../framework";
 import {
   declaredFormOf,
   declaredMode,

@@ -1,17 +1,15 @@
 /** The File kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { fileDrift } from "./drift";
 import { fileSection } from "./export";
 import { fileHandler } from "./handler";
-import { fileProperties } from "./properties";
+import { fileIdentity } from "./identity";
+import { fileNamesLookedUp } from "./lookups";
 
 export const fileKind = defineKind({
-  kind: "file",
-  type: "File",
-  // A file name in a device folder: replacements delete the old file first (handler.ts says why).
-  naturalKey: true,
-  properties: fileProperties,
+  ...fileIdentity,
   outputs: ["sizeBytes", "createdAt", "updatedAt"],
+  namesLookedUp: fileNamesLookedUp,
   handler: fileHandler,
   logsOnResource: true,
   drift: fileDrift,

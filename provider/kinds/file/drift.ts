@@ -6,7 +6,7 @@
  */
 import type { DeviceFile } from "../../client";
 import { str, type DriftFacet, type LiveObject } from "../../drift/driftKind";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
 import { fileProperties } from "./properties";
 import { inRecordedPlace } from "./replaced";
 

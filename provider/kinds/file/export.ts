@@ -18,4 +18,18 @@ export const fileSection: KindSection = {
       ["path", tsString(c.content.path ?? "")],
     ],
   ),
+  read: {
+    noun: "file",
+    needsPath: true,
+    list: async (client) =>
+      (await client.files.all()).map((f) => ({
+        id: f.id,
+        name: f.filename,
+        path: f.location ?? null,
+        sizeBytes: f.sizeBytes,
+        checksum: f.checksum,
+        downloadUrl: f.downloadUrl,
+      })),
+    downloadUrlOf: async (client, c) => (await client.files.get(c.id)).downloadUrl,
+  },
 };

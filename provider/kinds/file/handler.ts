@@ -20,20 +20,31 @@
  * uploads the declared bytes (create then finds the place empty). Only a resource that held the place reads so;
  * a create still refuses every file of the name that it did not make.
  */
-import { resourceLog, uploadProgress } from "../../framework/resourceLog";
 import { NotPossibleError } from "../../errors";
 import type { DeviceFile, DeviceMgmtClient } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { adoptable, jsonClean, notCreatedHere, unlessGone, type Props } from "../../framework/framework";
-import { heldByAnother, leftByUnfinishedCreate } from "../../framework/claims";
-import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
-import { stateFrom } from "../../framework/properties";
+import {
+  clientForProps,
+  adoptable,
+  jsonClean,
+  notCreatedHere,
+  unlessGone,
+  type Props,
+  heldByAnother,
+  leftByUnfinishedCreate,
+  checkKind,
+  diffKindAsked,
+  readById,
+  type InputsOf,
+  type KindHandler,
+  stateFrom,
+  checkedUpload,
+  type WrongType,
+  resourceLog,
+  uploadProgress,
+} from "../../framework";
 import { fileProperties, type FileProperties } from "./properties";
 import { inRecordedPlace } from "./replaced";
-import { checkedUpload, type WrongType } from "../../framework/source";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const FILE = { type: "File", properties: fileProperties, naturalKey: true } as const;
+import { fileIdentity } from "./identity";
 
 function toOutputs(live: DeviceFile, props: Props): Props {
   return jsonClean({
@@ -73,11 +84,11 @@ const notAFile: WrongType = (extension) =>
 
 export const fileHandler: KindHandler<FileProperties> = {
   async check(_olds, news) {
-    const { inputs, failures } = checkKind(FILE, news);
+    const { inputs, failures } = checkKind(fileIdentity, news);
     return checkedUpload(inputs, failures, notAFile);
   },
 
-  diff: (_id, olds, news) => diffKindAsked(FILE, olds, news),
+  diff: (_id, olds, news) => diffKindAsked(fileIdentity, olds, news),
 
   async create(inputs) {
     const client = clientForProps(inputs);
@@ -87,7 +98,7 @@ export const fileHandler: KindHandler<FileProperties> = {
       return { id: live.id, outs: toOutputs(live, inputs) };
     }
     const existing = await sameNamed(client, inputs);
-    const own = leftByUnfinishedCreate("file", inputs, existing);
+    const own = leftByUnfinishedCreate(fileIdentity.kind, inputs, existing);
     if (own) {
       refuseOtherContent(own, inputs);
       return { id: own.id, outs: toOutputs(own, inputs) };
@@ -119,14 +130,15 @@ export const fileHandler: KindHandler<FileProperties> = {
   // A file gone by id may have been replaced in its place under a new id (replaced.ts): read as this File's.
   read: (id, props) =>
     readById(
-      FILE,
+      fileIdentity,
       id,
       props,
       (client, fileId) => client.files.get(fileId),
       toOutputs,
       async (client, goneId) => {
         const successor = inRecordedPlace(await client.files.all(), props, goneId);
-        if (successor === undefined || heldByAnother("file", successor.id, props)) return undefined;
+        if (successor === undefined || heldByAnother(fileIdentity.kind, successor.id, props))
+          return undefined;
         await resourceLog.info(
           `file ${goneId} is gone and file ${successor.id} is in its place ("${successor.filename}" in ` +
             `${String(successor.location)}), replaced outside Pulumi: read as this File's, with its content`,

@@ -1,4 +1,5 @@
 /** `getFile`: a file by name. */
+import type { DeviceMgmtClient } from "../../client";
 import { checker } from "../../client/arguments";
 import { exactlyOne, lookup, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
 
@@ -41,3 +42,8 @@ export const getFile = lookup(async function getFile(
 });
 /** {@link getFile} with Inputs, as an Output. */
 export const getFileOutput = toOutput(getFile);
+
+/** The names getFile finds: `getFile` finds a file by its file name. */
+export async function fileNamesLookedUp(client: DeviceMgmtClient): Promise<string[]> {
+  return (await client.files.all()).map((file) => file.filename);
+}

@@ -6,8 +6,7 @@
  */
 import { z } from "zod";
 import type { DeviceFile } from "../../client";
-import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
-import { sha512Property, sourceProperty } from "../../framework/source";
+import { carried, type PropertySpecs, type StateOf, sha512Property, sourceProperty } from "../../framework";
 
 export const fileProperties = {
   source: sourceProperty("file"),

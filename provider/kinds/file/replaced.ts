@@ -10,7 +10,7 @@
  * the create that follows refuses them (handler.ts) as it refuses any file it did not make.
  */
 import type { DeviceFile } from "../../client";
-import type { Props } from "../../framework/framework";
+import type { Props } from "../../framework";
 
 /** The one file in the place a File recorded (`filename` in `path`), other than the gone `goneId`. */
 export function inRecordedPlace(

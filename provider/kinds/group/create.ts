@@ -4,7 +4,7 @@
  * and the lost-answer check. Pure rules are exported for tests.
  */
 import type { DeviceMgmtClient, Group as ApiGroup } from "../../client";
-import { notCreatedHere, untilApplied } from "../../framework/framework";
+import { notCreatedHere, untilApplied } from "../../framework";
 
 export interface Sibling {
   id: string;

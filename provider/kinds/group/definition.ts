@@ -1,15 +1,12 @@
 /** The Group kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { groupDrift } from "./drift";
 import { groupSection } from "./export";
 import { groupHandler } from "./handler";
-import { groupProperties } from "./properties";
+import { groupIdentity } from "./identity";
 
 export const groupKind = defineKind({
-  kind: "group",
-  type: "Group",
-  naturalKey: false,
-  properties: groupProperties,
+  ...groupIdentity,
   outputs: ["createdAt", "updatedAt"],
   handler: groupHandler,
   drift: groupDrift,

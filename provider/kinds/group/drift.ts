@@ -1,6 +1,6 @@
 /** What the drift report reads of groups: every group, labelled by its path; fields by the declared mapping. */
 import { groupPaths, referencesUnder, str, type DriftFacet } from "../../drift/driftKind";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
 import { groupProperties } from "./properties";
 
 export const groupDrift: DriftFacet = {

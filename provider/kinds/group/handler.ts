@@ -5,9 +5,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { NotPossibleError, ObjectGoneError } from "../../errors";
 import { NotFoundError, ValidationError, type DeviceMgmtClient, type Group as ApiGroup } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { readGroup } from "../../framework/coalescedReads";
 import {
+  clientForProps,
+  readGroup,
   adoptable,
   carriedInputs,
   jsonClean,
@@ -15,11 +15,16 @@ import {
   retiredOutputs,
   type Props,
   unlessGone,
-} from "../../framework/framework";
-import { leftByUnfinishedCreate } from "../../framework/claims";
-import { checkKind, diffKind, diffKindAsked, liveInputs, type KindHandler } from "../../framework/kind";
-import { liveStateOf, stateFrom } from "../../framework/properties";
-import { noteDeclaredConfigured, parentGroupFailures } from "../../framework/catalogueChecks";
+  leftByUnfinishedCreate,
+  checkKind,
+  diffKind,
+  diffKindAsked,
+  liveInputs,
+  type KindHandler,
+  liveStateOf,
+  stateFrom,
+} from "../../framework";
+import { noteDeclaredConfigured, parentGroupFailures } from "./catalogue";
 import { createOnce, noteGroupChange } from "./create";
 import {
   CONFIGURED_PARENT_KEY,
@@ -28,9 +33,7 @@ import {
   type GroupProperties,
   type GroupState,
 } from "./properties";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const GROUP = { type: "Group", properties: groupProperties, naturalKey: false } as const;
+import { groupIdentity } from "./identity";
 
 /** The group's placement: what reconcile brings to the declared state. */
 type Placement = Pick<GroupState, "name" | "parentId" | "configured">;
@@ -47,7 +50,7 @@ export function unconfigureFailure(olds: Props, news: Props): string | undefined
 }
 
 export function diffGroup(olds: Props, news: Props, sameOrganization?: boolean): pulumi.dynamic.DiffResult {
-  return diffKind(GROUP, olds, news, sameOrganization);
+  return diffKind(groupIdentity, olds, news, sameOrganization);
 }
 
 // ---- CRUD ---------------------------------------------------------------------------------------------------
@@ -104,7 +107,7 @@ async function reconcile(
 
 export const groupHandler: KindHandler<GroupProperties> = {
   async check(olds, news) {
-    const { inputs, failures } = checkKind(GROUP, news);
+    const { inputs, failures } = checkKind(groupIdentity, news);
     const irreversible = unconfigureFailure(olds, inputs);
     if (irreversible) failures.push({ property: "configured", reason: irreversible });
     const configuredParent = news[CONFIGURED_PARENT_KEY];
@@ -115,8 +118,8 @@ export const groupHandler: KindHandler<GroupProperties> = {
   },
 
   async diff(id, olds, news) {
-    noteDeclaredConfigured(id, news); // so a GroupFile of this change is not refused at check (catalogueChecks.ts)
-    return diffKindAsked(GROUP, olds, news);
+    noteDeclaredConfigured(id, news); // so a GroupFile of this change is not refused at check (catalogue.ts)
+    return diffKindAsked(groupIdentity, olds, news);
   },
 
   async create(inputs) {
@@ -127,7 +130,7 @@ export const groupHandler: KindHandler<GroupProperties> = {
       live = await adoptable("group", inputs.adoptId, (id) => client.groups.get(id));
     } else {
       live = await createOnce(client, want.name, want.parentId, inputs.sameNameOrdinal, (found) =>
-        leftByUnfinishedCreate("group", inputs, found),
+        leftByUnfinishedCreate(groupIdentity.kind, inputs, found),
       );
     }
     try {
@@ -142,7 +145,7 @@ export const groupHandler: KindHandler<GroupProperties> = {
     const live = await unlessGone(readGroup(clientForProps(props), id));
     if (!live) return {};
     const outputs = { ...toOutputs(live, props), ...retiredOutputs(props, ["deviceCount"]) };
-    return { id, props: outputs, inputs: liveInputs(GROUP, outputs) };
+    return { id, props: outputs, inputs: liveInputs(groupIdentity, outputs) };
   },
 
   async update(id, olds, news) {

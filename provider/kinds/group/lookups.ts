@@ -1,7 +1,7 @@
 /** `getGroup`: a group by id, or by name under its parent; `getGroupTree`: the tree to walk. */
 import type { Group as ApiGroup, GroupHierarchyNode } from "../../client";
 import { checker } from "../../client/arguments";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
 import {
   byId,
   exactlyOne,

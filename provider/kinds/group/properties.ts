@@ -4,8 +4,7 @@
  */
 import { z } from "zod";
 import type { Group as ApiGroup } from "../../client";
-import { requiredText, uuid } from "../../framework/framework";
-import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { requiredText, uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
 
 export const groupProperties = {
   name: {

@@ -1,15 +1,12 @@
 /** The HeadsetExperience kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { headsetExperienceDrift } from "./drift";
 import { headsetExperienceSection } from "./export";
 import { headsetExperienceHandler } from "./handler";
-import { headsetExperienceProperties } from "./properties";
+import { headsetExperienceIdentity } from "./identity";
 
 export const headsetExperienceKind = defineKind({
-  kind: "headsetExperience",
-  type: "HeadsetExperience",
-  naturalKey: false,
-  properties: headsetExperienceProperties,
+  ...headsetExperienceIdentity,
   outputs: ["configuredInRun"],
   handler: headsetExperienceHandler,
   drift: headsetExperienceDrift,

@@ -1,19 +1,9 @@
 /** The HeadsetExperience kind's handler: the experiences' shared one (experience/handler.ts) on its own calls. */
-import type { KindHandler } from "../../framework/kind";
+import type { KindHandler } from "../../framework";
 import { HEADSET_FIELDS } from "../experience/fields";
 import { checkExperience, experienceHandler, type ExperienceSpec } from "../experience/handler";
-import {
-  HEADSET_FIELD_NAMES,
-  headsetExperienceProperties,
-  type HeadsetExperienceProperties,
-} from "./properties";
-
-/** What check, diff and read take of the kind (the definition itself would make this file import its importer). */
-const HEADSET = {
-  type: "HeadsetExperience",
-  properties: headsetExperienceProperties,
-  naturalKey: false,
-} as const;
+import { HEADSET_FIELD_NAMES, type HeadsetExperienceProperties } from "./properties";
+import { headsetExperienceIdentity } from "./identity";
 
 const DEFAULT_META_HMS = { isStoreEnabled: true, isSocialEnabled: true, isAddAccountsEnabled: true };
 
@@ -32,6 +22,6 @@ const headsetExperienceSpec = {
 
 export const headsetExperienceHandler: KindHandler<HeadsetExperienceProperties> = experienceHandler(
   headsetExperienceSpec,
-  HEADSET,
-  (news) => checkExperience(headsetExperienceSpec, HEADSET, news),
+  headsetExperienceIdentity,
+  (news) => checkExperience(headsetExperienceSpec, headsetExperienceIdentity, news),
 );

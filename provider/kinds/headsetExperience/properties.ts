@@ -2,7 +2,7 @@
  * The HeadsetExperience kind's properties: the ones every experience has (experience/properties.ts) with every
  * field some headset mode takes.
  */
-import type { StateOf } from "../../framework/properties";
+import type { StateOf } from "../../framework";
 import { HEADSET_FIELDS, HEADSET_MODES } from "../experience/fields";
 import { experienceProperties } from "../experience/properties";
 

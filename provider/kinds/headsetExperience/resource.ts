@@ -1,6 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { DeviceMgmtResource } from "../../framework/common";
-import { registration } from "../../framework/kind";
+import { DeviceMgmtResource, registration } from "../../framework";
 import type { AnyOf, HeadsetExperienceArgs } from "../experience/args";
 import { headsetExperienceKind } from "./definition";
 import type { HeadsetExperienceProperties } from "./properties";

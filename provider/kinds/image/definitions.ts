@@ -1,9 +1,10 @@
 /** The Image and Custom3DEnvironment kinds: two lines of the kind table (kinds/index.ts) point here. */
 import type { Custom3DEnvironment, Image } from "../../client";
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { custom3DEnvironmentDrift, imageDrift } from "./drift";
 import { custom3DEnvironmentSection, imageSection } from "./export";
 import { uploadedContentHandler } from "./handler";
+import { custom3DEnvironmentIdentity, imageIdentity } from "./identity";
 import { IMAGE_TYPES } from "./lookups";
 import {
   custom3DEnvironmentProperties,
@@ -13,17 +14,11 @@ import {
 } from "./properties";
 
 export const imageKind = defineKind({
-  kind: "image",
-  type: "Image",
-  // Images of one name may coexist; the API cannot delete one, so a replacement uploads first.
-  naturalKey: false,
-  properties: imageProperties,
+  ...imageIdentity,
   outputs: ["type", "status", "objectName", "mimeType", "sizeBytes", "createdAt", "updatedAt"],
   handler: uploadedContentHandler<Image, typeof imageProperties>({
-    kind: "image",
-    type: "Image",
+    identity: imageIdentity,
     noun: "an image",
-    properties: imageProperties,
     extensions: IMAGE_EXTENSIONS,
     get: (client, id) => client.images.get(id),
     // Which type an upload gets is not documented: every type is looked through.
@@ -49,16 +44,11 @@ export const imageKind = defineKind({
 });
 
 export const custom3DEnvironmentKind = defineKind({
-  kind: "custom3DEnvironment",
-  type: "Custom3DEnvironment",
-  naturalKey: false,
-  properties: custom3DEnvironmentProperties,
+  ...custom3DEnvironmentIdentity,
   outputs: ["status", "sizeBytes", "createdAt", "updatedAt"],
   handler: uploadedContentHandler<Custom3DEnvironment, typeof custom3DEnvironmentProperties>({
-    kind: "custom3DEnvironment",
-    type: "Custom3DEnvironment",
+    identity: custom3DEnvironmentIdentity,
     noun: "a custom 3D environment",
-    properties: custom3DEnvironmentProperties,
     extensions: ENVIRONMENT_EXTENSIONS,
     get: (client, id) => client.custom3DEnvironments.get(id),
     named: async (client, filename) =>

@@ -6,7 +6,7 @@
  * environments it can download (export.ts).
  */
 import type { DriftFacet } from "../../drift/driftKind";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
 import { custom3DEnvironmentProperties, imageProperties } from "./properties";
 
 export const imageDrift: DriftFacet = {

@@ -25,4 +25,18 @@ export const custom3DEnvironmentSection: KindSection = {
     "// Custom 3D environments, uploaded from content/ (downloaded by the export; the API answers no checksum for them).",
     (c) => [["filename", tsString(c.content.name)]],
   ),
+  // The API answers no checksum for environments: the download is kept as received (nothing to verify against).
+  read: {
+    noun: "custom 3D environment",
+    needsPath: false,
+    list: async (client) =>
+      (await client.custom3DEnvironments.all()).map((e) => ({
+        id: e.id,
+        name: e.objectName,
+        path: null,
+        sizeBytes: e.sizeBytes,
+        downloadUrl: e.downloadUrl,
+      })),
+    downloadUrlOf: async (client, c) => (await client.custom3DEnvironments.get(c.id)).downloadUrl,
+  },
 };

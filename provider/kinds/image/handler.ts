@@ -21,27 +21,39 @@
  * - delete: the API cannot delete images or 3D environments: the object stays in the organization, the stack
  *   forgets it, and the run says so (as App and DeviceMigration).
  */
-import { resourceLog, uploadProgress } from "../../framework/resourceLog";
 import type { DeviceMgmtClient, UploadResult, NamedUploadOptions, ProcessingOptions } from "../../client";
 import { waitUntilAvailable } from "../../client";
 import { NotPossibleError } from "../../errors";
 import type { ResourceKind } from "../../kindKeys";
-import { clientForProps } from "../../framework/context";
-import { adoptable, containsUnknown, jsonClean, type Props } from "../../framework/framework";
-import { leftByUnfinishedCreate, unfinishedCreateStartedAt } from "../../framework/claims";
-import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
-import { stateFrom, type PropertySpecs } from "../../framework/properties";
-import { checkSource } from "../../framework/source";
+import {
+  clientForProps,
+  adoptable,
+  containsUnknown,
+  jsonClean,
+  type Props,
+  leftByUnfinishedCreate,
+  unfinishedCreateStartedAt,
+  checkKind,
+  diffKindAsked,
+  readById,
+  type InputsOf,
+  type KindHandler,
+  type KindIdentity,
+  stateFrom,
+  type PropertySpecs,
+  checkSource,
+  resourceLog,
+  uploadProgress,
+} from "../../framework";
 
 type Uploaded = { id: string; status?: string; createdAt?: string | null };
 
 /** What differs between the two kinds. */
 export interface UploadedKind<Live extends Uploaded, P extends PropertySpecs<Live>> {
-  kind: ResourceKind;
-  type: "Image" | "Custom3DEnvironment";
+  /** The kind's identity (identity.ts). */
+  identity: KindIdentity<ResourceKind, P, "Image" | "Custom3DEnvironment">;
   /** "an image", "a custom 3D environment": for messages. */
   noun: string;
-  properties: P;
   extensions: readonly string[];
   get(client: DeviceMgmtClient, id: string): Promise<Live>;
   /** The objects of the organization with this file name (for the repair after a killed run). */
@@ -58,11 +70,11 @@ export interface UploadedKind<Live extends Uploaded, P extends PropertySpecs<Liv
 export function uploadedContentHandler<Live extends Uploaded, P extends PropertySpecs<Live>>(
   spec: UploadedKind<Live, P>,
 ): KindHandler<P> {
-  const definition = { type: spec.type, properties: spec.properties, naturalKey: false } as const;
+  const definition = spec.identity;
   const toOutputs = (live: Live, props: Props): Props =>
-    jsonClean({ ...stateFrom(spec.properties, live, props), ...spec.outputs(live) });
+    jsonClean({ ...stateFrom(definition.properties, live, props), ...spec.outputs(live) });
   const available = (client: DeviceMgmtClient, live: Live) =>
-    waitUntilAvailable(spec.type, live, () => spec.get(client, live.id), {
+    waitUntilAvailable(definition.type, live, () => spec.get(client, live.id), {
       timeoutMs: client.processingTimeoutMs,
     });
 
@@ -72,7 +84,7 @@ export function uploadedContentHandler<Live extends Uploaded, P extends Property
     throw new NotPossibleError(
       `adoptId: ${live.id} is ${spec.noun} named "${spec.nameOf(live) ?? "(no name)"}", not "${String(inputs.filename)}". ` +
         `Nothing was changed. Adopt ${spec.noun} of the declared filename, or remove adoptId to upload ${String(inputs.source)}.`,
-      { kind: spec.type, property: "adoptId", fix: `adopt ${spec.noun} with the declared filename` },
+      { kind: definition.type, property: "adoptId", fix: `adopt ${spec.noun} with the declared filename` },
     );
   }
 
@@ -86,7 +98,7 @@ export function uploadedContentHandler<Live extends Uploaded, P extends Property
       const found = await checkSource(String(declared.source), process.cwd(), (extension) =>
         spec.extensions.includes(extension)
           ? undefined
-          : `not of a type ${spec.type} takes (${spec.extensions.join(", ")}). Give the path of a ` +
+          : `not of a type ${definition.type} takes (${spec.extensions.join(", ")}). Give the path of a ` +
             `${spec.extensions.join(" or ")} file.`,
       );
       if ("failure" in found) {
@@ -117,7 +129,7 @@ export function uploadedContentHandler<Live extends Uploaded, P extends Property
         );
         refuseOtherName(live, props);
         await resourceLog.info(
-          `${spec.type} ${live.id} adopted by its id and name; the API answers no checksum for it, so its content ` +
+          `${definition.type} ${live.id} adopted by its id and name; the API answers no checksum for it, so its content ` +
             `is taken to be ${String(props.source)} (SHA-512 ${String(props.sha512)}).`,
         );
         return { id: live.id, outs: toOutputs(await available(client, live), props) };
@@ -125,9 +137,9 @@ export function uploadedContentHandler<Live extends Uploaded, P extends Property
       const filename = String(props.filename);
       // Listing is only worth it after a killed run (images are listed one type at a time: 11 calls).
       const own =
-        unfinishedCreateStartedAt(spec.kind, props) === undefined
+        unfinishedCreateStartedAt(definition.kind, props) === undefined
           ? undefined
-          : leftByUnfinishedCreate(spec.kind, props, await spec.named(client, filename));
+          : leftByUnfinishedCreate(definition.kind, props, await spec.named(client, filename));
       if (own) return { id: own.id, outs: toOutputs(await available(client, own), props) };
       const { made } = await spec.upload(client, {
         source: String(props.source),
@@ -151,7 +163,7 @@ export function uploadedContentHandler<Live extends Uploaded, P extends Property
     async delete(id, props) {
       // No DELETE in the API for these kinds: the object stays; only the stack forgets it.
       await resourceLog.warn(
-        `${spec.type} ${id} ("${String(props.filename)}"): the API cannot delete ${spec.noun.replace(/^an? /, "")}s; ` +
+        `${definition.type} ${id} ("${String(props.filename)}"): the API cannot delete ${spec.noun.replace(/^an? /, "")}s; ` +
           `it stays in the organization. Removed from the stack only.`,
       );
     },

@@ -7,7 +7,7 @@
  */
 import { z } from "zod";
 import type { Custom3DEnvironment, Image } from "../../client";
-import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { carried, type PropertySpecs, type StateOf } from "../../framework";
 
 const source = {
   schema: z

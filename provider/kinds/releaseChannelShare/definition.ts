@@ -1,15 +1,12 @@
 /** The ReleaseChannelShare kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { releaseChannelShareDrift } from "./drift";
 import { releaseChannelShareSection } from "./export";
 import { releaseChannelShareHandler } from "./handler";
-import { releaseChannelShareProperties } from "./properties";
+import { releaseChannelShareIdentity } from "./identity";
 
 export const releaseChannelShareKind = defineKind({
-  kind: "releaseChannelShare",
-  type: "ReleaseChannelShare",
-  naturalKey: true,
-  properties: releaseChannelShareProperties,
+  ...releaseChannelShareIdentity,
   outputs: [],
   handler: releaseChannelShareHandler,
   drift: releaseChannelShareDrift,

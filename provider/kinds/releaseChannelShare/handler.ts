@@ -4,20 +4,24 @@
  */
 import { MalformedIdError, NotCreatedHereError } from "../../errors";
 import { AmbiguousWriteError, ValidationError, type DeviceMgmtClient } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { jsonClean, unlessGone, type Props } from "../../framework/framework";
-import { checkKind, diffKindAsked, liveInputs, type InputsOf, type KindHandler } from "../../framework/kind";
-import { runLedger } from "../../framework/runLedger";
-import { leftByUnfinishedCreate } from "../../framework/claims";
-import { appChannelFailures, explainedNotFound, shareSlugFailures } from "../../framework/catalogueChecks";
-import { releaseChannelShareProperties, type ReleaseChannelShareProperties } from "./properties";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const SHARE = {
-  type: "ReleaseChannelShare",
-  properties: releaseChannelShareProperties,
-  naturalKey: true,
-} as const;
+import {
+  clientForProps,
+  jsonClean,
+  unlessGone,
+  type Props,
+  checkKind,
+  diffKindAsked,
+  liveInputs,
+  type InputsOf,
+  type KindHandler,
+  runLedger,
+  leftByUnfinishedCreate,
+  explainedNotFound,
+} from "../../framework";
+import { appChannelFailures } from "../app/catalogue";
+import { shareSlugFailures } from "./catalogue";
+import type { ReleaseChannelShareProperties } from "./properties";
+import { releaseChannelShareIdentity } from "./identity";
 
 type Declared = InputsOf<ReleaseChannelShareProperties>;
 
@@ -36,7 +40,8 @@ const outputsOf = ({ appId, releaseChannelId, organizationSlug, connection }: De
 async function shareOnce(client: DeviceMgmtClient, inputs: Declared): Promise<void> {
   const { appId, releaseChannelId: rcId, organizationSlug: slug } = inputs;
   // A share a killed run of this very resource made is its own (interruptedCreates.ts): "already shared" is done.
-  let repeat = leftByUnfinishedCreate("releaseChannelShare", inputs, [{ id: shareId(inputs) }]) !== undefined;
+  let repeat =
+    leftByUnfinishedCreate(releaseChannelShareIdentity.kind, inputs, [{ id: shareId(inputs) }]) !== undefined;
   for (let attempt = 1; ; attempt++) {
     try {
       await client.releases.share(appId, rcId, slug);
@@ -66,7 +71,7 @@ async function shareOnce(client: DeviceMgmtClient, inputs: Declared): Promise<vo
 
 export const releaseChannelShareHandler: KindHandler<ReleaseChannelShareProperties> = {
   async check(olds, news) {
-    const checked = checkKind(SHARE, news);
+    const checked = checkKind(releaseChannelShareIdentity, news);
     if (checked.failures.length > 0) return checked;
     const [channel, slug] = await Promise.all([
       appChannelFailures(checked.inputs, olds),
@@ -76,7 +81,7 @@ export const releaseChannelShareHandler: KindHandler<ReleaseChannelShareProperti
     return checked;
   },
   async diff(_id, olds, news) {
-    return diffKindAsked(SHARE, olds, news);
+    return diffKindAsked(releaseChannelShareIdentity, olds, news);
   },
   async create(inputs) {
     const client = clientForProps(inputs);
@@ -105,7 +110,7 @@ export const releaseChannelShareHandler: KindHandler<ReleaseChannelShareProperti
       releaseChannelId: props.releaseChannelId ?? releaseChannelId,
       organizationSlug: props.organizationSlug ?? organizationSlug,
     });
-    return { id, props: outputs, inputs: liveInputs(SHARE, outputs) };
+    return { id, props: outputs, inputs: liveInputs(releaseChannelShareIdentity, outputs) };
   },
   async update(_id, _olds, news) {
     return { outs: outputsOf(news) };

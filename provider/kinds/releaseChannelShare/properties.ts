@@ -3,8 +3,7 @@
  * organization's slug. The API cannot list a channel's shares, so none is read from a live object.
  */
 import { z } from "zod";
-import { uuid } from "../../framework/framework";
-import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
 
 export const releaseChannelShareProperties = {
   appId: { schema: uuid("appId"), change: "replace" },

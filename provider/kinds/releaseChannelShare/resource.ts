@@ -1,6 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { DeviceMgmtResource, type ConnectionArg } from "../../framework/common";
-import { registration } from "../../framework/kind";
+import { DeviceMgmtResource, type ConnectionArg, registration } from "../../framework";
 import { releaseChannelShareKind } from "./definition";
 
 /** The inputs of a {@link ReleaseChannelShare}. */

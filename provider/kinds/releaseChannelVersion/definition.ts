@@ -1,15 +1,12 @@
 /** The ReleaseChannelVersion kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { releaseChannelVersionDrift } from "./drift";
 import { releaseChannelVersionSection } from "./export";
 import { releaseChannelVersionHandler } from "./handler";
-import { releaseChannelVersionProperties } from "./properties";
+import { releaseChannelVersionIdentity } from "./identity";
 
 export const releaseChannelVersionKind = defineKind({
-  kind: "releaseChannelVersion",
-  type: "ReleaseChannelVersion",
-  naturalKey: false,
-  properties: releaseChannelVersionProperties,
+  ...releaseChannelVersionIdentity,
   outputs: [
     "version",
     "channelName",

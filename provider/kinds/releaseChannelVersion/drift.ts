@@ -6,7 +6,7 @@
  * channel delivers another, so that the report names the bundle the stack declared beside the builds.
  */
 import { referencesUnder, str, type DriftFacet } from "../../drift/driftKind";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
 import { releaseChannelVersionProperties } from "./properties";
 
 export const releaseChannelVersionDrift: DriftFacet = {

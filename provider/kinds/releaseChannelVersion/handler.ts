@@ -10,8 +10,8 @@ import {
   type DeviceMgmtClient,
   type ReleaseChannel as ApiChannel,
 } from "../../client";
-import { clientForProps } from "../../framework/context";
 import {
+  clientForProps,
   asError,
   containsUnknown,
   deepEqual,
@@ -19,20 +19,20 @@ import {
   partialFailure,
   unlessGone,
   type Props,
-} from "../../framework/framework";
-import { checkKind, diffKindAsked, liveInputs, type InputsOf, type KindHandler } from "../../framework/kind";
-import { liveStateOf } from "../../framework/properties";
+  checkKind,
+  diffKindAsked,
+  liveInputs,
+  type InputsOf,
+  type KindHandler,
+  liveStateOf,
+  explainedNotFound,
+} from "../../framework";
 import { parseAttachmentId } from "../attachment/properties";
-import { appChannelFailures, explainedNotFound, groupListFailures } from "../../framework/catalogueChecks";
+import { appChannelFailures } from "../app/catalogue";
+import { groupListFailures } from "../group/catalogue";
 import { awaitRollout, describeRollout, RolloutGateError } from "./rolloutGate";
 import { releaseChannelVersionProperties, type ReleaseChannelVersionProperties } from "./properties";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const CHANNEL_VERSION = {
-  type: "ReleaseChannelVersion",
-  properties: releaseChannelVersionProperties,
-  naturalKey: false,
-} as const;
+import { releaseChannelVersionIdentity } from "./identity";
 
 type Declared = InputsOf<ReleaseChannelVersionProperties>;
 
@@ -209,7 +209,7 @@ async function versionNameOf(
 
 export const releaseChannelVersionHandler: KindHandler<ReleaseChannelVersionProperties> = {
   async check(olds, news) {
-    const { inputs, failures } = checkKind(CHANNEL_VERSION, news);
+    const { inputs, failures } = checkKind(releaseChannelVersionIdentity, news);
     const declared = ["versionId", "bundleId"].filter((key) => news[key] !== undefined);
     if (declared.length !== 1)
       failures.push({
@@ -245,7 +245,7 @@ export const releaseChannelVersionHandler: KindHandler<ReleaseChannelVersionProp
   },
 
   async diff(_id, olds, news) {
-    const result = await diffKindAsked(CHANNEL_VERSION, olds, news);
+    const result = await diffKindAsked(releaseChannelVersionIdentity, olds, news);
     // A gate that has not passed (under this declaration) is judged again by the next up.
     if (!result.replaces?.length && gatePending(olds, news.rollout, olds.versionId)) {
       return { ...result, changes: true };
@@ -286,7 +286,7 @@ export const releaseChannelVersionHandler: KindHandler<ReleaseChannelVersionProp
         rolloutVersionId: props.rolloutVersionId,
       },
     );
-    const inputs = liveInputs(CHANNEL_VERSION, outputs);
+    const inputs = liveInputs(releaseChannelVersionIdentity, outputs);
     return {
       id,
       props: outputs,

@@ -3,8 +3,7 @@
  * or bundle it delivers, and the rollout gate. Everything else of the kind reads them from here.
  */
 import type { ReleaseChannel as ApiChannel } from "../../client";
-import { deepEqual, uuid } from "../../framework/framework";
-import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { deepEqual, uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
 import { rolloutSchema } from "./rolloutGate";
 
 /** Left out, a property is not compared: `versionId` is what a declared bundle delivers, and the reverse. */

@@ -6,7 +6,7 @@
 import { z } from "zod";
 import { DeviceMgmtProblem } from "../../errors";
 import type { DeviceMgmtClient, ReleaseChannelDeviceStatus } from "../../client";
-import { uuid } from "../../framework/framework";
+import { uuid } from "../../framework";
 
 export interface RolloutGate {
   /** The share (0 < share ≤ 1) of the counted devices that must report the version installed. */

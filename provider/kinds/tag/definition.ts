@@ -1,15 +1,12 @@
 /** The Tag kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { tagDrift } from "./drift";
 import { tagSection } from "./export";
 import { tagHandler } from "./handler";
-import { tagProperties } from "./properties";
+import { tagIdentity } from "./identity";
 
 export const tagKind = defineKind({
-  kind: "tag",
-  type: "Tag",
-  naturalKey: false,
-  properties: tagProperties,
+  ...tagIdentity,
   outputs: ["createdAt", "updatedAt"],
   handler: tagHandler,
   drift: tagDrift,

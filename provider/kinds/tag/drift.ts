@@ -1,6 +1,6 @@
 /** What the drift report reads of tags: the whole catalogue, each labelled by its name; fields by the declared mapping. */
 import { str, type DriftFacet } from "../../drift/driftKind";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
 import { tagProperties } from "./properties";
 
 export const tagDrift: DriftFacet = {

@@ -4,8 +4,8 @@
  */
 import { ObjectGoneError } from "../../errors";
 import type { DeviceMgmtClient, Tag as ApiTag } from "../../client";
-import { clientForProps } from "../../framework/context";
 import {
+  clientForProps,
   adoptable,
   jsonClean,
   notCreatedHere,
@@ -13,16 +13,18 @@ import {
   unlessGone,
   untilApplied,
   type Props,
-} from "../../framework/framework";
-import { checkKind, diffKindAsked, readById, type KindHandler } from "../../framework/kind";
-import { stateFrom } from "../../framework/properties";
-import { heldByAnother, leftByUnfinishedCreate } from "../../framework/claims";
-import { noteDeclaredTag } from "../../framework/catalogueChecks";
-import { runLedger } from "../../framework/runLedger";
+  checkKind,
+  diffKindAsked,
+  readById,
+  type KindHandler,
+  stateFrom,
+  heldByAnother,
+  leftByUnfinishedCreate,
+  runLedger,
+} from "../../framework";
+import { noteDeclaredTag } from "./catalogue";
 import { sameName, tagProperties, type TagProperties } from "./properties";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const TAG = { type: "Tag", properties: tagProperties, naturalKey: false } as const;
+import { tagIdentity } from "./identity";
 
 const tagOutputs = (live: ApiTag, props: Props): Props =>
   jsonClean({
@@ -53,12 +55,12 @@ async function tagNamed(client: DeviceMgmtClient, name: string): Promise<ApiTag 
 
 export const tagHandler: KindHandler<TagProperties> = {
   async check(_olds, news) {
-    const checked = checkKind(TAG, news);
+    const checked = checkKind(tagIdentity, news);
     if (checked.failures.length === 0) noteDeclaredTag(checked.inputs);
     return checked;
   },
   async diff(id, olds, news) {
-    const diff = await diffKindAsked(TAG, olds, news);
+    const diff = await diffKindAsked(tagIdentity, olds, news);
     // A rename the engine will make: TagSets and Devices writing tags meanwhile attach the tag by its name now.
     const { name: from } = olds;
     const { name: to } = news;
@@ -81,7 +83,7 @@ export const tagHandler: KindHandler<TagProperties> = {
     } else {
       const existing = await tagNamed(client, name);
       // The tag a killed run of this very resource made is its own: taken over (and renamed if its case differs).
-      const own = existing && leftByUnfinishedCreate("tag", inputs, [existing]);
+      const own = existing && leftByUnfinishedCreate(tagIdentity.kind, inputs, [existing]);
       if (own) live = own;
       else if (existing)
         throw notCreatedHere(
@@ -94,7 +96,7 @@ export const tagHandler: KindHandler<TagProperties> = {
           () => client.tags.create(name),
           async () => {
             const made = await tagNamed(client, name);
-            return made && !heldByAnother("tag", made.id, inputs) ? made : undefined;
+            return made && !heldByAnother(tagIdentity.kind, made.id, inputs) ? made : undefined;
           },
         );
     }
@@ -105,7 +107,8 @@ export const tagHandler: KindHandler<TagProperties> = {
     }
     return { id: live.id, outs: tagOutputs(live, inputs) };
   },
-  read: (id, props) => readById(TAG, id, props, (client, tagId) => client.tags.get(tagId), tagOutputs),
+  read: (id, props) =>
+    readById(tagIdentity, id, props, (client, tagId) => client.tags.get(tagId), tagOutputs),
   async update(id, _olds, news) {
     const client = clientForProps(news);
     const live = await unlessGone(renamed(client, id, news.name));

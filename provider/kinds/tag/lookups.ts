@@ -1,6 +1,6 @@
 /** `getTag`: a tag of the catalogue by name, without case. */
 import { checker } from "../../client/arguments";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
 import { exactlyOne, lookup, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
 import { tagProperties } from "./properties";
 

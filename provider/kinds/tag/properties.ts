@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { Tag as ApiTag } from "../../client";
-import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { carried, type PropertySpecs, type StateOf } from "../../framework";
 
 /** C0 and C1 control characters (NUL, tab, line breaks, escape, DEL, …): no tag name needs one. */
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/u;

@@ -1,15 +1,12 @@
 /** The TagSet kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { tagSetDrift } from "./drift";
 import { tagSetSection } from "./export";
 import { tagSetHandler } from "./handler";
-import { tagSetProperties } from "./properties";
+import { tagSetIdentity } from "./identity";
 
 export const tagSetKind = defineKind({
-  kind: "tagSet",
-  type: "TagSet",
-  naturalKey: true,
-  properties: tagSetProperties,
+  ...tagSetIdentity,
   outputs: ["createdInRun", "addedTagIds"],
   handler: tagSetHandler,
   drift: tagSetDrift,

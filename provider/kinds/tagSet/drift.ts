@@ -3,7 +3,7 @@
  * by the declared mapping. A group's set is not compared: its representation in the API has no tags.
  */
 import { str, type DriftFacet } from "../../drift/driftKind";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
 import { tagSetProperties, type TagOwner } from "./properties";
 
 /** The list that names an owner of each type. */

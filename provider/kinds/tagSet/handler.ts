@@ -5,12 +5,22 @@
  */
 import { MalformedIdError } from "../../errors";
 import type { DeviceMgmtClient } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { jsonClean, partialFailure, unlessGone, type Props } from "../../framework/framework";
-import { checkKind, diffKindAsked, liveInputs, type KindHandler } from "../../framework/kind";
-import { liveStateOf } from "../../framework/properties";
-import { explainedNotFound, tagOwnerFailures, unknownTagFailures } from "../../framework/catalogueChecks";
-import { runLedger } from "../../framework/runLedger";
+import {
+  clientForProps,
+  jsonClean,
+  partialFailure,
+  unlessGone,
+  type Props,
+  checkKind,
+  diffKindAsked,
+  liveInputs,
+  type KindHandler,
+  liveStateOf,
+  explainedNotFound,
+  runLedger,
+} from "../../framework";
+import { unknownTagFailures } from "../tag/catalogue";
+import { tagOwnerFailures } from "./catalogue";
 import { namesToBe, writeTags } from "../device/tags";
 import { sameName } from "../tag/properties";
 import {
@@ -21,9 +31,7 @@ import {
   type TagSetProperties,
   type TagSetState,
 } from "./properties";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const TAG_SET = { type: "TagSet", properties: tagSetProperties, naturalKey: true } as const;
+import { tagSetIdentity } from "./identity";
 
 /**
  * The owner's tags as the API shows them, or undefined where it cannot: a group's representation has no tags,
@@ -123,7 +131,7 @@ function ownerOf(id: string): { owner: OwnerType; ownerId: string } | undefined 
 
 export const tagSetHandler: KindHandler<TagSetProperties> = {
   async check(olds, news) {
-    const checked = checkKind(TAG_SET, news);
+    const checked = checkKind(tagSetIdentity, news);
     if (checked.failures.length > 0) return checked;
     const [owner, tags] = await Promise.all([
       tagOwnerFailures(checked.inputs, olds),
@@ -133,7 +141,7 @@ export const tagSetHandler: KindHandler<TagSetProperties> = {
     return checked;
   },
   async diff(_id, olds, news) {
-    return diffKindAsked(TAG_SET, olds, news);
+    return diffKindAsked(tagSetIdentity, olds, news);
   },
   async create(inputs) {
     const client = clientForProps(inputs);
@@ -168,7 +176,7 @@ export const tagSetHandler: KindHandler<TagSetProperties> = {
       { ...props, ownerType: owner, ownerId, createdInRun: props.createdInRun ?? "unknown" },
       live ?? props.tags ?? [],
     );
-    return { id, props: outputs, inputs: liveInputs(TAG_SET, outputs) };
+    return { id, props: outputs, inputs: liveInputs(tagSetIdentity, outputs) };
   },
   async update(id, olds, news) {
     const client = clientForProps(news);

@@ -5,8 +5,7 @@
  */
 import { z } from "zod";
 import type { App, DeviceFile, TagOwnerType, Video } from "../../client";
-import { uuid } from "../../framework/framework";
-import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
 import { tagDifference } from "../device/tags";
 import { tagNames } from "../tag/properties";
 

@@ -1,15 +1,12 @@
 /** The Theme kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { themeDrift } from "./drift";
 import { themeSection } from "./export";
 import { themeHandler } from "./handler";
-import { themeProperties } from "./properties";
+import { themeIdentity } from "./identity";
 
 export const themeKind = defineKind({
-  kind: "theme",
-  type: "Theme",
-  naturalKey: false,
-  properties: themeProperties,
+  ...themeIdentity,
   outputs: ["createdAt", "updatedAt"],
   handler: themeHandler,
   drift: themeDrift,

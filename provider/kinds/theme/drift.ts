@@ -1,6 +1,6 @@
 /** What the drift report reads of themes: the organization's own (system themes are nobody's to manage). */
 import { str, type DriftFacet } from "../../drift/driftKind";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
 import { themeProperties } from "./properties";
 
 export const themeDrift: DriftFacet = {

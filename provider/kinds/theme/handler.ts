@@ -5,8 +5,8 @@
  */
 import { NotPossibleError, ObjectGoneError } from "../../errors";
 import { NotFoundError, ValidationError, type Theme as ApiTheme, type ThemeBody } from "../../client";
-import { clientForProps } from "../../framework/context";
 import {
+  clientForProps,
   adoptable,
   jsonClean,
   notCreatedHere,
@@ -14,10 +14,15 @@ import {
   unlessGone,
   untilApplied,
   type Props,
-} from "../../framework/framework";
-import { checkKind, diffKindAsked, readById, type KindHandler } from "../../framework/kind";
-import { liveStateOf, stateFrom } from "../../framework/properties";
-import { heldByAnother, leftByUnfinishedCreate } from "../../framework/claims";
+  checkKind,
+  diffKindAsked,
+  readById,
+  type KindHandler,
+  liveStateOf,
+  stateFrom,
+  heldByAnother,
+  leftByUnfinishedCreate,
+} from "../../framework";
 import {
   sameColor,
   THEME_COLORS,
@@ -25,9 +30,7 @@ import {
   type ThemeProperties,
   type ThemeState,
 } from "./properties";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const THEME = { type: "Theme", properties: themeProperties, naturalKey: false } as const;
+import { themeIdentity } from "./identity";
 
 /** The body of POST and PUT: the declared name and colours. */
 const themeBody = ({
@@ -78,11 +81,11 @@ function systemThemeRefused(theme: ApiTheme): NotPossibleError {
 
 export const themeHandler: KindHandler<ThemeProperties> = {
   async check(_olds, news) {
-    return checkKind(THEME, news);
+    return checkKind(themeIdentity, news);
   },
 
   async diff(_id, olds, news) {
-    return diffKindAsked(THEME, olds, news);
+    return diffKindAsked(themeIdentity, olds, news);
   },
 
   async create(inputs) {
@@ -95,7 +98,7 @@ export const themeHandler: KindHandler<ThemeProperties> = {
     } else {
       const existing = await customNamed(inputs, want.name);
       // The theme a killed run of this very resource made is its own: taken over, then brought to the values.
-      const own = leftByUnfinishedCreate("theme", inputs, existing);
+      const own = leftByUnfinishedCreate(themeIdentity.kind, inputs, existing);
       if (!own && existing.length > 0) {
         throw notCreatedHere(
           `A custom theme named "${want.name}" already exists (id ${existing[0].id}).`,
@@ -111,7 +114,9 @@ export const themeHandler: KindHandler<ThemeProperties> = {
           id: (live = await untilApplied(
             () => client.themes.create(want),
             async () =>
-              (await customNamed(inputs, want.name)).find((t) => !heldByAnother("theme", t.id, inputs)),
+              (await customNamed(inputs, want.name)).find(
+                (t) => !heldByAnother(themeIdentity.kind, t.id, inputs),
+              ),
           )).id,
           outs: toOutputs(live, inputs),
         };
@@ -125,7 +130,8 @@ export const themeHandler: KindHandler<ThemeProperties> = {
     return { id: live.id, outs: toOutputs(live, inputs) };
   },
 
-  read: (id, props) => readById(THEME, id, props, (client, themeId) => client.themes.get(themeId), toOutputs),
+  read: (id, props) =>
+    readById(themeIdentity, id, props, (client, themeId) => client.themes.get(themeId), toOutputs),
 
   async update(id, _olds, news) {
     const client = clientForProps(news);

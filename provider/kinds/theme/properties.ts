@@ -5,8 +5,7 @@
  */
 import { z } from "zod";
 import type { Theme as ApiTheme, ThemeBody } from "../../client";
-import { requiredText } from "../../framework/framework";
-import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { requiredText, carried, type PropertySpecs, type StateOf } from "../../framework";
 
 /** "hex format" (OpenAPI): `#RRGGBB`. */
 const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;

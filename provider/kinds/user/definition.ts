@@ -1,15 +1,12 @@
 /** The User kind: one line of the kind table (kinds/index.ts) points here. */
-import { defineKind } from "../../framework/kind";
+import { defineKind } from "../../framework";
 import { userDrift } from "./drift";
 import { userSection } from "./export";
 import { userHandler } from "./handler";
-import { userProperties } from "./properties";
+import { userIdentity } from "./identity";
 
 export const userKind = defineKind({
-  kind: "user",
-  type: "User",
-  naturalKey: true,
-  properties: userProperties,
+  ...userIdentity,
   outputs: ["pending", "invitedAt", "createdAt", "updatedAt"],
   handler: userHandler,
   drift: userDrift,

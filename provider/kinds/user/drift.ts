@@ -4,7 +4,7 @@
  */
 import type { Role } from "../../client";
 import { groupPaths, referencesUnder, str, type DriftFacet } from "../../drift/driftKind";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
 import { userProperties } from "./properties";
 
 const roleText = (roleId: string, roles: Map<string, Role>) => roles.get(roleId)?.name ?? roleId;

@@ -6,9 +6,9 @@
 import type * as pulumi from "@pulumi/pulumi";
 import { AdoptionError, ObjectGoneError } from "../../errors";
 import { NotFoundError, ValidationError, type DeviceMgmtClient, type User as ApiUser } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { readUser } from "../../framework/coalescedReads";
 import {
+  clientForProps,
+  readUser,
   adoptable,
   carriedInputs,
   containsUnknown,
@@ -16,17 +16,16 @@ import {
   partialFailure,
   type Props,
   unlessGone,
-} from "../../framework/framework";
-import { leftByUnfinishedCreate, unfinishedCreateStartedAt } from "../../framework/claims";
-import {
+  leftByUnfinishedCreate,
+  unfinishedCreateStartedAt,
   checkKind,
   diffKind,
   diffKindAsked,
   liveInputs,
   type InputsOf,
   type KindHandler,
-} from "../../framework/kind";
-import { stateFrom } from "../../framework/properties";
+  stateFrom,
+} from "../../framework";
 import { fieldsFromOutputs, fieldsOf, userUpdateBodies, type DeclaredUser, type GroupRole } from "./roles";
 import {
   acceptedUser,
@@ -37,12 +36,10 @@ import {
   sameEmail,
 } from "./invitation";
 import { userProperties, type UserProperties, type UserState } from "./properties";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const USER = { type: "User", properties: userProperties, naturalKey: true } as const;
+import { userIdentity } from "./identity";
 
 export function diffUser(olds: Props, news: Props, sameOrganization?: boolean): pulumi.dynamic.DiffResult {
-  return diffKind(USER, olds, news, sameOrganization);
+  return diffKind(userIdentity, olds, news, sameOrganization);
 }
 
 // ---- Mapping ------------------------------------------------------------------------------------------------
@@ -104,11 +101,11 @@ async function applyUpdates(
 
 export const userHandler: KindHandler<UserProperties> = {
   async check(_olds, news) {
-    return checkKind(USER, news);
+    return checkKind(userIdentity, news);
   },
 
   async diff(id, olds, news) {
-    const result = await diffKindAsked(USER, olds, news);
+    const result = await diffKindAsked(userIdentity, olds, news);
     if (result.changes || !isPending(olds) || containsUnknown(news)) return result;
     // A pending invitation with nothing declared changed: if the invitee has accepted since, the update applies
     // the declared names and roles to the new user (without waiting for a refresh to notice the acceptance).
@@ -132,8 +129,8 @@ export const userHandler: KindHandler<UserProperties> = {
       }
     } else {
       const made = await createOrInvite(client, want, inputs.invite, {
-        startedAt: unfinishedCreateStartedAt("user", inputs),
-        made: (user) => leftByUnfinishedCreate("user", inputs, [user]) !== undefined,
+        startedAt: unfinishedCreateStartedAt(userIdentity.kind, inputs),
+        made: (user) => leftByUnfinishedCreate(userIdentity.kind, inputs, [user]) !== undefined,
       });
       // Invited, but no user record yet: recorded as a pending invitation (see invitation.ts).
       if (!("user" in made))
@@ -161,7 +158,7 @@ export const userHandler: KindHandler<UserProperties> = {
     }
     if (!live) return {};
     const outputs = toOutputs(live, props);
-    return { id: live.id, props: outputs, inputs: liveInputs(USER, outputs) };
+    return { id: live.id, props: outputs, inputs: liveInputs(userIdentity, outputs) };
   },
 
   async update(recordedId, recorded, news) {

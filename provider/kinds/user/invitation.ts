@@ -16,7 +16,7 @@
  */
 import { NotPossibleError } from "../../errors";
 import { ValidationError, type DeviceMgmtClient, type User as ApiUser } from "../../client";
-import { notCreatedHere, untilApplied, type Props } from "../../framework/framework";
+import { notCreatedHere, untilApplied, type Props } from "../../framework";
 import type { DeclaredUser } from "./roles";
 
 /** The start of a pending invitation's id. */

@@ -4,8 +4,7 @@
  */
 import { z } from "zod";
 import type { User as ApiUser } from "../../client";
-import { requiredText, uuid } from "../../framework/framework";
-import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
+import { requiredText, uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
 import { sameEmail } from "./invitation";
 import { MAX_GROUP_ROLES, findDuplicateGroupRoles, rolesOf, sameGroupRoles, sortGroupRoles } from "./roles";
 

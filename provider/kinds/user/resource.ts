@@ -1,6 +1,5 @@
 import type * as pulumi from "@pulumi/pulumi";
-import { DeviceMgmtResource, type AdoptionArgs } from "../../framework/common";
-import { registration } from "../../framework/kind";
+import { DeviceMgmtResource, type AdoptionArgs, registration } from "../../framework";
 import { userKind } from "./definition";
 import type { GroupRole } from "./roles";
 

@@ -6,7 +6,7 @@
  * URL, its documented Video schema).
  */
 import { str, type DriftFacet } from "../../drift/driftKind";
-import { liveStateOf } from "../../framework/properties";
+import { liveStateOf } from "../../framework";
 import { videoProperties } from "./properties";
 
 export const videoDrift: DriftFacet = {

@@ -9,6 +9,8 @@
 import { contentSection } from "../../export/contentSection";
 import type { Expr, KindSection } from "../../export/layout";
 import { tsString } from "../../export/text";
+import { liveStateOf } from "../../framework";
+import { videoProperties } from "./properties";
 
 /** What is declared besides the source and file name, in the order a reader expects. */
 const DECLARED = [
@@ -38,4 +40,24 @@ export const videoSection: KindSection = {
       return props;
     },
   ),
+  read: {
+    noun: "video",
+    needsPath: false,
+    // The name is the file name (what the local copy and the resource are named after); the display name and
+    // the rendering fields are the Video's properties, declared exactly as read so production adopts with no diff.
+    list: async (client) =>
+      (await client.videos.all()).map((v) => ({
+        id: v.id,
+        name: v.filename,
+        path: null,
+        properties: liveStateOf(videoProperties, v),
+        ...(v.details?.videoType && v.details.audioEncoding
+          ? {}
+          : { unfit: "the API answers no video type or audio encoding for it, which a Video declares" }),
+        sizeBytes: v.sizeBytes,
+        checksum: v.checksum,
+        downloadUrl: v.downloadUrl,
+      })),
+    downloadUrlOf: async (client, c) => (await client.videos.get(c.id)).downloadUrl,
+  },
 };

@@ -20,20 +20,30 @@
  * delete it. A video of the same filename with other content is no conflict (it is another video). A run killed
  * after the upload completed is repaired: the journaled create (claims.ts) takes over the video it left.
  */
-import { resourceLog, uploadProgress } from "../../framework/resourceLog";
+import { resourceLog, uploadProgress } from "../../framework";
 import { NotPossibleError } from "../../errors";
 import type { DeviceMgmtClient, UpdateVideoBody, Video } from "../../client";
-import { clientForProps } from "../../framework/context";
-import { adoptable, jsonClean, notCreatedHere, unlessGone, type Props } from "../../framework/framework";
-import { heldBySelf, leftByUnfinishedCreate } from "../../framework/claims";
-import { checkKind, diffKindAsked, readById, type InputsOf, type KindHandler } from "../../framework/kind";
-import { stateFrom } from "../../framework/properties";
-import { checkedUpload, type WrongType } from "../../framework/source";
+import {
+  clientForProps,
+  adoptable,
+  jsonClean,
+  notCreatedHere,
+  unlessGone,
+  type Props,
+  heldBySelf,
+  leftByUnfinishedCreate,
+  checkKind,
+  diffKindAsked,
+  readById,
+  type InputsOf,
+  type KindHandler,
+  stateFrom,
+  checkedUpload,
+  type WrongType,
+} from "../../framework";
 import { isVideoFilename, videoProperties, type VideoProperties } from "./properties";
 import { renderingFailures } from "./rendering";
-
-/** What check and diff read of the kind (the definition itself would make this file import its own importer). */
-const VIDEO = { type: "Video", properties: videoProperties, naturalKey: false } as const;
+import { videoIdentity } from "./identity";
 
 type Inputs = InputsOf<VideoProperties>;
 
@@ -100,7 +110,7 @@ async function sameContent(client: DeviceMgmtClient, inputs: Inputs): Promise<Vi
     (v) =>
       v.filename === inputs.filename &&
       v.checksum.value.toLowerCase() === inputs.sha512 &&
-      !heldBySelf("video", v.id, inputs),
+      !heldBySelf(videoIdentity.kind, v.id, inputs),
   );
 }
 
@@ -118,7 +128,7 @@ function refuseOtherContent(live: Video, inputs: Inputs): void {
 
 export const videoHandler: KindHandler<VideoProperties> = {
   async check(_olds, news) {
-    const { inputs, failures } = checkKind(VIDEO, news);
+    const { inputs, failures } = checkKind(videoIdentity, news);
     const judged = new Set(failures.map((f) => f.property));
     failures.push(...renderingFailures(inputs).filter((f) => !judged.has(f.property)));
     // Without a declared filename, the source's own name is the one sent: it must be a container the API takes.
@@ -126,7 +136,7 @@ export const videoHandler: KindHandler<VideoProperties> = {
     return checkedUpload(inputs, failures, named ? undefined : notAVideo);
   },
 
-  diff: (_id, olds, news) => diffKindAsked(VIDEO, olds, news),
+  diff: (_id, olds, news) => diffKindAsked(videoIdentity, olds, news),
 
   async create(inputs) {
     const client = clientForProps(inputs);
@@ -137,7 +147,7 @@ export const videoHandler: KindHandler<VideoProperties> = {
       return { id: live.id, outs: toOutputs(await withMetadata(client, live, inputs), inputs) };
     }
     const existing = await sameContent(client, inputs);
-    const own = leftByUnfinishedCreate("video", inputs, existing);
+    const own = leftByUnfinishedCreate(videoIdentity.kind, inputs, existing);
     if (own) return { id: own.id, outs: toOutputs(await withMetadata(client, own, inputs), inputs) };
     if (existing.length > 0)
       throw notCreatedHere(
@@ -161,7 +171,8 @@ export const videoHandler: KindHandler<VideoProperties> = {
     return { id: made.id, outs: toOutputs(await withMetadata(client, made, inputs), inputs) };
   },
 
-  read: (id, props) => readById(VIDEO, id, props, (client, videoId) => client.videos.get(videoId), toOutputs),
+  read: (id, props) =>
+    readById(videoIdentity, id, props, (client, videoId) => client.videos.get(videoId), toOutputs),
 
   async update(id, _olds, news) {
     const client = clientForProps(news);

@@ -1,4 +1,5 @@
 /** `getVideo`: a video by name. */
+import type { DeviceMgmtClient } from "../../client";
 import { checker } from "../../client/arguments";
 import { exactlyOne, lookup, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
 
@@ -42,3 +43,8 @@ export const getVideo = lookup(async function getVideo(
 });
 /** {@link getVideo} with Inputs, as an Output. */
 export const getVideoOutput = toOutput(getVideo);
+
+/** The names getVideo finds: `getVideo` finds a video by its display name. */
+export async function videoNamesLookedUp(client: DeviceMgmtClient): Promise<string[]> {
+  return (await client.videos.all()).map((video) => video.name);
+}

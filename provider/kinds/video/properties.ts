@@ -7,8 +7,7 @@
  */
 import { z } from "zod";
 import type { Video } from "../../client";
-import { carried, type PropertySpecs, type StateOf } from "../../framework/properties";
-import { sha512Property, sourceProperty } from "../../framework/source";
+import { carried, type PropertySpecs, type StateOf, sha512Property, sourceProperty } from "../../framework";
 
 /** The containers the API takes (InitiateVideoUpload: the filename "must end with .mp4, .mkv, or .webm"). */
 export const VIDEO_EXTENSIONS = [".mp4", ".mkv", ".webm"] as const;

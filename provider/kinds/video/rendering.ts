@@ -6,7 +6,7 @@
  * A value still unknown at preview (another resource's output) is judged at the up.
  */
 import type * as pulumi from "@pulumi/pulumi";
-import { containsUnknown } from "../../framework/framework";
+import { containsUnknown } from "../../framework";
 
 interface Rendering {
   videoType?: unknown;

@@ -1,6 +1,6 @@
 /**
- * A resource of a stack as the drift report sees it, apart from how state files are read (state.ts): the kinds'
- * drift facets name this type, and the kind table they belong to is what state.ts reads kinds by.
+ * A resource of a stack as the drift report sees it, apart from how state files are read (drift/state.ts): the
+ * kinds' drift facets (facets.ts) name this type.
  */
 import type { ResourceKind } from "../kindKeys";
 
