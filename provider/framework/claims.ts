@@ -348,6 +348,12 @@ function takeKeys(
 /** The create each claimant is running, by kind and claimant: what `leftByUnfinishedCreate` asks about. */
 const creating = new Map<string, CreateIdentity>();
 
+/**
+ * The objects `leftByUnfinishedCreate` gave each running create to take over (ids in lower case), by kind and
+ * claimant: a create that answers with one of them repaired a killed run's create (runLedger.ts, `recordRepair`).
+ */
+const offered = new Map<string, Set<string>>();
+
 /** What an earlier create of this very resource (the one now creating) left that its state may not hold. */
 function unfinishedCreateFor(kind: string, inputs: Props): UnfinishedCreate | undefined {
   const claimant = claimantOf(inputs);
@@ -381,13 +387,18 @@ export function leftByUnfinishedCreate<T extends { id: string; createdAt?: strin
   const candidates = met.filter((object) => !heldByAnother(kind, object.id, inputs));
   const recorded = unfinished.id !== undefined && namesObject(unfinished.id) ? unfinished.id : undefined;
   const exact = candidates.find((object) => object.id.toLowerCase() === recorded?.toLowerCase());
-  if (exact) return exact;
   const since = recorded === undefined ? unfinished.startedAt : unfinished.since;
-  if (since === undefined) return undefined;
-  const ours = candidates.filter(
-    (object) => typeof object.createdAt !== "string" || Date.parse(object.createdAt) >= since - CLOCK_SKEW_MS,
-  );
-  return ours.length === 1 ? ours[0] : undefined;
+  const ours =
+    since === undefined
+      ? []
+      : candidates.filter(
+          (object) =>
+            typeof object.createdAt !== "string" || Date.parse(object.createdAt) >= since - CLOCK_SKEW_MS,
+        );
+  const found = exact ?? (ours.length === 1 ? ours[0] : undefined);
+  const claimant = claimantOf(inputs);
+  if (found && claimant !== undefined) offered.get(slotOf(kind, claimant))?.add(found.id.toLowerCase());
+  return found;
 }
 
 /** The notes an operation with these properties (declared, or recorded: either carries `__claimant`) can end. */
@@ -464,16 +475,18 @@ export function claimed(kind: ResourceKind, type: string, handler: ResourceHandl
       const running = slotOf(kind, claimant);
       creating.set(running, identity);
       try {
+        offered.set(running, new Set());
         const result = await journaled(identity, async () => {
-          const repairing = unfinishedCreateOf(identity) !== undefined;
           const made = await handler.create(inputs);
           holdObject(kind, type, made.id, inputs);
-          if (repairing) runLedger.recordRepair(repairedObject(kind, made.id));
+          if (offered.get(running)?.has(made.id.toLowerCase()))
+            runLedger.recordRepair(repairedObject(kind, made.id));
           return made;
         });
         return { ...result, outs: withClaimant(result.outs, inputs) };
       } finally {
         creating.delete(running);
+        offered.delete(running);
       }
     },
 
