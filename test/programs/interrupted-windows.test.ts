@@ -1,13 +1,14 @@
 // Repair in every window (issue 40): one `up` of a program of every kind of create — a configured group (created,
 // then configured) and another group, a user with a group role and one without, a tag, a theme, an app, a
-// release-channel share, a group's file (an attachment) and three uploads (a File, a Video, an Image) — is killed
-// (SIGKILL, then `pulumi cancel`) at points drawn with a fixed seed from three windows: as a create step starts
-// (before its request); as the API receives its k-th write (a create's request in flight, between the requests of
-// a multi-request create, during an upload); and after the answers: the CLI is frozen (SIGSTOP) as the API receives
-// its k-th write, the plugin finishes every create under way and writes their ids into its notes, and the CLI,
-// which has checkpointed none of those answers, is then killed. Each time, the next `up` succeeds with no human
-// step, the organization holds each declared object once, the stack records exactly those, the `up` after it
-// changes nothing, and no note of a create is left behind (the clean runs ended them).
+// release-channel share, a group's file and video (attachments), a build and a bundle of the app, and the File,
+// Video, Image and 3D-environment uploads — is killed (SIGKILL, then `pulumi cancel`) at points drawn with a fixed
+// seed from three windows: as a create step starts (before its request); as the API receives its k-th write (a
+// create's request in flight, between the requests of a multi-request create, during an upload); and after the
+// answers: the CLI is frozen (SIGSTOP) as the API receives its k-th write, the plugin finishes every create under
+// way and writes their ids into its notes, and the CLI, which has checkpointed none of those answers, is then
+// killed. Each time, the next `up` succeeds with no human step, the organization holds each declared object once,
+// the stack records exactly those, the `up` after it changes nothing, and no note of a create is left behind (the
+// clean runs ended them).
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -34,6 +35,11 @@ interface Given {
   source: string;
   video: string;
   icon: string;
+  hall: string;
+  apk: string;
+  extras: string;
+  /** The seeded organization's 3D environments (the API names an uploaded one by its id, not its file name). */
+  seededEnvironments: string[];
 }
 
 const DECLARED = [
@@ -49,6 +55,10 @@ const DECLARED = [
   "notes",
   "drill",
   "icon",
+  "hall",
+  "tour",
+  "build",
+  "extras",
 ] as const;
 
 const program = (given: Given) => () => {
@@ -76,14 +86,23 @@ const program = (given: Given) => () => {
   });
   new dm.GroupFile("manual", { groupId: site.id, fileId: given.manual });
   new dm.File("notes", { source: given.source, path: "/sdcard/Docs" });
-  new dm.App("trainer", { name: "Kill Trainer", description: "Onboarding" });
-  new dm.Video("drill", {
+  const trainer = new dm.App("trainer", { name: "Kill Trainer", description: "Onboarding" });
+  const drill = new dm.Video("drill", {
     source: given.video,
     name: "Kill Drill",
     videoType: "TwoDimensional",
     audioEncoding: "STEREO",
   });
   new dm.Image("icon", { source: given.icon });
+  new dm.Custom3DEnvironment("hall", { source: given.hall });
+  new dm.GroupVideo("tour", { groupId: site.id, videoId: drill.id });
+  const build = new dm.AppVersion("build", { appId: trainer.id, source: given.apk, versionName: "1.0.0" });
+  new dm.AppBundle("extras", {
+    appId: trainer.id,
+    versionId: build.id,
+    files: [{ source: given.extras, path: "/sdcard/kill" }],
+    label: "Kill extras",
+  });
 };
 
 interface Stack {
@@ -100,6 +119,9 @@ beforeAll(() => {
   fs.writeFileSync(path.join(dir, "kill-notes.txt"), "notes of a killed run");
   fs.writeFileSync(path.join(dir, "kill-drill.mp4"), "drill of a killed run");
   fs.writeFileSync(path.join(dir, "kill-icon.png"), "icon of a killed run");
+  fs.writeFileSync(path.join(dir, "kill-hall.glb"), "glTF hall of a killed run");
+  fs.writeFileSync(path.join(dir, "kill-trainer.apk"), "kill trainer 1.0.0");
+  fs.writeFileSync(path.join(dir, "kill-extras.json"), '{"extras":"of a killed run"}');
 });
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
@@ -121,6 +143,10 @@ async function withStack<T>(body: (stack: Stack) => Promise<T>): Promise<T> {
       source: path.join(dir, "kill-notes.txt"),
       video: path.join(dir, "kill-drill.mp4"),
       icon: path.join(dir, "kill-icon.png"),
+      hall: path.join(dir, "kill-hall.glb"),
+      apk: path.join(dir, "kill-trainer.apk"),
+      extras: path.join(dir, "kill-extras.json"),
+      seededEnvironments: emulator.snapshot().custom3DEnvironments.map((e) => e.id),
     };
     engine = await createEngine({
       cwd: repoRoot,
@@ -134,6 +160,15 @@ async function withStack<T>(body: (stack: Stack) => Promise<T>): Promise<T> {
     await engine?.close();
     await emulator.close();
   }
+}
+
+/** The builds of the declared app, through the API (the emulator's snapshot lists none). */
+async function builds(stack: Stack, appId: string) {
+  const admin = new DeviceMgmtClient({
+    baseUrl: stack.emulator.baseUrl,
+    apiToken: stack.emulator.tokens.admin,
+  });
+  return (await admin.releases.versions(appId).all()).filter((b) => b.status !== "error");
 }
 
 /** The notes in the journal, as the plugin wrote them. */
@@ -206,6 +241,16 @@ function declaredObjects(stack: Stack): Record<(typeof DECLARED)[number], string
     "image",
     org.images.filter((i) => i.originalFileName === "kill-icon.png"),
   );
+  const hall = once(
+    "3D environment",
+    org.custom3DEnvironments.filter((e) => !given.seededEnvironments.includes(e.id)),
+  );
+  expect(site.videoIds).toEqual([drill.id]);
+  const extras = once(
+    "bundle",
+    org.appBundles.filter((b) => b.label === "Kill extras"),
+  );
+  expect(extras.appId).toBe(trainer.id);
   return {
     site: site.id,
     wing: wing.id,
@@ -219,6 +264,10 @@ function declaredObjects(stack: Stack): Record<(typeof DECLARED)[number], string
     trainer: trainer.id,
     drill: drill.id,
     icon: icon.id,
+    hall: hall.id,
+    tour: `${site.id}/${drill.id}`,
+    build: extras.versionId,
+    extras: extras.id,
   };
 }
 
@@ -340,6 +389,10 @@ async function killedThenRepaired(point: KillPoint, env?: Record<string, string>
       ...org.apps.filter((a) => a.name === "Kill Trainer").map((a) => a.id),
       ...org.videos.filter((v) => v.filename === "kill-drill.mp4").map((v) => v.id),
       ...org.images.filter((i) => i.originalFileName === "kill-icon.png").map((i) => i.id),
+      ...org.custom3DEnvironments
+        .filter((e) => !stack.given.seededEnvironments.includes(e.id))
+        .map((e) => e.id),
+      ...org.appBundles.filter((b) => b.label === "Kill extras").map((b) => b.id),
     ];
     const outside = made.filter((id) => !inState.has(id));
     const answered = new Set(notesIn(stack.journal).map((n) => n.id));
@@ -370,6 +423,7 @@ async function killedThenRepaired(point: KillPoint, env?: Record<string, string>
     const ids = declaredObjects(stack);
     for (const name of DECLARED)
       expect({ name, id: engine.resource(name).id }).toEqual({ name, id: ids[name] });
+    expect((await builds(stack, ids.trainer)).map((b) => b.id)).toEqual([ids.build]);
 
     const again = await engine.up(run);
     expect({ point, errors: again.errors, operations: again.operations }).toEqual({
