@@ -43,8 +43,8 @@ export const faultConfigPatchSchema = z
   .partial()
   .strict();
 
-/** mulberry32: small, fast, good enough for dice. */
-function prng(seed: number): () => number {
+/** mulberry32: small, fast, good enough for dice (and for tests that sample with a fixed seed). */
+export function prng(seed: number): () => number {
   let state = seed >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -20,7 +20,15 @@ import { DuplicateClaimError } from "../errors";
 import { type Props, type ResourceHandler } from "./protocol";
 import { containsUnknown } from "./protocol";
 import { clientForProps } from "./context";
-import { CLOCK_SKEW_MS, journaled, unfinishedCreateOf, type CreateIdentity } from "./interruptedCreates";
+import { runLedger } from "./runLedger";
+import {
+  CLOCK_SKEW_MS,
+  journaled,
+  recordedInState,
+  unfinishedCreateOf,
+  type CreateIdentity,
+  type UnfinishedCreate,
+} from "./interruptedCreates";
 
 /** The hidden input that carries the resource's name from the class to the handler. */
 export const CLAIMANT_KEY = "__claimant";
@@ -191,34 +199,67 @@ function takeKeys(
 const creating = new Map<string, CreateIdentity>();
 
 /**
- * When an earlier create of this very resource (the one now creating) started and never answered: what a
- * killed run left. For what cannot be listed as an object (a pending invitation), the time alone.
+ * The objects `leftByUnfinishedCreate` gave each running create to take over (ids in lower case), by kind and
+ * claimant: a create that answers with one of them repaired a killed run's create (runLedger.ts, `recordRepair`).
  */
-export function unfinishedCreateStartedAt(kind: string, inputs: Props): number | undefined {
+const offered = new Map<string, Set<string>>();
+
+/** What an earlier create of this very resource (the one now creating) left that its state may not hold. */
+function unfinishedCreateFor(kind: string, inputs: Props): UnfinishedCreate | undefined {
   const claimant = claimantOf(inputs);
   const identity = claimant === undefined ? undefined : creating.get(slotOf(kind, claimant));
   return identity && unfinishedCreateOf(identity);
 }
 
 /**
- * Of the objects a create met (same natural key), the one an earlier, unfinished create of this very resource
- * made: there was such a create (interruptedCreates.ts), the object is not older than it, no other resource of
- * the run records it, and it is the only one. Such an object is taken over instead of refused.
+ * When an earlier create of this very resource (the one now creating) started whose object the state may not
+ * hold: what a killed run left. For what cannot be listed as an object (a pending invitation), the time alone.
+ */
+export function unfinishedCreateStartedAt(kind: string, inputs: Props): number | undefined {
+  return unfinishedCreateFor(kind, inputs)?.startedAt;
+}
+
+/**
+ * Of the objects a create met (same natural key), the one an earlier create of this very resource made or took
+ * over and the state may not hold (interruptedCreates.ts), recorded by no other resource of the run: exactly the
+ * id that create answered with, when it answered; else the only one no older than the create that has not
+ * answered. Such an object is taken over instead of refused. `namesObject`: whether a recorded id is an object's
+ * (a User recorded as a pending invitation is not: the user it becomes is found by time).
  */
 export function leftByUnfinishedCreate<T extends { id: string; createdAt?: string | null }>(
   kind: string,
   inputs: Props,
   met: T[],
+  namesObject: (recordedId: string) => boolean = () => true,
 ): T | undefined {
-  const startedAt = unfinishedCreateStartedAt(kind, inputs);
-  if (startedAt === undefined) return undefined;
-  const ours = met.filter(
-    (object) =>
-      !heldByAnother(kind, object.id, inputs) &&
-      (typeof object.createdAt !== "string" || Date.parse(object.createdAt) >= startedAt - CLOCK_SKEW_MS),
-  );
-  return ours.length === 1 ? ours[0] : undefined;
+  const unfinished = unfinishedCreateFor(kind, inputs);
+  if (unfinished === undefined) return undefined;
+  const candidates = met.filter((object) => !heldByAnother(kind, object.id, inputs));
+  const recorded = unfinished.id !== undefined && namesObject(unfinished.id) ? unfinished.id : undefined;
+  const exact = candidates.find((object) => object.id.toLowerCase() === recorded?.toLowerCase());
+  const since = recorded === undefined ? unfinished.startedAt : unfinished.since;
+  const ours =
+    since === undefined
+      ? []
+      : candidates.filter(
+          (object) =>
+            typeof object.createdAt !== "string" || Date.parse(object.createdAt) >= since - CLOCK_SKEW_MS,
+        );
+  const found = exact ?? (ours.length === 1 ? ours[0] : undefined);
+  const claimant = claimantOf(inputs);
+  if (found && claimant !== undefined) offered.get(slotOf(kind, claimant))?.add(found.id.toLowerCase());
+  return found;
 }
+
+/** The notes an operation with these properties (declared, or recorded: either carries `__claimant`) can end. */
+const noteScope = (kind: string, ...props: Props[]) => ({
+  project: process.env.PULUMI_PROJECT ?? "",
+  stack: props.map(stackOf).find((stack) => stack !== "") ?? "",
+  kind,
+});
+
+/** The run ledger's key for an object a repairing create answered with (ids compare without case). */
+const repairedObject = (kind: string, id: string) => `repaired:${kind}/${id.toLowerCase()}`;
 
 async function organizationOf(props: Props): Promise<string> {
   return (await clientForProps(props).assertV3Token()).organization_id;
@@ -258,6 +299,7 @@ export function claimed(definition: ClaimedKind, handler: ResourceHandler): Reso
 
     // An `up` checks resolved inputs, so check took the keys; diff adds the id the resource records.
     async diff(id, olds, news) {
+      recordedInState(noteScope(kind, news, olds), id);
       holdObject(definition, id, news);
       return handler.diff(id, olds, news);
     },
@@ -284,15 +326,23 @@ export function claimed(definition: ClaimedKind, handler: ResourceHandler): Reso
       const running = slotOf(kind, claimant);
       creating.set(running, identity);
       try {
-        const result = await journaled(identity, () => handler.create(inputs));
-        holdObject(definition, result.id, inputs);
+        offered.set(running, new Set());
+        const result = await journaled(identity, async () => {
+          const made = await handler.create(inputs);
+          holdObject(definition, made.id, inputs);
+          if (offered.get(running)?.has(made.id.toLowerCase()))
+            runLedger.recordRepair(repairedObject(kind, made.id));
+          return made;
+        });
         return { ...result, outs: withClaimant(result.outs, inputs) };
       } finally {
         creating.delete(running);
+        offered.delete(running);
       }
     },
 
     async read(id, props) {
+      recordedInState(noteScope(kind, props), id);
       const result = await handler.read(id, props);
       return {
         ...result,
@@ -302,12 +352,17 @@ export function claimed(definition: ClaimedKind, handler: ResourceHandler): Reso
     },
 
     async update(id, olds, news) {
+      recordedInState(noteScope(kind, news, olds), id);
       holdObject(definition, id, news);
       const result = await handler.update(id, olds, news);
       return { ...result, outs: withClaimant(result.outs, news) };
     },
 
     async delete(id, props) {
+      recordedInState(noteScope(kind, props), id);
+      // The old instance of a resource whose create in this run repaired a killed run's by taking this very
+      // object over (runLedger.ts): the new instance records it, so the old one is only forgotten.
+      if (runLedger.wasRepaired(repairedObject(kind, id))) return;
       await handler.delete(id, props);
       claims.release(slotOf("id", kind, id));
     },

@@ -22,6 +22,12 @@
  * (after the creates) would reset or detach what the new name now holds. Such writes are recorded by object
  * (`recordWrite`), and the delete of another resource that records the same object leaves it alone.
  *
+ * A create that repairs what a killed run left (it found a note of an earlier, unfinished create of the same
+ * resource: interruptedCreates.ts) may answer with an object the state already holds under an older instance: the
+ * killed run's checkpoint recorded it, and this run replaces that resource create-first (`pulumi up --replace`, a
+ * taint), for which the engine asks the provider no diff that would have shown it. The engine then deletes the
+ * old instance, which is the object the new one now records: that delete only forgets it (`recordRepair`).
+ *
  * And a Tag renamed in the run while a TagSet or Device writes tags by name, with no dependency between them,
  * must give the same result in whichever order the engine runs the two: `tagNames`.
  */
@@ -81,6 +87,7 @@ function stringsIn(value: unknown, found: string[] = []): string[] {
 export class RunLedger {
   private readonly refusedFor = new Set<string>();
   private readonly written = new Set<string>();
+  private readonly repaired = new Set<string>();
   /**
    * This run's id. A resource whose write is recorded keeps it in its outputs, so its own delete later in the same
    * process (a test harness drives one plugin through a whole lifecycle) tells itself apart from the old name of
@@ -106,6 +113,19 @@ export class RunLedger {
    */
   recordWrite(object: string): void {
     this.written.add(object);
+  }
+
+  /**
+   * A create of this run that repaired a killed run's create answered with `object` (a key naming the kind and the
+   * object id): no delete of this run may remove it, since the resource that create was for records it now.
+   */
+  recordRepair(object: string): void {
+    this.repaired.add(object);
+  }
+
+  /** Whether a repairing create of this run answered with `object` (see recordRepair). */
+  wasRepaired(object: string): boolean {
+    return this.repaired.has(object);
   }
 
   /** Whether a create of this run wrote `object` (see recordWrite). */

@@ -130,7 +130,10 @@ export const userHandler: KindHandler<UserProperties> = {
     } else {
       const made = await createOrInvite(client, want, inputs.invite, {
         startedAt: unfinishedCreateStartedAt(userIdentity.kind, inputs),
-        made: (user) => leftByUnfinishedCreate(userIdentity.kind, inputs, [user]) !== undefined,
+        // A pending invitation's id names no user: the user it became is found by time.
+        made: (user) =>
+          leftByUnfinishedCreate(userIdentity.kind, inputs, [user], (id) => !isInvitationId(id)) !==
+          undefined,
       });
       // Invited, but no user record yet: recorded as a pending invitation (see invitation.ts).
       if (!("user" in made))
