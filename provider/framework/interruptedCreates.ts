@@ -174,12 +174,16 @@ export function settleAnsweredCreates(): void {
 }
 
 /**
- * Whether this process is the engine's dynamic-provider plugin (`pulumi-resource-pulumi-nodejs` runs the SDK's
- * `cmd/dynamic-provider`): the only process whose SIGINT means "the run is over" (the engine's plugin Close sends it
- * to the plugin's own process group, which a terminal's Ctrl+C does not reach). A program or a test process
- * keeps its own SIGINT behaviour.
+ * Whether this process is a plugin the engine started: the dynamic-provider plugin (`pulumi-resource-pulumi-nodejs`
+ * runs the SDK's `cmd/dynamic-provider`) or this package's own (`pulumi-resource-devicemgmt` runs
+ * `plugin/main.js`). Only there does SIGINT mean "the run is over" (the engine's plugin Close sends it to the
+ * plugin's own process group, which a terminal's Ctrl+C does not reach). A program or a test process keeps its own
+ * SIGINT behaviour.
  */
-const isEnginePlugin = () => /[\\/]cmd[\\/]dynamic-provider([\\/]index\.js)?$/.test(process.argv[1] ?? "");
+const isEnginePlugin = () =>
+  /[\\/]cmd[\\/]dynamic-provider([\\/]index\.js)?$|[\\/]provider[\\/]plugin[\\/]main\.[jt]s$/.test(
+    process.argv[1] ?? "",
+  );
 
 /**
  * Whether an answered create's note waits for the end of the run (the engine's plugin, whose answer reaches the
