@@ -22,6 +22,8 @@ interface PhaseRecord {
 interface BenchRecord {
   command: string;
   date: string;
+  /** False in a run stopped before its last phase (bench.ts writes the JSON after every phase). */
+  complete?: boolean;
   machine: { loadAverage1m: { start: number; end: number } };
   phases: PhaseRecord[];
   noopPhases: PhaseRecord[];
@@ -48,7 +50,8 @@ function main(): void {
   for (const [i, r] of records.entries()) {
     const load = r.machine.loadAverage1m;
     console.log(
-      `${path.basename(files[i])}: ${r.date}, \`${r.command}\`, load average ${load.start.toFixed(1)} → ${load.end.toFixed(1)}`,
+      `${path.basename(files[i])}: ${r.date}, \`${r.command}\`, load average ${load.start.toFixed(1)} → ` +
+        `${load.end.toFixed(1)}${r.complete === false ? `; stopped after ${r.phases.length} phases` : ""}`,
     );
   }
   // The size of a run is its create's resources (the program's custom resources).
@@ -75,14 +78,16 @@ function main(): void {
       const { a, b } = fitLinearQuadratic(measured);
       const largest = Math.max(...measured.map((p) => p.n));
       const quadratic = b * largest ** 2;
+      // Fewer than two sizes measured: no fit ("-").
+      const shown = (x: number, digits: number) => (Number.isFinite(x) ? x.toFixed(digits) : "-");
       rows.push([
         series,
         phase,
-        ...points.map((p) => (Number.isFinite(p.y) ? p.y.toFixed(2) : "-")),
-        k.toFixed(2),
-        (a * 1000).toFixed(2),
-        (b * 1e6).toFixed(3),
-        `${Math.round((100 * quadratic) / (a * largest + quadratic))}%`,
+        ...points.map((p) => shown(p.y, 2)),
+        shown(k, 2),
+        shown(a * 1000, 2),
+        shown(b * 1e6, 3),
+        `${shown((100 * quadratic) / (a * largest + quadratic), 0)}%`,
       ]);
     }
   }
