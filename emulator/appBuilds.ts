@@ -5,7 +5,7 @@
  * listed: the emulator's reading is that a build exists from its complete on, as a file does (documents silent).
  * Seeded builds have no processing record: they are available.
  */
-import type { AppVersion } from "./catalog-model";
+import type { AppVersion } from "./catalogModel";
 
 /** The OpenAPI's twelve statuses of a build, in order; `pending` is before the complete, `error` the end of a failure. */
 export const BUILD_STATUSES = [

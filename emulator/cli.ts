@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /** `devicemgmt-emulator` / `npm run emulator`: run the v3 emulator in the foreground. */
 import { parseArgs } from "node:util";
-import { IMAGE_TYPES } from "./experience-model";
+import { IMAGE_TYPES } from "./experienceModel";
 import { startEmulator } from "./index";
 import type { EmulatorOptions, StrictOptions } from "./types";
 

@@ -1,7 +1,9 @@
-/** The emulator's stored records (the persisted shape) and the per-organization tables that hold them. */
+/**
+ * The emulator's core stored records and the per-organization tables that hold them. The catalogue's and the
+ * experiences' records build on these (catalogModel.ts, experienceModel.ts); storedState.ts gathers them all into
+ * the state file's shape. Nothing here imports those, so the model reads from the bottom up.
+ */
 import type { Permission, RoleType } from "./permissions";
-import type { Custom3DEnvironment, ExperienceRecord, Image, Theme } from "./experience-model";
-import type { AppBundle, AppFile, AppVersion, ChannelRollout, Tag } from "./catalog-model";
 
 export interface Timestamps {
   createdAt: string;
@@ -154,6 +156,18 @@ export interface ReleaseChannel extends Timestamps {
   rollout?: ChannelRollout;
 }
 
+/**
+ * The current rollout of a release channel: which version it delivers since when (on the emulator clock), and
+ * what each device it reached then had installed. A channel without one delivers its build since its creation.
+ */
+export interface ChannelRollout {
+  versionId: string;
+  version: string;
+  startedAt: string;
+  /** Device id -> the version it had installed from this channel when the rollout started (null: none). */
+  installedBefore: Record<string, string | null>;
+}
+
 export interface FileItem extends Timestamps {
   id: string;
   filename: string;
@@ -269,37 +283,4 @@ export interface OrgTables {
   releaseChannels: Table<ReleaseChannel>;
   files: Table<FileItem>;
   videos: Table<Video>;
-}
-
-/** The persisted form of the whole store. */
-export interface StoredState {
-  format: "devicemgmt-emulator-state";
-  version: 1;
-  /** How far the emulator clock was advanced (control endpoint); absent in older files (0). */
-  clockOffsetMs?: number;
-  deviceModels: DeviceModel[];
-  orgs: {
-    org: Organization;
-    roles: Role[];
-    users: User[];
-    groups: Group[];
-    devices: Device[];
-    apps: App[];
-    releaseChannels: ReleaseChannel[];
-    files: FileItem[];
-    videos: Video[];
-    /** Oldest first. Absent in state files written before audit records existed. */
-    auditLogs?: AuditRecord[];
-    /** Absent in state files written before experiences existed: the seeded catalogue is filled in on load. */
-    images?: Image[];
-    custom3DEnvironments?: Custom3DEnvironment[];
-    themes?: Theme[];
-    experiences?: ExperienceRecord[];
-    /** Absent in state files written before tags and app versions existed: derived on load. */
-    tags?: Tag[];
-    appVersions?: AppVersion[];
-    appBundles?: AppBundle[];
-    /** Absent in state files written before bundles could be made: none. */
-    appFiles?: AppFile[];
-  }[];
 }

@@ -7,7 +7,7 @@
 import { promises as fs } from "node:fs";
 import * as path from "node:path";
 import { z } from "zod";
-import type { StoredState } from "./model";
+import type { StoredState } from "./storedState";
 
 const storedStateHeader = z
   .object({ format: z.literal("devicemgmt-emulator-state"), version: z.literal(1) })

@@ -8,9 +8,15 @@
  */
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import type { ChannelRollout } from "./catalog-model";
-import type { ReleaseChannel } from "./model";
-import type { OrgState } from "./store";
+import type { ChannelRollout, OrgTables, ReleaseChannel } from "./model";
+
+/**
+ * What a rollout reads of an organization (the store's OrgState is one): the devices a channel reaches through
+ * their group or directly. Declared here so the store, which owns the simulator, is not imported back.
+ */
+export type RolloutScope = Pick<OrgTables, "groups" | "devices" | "releaseChannels"> & {
+  deviceIdsIn(groupId: string): ReadonlySet<string>;
+};
 
 export interface RolloutConfig {
   /** Time (ms on the emulator clock) by which every reached device has installed (or failed). */
@@ -150,7 +156,7 @@ export class RolloutSimulator {
   }
 
   /** The devices a channel reaches (through their group or directly), each with when it was first reached. */
-  reached(org: OrgState, channel: ReleaseChannel): Map<string, string> {
+  reached(org: RolloutScope, channel: ReleaseChannel): Map<string, string> {
     const reached = new Map<string, string>();
     for (const group of org.groups.values()) {
       const attachment = group.isConfigured && group.releaseChannels.find((a) => a.id === channel.id);
@@ -168,7 +174,7 @@ export class RolloutSimulator {
   }
 
   /** Device statuses of a channel, in the organization's device list order. */
-  statuses(org: OrgState, channel: ReleaseChannel): DeviceInstallStatus[] {
+  statuses(org: RolloutScope, channel: ReleaseChannel): DeviceInstallStatus[] {
     const reached = this.reached(org, channel);
     const rollout = rolloutOf(channel);
     const now = this.nowMs();
@@ -219,7 +225,7 @@ export class RolloutSimulator {
    * rollout starts at `now` (the request's instant).
    */
   startRollout(
-    org: OrgState,
+    org: RolloutScope,
     channel: ReleaseChannel,
     versionId: string,
     version: string,
@@ -232,7 +238,7 @@ export class RolloutSimulator {
   }
 
   /** Devices with some version of the app installed through any of its channels. */
-  installedDeviceCount(org: OrgState, appId: string): number {
+  installedDeviceCount(org: RolloutScope, appId: string): number {
     const installed = new Set<string>();
     for (const channel of org.releaseChannels.values()) {
       if (channel.appId !== appId) continue;

@@ -12,11 +12,11 @@ import type {
   FileItem,
   ReleaseChannel,
   Role,
-  StoredState,
   User,
   Video,
 } from "./model";
 import { SYSTEM_ROLES } from "./permissions";
+import type { StoredOrg, StoredState } from "./storedState";
 
 /** A UUID (version 5 layout) derived from a key, so seeded ids are the same on every start. */
 export function seedId(key: string): string {
@@ -265,7 +265,7 @@ function seedOrganization(
   which: keyof typeof SEED_ORGS,
   deviceModels: DeviceModel[],
   deviceCount: number,
-): StoredState["orgs"][number] {
+): StoredOrg {
   const ref = SEED_ORGS[which];
   const slug = ref.slug;
   const modelId = new Map(deviceModels.map((m) => [m.name, m.id]));

@@ -12,7 +12,7 @@ import { z } from "zod";
 import { ApiError, statusPhrase } from "./errors";
 import type { FaultInjector, RequestFaults } from "./faults";
 import type { StateFile } from "./persistence";
-import type { FixedWindowRateLimiter } from "./rate-limit";
+import type { FixedWindowRateLimiter } from "./rateLimit";
 import {
   RequestContext,
   type AuthMode,

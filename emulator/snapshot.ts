@@ -1,7 +1,7 @@
 /** Plain-JSON view of one organization's mutable state, for test assertions (not an API shape). */
 import type { OrgState } from "./store";
 import type { OrgSnapshot } from "./types";
-import { THEME_COLORS } from "./experience-model";
+import { THEME_COLORS } from "./experienceModel";
 
 export function snapshotOf(org: OrgState): OrgSnapshot {
   const groups = [...org.groups.list()].reverse();

@@ -11,22 +11,16 @@ import {
   type OrgTables,
   type ReleaseChannel,
   type Role,
-  type StoredState,
   type User,
   type Video,
 } from "./model";
 import { SYSTEM_ROLES } from "./permissions";
-import { ExperienceBook, type Custom3DEnvironment, type Image, type Theme } from "./experience-model";
-import { seedExperienceCatalogue } from "./experience-seed";
-import {
-  seedTags,
-  seedVersions,
-  type AppBundle,
-  type AppFile,
-  type AppVersion,
-  type Tag,
-} from "./catalog-model";
+import { ExperienceBook, type Custom3DEnvironment, type Image, type Theme } from "./experienceModel";
+import { seedExperienceCatalogue } from "./experienceSeed";
+import type { AppBundle, AppFile, AppVersion, Tag } from "./catalogModel";
+import { seedTags, seedVersions } from "./catalogSeed";
 import { RolloutSimulator } from "./rollout";
+import type { StoredOrg, StoredState } from "./storedState";
 
 /** Audit records kept per organization; the oldest are dropped beyond this (the real service keeps more). */
 export const MAX_AUDIT_RECORDS = 10_000;
@@ -71,7 +65,7 @@ export class OrgState implements OrgTables {
   /** group id -> ids of the devices in it */
   private readonly memberIds = new Map<string, Set<string>>();
 
-  constructor(data: StoredState["orgs"][number]) {
+  constructor(data: StoredOrg) {
     this.org = data.org;
     this.roles = new Table(data.roles);
     this.users = new Table(data.users);
@@ -115,7 +109,7 @@ export class OrgState implements OrgTables {
       if (device.groupId) addToIndex(this.memberIds, device.groupId, device.id);
   }
 
-  toStored(): StoredState["orgs"][number] {
+  toStored(): StoredOrg {
     return {
       org: this.org,
       roles: [...this.roles.values()],

@@ -1,5 +1,5 @@
 /** Public types of the emulator's in-process API (the contract other parts of the project build on). */
-import type { ImageType } from "./experience-model";
+import type { ImageType } from "./experienceModel";
 import type { RolloutConfig } from "./rollout";
 
 export type { DeviceInstallStatus, RolloutConfig } from "./rollout";

@@ -13,7 +13,8 @@ import { KINDS } from "./kinds";
 import type { ResourceHandler } from "./framework/framework";
 import { bindStackSettings } from "./framework/context";
 import { pinnedToOrganization } from "./framework/organization";
-import { claimed } from "./framework/claims";
+import { claimed, urnOf } from "./framework/claims";
+import { connectLogsToEngine, onResource } from "./framework/resourceLog";
 
 const handlers = Object.fromEntries(
   Object.values(KINDS).map((definition) => [
@@ -26,6 +27,7 @@ const handlers = Object.fromEntries(
 export async function configure(req: pulumi.dynamic.ConfigureRequest): Promise<void> {
   const settings: StackSettings = stackSettingsFrom((key) => req.config.get(key));
   bindStackSettings(settings);
+  connectLogsToEngine();
 }
 
 export function handler(kind: string): ResourceHandler {
@@ -46,12 +48,12 @@ export function provider(kind: string): pulumi.dynamic.ResourceProvider {
     const kindHandler = handler(kind);
     found = {
       configure,
-      check: (olds, news) => kindHandler.check(olds, news),
-      diff: (id, olds, news) => kindHandler.diff(id, olds, news),
-      create: (inputs) => kindHandler.create(inputs),
-      read: (id, props) => kindHandler.read(id, props),
-      update: (id, olds, news) => kindHandler.update(id, olds, news),
-      delete: (id, props) => kindHandler.delete(id, props),
+      check: (olds, news) => onResource(urnOf(news), () => kindHandler.check(olds, news)),
+      diff: (id, olds, news) => onResource(urnOf(news), () => kindHandler.diff(id, olds, news)),
+      create: (inputs) => onResource(urnOf(inputs), () => kindHandler.create(inputs)),
+      read: (id, props) => onResource(urnOf(props), () => kindHandler.read(id, props)),
+      update: (id, olds, news) => onResource(urnOf(news), () => kindHandler.update(id, olds, news)),
+      delete: (id, props) => onResource(urnOf(props), () => kindHandler.delete(id, props)),
     };
     providers.set(kind, found);
   }

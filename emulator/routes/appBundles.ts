@@ -28,7 +28,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { BUNDLE_PROCESSING_MS, type AppBundle, type AppFile } from "../catalog-model";
+import { BUNDLE_PROCESSING_MS, type AppBundle, type AppFile } from "../catalogModel";
 import { created, ok, type RequestContext, type RouteDefinition } from "../context";
 import { FieldErrorCollector, invalid, notFound, parseOrThrow } from "../errors";
 import type { PendingUpload } from "../uploads";

@@ -20,11 +20,11 @@
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { BUILD_STEP_MS, FAULT_REASON, buildStatus } from "../appBuilds";
-import type { AppBundle, AppVersion } from "../catalog-model";
+import type { AppBundle, AppVersion } from "../catalogModel";
 import { ok, type RequestContext, type RouteDefinition } from "../context";
 import { invalid, notFound, parseOrThrow } from "../errors";
 import type { App } from "../model";
-import { checkParts, completeBody, pendingUpload, presignBody } from "./uploads";
+import { checkParts, completeBody, pendingUpload, presignBody } from "./multipartUpload";
 
 const initiateBody = z.object({ filename: z.string().trim().min(1).max(255) });
 

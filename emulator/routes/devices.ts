@@ -6,7 +6,7 @@ import { FieldErrorCollector, forbidden, invalid, notFound, parseOrThrow } from 
 import type { Device } from "../model";
 import { deviceView, releaseChannelView, attachedReleaseChannels } from "../views";
 import { attachmentAuditSubject, deviceLabel } from "./audit";
-import { devicesMatching } from "./device-filters";
+import { devicesMatching } from "./deviceFilters";
 import { ensureTags, resolveTagNames } from "./tags";
 
 const tag = z.string().trim().min(1).max(255);

@@ -14,12 +14,12 @@ import {
   type ExperienceRecord,
   type HeadsetMode,
   type DeviceMode,
-} from "../experience-model";
+} from "../experienceModel";
 import type { Permission } from "../permissions";
 import { deviceLabel } from "./audit";
-import { isMetaHmsDevice } from "./device-filters";
-import { ExperienceRules, type BodyKey } from "./experience-rules";
-import { experienceView, unsetExperienceView } from "./experience-views";
+import { isMetaHmsDevice } from "./deviceFilters";
+import { ExperienceRules, type BodyKey } from "./experienceRules";
+import { experienceView, unsetExperienceView } from "./experienceViews";
 
 interface Holder {
   type: "group" | "device";

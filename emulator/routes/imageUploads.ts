@@ -12,15 +12,15 @@
  * examples are `image/jpeg`); an uploaded environment's `objectName` is the uploaded file's name (the
  * OpenAPI's examples), an image's is `<id>.<extension>` with `originalFileName` the uploaded name. Which type an
  * uploaded image gets: switch `uploadedImageType` (absent: `unknown`, which every image slot of an experience
- * takes; experience-rules.ts).
+ * takes; experienceRules.ts).
  */
 import { z } from "zod";
 import { created, ok, type RequestContext, type RouteDefinition } from "../context";
 import { invalid, parseOrThrow } from "../errors";
-import type { Custom3DEnvironment, Image } from "../experience-model";
+import type { Custom3DEnvironment, Image } from "../experienceModel";
 import type { UploadKind } from "../uploads";
-import { custom3DEnvironmentView, imageView } from "./experience-views";
-import { checkParts, completeBody, pendingUpload, presignRoute } from "./uploads";
+import { custom3DEnvironmentView, imageView } from "./experienceViews";
+import { checkParts, completeBody, pendingUpload, presignRoute } from "./multipartUpload";
 
 /** How long an uploaded image or environment stays `pending` (emulator clock). */
 export const PROCESSING_MS = 2_000;

@@ -10,7 +10,7 @@
  */
 import { z } from "zod";
 import { buildStatus } from "../appBuilds";
-import { bundleStatus, type AppBundle, type AppVersion } from "../catalog-model";
+import { bundleStatus, type AppBundle, type AppVersion } from "../catalogModel";
 import { ok, type RequestContext, type RouteDefinition } from "../context";
 import { FieldErrorCollector, notFound, parseOrThrow } from "../errors";
 import type { App, ReleaseChannel } from "../model";

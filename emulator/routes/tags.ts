@@ -10,7 +10,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { Tag } from "../catalog-model";
+import type { Tag } from "../catalogModel";
 import { created, noContent, ok, type RequestContext, type RouteDefinition } from "../context";
 import { FieldErrorCollector, invalid, notFound, parseOrThrow } from "../errors";
 import type { Permission } from "../permissions";

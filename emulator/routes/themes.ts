@@ -6,8 +6,8 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { created, noContent, ok, type RequestContext, type RouteDefinition } from "../context";
 import { invalid, notFound, parseOrThrow } from "../errors";
-import { IMAGE_TYPES, THEME_COLORS, type Image, type Theme } from "../experience-model";
-import { custom3DEnvironmentView, imageView, themeView } from "./experience-views";
+import { IMAGE_TYPES, THEME_COLORS, type Image, type Theme } from "../experienceModel";
+import { custom3DEnvironmentView, imageView, themeView } from "./experienceViews";
 import { settleProcessing } from "./imageUploads";
 
 /** "hex format" (OpenAPI): the emulator reads it as `#RRGGBB`, either case, kept as sent unless lowercased. */

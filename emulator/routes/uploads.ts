@@ -24,30 +24,16 @@
  */
 import { z } from "zod";
 import { ok, type RequestContext, type RouteDefinition } from "../context";
-import { FieldErrorCollector, invalid, notFound, parseOrThrow } from "../errors";
+import { FieldErrorCollector, invalid, parseOrThrow } from "../errors";
 import type { FileItem, Video, VideoRendering } from "../model";
-import { MAX_PART_NUMBER, MIN_PART_BYTES, type PendingUpload, type UploadKind } from "../uploads";
 import { fileView, videoView } from "../views";
 import { completeBundleFile, requirePending } from "./appBundles";
+import { checkParts, completeBody, pendingUpload, presignRoute } from "./multipartUpload";
 
 const initiateBody = z.object({
   filename: z.string().trim().min(1).max(255),
   path: z.string().trim().min(1).max(1024),
   appBundleId: z.guid().optional(),
-});
-
-const partNumber = z.number().int().min(1).max(MAX_PART_NUMBER);
-
-export const presignBody = z.object({
-  key: z.string().min(1),
-  uploadId: z.string().min(1),
-  partNumbers: z.array(partNumber).min(1).max(4),
-});
-
-export const completeBody = z.object({
-  key: z.string().min(1),
-  uploadId: z.string().min(1),
-  parts: z.array(z.object({ partNumber, eTag: z.string().min(1) })).min(1),
 });
 
 const completeFileBody = completeBody.extend({
@@ -111,75 +97,10 @@ export function videoRendering(
   };
 }
 
-/** The pending upload the path names (`idParam`), its key and upload id as the body repeats them. */
-export function pendingUpload(
-  ctx: RequestContext,
-  kind: UploadKind,
-  idParam: string,
-  body: { key: string; uploadId: string },
-): PendingUpload {
-  const upload = ctx.services.uploads.find(kind, ctx.org.org.id, ctx.params[idParam]);
-  if (!upload) throw notFound();
-  const errors = new FieldErrorCollector();
-  if (body.key !== upload.key) errors.add("key", "The selected key is invalid.");
-  if (body.uploadId !== upload.uploadId) errors.add("uploadId", "The selected upload id is invalid.");
-  errors.throwIfAny();
-  return upload;
-}
-
-/** ETags as storage answers them are quoted; clients often send them bare. Both name the same part. */
-const bareETag = (eTag: string) => eTag.replace(/^"(.*)"$/, "$1");
-
-/** Every part named once, ascending, received with that ETag; under `s3PartSizes`, all but the last ≥ 5 MiB. */
-export function checkParts(
-  ctx: RequestContext,
-  upload: PendingUpload,
-  parts: { partNumber: number; eTag: string }[],
-) {
-  const errors = new FieldErrorCollector();
-  parts.forEach((part, i) => {
-    if (i > 0 && part.partNumber <= parts[i - 1].partNumber)
-      errors.add(
-        `parts.${i}.partNumber`,
-        "The parts must be listed once each, in ascending order of partNumber.",
-      );
-    const received = upload.parts.get(part.partNumber);
-    if (!received) errors.add(`parts.${i}.partNumber`, `Part ${part.partNumber} was not uploaded.`);
-    else if (bareETag(received.eTag) !== bareETag(part.eTag))
-      errors.add(`parts.${i}.eTag`, `The eTag does not match part ${part.partNumber} as uploaded.`);
-    else if (ctx.services.strict.s3PartSizes && i < parts.length - 1 && received.sizeBytes < MIN_PART_BYTES)
-      errors.add(
-        `parts.${i}`,
-        "Your proposed upload is smaller than the minimum allowed size (5 MiB per part but the last).",
-      );
-  });
-  errors.throwIfAny();
-}
-
 /** Moves what pointed at the replaced file (groups' and devices' files) to the file that replaces it. */
 function repoint(ctx: RequestContext, fromId: string, toId: string): void {
   for (const holder of [...ctx.org.groups.values(), ...ctx.org.devices.values()])
     for (const attachment of holder.files) if (attachment.id === fromId) attachment.id = toId;
-}
-
-/** `POST /{kind}/{id}/pre-sign`: a URL on the storage endpoint per part asked for. */
-export function presignRoute(kind: UploadKind, idParam: string): RouteDefinition {
-  return {
-    method: "POST",
-    path: `/${kind}/:${idParam}/pre-sign`,
-    auth: "user",
-    handler: (ctx) => {
-      ctx.access.require("CONTENT__MANAGE");
-      const body = parseOrThrow(presignBody, ctx.body);
-      const upload = pendingUpload(ctx, kind, idParam, body);
-      return ok(
-        body.partNumbers.map((n) => ({
-          partNumber: n,
-          presignedUrl: ctx.services.uploads.presign(upload, n),
-        })),
-      );
-    },
-  };
 }
 
 export const uploadRoutes: RouteDefinition[] = [

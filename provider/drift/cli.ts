@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
  * devicemgmt-drift: compares an organization with the states of the stacks that manage it and reports what no
- * stack manages, what changed outside Pulumi and what is gone, with the audit records that explain each (see the
- * README's "Drift report").
+ * stack manages, what changed outside Pulumi and what is gone, with the audit records that explain each (see
+ * docs/guide/drift.md).
  */
 import {
   apiTokenFromEnv,
@@ -25,7 +25,7 @@ import { renderMarkdown } from "./render";
 import { driftReport, type DriftReport } from "./report";
 import { readStackExport } from "./state";
 
-/** The exit codes, as the README documents them. */
+/** The exit codes, as docs/guide/drift.md documents them. */
 export const EXIT = {
   /** Nothing found. */
   clean: 0,
@@ -55,7 +55,7 @@ file per stack that manages part of the organization; a file backend's checkpoin
 each with the audit records about it (who, what, when), newest first. Secrets of the states are never shown.
 
 Options:
-  --ignore FILE       objects managed elsewhere on purpose, one "<kind> <pattern>" a line (see the README);
+  --ignore FILE       objects managed elsewhere on purpose, one "<kind> <pattern>" a line (docs/guide/drift.md);
                       a rule only keeps an object out of "not managed", and one that matches nothing is
                       warned about; the API token's own user is always left out
   --kinds KINDS       comma-separated: ${KIND_NAMES.join(",")} (default: all)

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 /**
  * devicemgmt-export: reads an organization and writes a Pulumi program that declares it, with a stack config
- * file holding the ids to adopt (see the README's "Exporting an organization").
+ * file holding the ids to adopt (see docs/guide/export.md).
  */
 import {
   apiTokenFromEnv,

@@ -411,7 +411,7 @@ export async function groupListFailures(
   if (client === undefined) return [];
   const recorded = new Set(Array.isArray(before) ? before : []);
   const reasons = await Promise.all(
-    ids.map((id: unknown, i) =>
+    ids.map(async (id: unknown, i) =>
       known(id) && !recorded.has(id)
         ? groupFailure(client, `${path}[${i}]`, id, unlessConfigured(client, `${path}[${i}]`, rule))
         : undefined,

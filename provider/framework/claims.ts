@@ -223,6 +223,13 @@ const experienceHolder = (p: Props) =>
 export interface Claimant {
   name: string;
   stack: string;
+  /** The resource's URN, for kinds whose messages show on the resource (resourceLog.ts). */
+  urn?: string;
+}
+
+/** The resource's URN a call carries, if its kind registers one (resourceLog.ts). */
+export function urnOf(props: Props | undefined): string | undefined {
+  return str((props?.[CLAIMANT_KEY] as Partial<Claimant> | null | undefined)?.urn);
 }
 
 /** The resource name a call carries, if any. */

@@ -95,6 +95,12 @@ export interface KindDefinition<
   drift: DriftFacet;
   /** The exporter's section of the generated program for the kind, or why it writes none (export/layout.ts). */
   export: KindSection;
+  /**
+   * The handler writes messages about its resource (upload progress, processing, warnings): the resources carry
+   * their URN so that the CLI shows those messages on them (framework/resourceLog.ts). Off for the kinds that
+   * write none, whose state would only grow by it.
+   */
+  logsOnResource?: true;
 }
 
 /**
@@ -228,7 +234,13 @@ export function registration<P extends PropertySpecs<never>, Args extends object
     name,
     {
       ...registeredInputs(definition.properties, definition.outputs, args),
-      [CLAIMANT_KEY]: { name, stack: pulumi.getStack() } satisfies Claimant,
+      [CLAIMANT_KEY]: {
+        name,
+        stack: pulumi.getStack(),
+        ...(definition.logsOnResource
+          ? { urn: pulumi.createUrn(name, typeToken(definition.type), opts?.parent) }
+          : {}),
+      } satisfies pulumi.Inputs & { [K in keyof Claimant]: pulumi.Input<Claimant[K]> },
       __provider: providerText(definition.kind),
     },
     kindOptions(opts, definition.naturalKey),

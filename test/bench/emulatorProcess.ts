@@ -98,7 +98,7 @@ async function runChild(options: EmulatorProcessOptions): Promise<void> {
     now: () => shadow.hit(Date.now()),
   });
   const send = (message: object) => process.send?.(message);
-  process.on("message", async (request: Request) => {
+  process.on("message", (request: Request) => {
     switch (request.op) {
       case "window":
         return send({ id: request.id, result: shadow.at(Date.now()) });
@@ -107,9 +107,11 @@ async function runChild(options: EmulatorProcessOptions): Promise<void> {
       case "snapshot":
         return send({ id: request.id, result: emulator.snapshot() });
       case "close":
-        await emulator.close();
-        send({ id: request.id, result: null });
-        process.disconnect();
+        // A close that fails ends the child as a failed start does: the bench sees it exit, not a silent hang.
+        emulator.close().then(() => {
+          send({ id: request.id, result: null });
+          process.disconnect();
+        }, exitWith);
     }
   });
   // A bench that dies must not leave its emulator behind: the IPC channel closes with it.
@@ -117,9 +119,11 @@ async function runChild(options: EmulatorProcessOptions): Promise<void> {
   send({ type: "ready", baseUrl: emulator.baseUrl, tokens: emulator.tokens });
 }
 
+function exitWith(error: unknown): never {
+  console.error(error);
+  process.exit(1);
+}
+
 if (process.argv[2] === "--child") {
-  runChild(JSON.parse(process.argv[3]) as EmulatorProcessOptions).catch((error: unknown) => {
-    console.error(error);
-    process.exit(1);
-  });
+  runChild(JSON.parse(process.argv[3]) as EmulatorProcessOptions).catch(exitWith);
 }

@@ -1,5 +1,5 @@
 // The benchmark's floor formula and its mirror of the emulator's rate-limit window.
-import { FixedWindowRateLimiter } from "../../emulator/rate-limit";
+import { FixedWindowRateLimiter } from "../../emulator/rateLimit";
 import { floorMs, WindowShadow } from "./floor";
 
 const base = { parallelism: 16, latencyMs: 40, limit: 2000, windowMs: 60_000 };

@@ -1,6 +1,6 @@
 /**
  * The physical floor of a phase: the least wall time in which the emulator's rate limiter and the engine's
- * parallelism let that many requests through at the added latency. See the README's Performance section.
+ * parallelism let that many requests through at the added latency. See docs/performance.md.
  */
 
 export interface FloorInput {
@@ -42,7 +42,7 @@ export function floorMs(input: FloorInput): number {
 }
 
 /**
- * Mirrors the emulator's fixed window (emulator/rate-limit.ts) from the timestamps of its limiter's clock,
+ * Mirrors the emulator's fixed window (emulator/rateLimit.ts) from the timestamps of its limiter's clock,
  * which the limiter reads once per counted request. Valid while one organization is in use.
  */
 export class WindowShadow {

@@ -1,6 +1,8 @@
 // The repository's Markdown names only files that exist: relative links, links to this repository's files on
 // GitHub, and file paths in backticks (`provider/framework/claims.ts`, or a bare `groupCreate.ts`, looked up by
 // name anywhere in the tree). Files move; a document that still points at the old place misleads its reader.
+// A link to a section (`guide/export.md#content`, `#lookups`) names a heading the Markdown file has: sections
+// move between pages too.
 import * as fs from "fs";
 import * as path from "path";
 import { repoRoot } from "./snippets";
@@ -64,6 +66,42 @@ const topLevel = new Set(entries.filter((entry) => !entry.includes("/")));
 // words are type signatures, not paths.
 const documents = entries.filter((entry) => entry.endsWith(".md") && entry !== "CHANGELOG.md");
 
+/**
+ * The anchors of a Markdown text's headings, as GitHub makes them: the heading's text (code spans as their
+ * text, links as theirs), lower-cased, without punctuation or symbols but `-` and `_`, spaces as `-`; a repeated
+ * anchor gets `-1`, `-2`, ….
+ */
+function anchorsOf(text: string): Set<string> {
+  const tokens = new MarkdownIt().parse(text, {});
+  const anchors = new Set<string>();
+  tokens.forEach((token, index) => {
+    if (token.type !== "heading_open") return;
+    const words = (tokens[index + 1].children ?? [])
+      .filter((child) => child.type === "text" || child.type === "code_inline")
+      .map((child) => child.content)
+      .join("");
+    const base = words
+      .trim()
+      .toLowerCase()
+      .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, "")
+      .replace(/ /g, "-");
+    let anchor = base;
+    for (let n = 1; anchors.has(anchor); n++) anchor = `${base}-${n}`;
+    anchors.add(anchor);
+  });
+  return anchors;
+}
+const anchorCache = new Map<string, Set<string>>();
+/** The anchors of a repository file's headings (none for a file that is not Markdown). */
+function anchorsOfFile(file: string): Set<string> {
+  if (!anchorCache.has(file))
+    anchorCache.set(
+      file,
+      file.endsWith(".md") ? anchorsOf(fs.readFileSync(path.join(repoRoot, file), "utf8")) : new Set(),
+    );
+  return anchorCache.get(file)!;
+}
+
 /** A repository-relative path that should exist, or undefined when `target` is no link into the repository. */
 function linkTarget(document: string, target: string): string | undefined {
   const file = target.split(/[#?]/)[0];
@@ -106,6 +144,17 @@ function problems(document: string, text = fs.readFileSync(path.join(repoRoot, d
       lines.slice(from, to).findIndex((line) => line.includes(needle)),
     ) +
     1;
+  /** A link's section that the Markdown file it leads to (`document` itself for `#…`) has no heading for. */
+  const missingSection = (href: string, block: [number, number]) => {
+    const anchor = /#(.+)$/.exec(href)?.[1];
+    if (anchor === undefined || (/^[a-z][\w+.-]*:/i.test(href) && !href.startsWith(REPOSITORY))) return;
+    const file = href.startsWith("#") ? document : linkTarget(document, href);
+    if (file === undefined || !file.endsWith(".md")) return;
+    const anchors =
+      file === document ? anchorsOf(text) : existing.has(file) ? anchorsOfFile(file) : undefined;
+    if (anchors && !anchors.has(decodeURIComponent(anchor)))
+      found.push(`${document}:${lineOf(block, href)}: link to ${file}#${anchor}: no such section`);
+  };
   const visit = (tokens: Token[], block: [number, number]) => {
     for (const token of tokens) {
       if (token.type === "link_open") {
@@ -113,6 +162,7 @@ function problems(document: string, text = fs.readFileSync(path.join(repoRoot, d
         const target = href.startsWith(REPOSITORY) ? undefined : linkTarget(document, href); // URLs: below
         if (target !== undefined && !existing.has(target))
           found.push(`${document}:${lineOf(block, href)}: link to ${target}: no such path`);
+        if (!generated) missingSection(href, block);
       } else if (token.type === "code_inline" && !generated) {
         const why = missingPath(document, token.content.trim());
         if (why) found.push(`${document}:${lineOf(block, token.content)}: \`${token.content}\`: ${why}`);
@@ -137,14 +187,19 @@ it("checks the repository's documents", () => {
   expect(documents).toEqual(
     expect.arrayContaining([
       "README.md",
+      "CONTRIBUTING.md",
       "docs/architecture.md",
+      "docs/guide/README.md",
+      "docs/troubleshooting.md",
       "emulator/README.md",
+      "examples/ci/README.md",
+      "examples/policy/README.md",
       "docs/reference/README.md",
     ]),
   );
 });
 
-it("every file a document links to or names in backticks exists", () => {
+it("every file a document links to or names in backticks exists, and every section it links to", () => {
   expect(documents.flatMap((document) => problems(document))).toEqual([]);
 });
 
@@ -170,7 +225,19 @@ describe("what counts as a missing file", () => {
       `[here](${REPOSITORY}blob/main/provider/gone.ts#L3)`,
       ["x.md:1: link to provider/gone.ts: no such path"],
     ],
-    [`[here](${REPOSITORY}tree/main/examples/ci) [issues](${REPOSITORY}issues) [a](#anchor)`, []],
+    [
+      `# An anchor\n\n[here](${REPOSITORY}tree/main/examples/ci) [issues](${REPOSITORY}issues) [a](#an-anchor)`,
+      [],
+    ],
+    ["## `adoptId`: which kinds?\n\n[a](#adoptid-which-kinds) [b](README.md#quick-start)", []],
+    ["[a](#gone)", ["x.md:1: link to x.md#gone: no such section"]],
+    [
+      `[a](README.md#gone) [b](${REPOSITORY}blob/main/docs/guide/export.md#gone)`,
+      [
+        "x.md:1: link to README.md#gone: no such section",
+        "x.md:1: link to docs/guide/export.md#gone: no such section",
+      ],
+    ],
   ])("%s", (markdown, expected) => {
     expect(problems("x.md", markdown)).toEqual(expected);
   });

@@ -1,6 +1,6 @@
 /** Themes (system and custom), images by type, custom 3D environments. */
 import type { RunningEmulator } from "../../emulator";
-import { IMAGE_TYPES } from "../../emulator/experience-model";
+import { IMAGE_TYPES } from "../../emulator/experienceModel";
 import { catalogue, homeBody } from "./experience-helpers";
 import {
   client,

@@ -8,6 +8,7 @@ import {
   STEP_KINDS,
   type CheckFailure,
   type EngineError,
+  type Message,
   type PolicyViolation,
   type ProviderOperation,
   type RunResult,
@@ -106,6 +107,7 @@ export interface FoldedRun {
   operations: ProviderOperation[];
   errors: EngineError[];
   warnings: string[];
+  messages: Message[];
   /** Every diagnostic's text, the plugins' stderr included (as the CLI shows it). */
   diagnostics: string;
   /** The stack's outputs as the last event reported them (secrets as "[secret]"). */
@@ -128,6 +130,7 @@ export function foldEvents(
     operations: [],
     errors: [],
     warnings: [],
+    messages: [],
     diagnostics: "",
     policyViolations: [],
     policyPacks: {},
@@ -196,6 +199,8 @@ export function foldEvents(
       if ((severity as string) === "debug") continue;
       run.diagnostics += message;
       if (severity === "warning") run.warnings.push(trimmed(message));
+      if (severity === "info" || severity === "warning")
+        run.messages.push({ severity, ...(urn ? { urn } : {}), message: trimmed(message) });
       if (severity !== "error") continue;
       const failure = CHECK_FAILURE.exec(trimmed(message));
       if (urn && failure) {
@@ -294,6 +299,7 @@ export function runResult(
     ok: ended.ok && errors.length === 0,
     errors,
     warnings: folded.warnings,
+    messages: folded.messages,
     steps: folded.steps,
     operations: folded.operations,
     outputs: program.outputs,

@@ -43,17 +43,17 @@ it("an operation still running past the settle bound is killed, and the engine i
   // engine, and that rejection would surface in whatever test this worker runs next.
   // It is killed once it runs: the stack's first calls to the engine are over by then (a kill before them leaves
   // a call that fails later, hostEvents.ts).
-  let started!: () => void;
-  const running = new Promise<void>((resolve) => (started = resolve));
+  let programRuns!: () => void;
+  const running = new Promise<void>((resolve) => (programRuns = resolve));
   const slow = engine.preview(() => {
-    started();
+    programRuns();
     return new Promise<void>(() => undefined);
   });
   await running;
   // What the hook after each test does (test/setup.ts), with a bound shorter than the program.
-  const started = Date.now();
+  const settleStarted = Date.now();
   await engine.settle(500);
-  expect(Date.now() - started).toBeLessThan(SLOW_PROGRAM_MS);
+  expect(Date.now() - settleStarted).toBeLessThan(SLOW_PROGRAM_MS);
   expect((await slow).ok).toBe(false);
   expect(engine.cli.running()).toEqual([]);
   const after = await engine.preview(() => undefined);

@@ -48,12 +48,20 @@ export interface EngineError {
   failures?: CheckFailure[];
 }
 
+export interface Message {
+  severity: "info" | "warning";
+  urn?: string;
+  message: string;
+}
+
 export interface RunResult {
   /** False when the CLI failed; up() and friends resolve (never reject) on deployment failures. */
   ok: boolean;
   errors: EngineError[];
   /** The engine's warnings (e.g. pending operations left by an interrupted run). */
   warnings: string[];
+  /** The info and warning diagnostics, each with the URN of the resource it was logged on (none: the stack's). */
+  messages: Message[];
   steps: Record<StepKind, Step[]>;
   operations: ProviderOperation[];
   /** Program outputs as plain values (UNKNOWN for values a preview cannot know). */

@@ -29,6 +29,8 @@ function quickStart(): void {
     if (name !== "pulumi-devicemgmt") throw new Error(`the Quick start imports ${name}`);
     return dm;
   };
+  // Running the README's Quick start as a program would is the point of this test.
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval
   new Function("require", "exports", outputText)(load, {});
 }
 

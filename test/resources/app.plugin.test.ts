@@ -2,7 +2,7 @@
 // leave open about apps (names unique or not, an empty description kept or read as none, the models an app gets
 // when none are given). The organization is asserted through the API (an outside client), never the state alone.
 import type { EmulatorOptions } from "../../emulator";
-import { eventually, failure, Managed, startStack, type Stack } from "./support";
+import { failure, loggedWarning, Managed, startStack, type Stack } from "./support";
 
 const READINGS: [string, EmulatorOptions][] = [
   ["the default reading", {}],
@@ -67,8 +67,7 @@ describe.each(READINGS)("App, %s", (_reading, emulatorOptions) => {
     await app.delete();
     expect(stack.emulator.stats().writes).toBe(0);
     expect(await live(app.id)).toMatchObject({ name: "Forklift Trainer 2" }); // the API cannot delete apps
-    const warning = `warning: [runtime] App ${app.id} ("Forklift Trainer 2"): the API cannot delete apps`;
-    await eventually(() => stack.plugin.stderr().includes(warning), "the warning on the plugin's stderr");
+    await loggedWarning(stack.plugin, `App ${app.id} ("Forklift Trainer 2"): the API cannot delete apps`);
   });
 
   it("sees a rename and an emptied description made in the portal on refresh, and puts them back", async () => {

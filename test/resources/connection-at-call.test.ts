@@ -12,7 +12,8 @@ import { ConnectionSettingError } from "../../provider/errors";
 const BASE_URL = "http://127.0.0.1:1/api/v3";
 const SECRET_TOKEN = "43|stackSecretMustNotLeak0123456789abcdefXYZ";
 
-pulumi.runtime.setMocks(
+// setMocks installs the mocks before it returns; a failure its promise carries fails the tests (beforeAll).
+const mocksSet = pulumi.runtime.setMocks(
   {
     newResource: (args) => ({ id: `${args.name}-id`, state: args.inputs }),
     call: () => ({}),
@@ -21,6 +22,7 @@ pulumi.runtime.setMocks(
   "dev",
   false,
 );
+beforeAll(() => mocksSet);
 
 // Imported after setMocks, as a program would be.
 const dm: typeof import("../../provider") = require("../../provider");

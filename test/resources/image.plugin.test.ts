@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EmulatorOptions } from "../../emulator";
 import { sha512, useSourceFolder } from "../fixtures/content";
-import { eventually, failure, Managed, startStack, type Stack } from "./support";
+import { failure, loggedWarning, Managed, startStack, type Stack } from "./support";
 
 describe.each<[string, EmulatorOptions, string]>([
   ["uploaded images are unknown (default)", {}, "unknown"],
@@ -63,8 +63,7 @@ describe.each<[string, EmulatorOptions, string]>([
     expect(image.id).not.toBe(oldId);
     expect(await stack.admin.images.get(image.id)).toMatchObject({ sizeBytes: 16, status: "available" });
     expect(await stack.admin.images.get(oldId)).toMatchObject({ originalFileName: "sky.jpg" }); // still there
-    const warning = `warning: [runtime] Image ${oldId} ("sky.jpg"): the API cannot delete images`;
-    await eventually(() => stack.plugin.stderr().includes(warning), "the warning on the plugin's stderr");
+    await loggedWarning(stack.plugin, `Image ${oldId} ("sky.jpg"): the API cannot delete images`);
 
     stack.emulator.resetStats();
     await image.delete();
@@ -161,7 +160,9 @@ describe("Custom3DEnvironment", () => {
     expect(await stack.admin.custom3DEnvironments.get(environment.id)).toMatchObject({
       objectName: "hall.glb",
     });
-    const warning = `warning: [runtime] Custom3DEnvironment ${environment.id} ("hall.glb"): the API cannot delete custom 3D environments`;
-    await eventually(() => stack.plugin.stderr().includes(warning), "the warning on the plugin's stderr");
+    await loggedWarning(
+      stack.plugin,
+      `Custom3DEnvironment ${environment.id} ("hall.glb"): the API cannot delete custom 3D environments`,
+    );
   });
 });

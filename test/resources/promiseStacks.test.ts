@@ -5,7 +5,8 @@ import * as pulumi from "@pulumi/pulumi";
 import { UNRECORDED_STACK, withoutPromiseStacks } from "../../provider/framework/promiseStacks";
 
 const registered: Array<{ name: string; inputs: Record<string, unknown> }> = [];
-pulumi.runtime.setMocks(
+// setMocks installs the mocks before it returns; a failure its promise carries fails the tests (beforeAll).
+const mocksSet = pulumi.runtime.setMocks(
   {
     newResource: (args) => {
       registered.push({ name: args.name, inputs: args.inputs });
@@ -17,6 +18,7 @@ pulumi.runtime.setMocks(
   "test",
   false,
 );
+beforeAll(() => mocksSet);
 
 function debuggablePromise(): Error {
   return new Error("made as the SDK's debuggablePromise makes it");

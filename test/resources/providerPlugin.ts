@@ -15,6 +15,9 @@ import type * as grpcTypes from "@grpc/grpc-js";
 import * as statusproto from "@pulumi/pulumi/proto/status_pb";
 import * as provproto from "@pulumi/pulumi/proto/provider_pb";
 import * as provrpc from "@pulumi/pulumi/proto/provider_grpc_pb";
+import * as engproto from "@pulumi/pulumi/proto/engine_pb";
+import * as engrpc from "@pulumi/pulumi/proto/engine_grpc_pb";
+import * as emptyproto from "google-protobuf/google/protobuf/empty_pb";
 import type * as structTypes from "google-protobuf/google/protobuf/struct_pb";
 
 // The protobuf and gRPC classes must be the SDK's own copies, or the generated stubs reject our messages.
@@ -145,6 +148,8 @@ export interface ProviderPlugin {
   close(): Promise<void>;
   /** Everything the plugin wrote to stderr so far (provider `console.error`, the plugin's error traces). */
   stderr(): string;
+  /** What the plugin logged to the engine so far (the SDK's `pulumi.log`), as the CLI would show it. */
+  logs(): EngineLog[];
   /** Everything the plugin wrote to stdout after announcing its port (provider `console.log`). */
   stdout(): string;
 }
@@ -180,16 +185,57 @@ function initFailureOf(err: grpcTypes.ServiceError): ProviderCallError["initFail
   return undefined;
 }
 
+export interface EngineLog {
+  severity: "debug" | "info" | "warning" | "error";
+  message: string;
+  /** The resource the message is about; none for the stack. */
+  urn?: string;
+}
+
+const SEVERITIES: Record<number, EngineLog["severity"]> = {
+  [engproto.LogSeverity.DEBUG]: "debug",
+  [engproto.LogSeverity.INFO]: "info",
+  [engproto.LogSeverity.WARNING]: "warning",
+  [engproto.LogSeverity.ERROR]: "error",
+};
+
+/** The engine's side of a plugin's Log calls, as the CLI serves it to every plugin: recorded, in order. */
+async function startLogRecorder(): Promise<{ address: string; logs: EngineLog[]; stop(): void }> {
+  const logs: EngineLog[] = [];
+  const server = new grpc.Server();
+  server.addService(engrpc.EngineService, {
+    log(
+      call: grpcTypes.ServerUnaryCall<engproto.LogRequest, unknown>,
+      callback: grpcTypes.sendUnaryData<unknown>,
+    ) {
+      const request = call.request;
+      logs.push({
+        severity: SEVERITIES[request.getSeverity()] ?? "info",
+        message: request.getMessage(),
+        ...(request.getUrn() ? { urn: request.getUrn() } : {}),
+      });
+      callback(null, new emptyproto.Empty());
+    },
+  } as unknown as grpcTypes.UntypedServiceImplementation);
+  const port = await new Promise<number>((resolve, reject) =>
+    server.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (err, bound) =>
+      err ? reject(err) : resolve(bound),
+    ),
+  );
+  return { address: `127.0.0.1:${port}`, logs, stop: () => server.forceShutdown() };
+}
+
 // With `node -e`, argv is [node, script, engineAddress]: exactly what the plugin's main reads.
 const PLUGIN_WRAPPER = "process.stdin.on('end', () => process.exit(0)).resume(); require(process.argv[1]);";
 
 /** Starts the plugin in `cwd` and resolves once it listens (it prints its port, as for the engine). */
 export async function startProviderPlugin(options: PluginOptions): Promise<ProviderPlugin> {
   const script = require.resolve("@pulumi/pulumi/cmd/dynamic-provider/index.js", { paths: [options.cwd] });
-  // The engine address argument is required by the plugin but only dialled for logging, which we don't serve.
+  // The engine address argument is the plugin's, dialled for its logs only: this harness records them.
   // The plugin is loaded by a two-line wrapper that exits when our end of its stdin closes, so a plugin never
   // outlives a test process that died before close() (jest's sandboxed `process` gets no real "exit" event).
-  const child = spawn(process.execPath, ["-e", PLUGIN_WRAPPER, script, "127.0.0.1:1"], {
+  const engine = await startLogRecorder();
+  const child = spawn(process.execPath, ["-e", PLUGIN_WRAPPER, script, engine.address], {
     cwd: options.cwd,
     env: {
       ...process.env,
@@ -266,6 +312,7 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
   /** Ends the plugin process (SIGTERM) and resolves once it exited. */
   const stop = async () => {
     client.close();
+    engine.stop();
     if (child.exitCode === null && child.signalCode === null) {
       await new Promise<void>((resolve) => {
         child.once("exit", () => resolve());
@@ -361,6 +408,7 @@ export async function startProviderPlugin(options: PluginOptions): Promise<Provi
     close: stop,
 
     stderr: () => stderr,
+    logs: () => [...engine.logs],
     stdout: () => stdout,
   };
 }

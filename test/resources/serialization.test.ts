@@ -7,7 +7,8 @@ const BASE_URL = "http://127.0.0.1:4999/api/v3";
 
 const serialized = new Map<string, unknown>();
 
-pulumi.runtime.setMocks(
+// setMocks installs the mocks before it returns; a failure its promise carries fails the tests (beforeAll).
+const mocksSet = pulumi.runtime.setMocks(
   {
     newResource: (args) => {
       serialized.set(args.name, args.inputs.__provider);
@@ -19,6 +20,7 @@ pulumi.runtime.setMocks(
   "dev",
   false,
 );
+beforeAll(() => mocksSet);
 pulumi.runtime.setAllConfig({ "devicemgmt:apiToken": STACK_TOKEN, "devicemgmt:baseUrl": BASE_URL }, [
   "devicemgmt:apiToken",
 ]);

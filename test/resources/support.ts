@@ -12,6 +12,7 @@ import {
   type CheckResult,
   type DiffResult,
   type PropertyMap,
+  type EngineLog,
   type ProviderPlugin,
   type ReadResult,
 } from "./providerPlugin";
@@ -237,4 +238,16 @@ export async function eventually(condition: () => boolean, what: string, limitMs
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
+}
+
+/** Waits for the plugin's warning to the engine that contains `text` (its Log calls arrive on their own schedule). */
+export async function loggedWarning(plugin: ProviderPlugin, text: string): Promise<EngineLog> {
+  let found: EngineLog | undefined;
+  await eventually(
+    () =>
+      (found = plugin.logs().find((log) => log.severity === "warning" && log.message.includes(text))) !==
+      undefined,
+    `the warning "${text}" logged to the engine`,
+  );
+  return found!;
 }

@@ -12,6 +12,7 @@ export const appKind = defineKind({
   properties: appProperties,
   outputs: ["createdAt", "updatedAt"],
   handler: appHandler,
+  logsOnResource: true,
   drift: appDrift,
   export: appSection,
 });

@@ -6,6 +6,7 @@
  * says so, as DeviceMigration does.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { resourceLog } from "../../framework/resourceLog";
 import { NotPossibleError, ObjectGoneError } from "../../errors";
 import { NotFoundError, type App as ApiApp, type DeviceMgmtClient } from "../../client";
 import { clientForProps } from "../../framework/context";
@@ -260,7 +261,7 @@ export const appHandler: KindHandler<AppProperties> = {
 
   async delete(id, props) {
     // No DELETE /apps in the API: the app, its builds, channels and tags stay. Only the stack forgets it.
-    await pulumi.log.warn(
+    await resourceLog.warn(
       `App ${id} ("${String(props.name)}"): the API cannot delete apps; the app stays in the organization with ` +
         `its builds, release channels and tags. Removed from the stack only.`,
     );

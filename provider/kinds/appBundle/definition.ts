@@ -13,6 +13,7 @@ export const appBundleKind = defineKind({
   properties: appBundleProperties,
   outputs: ["status", "createdAt", "updatedAt"],
   handler: appBundleHandler,
+  logsOnResource: true,
   drift: appBundleDrift,
   export: appBundleSection,
 });

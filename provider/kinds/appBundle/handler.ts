@@ -24,6 +24,7 @@
  * Delete forgets the bundle: the API cannot delete one (nor its files), and says so, as DeviceMigration does.
  */
 import * as pulumi from "@pulumi/pulumi";
+import { resourceLog, uploadProgress } from "../../framework/resourceLog";
 import { basename } from "node:path";
 import type { AppBundle, DeviceFile, DeviceMgmtClient } from "../../client";
 import { ValidationError } from "../../client/errors";
@@ -190,7 +191,7 @@ async function processed(client: DeviceMgmtClient, id: string): Promise<void> {
     if (status !== "processing") return;
     const waited = Date.now() - started;
     if (waited >= client.processingTimeoutMs) throw new AppBundleTimeoutError(id, waited);
-    await pulumi.log.info(`app bundle ${id} is processing`);
+    await resourceLog.info(`app bundle ${id} is processing`);
     await new Promise((resolve) =>
       setTimeout(resolve, Math.min(PROCESSING_POLL_MS, client.processingTimeoutMs - waited)),
     );
@@ -256,7 +257,7 @@ async function fill(
   let bundle: AppBundle;
   let present: Set<string>;
   if (resumed) {
-    await pulumi.log.info(
+    await resourceLog.info(
       `resuming app bundle ${resumed.id}: a pending bundle of this build left by an earlier run, with ` +
         `${resumed.bundleFiles.length} of the ${files.length} declared files`,
     );
@@ -281,7 +282,7 @@ async function fill(
   const missing = files.filter((f) => !present.has(entryKey(f)));
   const ids = new Map([...found].map(([key, file]) => [key, file.id]));
   if (found.size > 0)
-    await pulumi.log.info(`reused ${found.size} file(s) the app already had (same SHA-512 and name)`);
+    await resourceLog.info(`reused ${found.size} file(s) the app already had (same SHA-512 and name)`);
   for (const file of missing.filter((f) => !ids.has(contentKey(f)))) {
     const { made } = await client.uploadBundleFile({
       appId: inputs.appId,
@@ -290,10 +291,7 @@ async function fill(
       filename: file.filename,
       path: file.path,
       expectedChecksum: file.sha512,
-      onProgress: (p) =>
-        void pulumi.log.info(
-          `${file.filename}: uploaded ${p.sentBytes} of ${p.totalBytes} bytes (part ${p.partsSent} of ${p.parts})`,
-        ),
+      onProgress: uploadProgress(file.filename),
     });
     ids.set(contentKey(file), made.id);
   }
@@ -314,7 +312,7 @@ async function fill(
     // A bundle an earlier run left with an upload it never completed cannot be finalized (its file stays
     // pending): it is left as it is, and a new bundle is made (the files it got are reused, not uploaded).
     if (!(resumed && error instanceof ValidationError)) throw error;
-    await pulumi.log.warn(
+    await resourceLog.warn(
       `app bundle ${bundle.id}, left pending by an earlier run, cannot be finalized (${error.message}); it ` +
         `stays pending in the organization, and a new bundle is made instead.`,
     );
@@ -361,7 +359,7 @@ export const appBundleHandler: KindHandler<AppBundleProperties> = {
     }
     const processing = await leftProcessing(client, inputs);
     if (processing) {
-      await pulumi.log.info(
+      await resourceLog.info(
         `app bundle ${processing.id}, finalized by an earlier run whose wait timed out: waiting for it again`,
       );
       await processed(client, processing.id);
@@ -387,7 +385,7 @@ export const appBundleHandler: KindHandler<AppBundleProperties> = {
 
   async delete(id, props) {
     // No DELETE for bundles in the API: the bundle, its build and files stay. Only the stack forgets it.
-    await pulumi.log.warn(
+    await resourceLog.warn(
       `AppBundle ${id}${typeof props.label === "string" ? ` ("${props.label}")` : ""}: the API cannot delete app ` +
         `bundles; the bundle stays in the organization with its build and files. Removed from the stack only.`,
     );

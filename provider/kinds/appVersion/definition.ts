@@ -13,6 +13,7 @@ export const appVersionKind = defineKind({
   properties: appVersionProperties,
   outputs: ["code", "sizeBytes", "status", "createdAt"],
   handler: appVersionHandler,
+  logsOnResource: true,
   drift: appVersionDrift,
   export: appVersionSection,
 });

@@ -22,7 +22,7 @@
  * as DeviceMigration does.
  */
 import { basename } from "node:path";
-import * as pulumi from "@pulumi/pulumi";
+import { resourceLog, uploadProgress } from "../../framework/resourceLog";
 import { AdoptionError, NotPossibleError } from "../../errors";
 import { awaitBuild, type AppBuild, type DeviceMgmtClient } from "../../client";
 import { clientForProps } from "../../framework/context";
@@ -58,11 +58,7 @@ function refuse(extension: string): string | undefined {
   );
 }
 
-const progress = (p: { sentBytes: number; totalBytes: number; partsSent: number; parts: number }) =>
-  void pulumi.log.info(
-    `uploaded ${p.sentBytes} of ${p.totalBytes} bytes (part ${p.partsSent} of ${p.parts})`,
-  );
-const processing = (status: string) => void pulumi.log.info(`build status: ${status}`);
+const processing = (status: string) => void resourceLog.info(`build status: ${status}`);
 /** How a create waits for a build it found: as long as the stack config allows (the upload's own wait too). */
 const waiting = (client: DeviceMgmtClient) => ({
   onStatus: processing,
@@ -149,7 +145,7 @@ export const appVersionHandler: KindHandler<AppVersionProperties> = {
     const existing = same.find((b) => b.status === "available") ?? same[0];
     if (existing !== undefined) {
       refuseOtherBuild(existing, inputs, "versionName");
-      await pulumi.log.info(
+      await resourceLog.info(
         `AppVersion: app ${appId} already has the build of ${inputs.source} (id ${existing.id}, version ` +
           `"${existing.version ?? ""}", ${existing.status ?? "available"}): taken over, nothing uploaded. Builds are ` +
           "found by their SHA-256 and reused, as the vendor's CLI does; its release notes are those it was uploaded with.",
@@ -164,7 +160,7 @@ export const appVersionHandler: KindHandler<AppVersionProperties> = {
       versionName: inputs.versionName,
       ...(inputs.releaseNotes !== undefined ? { releaseNotes: inputs.releaseNotes } : {}),
       expectedChecksum: sha256,
-      onProgress: progress,
+      onProgress: uploadProgress(basename(inputs.source)),
       onStatus: processing,
     });
     return { id: made.id, outs: toOutputs(made, inputs) };
@@ -190,7 +186,7 @@ export const appVersionHandler: KindHandler<AppVersionProperties> = {
         { kind: "AppVersion", fix: "run pulumi refresh, then pulumi up" },
       );
     if ((olds.releaseNotes ?? "") !== (news.releaseNotes ?? ""))
-      await pulumi.log.warn(
+      await resourceLog.warn(
         `AppVersion ${id}: releaseNotes changed, but the API takes a build's release notes only with its upload, ` +
           `so version "${news.versionName}" keeps the notes it was uploaded with; nothing was sent. New notes ` +
           "reach devices with the next build: upload it with a new versionName and source.",
@@ -199,7 +195,7 @@ export const appVersionHandler: KindHandler<AppVersionProperties> = {
   },
 
   async delete(id, props) {
-    await pulumi.log.warn(
+    await resourceLog.warn(
       `AppVersion ${id}: the API cannot delete an app build; version "${String(props.versionName)}" stays in app ` +
         `${String(props.appId)}. Removed from the stack only.`,
     );

@@ -12,6 +12,7 @@ export const deviceMigrationKind = defineKind({
   properties: migrationProperties,
   outputs: ["migratedAt"],
   handler: deviceMigrationHandler,
+  logsOnResource: true,
   drift: deviceMigrationDrift,
   export: deviceMigrationSection,
 });

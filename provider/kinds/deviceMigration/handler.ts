@@ -4,6 +4,7 @@
  * cannot move a device back).
  */
 import * as pulumi from "@pulumi/pulumi";
+import { resourceLog } from "../../framework/resourceLog";
 import { MalformedIdError, NotPossibleError } from "../../errors";
 import { AmbiguousWriteError, ForbiddenError, NotFoundError, type DeviceMgmtClient } from "../../client";
 import { clientForProps } from "../../framework/context";
@@ -136,7 +137,7 @@ export const deviceMigrationHandler: KindHandler<MigrationProperties> = {
   },
 
   async delete(id) {
-    await pulumi.log.warn(
+    await resourceLog.warn(
       `DeviceMigration ${id}: a migration cannot be undone through the API; the device stays in the target ` +
         `organization. Removed from the stack only.`,
     );

@@ -207,7 +207,10 @@ export function experienceHandler<M extends string, I extends ExperienceInputs<M
           "groupId" in holder ? client.groups.get(holder.groupId) : client.devices.get(holder.deviceId)
         ).then(
           () => true,
-          (e: unknown) => (e instanceof NotFoundError ? false : Promise.reject(e)),
+          (e: unknown) => {
+            if (e instanceof NotFoundError) return false;
+            throw e;
+          },
         );
         if (!exists) return {};
         live = { id: null, mode: "device-default", createdAt: null, updatedAt: null };

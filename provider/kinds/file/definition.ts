@@ -13,6 +13,7 @@ export const fileKind = defineKind({
   properties: fileProperties,
   outputs: ["sizeBytes", "createdAt", "updatedAt"],
   handler: fileHandler,
+  logsOnResource: true,
   drift: fileDrift,
   export: fileSection,
 });

@@ -20,7 +20,7 @@
  * uploads the declared bytes (create then finds the place empty). Only a resource that held the place reads so;
  * a create still refuses every file of the name that it did not make.
  */
-import * as pulumi from "@pulumi/pulumi";
+import { resourceLog, uploadProgress } from "../../framework/resourceLog";
 import { NotPossibleError } from "../../errors";
 import type { DeviceFile, DeviceMgmtClient } from "../../client";
 import { clientForProps } from "../../framework/context";
@@ -111,10 +111,7 @@ export const fileHandler: KindHandler<FileProperties> = {
       filename: inputs.filename as string,
       path: inputs.path,
       expectedChecksum: inputs.sha512,
-      onProgress: (p) =>
-        void pulumi.log.info(
-          `uploaded ${p.sentBytes} of ${p.totalBytes} bytes (part ${p.partsSent} of ${p.parts})`,
-        ),
+      onProgress: uploadProgress(inputs.filename as string),
     });
     return { id: made.id, outs: toOutputs(made, inputs) };
   },
@@ -130,7 +127,7 @@ export const fileHandler: KindHandler<FileProperties> = {
       async (client, goneId) => {
         const successor = inRecordedPlace(await client.files.all(), props, goneId);
         if (successor === undefined || heldByAnother("file", successor.id, props)) return undefined;
-        await pulumi.log.info(
+        await resourceLog.info(
           `file ${goneId} is gone and file ${successor.id} is in its place ("${successor.filename}" in ` +
             `${String(successor.location)}), replaced outside Pulumi: read as this File's, with its content`,
         );

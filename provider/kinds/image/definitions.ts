@@ -43,6 +43,7 @@ export const imageKind = defineKind({
       updatedAt: image.updatedAt,
     }),
   }),
+  logsOnResource: true,
   drift: imageDrift,
   export: imageSection,
 });
@@ -71,6 +72,7 @@ export const custom3DEnvironmentKind = defineKind({
       updatedAt: environment.updatedAt,
     }),
   }),
+  logsOnResource: true,
   drift: custom3DEnvironmentDrift,
   export: custom3DEnvironmentSection,
 });

@@ -21,7 +21,7 @@
  * - delete: the API cannot delete images or 3D environments: the object stays in the organization, the stack
  *   forgets it, and the run says so (as App and DeviceMigration).
  */
-import * as pulumi from "@pulumi/pulumi";
+import { resourceLog, uploadProgress } from "../../framework/resourceLog";
 import type { DeviceMgmtClient, UploadResult, NamedUploadOptions, ProcessingOptions } from "../../client";
 import { waitUntilAvailable } from "../../client";
 import { NotPossibleError } from "../../errors";
@@ -116,7 +116,7 @@ export function uploadedContentHandler<Live extends Uploaded, P extends Property
           spec.get(client, id),
         );
         refuseOtherName(live, props);
-        await pulumi.log.info(
+        await resourceLog.info(
           `${spec.type} ${live.id} adopted by its id and name; the API answers no checksum for it, so its content ` +
             `is taken to be ${String(props.source)} (SHA-512 ${String(props.sha512)}).`,
         );
@@ -133,11 +133,8 @@ export function uploadedContentHandler<Live extends Uploaded, P extends Property
         source: String(props.source),
         filename,
         expectedChecksum: String(props.sha512),
-        onProgress: (p) =>
-          void pulumi.log.info(
-            `uploaded ${p.sentBytes} of ${p.totalBytes} bytes (part ${p.partsSent} of ${p.parts})`,
-          ),
-        onStatus: (status) => void (status === "pending" && pulumi.log.info(`${filename}: processing`)),
+        onProgress: uploadProgress(filename),
+        onStatus: (status) => void (status === "pending" && resourceLog.info(`${filename}: processing`)),
       });
       return { id: made.id, outs: toOutputs(made, props) };
     },
@@ -153,7 +150,7 @@ export function uploadedContentHandler<Live extends Uploaded, P extends Property
 
     async delete(id, props) {
       // No DELETE in the API for these kinds: the object stays; only the stack forgets it.
-      await pulumi.log.warn(
+      await resourceLog.warn(
         `${spec.type} ${id} ("${String(props.filename)}"): the API cannot delete ${spec.noun.replace(/^an? /, "")}s; ` +
           `it stays in the organization. Removed from the stack only.`,
       );

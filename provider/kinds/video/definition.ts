@@ -13,6 +13,7 @@ export const videoKind = defineKind({
   properties: videoProperties,
   outputs: ["sizeBytes", "playtimeSeconds", "createdAt", "updatedAt"],
   handler: videoHandler,
+  logsOnResource: true,
   drift: videoDrift,
   export: videoSection,
 });

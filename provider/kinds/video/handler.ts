@@ -20,7 +20,7 @@
  * delete it. A video of the same filename with other content is no conflict (it is another video). A run killed
  * after the upload completed is repaired: the journaled create (claims.ts) takes over the video it left.
  */
-import * as pulumi from "@pulumi/pulumi";
+import { resourceLog, uploadProgress } from "../../framework/resourceLog";
 import { NotPossibleError } from "../../errors";
 import type { DeviceMgmtClient, UpdateVideoBody, Video } from "../../client";
 import { clientForProps } from "../../framework/context";
@@ -133,7 +133,7 @@ export const videoHandler: KindHandler<VideoProperties> = {
     if (inputs.adoptId !== undefined) {
       const live = await adoptable("video", inputs.adoptId, (id) => client.videos.get(id));
       refuseOtherContent(live, inputs);
-      pulumi.log.info(`adopted video ${live.id} ("${live.filename}", the declared content)`);
+      await resourceLog.info(`adopted video ${live.id} ("${live.filename}", the declared content)`);
       return { id: live.id, outs: toOutputs(await withMetadata(client, live, inputs), inputs) };
     }
     const existing = await sameContent(client, inputs);
@@ -155,10 +155,7 @@ export const videoHandler: KindHandler<VideoProperties> = {
       videoPacking: inputs.videoPacking,
       audioEncoding: inputs.audioEncoding,
       expectedChecksum: inputs.sha512,
-      onProgress: (p) =>
-        void pulumi.log.info(
-          `uploaded ${p.sentBytes} of ${p.totalBytes} bytes (part ${p.partsSent} of ${p.parts})`,
-        ),
+      onProgress: uploadProgress(inputs.filename as string),
     });
     // The upload takes no name or description: those that differ from what the service gave are PUT.
     return { id: made.id, outs: toOutputs(await withMetadata(client, made, inputs), inputs) };

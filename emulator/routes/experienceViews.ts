@@ -4,14 +4,8 @@
  * mode, including the defaults the request did not take.
  */
 import type { StrictOptions } from "../types";
-import type {
-  Custom3DEnvironment,
-  ExperienceKind,
-  ExperienceRecord,
-  Image,
-  Theme,
-} from "../experience-model";
-import { DEFAULT_META_HMS_SETTINGS } from "./experience-rules";
+import type { Custom3DEnvironment, ExperienceKind, ExperienceRecord, Image, Theme } from "../experienceModel";
+import { DEFAULT_META_HMS_SETTINGS } from "./experienceRules";
 
 export function themeView(theme: Theme) {
   return {

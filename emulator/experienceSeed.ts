@@ -4,7 +4,7 @@
  * organization (they are the vendor's); the organization's own mirror each other by name, as the rest of the
  * catalogue does.
  */
-import type { Custom3DEnvironment, Image, ImageType, Theme } from "./experience-model";
+import type { Custom3DEnvironment, Image, ImageType, Theme } from "./experienceModel";
 import { seedId } from "./seed";
 
 const EXPERIENCE_EPOCH = "2024-02-20T09:00:00.000Z";

@@ -8,7 +8,7 @@
  */
 import { z } from "zod";
 import { FieldErrorCollector, parseOrThrow } from "../errors";
-import type { ImageType } from "../experience-model";
+import type { ImageType } from "../experienceModel";
 import type { OrgState } from "../store";
 
 const LANGUAGES = ["zh-TW", "en", "nl", "fr", "de", "hi", "it", "ja", "ko", "pt", "es", "ro"] as const;

@@ -1,8 +1,10 @@
-// The README against the package, so that it cannot go stale again: every TypeScript snippet compiles on its own
-// (it defines or imports what it uses) against the sources, the lookups table lists every lookup the package
-// exports with its arguments and result fields, the resource table and the adoption table list every resource
-// kind, the adoption table gives each kind's adoptId form as its check takes it, a Theme the README declares
-// can be created in the sandbox, and the tests the README points at exist and hold the tests it names.
+// The README and the user's documents in docs/ against the package, so that they cannot go stale again: every
+// TypeScript snippet compiles on its own (it defines or imports what it uses) against the sources, the lookups
+// table lists every lookup the package exports with its arguments and result fields, the README's table of kinds
+// and the guide's table of inputs and the adoption table list every resource kind, the adoption table gives each
+// kind's adoptId form as its check takes it, a Theme a document declares can be created in the sandbox, and the
+// tests the documents point at exist and hold the tests they name. docs/reference (typedoc's output) has its own
+// test, reference.test.ts; links.test.ts checks every file a document names.
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
@@ -17,14 +19,41 @@ import {
 import { KINDS } from "../../provider/kinds";
 import { errorsOf, repoRoot, snippetProgram } from "./snippets";
 
-const readme = fs.readFileSync(path.join(repoRoot, "README.md"), "utf8");
 const REPOSITORY = "https://github.com/pulumi-devicemgmt/pulumi-devicemgmt/blob/main/";
 
-/** The body of a `## ` section of the README, up to the next one. */
-function section(title: string): string {
-  const body = readme.split(/^## /m).find((part) => part.startsWith(`${title}\n`));
-  if (!body) throw new Error(`README has no section "## ${title}"`);
-  return body;
+/** Every Markdown file under `folder` (repository-relative), sorted. */
+function markdownUnder(folder: string): string[] {
+  return (fs.readdirSync(path.join(repoRoot, folder), { recursive: true, encoding: "utf8" }) as string[])
+    .filter((file) => file.endsWith(".md"))
+    .map((file) => path.posix.join(folder, file.split(path.sep).join("/")))
+    .sort();
+}
+
+/** The documents a user reads: the README, docs/ but for typedoc's output, and the contributor notes. */
+const DOCUMENTS = [
+  "README.md",
+  ...markdownUnder("docs").filter((file) => !file.startsWith("docs/reference/")),
+  "CONTRIBUTING.md",
+];
+const texts = new Map(DOCUMENTS.map((file) => [file, fs.readFileSync(path.join(repoRoot, file), "utf8")]));
+const readme = texts.get("README.md")!;
+
+/**
+ * The body of the section of `document` headed `title` (at any level, `## Lookups` or `# Lookups`), up to the
+ * next heading of the same or a higher level. Headings inside code blocks (a shell comment) are not headings.
+ */
+function section(document: string, title: string): string {
+  const lines = texts.get(document)!.split("\n");
+  let inCode = false;
+  const headings = lines.flatMap((line, index) => {
+    if (line.startsWith("```")) inCode = !inCode;
+    const match = inCode ? null : /^(#{1,6}) (.*)$/.exec(line);
+    return match ? [{ index, level: match[1].length, text: match[2].trim() }] : [];
+  });
+  const start = headings.find((heading) => heading.text === title);
+  if (!start) throw new Error(`${document} has no section "${title}"`);
+  const end = headings.find((heading) => heading.index > start.index && heading.level <= start.level);
+  return lines.slice(start.index + 1, end?.index).join("\n");
 }
 
 /** The rows of the first Markdown table in `text`, as cells (header and separator left out). */
@@ -47,29 +76,43 @@ function tableRows(text: string): string[][] {
 /** The `code` spans of a cell. */
 const codeIn = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
 
-/** One program over the package's entry point and every README snippet, each its own module. */
-const snippetDir = fs.mkdtempSync(path.join(os.tmpdir(), "devicemgmt-readme-"));
-const snippets = [...readme.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m, i) => {
-  const file = path.join(snippetDir, `snippet${i + 1}.ts`);
-  const line = readme.slice(0, m.index).split("\n").length;
-  // `export {}` keeps a snippet without imports a module of its own (no clash with another's names).
-  fs.writeFileSync(file, `${m[1]}\nexport {};\n`);
-  return { file, line };
-});
+/** One program over the package's entry point and every document's snippets, each its own module. */
+const snippetDir = fs.mkdtempSync(path.join(os.tmpdir(), "devicemgmt-docs-"));
+const snippets = [...texts].flatMap(([document, text]) =>
+  [...text.matchAll(/^```ts\n([\s\S]*?)^```$/gm)].map((m, i) => {
+    const file = path.join(snippetDir, `${document.replace(/[/.]/g, "_")}_${i + 1}.ts`);
+    const line = text.slice(0, m.index).split("\n").length;
+    // `export {}` keeps a snippet without imports a module of its own (no clash with another's names).
+    fs.writeFileSync(file, `${m[1]}\nexport {};\n`);
+    return { document, file, line };
+  }),
+);
 const entry = path.join(repoRoot, "provider/index.ts");
 const program = snippetProgram([entry, ...snippets.map((s) => s.file)]);
 const checker = program.getTypeChecker();
 
 afterAll(() => fs.rmSync(snippetDir, { recursive: true, force: true }));
 
-describe("README snippets", () => {
-  it("are found", () => {
+describe("the documents' TypeScript snippets", () => {
+  it("are found: the README's Quick start and the guide's examples", () => {
+    expect(DOCUMENTS).toEqual(
+      expect.arrayContaining(["docs/guide/README.md", "docs/guide/lookups.md", "docs/architecture.md"]),
+    );
     expect(snippets.length).toBeGreaterThanOrEqual(5);
+    expect(snippets.filter((s) => s.document === "README.md").length).toBeGreaterThanOrEqual(1);
   });
 
   it("each compile on their own against the package (strict), defining or importing what they use", () => {
-    const errors = snippets.flatMap(({ file, line }) => errorsOf(program, file, "README.md", line + 1));
+    const errors = snippets.flatMap(({ document, file, line }) =>
+      errorsOf(program, file, document, line + 1),
+    );
     expect(errors).toEqual([]);
+  });
+});
+
+describe("the README", () => {
+  it("is at most 300 lines: the rest of what a user reads is in docs/", () => {
+    expect(readme.split("\n").length).toBeLessThanOrEqual(300);
   });
 });
 
@@ -101,8 +144,8 @@ function lookupShape(name: string): { args: string[]; result: string[] } {
   return { args, result: propertyNames(result) };
 }
 
-describe("the README's Lookups table", () => {
-  const rows = tableRows(section("Lookups"));
+describe("the guide's Lookups table", () => {
+  const rows = tableRows(section("docs/guide/lookups.md", "Lookups"));
   const lookups = [...exported.keys()].filter((n) => /^get[A-Z]\w*$/.test(n) && !n.endsWith("Output")).sort();
 
   it("lists every lookup the package exports, and nothing else", () => {
@@ -129,10 +172,10 @@ const kindTypes = Object.values(KINDS)
   .map((k) => k.type as string)
   .sort();
 
-describe("the README's Configuration table", () => {
+describe("the Configuration table", () => {
   it("gives the client's defaults for the budget, the retries and the two upload timeouts", () => {
     const defaults = Object.fromEntries(
-      tableRows(section("Configuration")).flatMap(([setting, stackConfig]) => {
+      tableRows(section("docs/configuration.md", "Configuration")).flatMap(([setting, stackConfig]) => {
         const given = /\(default (\d+)[;)]/.exec(setting);
         return given ? [[codeIn(stackConfig)[0], Number(given[1])]] : [];
       }),
@@ -146,19 +189,38 @@ describe("the README's Configuration table", () => {
     });
     // Troubleshooting says the same budget per organization.
     expect(DEFAULT_RATE_LIMIT.windowMs).toBe(60_000);
-    expect(section("Troubleshooting")).toContain(`${DEFAULT_RATE_LIMIT.limit} requests per minute`);
+    expect(section("docs/troubleshooting.md", "Rate limits (429)")).toContain(
+      `${DEFAULT_RATE_LIMIT.limit} requests per minute`,
+    );
   });
 });
 
-describe("the README's resource and adoption tables", () => {
-  it("the resource table lists every resource kind once", () => {
-    const listed = tableRows(section("Resources")).flatMap((row) => codeIn(row[0]));
+describe("the tables of kinds and the adoption table", () => {
+  it.each([
+    ["README.md", "Resources"],
+    ["docs/guide/README.md", "Every kind at a glance"],
+  ])("%s's table under %s lists every resource kind once", (document, title) => {
+    const listed = tableRows(section(document, title)).flatMap((row) => codeIn(row[0]));
     expect(listed.sort()).toEqual(kindTypes);
+  });
+
+  it("the README's table links each kind to its reference page and to a guide page", () => {
+    const wrong = tableRows(section("README.md", "Resources")).flatMap(([kind, , guide]) => {
+      const name = codeIn(kind)[0];
+      const reference = `${REPOSITORY}docs/reference/classes/${name}.md`;
+      return [
+        ...(kind.includes(`](${reference})`) ? [] : [`${name}: no link to ${reference}`]),
+        ...(/\]\(https:\/\/github\.com\/[^)]+\/docs\/guide\/\w+\.md\)/.test(guide)
+          ? []
+          : [`${name}: no guide page`]),
+      ];
+    });
+    expect(wrong).toEqual([]);
   });
 
   it("the adoption table lists every kind once, with the adoptId form its check takes, or none", () => {
     const forms = new Map(
-      tableRows(section("Adopting existing objects")).flatMap(([kinds, form]) =>
+      tableRows(section("docs/guide/adoption.md", "Adopting existing objects")).flatMap(([kinds, form]) =>
         codeIn(kinds).map((kind) => [kind, form] as const),
       ),
     );
@@ -183,9 +245,11 @@ describe("the README's resource and adoption tables", () => {
   });
 });
 
-describe("the README's Theme examples", () => {
+describe("the documents' Theme examples", () => {
   it("declare names the sandbox organization has no custom theme of (a create there would be refused)", async () => {
-    const declared = [...readme.matchAll(/new dm\.Theme\([^{]*\{\s*name: "([^"]+)"/g)].map((m) => m[1]);
+    const declared = [
+      ...[...texts.values()].join("\n").matchAll(/new dm\.Theme\([^{]*\{\s*name: "([^"]+)"/g),
+    ].map((m) => m[1]);
     expect(declared.length).toBeGreaterThan(0);
     const emulator = await startEmulator({ port: 0 });
     try {
@@ -199,8 +263,8 @@ describe("the README's Theme examples", () => {
   });
 });
 
-describe("the tests the README points at", () => {
-  const links = [...readme.matchAll(/\]\((https:[^)]+)\)/g)]
+describe("the tests the documents point at", () => {
+  const links = [...[...texts.values()].join("\n").matchAll(/\]\((https:[^)]+)\)/g)]
     .map((m) => m[1])
     .filter((href) => href.startsWith(`${REPOSITORY}test/`))
     .map((href) => href.slice(REPOSITORY.length).split("#")[0]);
@@ -211,8 +275,10 @@ describe("the tests the README points at", () => {
   });
 
   it("hold the tests named for the promises about preview, repair and a second up", () => {
-    const start = readme.indexOf("Each of these is a test");
-    const paragraph = readme.slice(start, readme.indexOf("\n\n", start));
+    const guide = texts.get("docs/guide/README.md")!;
+    const start = guide.indexOf("Each of these is a test");
+    expect(start).toBeGreaterThan(0);
+    const paragraph = guide.slice(start, guide.indexOf("\n\n", start));
     const files = [...paragraph.matchAll(/\]\(([^)]+)\)/g)].map((m) => m[1].slice(REPOSITORY.length));
     expect(files).toEqual(expect.arrayContaining(["test/programs/org.test.ts"]));
     const tests = files.map((file) => fs.readFileSync(path.join(repoRoot, file), "utf8")).join("\n");
