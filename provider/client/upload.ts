@@ -53,6 +53,7 @@ export const MAX_PARTS = 1000;
 /** Part numbers per pre-sign call (the OpenAPI's maximum). */
 export const PRESIGN_BATCH = 4;
 const DEFAULT_CONCURRENCY = 4;
+const DEFAULT_PRESIGN_AHEAD = 1;
 /** New URLs asked for one part before its expiry is taken as the storage host's problem, not the URL's. */
 const MAX_URL_RENEWALS = 3;
 
@@ -94,6 +95,8 @@ export interface UploadOptions {
   concurrency?: number;
   /** Part size in bytes; raised to what the vendor sizing needs (at least 5 MiB, at most 1000 parts). */
   partSizeBytes?: number;
+  /** Pre-sign calls asked for ahead of the parts being sent (default 1): a part need not wait for its URL. */
+  presignAhead?: number;
   onProgress?: (progress: UploadProgress) => void;
 }
 
@@ -205,9 +208,19 @@ class PresignedUrls {
   constructor(
     private readonly parts: number,
     private readonly ask: (partNumbers: number[]) => Promise<PresignedPart[]>,
+    private readonly ahead: number,
   ) {}
 
+  /** The part's URL; and the next `ahead` batches of URLs asked for now, so they are there when wanted. */
   get(partNumber: number): Promise<string> {
+    const url = this.urlOf(partNumber);
+    const last = Math.min(this.parts, partNumber + this.ahead * PRESIGN_BATCH);
+    for (let n = partNumber + 1; n <= last; n++)
+      if (!this.urls.has(n) && !this.sent.has(n)) void this.urlOf(n);
+    return url;
+  }
+
+  private urlOf(partNumber: number): Promise<string> {
     const known = this.urls.get(partNumber);
     if (known) return known;
     const batch: number[] = [];
@@ -268,8 +281,10 @@ export async function uploadInParts<T>(
 
     const started = await protocol.initiate();
     const ids = { key: started.key, uploadId: started.uploadId };
-    const urls = new PresignedUrls(parts, (partNumbers) =>
-      protocol.presign(started.id, { ...ids, partNumbers }),
+    const urls = new PresignedUrls(
+      parts,
+      (partNumbers) => protocol.presign(started.id, { ...ids, partNumbers }),
+      Math.max(0, Math.floor(options.presignAhead ?? DEFAULT_PRESIGN_AHEAD)),
     );
     const eTags = new Map<number, string>();
     const progress: UploadProgress = { sentBytes: 0, totalBytes, partsSent: 0, parts };

@@ -19,7 +19,8 @@
  * rate-limit window), right after the default's, and prints the wall time of each side by side: what the file
  * backend's checkpoint writes and backups cost in each phase; `--variants skip-checkpoints` runs only that one
  * beside the default. `--no-noop` leaves out the do-nothing provider (and the plugin comparison). Parallelism is the CLI's default (4 × CPUs, as
- * `pulumi up` without `--parallel`). Writes results/bench-<preset>.{json,svg}.
+ * `pulumi up` without `--parallel`). Writes results/bench-<preset>.{json,svg}; the JSON also after every phase
+ * (`"complete": false`), so a run stopped early keeps what it measured.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -202,6 +203,39 @@ async function main(): Promise<void> {
   const floors: CpuMeasure[] = [];
   const stateSizes: { real?: StateSize; noop?: StateSize } = {};
 
+  /**
+   * Writes results/bench-<name>.json with the phases measured so far: after every phase (`complete: false`), so
+   * that a run stopped early (a large preset on a busy machine) keeps what it measured, and at the end.
+   */
+  const writeRecord = (complete: boolean): string => {
+    fs.mkdirSync(settings.out, { recursive: true });
+    const base = path.join(settings.out, `bench-${settings.name}`);
+    const phases = stacks[0]?.phases ?? [];
+    const record = {
+      command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
+      date: new Date().toISOString(),
+      complete,
+      machine: {
+        cpus: os.cpus().length,
+        cpuModel: os.cpus()[0]?.model,
+        node: process.version,
+        pulumi: cli.version,
+        loadAverage1m: { start: loadAtStart, end: os.loadavg()[0] },
+      },
+      size,
+      settings: { latencyMs, noopLatencyMs, noopHttp, parallelism, limit, windowMs },
+      phases: phases.map((row, i) => ({
+        ...row,
+        ...(floors[i] ? { pluginMsPerRequestAboveNoop: perRequestAboveNoopMs(row, floors[i]) } : {}),
+      })),
+      noopPhases: floors,
+      checkpointVariants: stacks.slice(1).map((s) => ({ name: s.name, phases: s.phases })),
+      stateBytesPerResource: stateSizes,
+    };
+    fs.writeFileSync(`${base}.json`, JSON.stringify(record, null, 2) + "\n");
+    return base;
+  };
+
   try {
     for (const variant of variants) {
       const emulator = await startEmulatorProcess({ rateLimit: { limit, windowMs }, latencyMs });
@@ -259,6 +293,7 @@ async function main(): Promise<void> {
       }
       if (!noop) {
         console.log(phaseLine(stacks[0].phases.at(-1)!));
+        writeRecord(false);
         return results;
       }
       const noopResources = isCreate ? resources : stackSize(noop.engine);
@@ -268,6 +303,7 @@ async function main(): Promise<void> {
       floors.push(measured.measure);
       results.push(measured.result);
       console.log(phaseLine(stacks[0].phases.at(-1)!, measured.measure));
+      writeRecord(false);
       return results;
     };
 
@@ -349,29 +385,7 @@ async function main(): Promise<void> {
     );
   }
 
-  fs.mkdirSync(settings.out, { recursive: true });
-  const base = path.join(settings.out, `bench-${settings.name}`);
-  const record = {
-    command: `npm run bench -- ${process.argv.slice(2).join(" ")}`.trim(),
-    date: new Date().toISOString(),
-    machine: {
-      cpus: os.cpus().length,
-      cpuModel: os.cpus()[0]?.model,
-      node: process.version,
-      pulumi: cli.version,
-      loadAverage1m: { start: loadAtStart, end: loadAtEnd },
-    },
-    size,
-    settings: { latencyMs, noopLatencyMs, noopHttp, parallelism, limit, windowMs },
-    phases: phases.map((row, i) => ({
-      ...row,
-      ...(floors[i] ? { pluginMsPerRequestAboveNoop: perRequestAboveNoopMs(row, floors[i]) } : {}),
-    })),
-    noopPhases: floors,
-    checkpointVariants: variantPhases.slice(1),
-    stateBytesPerResource: stateSizes,
-  };
-  fs.writeFileSync(`${base}.json`, JSON.stringify(record, null, 2) + "\n");
+  const base = writeRecord(true);
   fs.writeFileSync(
     `${base}.svg`,
     chartSvg(

@@ -44,6 +44,8 @@ export interface EmulatorProcessOptions {
   rateLimit: { limit: number; windowMs: number };
   latencyMs: number;
   seed?: EmulatorOptions["seed"];
+  /** Start from (and keep writing) this state file: an organization built once, measured from copies. */
+  statePath?: string;
 }
 
 export async function startEmulatorProcess(options: EmulatorProcessOptions): Promise<EmulatorProcess> {
@@ -92,6 +94,7 @@ async function runChild(options: EmulatorProcessOptions): Promise<void> {
     rateLimit: options.rateLimit,
     faults: { latencyMs: options.latencyMs },
     ...(options.seed ? { seed: options.seed } : {}),
+    ...(options.statePath ? { statePath: options.statePath } : {}),
     now: () => shadow.hit(Date.now()),
   });
   const send = (message: object) => process.send?.(message);

@@ -18,12 +18,22 @@ export interface ChildJob {
   apiToken: string;
   source: string;
   filename: string;
+  /** The client's upload settings to measure (./uploadTuning.ts); none: its defaults. */
+  tuning?: UploadTuning;
+}
+
+export interface UploadTuning {
+  partMiB?: number;
+  concurrency?: number;
+  presignAhead?: number;
 }
 
 export interface ChildReport {
   idleMiB: number;
   peakMiB: number;
   uploadSeconds: number;
+  /** CPU seconds of this process in the upload (initiate to the complete's answer). */
+  uploadCpuSeconds: number;
   parts: number;
   presignCalls: number;
   /** The File kind's check of the same file: a fresh process (cache cold), then again (warm). */
@@ -32,6 +42,10 @@ export interface ChildReport {
 }
 
 const seconds = (since: bigint) => Number(process.hrtime.bigint() - since) / 1e9;
+const cpuSince = (since: NodeJS.CpuUsage) => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1e6;
+};
 
 /** The whole file in one PUT, streamed from disk: what a plain client would send the storage host. */
 function plainPut(url: string, source: string, sizeBytes: number): Promise<string> {
@@ -58,6 +72,7 @@ async function run(job: ChildJob): Promise<ChildReport> {
   const sizeBytes = statSync(job.source).size;
   const path = "/sdcard/Bench";
   const started = process.hrtime.bigint();
+  const cpuAtStart = process.cpuUsage();
   if (job.mode === "plain") {
     const upload = await client.files.initiateUpload({ filename: job.filename, path });
     const [signed] = await client.files.presignUpload(upload.fileId, {
@@ -73,11 +88,21 @@ async function run(job: ChildJob): Promise<ChildReport> {
       parts: [{ partNumber: 1, eTag }],
     });
     const uploadSeconds = seconds(started);
+    const uploadCpuSeconds = cpuSince(cpuAtStart);
     const peakMiB = memoryMiB("self").peak;
-    return { idleMiB, peakMiB, uploadSeconds, parts: 1, presignCalls: 1 };
+    return { idleMiB, peakMiB, uploadSeconds, uploadCpuSeconds, parts: 1, presignCalls: 1 };
   }
-  const result = await client.uploadFile({ source: job.source, filename: job.filename, path });
+  const { partMiB, concurrency, presignAhead } = job.tuning ?? {};
+  const result = await client.uploadFile({
+    source: job.source,
+    filename: job.filename,
+    path,
+    ...(partMiB ? { partSizeBytes: partMiB * 1024 * 1024 } : {}),
+    ...(concurrency ? { concurrency } : {}),
+    ...(presignAhead !== undefined ? { presignAhead } : {}),
+  });
   const uploadSeconds = seconds(started);
+  const uploadCpuSeconds = cpuSince(cpuAtStart);
   const peakMiB = memoryMiB("self").peak;
   const check = async () => {
     const at = process.hrtime.bigint();
@@ -86,12 +111,12 @@ async function run(job: ChildJob): Promise<ChildReport> {
     if (checked.inputs.sha512 !== result.checksum) throw new Error("check's hash is not the upload's");
     return seconds(at);
   };
+  const uploaded = { idleMiB, peakMiB, uploadSeconds, uploadCpuSeconds };
+  if (job.tuning) return { ...uploaded, parts: result.parts, presignCalls: result.presignCalls };
   const checkColdSeconds = await check();
   const checkWarmSeconds = await check();
   return {
-    idleMiB,
-    peakMiB,
-    uploadSeconds,
+    ...uploaded,
     parts: result.parts,
     presignCalls: result.presignCalls,
     checkColdSeconds,

@@ -13,46 +13,14 @@
  * uploading it, beside its peak uploading 1 MiB. Measured numbers only: no targets, no pass or fail. The files
  * are removed at the end, and the emulator drops each upload's parts when it completes.
  */
-import { fork } from "node:child_process";
-import { randomFillSync } from "node:crypto";
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { startEmulatorProcess } from "./emulatorProcess";
 import { pluginUploadPeaks, type PluginUploadPeaks } from "./pluginUpload";
-import type { ChildJob, ChildReport } from "./uploadChild";
-
-const MiB = 1024 * 1024;
-
-/** `sizeMiB` of random bytes, written 8 MiB at a time (never the whole file in the bench's memory). */
-function randomFile(file: string, sizeMiB: number): void {
-  const chunk = Buffer.allocUnsafe(8 * MiB);
-  const fd = openSync(file, "w");
-  try {
-    for (let left = sizeMiB * MiB; left > 0; left -= chunk.length) {
-      const part = chunk.subarray(0, Math.min(chunk.length, left));
-      randomFillSync(part);
-      writeSync(fd, part);
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-function measured(job: ChildJob): Promise<ChildReport> {
-  const child = fork(path.join(__dirname, "uploadChild.js"), [], {
-    execArgv: ["--expose-gc"],
-    stdio: ["ignore", "inherit", "inherit", "ipc"],
-  });
-  return new Promise((resolve, reject) => {
-    child.once("message", (message: { report?: ChildReport; error?: string }) =>
-      message.report ? resolve(message.report) : reject(new Error(message.error)),
-    );
-    child.once("exit", (code) => reject(new Error(`the upload process exited (code ${code})`)));
-    child.send(job);
-  });
-}
+import type { ChildJob } from "./uploadChild";
+import { measured, randomFile } from "./uploadRun";
 
 const fixed = (n: number | undefined, digits = 2) => (n === undefined ? "—" : n.toFixed(digits));
 

@@ -293,6 +293,37 @@ describe("uploadInParts around a fake protocol", () => {
     expect(result).toMatchObject({ parts: 9, presignCalls: 3, checksum: sent });
     expect(protocol.presigned).toEqual([[1, 2, 3, 4], [5, 6, 7, 8], [9]]);
   });
+
+  test("asks for the next 4 parts' URLs with the first ones (presignAhead 1, the default), none ahead with 0", async () => {
+    const source = path.join(folder, "ahead.bin");
+    writeFileSync(source, Buffer.alloc(6 * MIN_PART_BYTES, 3));
+    const sent = createHash("sha512")
+      .update(Buffer.alloc(6 * MIN_PART_BYTES, 3))
+      .digest("hex");
+    const asked = async (presignAhead?: number) => {
+      const protocol = fakeProtocol(sent);
+      const parts = scripted(...Array.from({ length: 6 }, (_, i) => answer(200, "", { etag: `"a${i}"` })));
+      // How many pre-sign calls had been made when each part's PUT was sent.
+      const callsAtPut: number[] = [];
+      const recording: RequestFn = (request) => {
+        callsAtPut.push(protocol.presigned.length);
+        return parts(request);
+      };
+      const result = await uploadInParts(protocol, recording, {
+        source,
+        concurrency: 1,
+        ...(presignAhead === undefined ? {} : { presignAhead }),
+      });
+      expect(result).toMatchObject({ parts: 6, presignCalls: 2, checksum: sent });
+      expect(protocol.presigned).toEqual([
+        [1, 2, 3, 4],
+        [5, 6],
+      ]);
+      return callsAtPut;
+    };
+    expect(await asked()).toEqual([2, 2, 2, 2, 2, 2]);
+    expect(await asked(0)).toEqual([1, 1, 1, 1, 2, 2]);
+  });
 });
 
 test("checksumOfFile streams a file through SHA-512 or SHA-256 as the API names them", async () => {

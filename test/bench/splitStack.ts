@@ -1,0 +1,79 @@
+/**
+ * One stack of ./split.ts, in a process of its own (forked, with an IPC channel): the Pulumi SDK keeps the
+ * running program's settings in module state, so two inline programs cannot run side by side in one process.
+ * It makes the stack (`pulumi stack init`, its config), says `ready`, and on `go` runs the first `up` of one
+ * exported program (the generated index.ts, as test/export runs it) through the real CLI with its default
+ * checkpoints, and sends back wall time, the `pulumi` process's CPU and the steps: the stack's set-up is not in
+ * the time, as it is not in a CI job's `pulumi up`.
+ *
+ * `fork("splitStack.js", ['{"dir":…,"project":…,"baseUrl":…,"token":…}'])`
+ */
+import * as path from "node:path";
+import { closeDispatchers } from "../../provider/client";
+import { createEngine } from "../engine";
+import { generatedProgram, stackConfig } from "../export/support";
+import { cliMeter, phaseUsage } from "./proc";
+
+export interface SplitStackJob {
+  dir: string;
+  project: string;
+  baseUrl: string;
+  token: string;
+}
+
+export interface SplitStackResult {
+  project: string;
+  wallMs: number;
+  cliCpu: number;
+  pluginCpu: number;
+  created: number;
+  changed: number;
+  errors: string[];
+}
+
+async function run(job: SplitStackJob): Promise<SplitStackResult> {
+  const config = {
+    ...stackConfig(path.join(job.dir, "Pulumi.production.yaml")),
+    // The export was read from the organization where it was built; the stacks run against copies of it.
+    "devicemgmt:baseUrl": job.baseUrl,
+  };
+  const engine = await createEngine({
+    cwd: job.dir,
+    project: job.project,
+    stack: "production",
+    config,
+    secretConfig: { "devicemgmt:apiToken": job.token },
+  });
+  const meter = cliMeter(engine.cli);
+  try {
+    const go = new Promise((resolve) => process.once("message", resolve));
+    process.send!({ ready: true });
+    await go;
+    const started = performance.now();
+    const result = await engine.up(generatedProgram(job.dir));
+    const wallMs = performance.now() - started;
+    const usage = phaseUsage(meter.take());
+    return {
+      project: job.project,
+      wallMs,
+      cliCpu: usage.operation.cpu,
+      pluginCpu: usage.plugin.cpu,
+      created: result.steps.create.length,
+      changed: result.steps.update.length + result.steps.replace.length + result.steps.delete.length,
+      errors: result.errors.map((e) => `${e.urn ?? ""}: ${e.message}`),
+    };
+  } finally {
+    meter.close();
+    await engine.close();
+    await closeDispatchers();
+  }
+}
+
+if (require.main === module) {
+  run(JSON.parse(process.argv[2]) as SplitStackJob)
+    .then((result) => process.send!({ result }, () => process.disconnect()))
+    .catch((error: unknown) => {
+      console.error(error instanceof Error ? (error.stack ?? error.message) : error);
+      process.exit(1);
+    });
+}
