@@ -7,7 +7,7 @@
  * The npm `pulumi` package's wrapper in node_modules/.bin downloads a CLI when it runs, so a `pulumi` under a
  * node_modules folder is never used.
  */
-import { execFileSync, spawnSync } from "node:child_process";
+import { spawnSync } from "node:child_process";
 import {
   chmodSync,
   copyFileSync,
@@ -18,7 +18,7 @@ import {
   rmSync,
   symlinkSync,
 } from "node:fs";
-import { homedir } from "node:os";
+import { goBuildInto, toolCache } from "../goBuild";
 import { delimiter, dirname, join, resolve } from "node:path";
 
 // From the sources (ts-node, jest) go.mod is beside this file; from the bench's build folder it is three up.
@@ -43,10 +43,7 @@ export function pinnedVersion(): string {
  * cache; the default is per user (XDG_CACHE_HOME or ~/.cache), per version and per platform.
  */
 export function cliRoot(version = pinnedVersion()): string {
-  const base =
-    process.env.DEVICEMGMT_PULUMI_CACHE ??
-    join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pulumi-devicemgmt");
-  return join(base, `pulumi-cli-${version}-${process.platform}-${process.arch}`);
+  return toolCache(`pulumi-cli-${version}-${process.platform}-${process.arch}`);
 }
 
 type Log = (line: string) => void;
@@ -102,39 +99,23 @@ function goAvailable(): boolean {
 }
 
 function build(version: string, output: string, log: Log): void {
-  const started = Date.now();
   log(
     `pulumi-cli: building pulumi ${version} from the Go module proxy (${CLI_MAIN}, pinned by tools/pulumi-cli/go.mod) ` +
       `into ${dirname(output)}; the first build downloads about 300 modules and compiles for several minutes`,
   );
-  const temporary = `${output}.${process.pid}.tmp`;
-  execFileSync(
-    "go",
-    [
-      "build",
+  goBuildInto(output, {
+    cwd: MODULE_DIR,
+    args: [
       "-trimpath",
       "-tags",
       "osusergo,grpcnotrace",
       "-ldflags",
       `-s -w -X ${VERSION_VARIABLE}=${version}`,
-      "-o",
-      temporary,
       CLI_MAIN,
     ],
-    {
-      cwd: MODULE_DIR,
-      stdio: ["ignore", "inherit", "inherit"],
-      // No toolchain download, no cgo (release builds use neither); go.sum is checked as committed.
-      env: {
-        ...process.env,
-        GOTOOLCHAIN: "local",
-        CGO_ENABLED: "0",
-        GOFLAGS: "-mod=readonly -buildvcs=false",
-      },
-    },
-  );
-  renameSync(temporary, output);
-  log(`pulumi-cli: built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+    label: "pulumi-cli",
+    log,
+  });
 }
 
 export interface PulumiCli {

@@ -8,11 +8,11 @@
  * The host has its own module (it needs github.com/pulumi/pulumi/pkg/v3 v3.206.0, the CLI v3.274.1): its
  * go.mod here was made by `go get -tool github.com/pulumi/pulumi-yaml/cmd/pulumi-language-yaml@<version>`.
  */
-import { execFileSync, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readFileSync, readlinkSync, renameSync, rmSync, symlinkSync } from "node:fs";
-import { homedir } from "node:os";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, readlinkSync, rmSync, symlinkSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { cliRoot } from "../pulumi-cli";
+import { goBuildInto, toolCache } from "../goBuild";
 
 // From the sources (ts-node, jest) go.mod is beside this file; from the bench's build folder it is three up.
 const MODULE_DIR = existsSync(join(__dirname, "go.mod"))
@@ -34,10 +34,7 @@ export function pinnedYamlVersion(): string {
 
 /** `<cache>/pulumi-language-yaml-<version>-<platform>-<arch>`, beside the CLI's folder (tools/pulumi-cli). */
 export function yamlHostRoot(version = pinnedYamlVersion()): string {
-  const base =
-    process.env.DEVICEMGMT_PULUMI_CACHE ??
-    join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pulumi-devicemgmt");
-  return join(base, `${YAML_HOST}-${version}-${process.platform}-${process.arch}`);
+  return toolCache(`${YAML_HOST}-${version}-${process.platform}-${process.arch}`);
 }
 
 export interface YamlHost {
@@ -52,30 +49,17 @@ export interface YamlHost {
 type Log = (line: string) => void;
 
 function build(version: string, output: string, log: Log): void {
-  const started = Date.now();
   log(
     `pulumi-language-yaml: building ${version} from the Go module proxy (${HOST_MAIN}, pinned by ` +
       `tools/pulumi-language-yaml/go.mod) into ${dirname(output)}; the first build downloads about 200 modules ` +
       `and compiles for several minutes`,
   );
-  const temporary = `${output}.${process.pid}.tmp`;
-  execFileSync(
-    "go",
-    ["build", "-trimpath", "-ldflags", `-s -w -X ${VERSION_VARIABLE}=${version}`, "-o", temporary, HOST_MAIN],
-    {
-      cwd: MODULE_DIR,
-      stdio: ["ignore", "inherit", "inherit"],
-      // As tools/pulumi-cli: no toolchain download, no cgo, go.sum checked as committed.
-      env: {
-        ...process.env,
-        GOTOOLCHAIN: "local",
-        CGO_ENABLED: "0",
-        GOFLAGS: "-mod=readonly -buildvcs=false",
-      },
-    },
-  );
-  renameSync(temporary, output);
-  log(`pulumi-language-yaml: built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  goBuildInto(output, {
+    cwd: MODULE_DIR,
+    args: ["-trimpath", "-ldflags", `-s -w -X ${VERSION_VARIABLE}=${version}`, HOST_MAIN],
+    label: "pulumi-language-yaml",
+    log,
+  });
 }
 
 /** Links the build beside the CLI's binary (the CLI's folder is made by tools/pulumi-cli; made here if absent). */

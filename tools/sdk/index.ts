@@ -6,15 +6,13 @@
  * main.go binds the schema first, which validates it as gen-sdk does.
  */
 import { execFileSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
-import { homedir } from "node:os";
+import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { goBuildInto, PINNED_GO_ENV, toolCache } from "../goBuild";
 import { join } from "node:path";
 
 const MODULE_DIR = __dirname;
 /** What the generated SDK's files import it as: the schema's `language.go.importBasePath` without its package. */
 export const SDK_MODULE = "github.com/pulumi-devicemgmt/pulumi-devicemgmt/sdk";
-
-const GO_ENV = { GOTOOLCHAIN: "local", CGO_ENABLED: "0", GOFLAGS: "-mod=readonly -buildvcs=false" };
 
 /** The generator's binary, built once per pinned go.mod into the cache tools/pulumi-cli uses. */
 export function ensureSdkGenerator(
@@ -23,27 +21,15 @@ export function ensureSdkGenerator(
   const pin = readFileSync(join(MODULE_DIR, "go.mod"), "utf8").match(
     /github\.com\/pulumi\/pulumi\/pkg\/v3 (v[\d.]+)/,
   )?.[1];
-  const base =
-    process.env.DEVICEMGMT_PULUMI_CACHE ??
-    join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pulumi-devicemgmt");
   const binary = join(
-    base,
-    `sdk-generator-${pin}-${process.platform}-${process.arch}`,
+    toolCache(`sdk-generator-${pin}-${process.platform}-${process.arch}`),
     "bin",
     "sdk-generator",
   );
   if (existsSync(binary)) return binary;
   mkdirSync(join(binary, ".."), { recursive: true });
-  const started = Date.now();
   log(`sdk: building the Go SDK generator (pkg/v3 ${pin}) into ${binary}; minutes when the Go cache is cold`);
-  const temporary = `${binary}.${process.pid}.tmp`;
-  execFileSync("go", ["build", "-trimpath", "-o", temporary, "."], {
-    cwd: MODULE_DIR,
-    stdio: ["ignore", "inherit", "inherit"],
-    env: { ...process.env, ...GO_ENV },
-  });
-  renameSync(temporary, binary);
-  log(`sdk: built in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  goBuildInto(binary, { cwd: MODULE_DIR, args: ["-trimpath", "."], label: "sdk", log });
   return binary;
 }
 
@@ -77,7 +63,7 @@ export function buildGoProgram(outDir: string, binary: string): void {
   execFileSync("go", ["build", "-o", binary, "./cmd/organization"], {
     cwd: outDir,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...GO_ENV, GOFLAGS: "-mod=mod -buildvcs=false" },
+    env: { ...process.env, ...PINNED_GO_ENV, GOFLAGS: "-mod=mod -buildvcs=false" },
   });
 }
 
@@ -90,10 +76,7 @@ const PYTHON_SDK = "3.272.0";
 export function ensurePythonEnvironment(
   log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): string {
-  const base =
-    process.env.DEVICEMGMT_PULUMI_CACHE ??
-    join(process.env.XDG_CACHE_HOME || join(homedir(), ".cache"), "pulumi-devicemgmt");
-  const venv = join(base, `python-venv-pulumi-${PYTHON_SDK}`);
+  const venv = toolCache(`python-venv-pulumi-${PYTHON_SDK}`);
   const python = join(venv, "bin", "python");
   if (existsSync(join(venv, ".ready"))) return python;
   log(`sdk: making ${venv} with pulumi ${PYTHON_SDK} from PyPI`);
@@ -146,6 +129,6 @@ export function buildGoSdk(outDir: string): void {
   execFileSync("go", ["build", "./..."], {
     cwd: outDir,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, ...GO_ENV, GOFLAGS: "-mod=mod -buildvcs=false" },
+    env: { ...process.env, ...PINNED_GO_ENV, GOFLAGS: "-mod=mod -buildvcs=false" },
   });
 }
