@@ -6,7 +6,6 @@ import { main } from "@pulumi/pulumi/provider";
 import { PluginConfiguration, serveConfiguration } from "./configure";
 import { pluginProvider } from "./provider";
 import { pluginVersion } from "./version";
-import { logToEngine } from "./resourceLogs";
 
 /** The engine's address: the first argument that is neither a flag nor a flag's value (as the SDK's server reads it). */
 function engineAddress(args: string[]): string | undefined {
@@ -17,7 +16,10 @@ function engineAddress(args: string[]): string | undefined {
   return undefined;
 }
 
-logToEngine(engineAddress(process.argv.slice(2)));
+// The SDK's log functions (framework/resourceLog.ts gives each line its resource's URN) reach the engine only at
+// this address; set before the SDK first reads its settings.
+const engine = engineAddress(process.argv.slice(2));
+if (engine) process.env.PULUMI_NODEJS_ENGINE = engine;
 const configuration = new PluginConfiguration();
 serveConfiguration(configuration);
 void main(pluginProvider(pluginVersion(), configuration), process.argv.slice(2));
