@@ -21,7 +21,7 @@ process.env.DEVICEMGMT_TEST_TIMEOUT_SCALE = scale.toFixed(2);
 const SLOW = [
   "test/programs/*.test.ts",
   "test/demo/demo.test.ts",
-  "test/policy/policy.test.ts",
+  "test/policy/{policy,pluginPolicy}.test.ts",
   "test/soak/soak.test.ts",
   "test/engine/fence.test.ts",
   "test/package/pack.test.ts",
@@ -29,7 +29,7 @@ const SLOW = [
   "test/drift/state.test.ts",
   "test/export/{content-staging,devices,experiences,roundtrip,split-roundtrip,staging}.test.ts",
   "test/resources/{connection.insecure,user.invitations}.test.ts",
-  "test/plugin/{sdk,yaml}.test.ts",
+  "test/plugin/{sdk,sdkNames,yaml}.test.ts",
 ];
 
 const project = {
