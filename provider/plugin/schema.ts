@@ -138,8 +138,11 @@ function typeOf(
     case "number":
     case "integer":
       return { type };
-    case "array":
-      return { type: "array", items: schema.items ? typeOf(schema.items, `${name}Item`, types) : ANY };
+    case "array": {
+      // An array of enum values: the values go to the property's description, not into the item type.
+      const { enumValues, ...items } = schema.items ? typeOf(schema.items, `${name}Item`, types) : ANY;
+      return { type: "array", items, ...(enumValues ? { enumValues } : {}) };
+    }
     case "object": {
       if (schema.properties && Object.keys(schema.properties).length > 0) {
         const token = `${PACKAGE}:index:${name}`;
@@ -147,10 +150,9 @@ function typeOf(
         return { $ref: `#/types/${token}` };
       }
       const values = schema.additionalProperties;
-      return {
-        type: "object",
-        additionalProperties: typeof values === "object" ? typeOf(values, name, types) : ANY,
-      };
+      const { enumValues, ...additionalProperties } =
+        typeof values === "object" ? typeOf(values, name, types) : ANY;
+      return { type: "object", additionalProperties, ...(enumValues ? { enumValues } : {}) };
     }
     default:
       return ANY;
@@ -176,7 +178,9 @@ function propertyOf(
   description: string | undefined,
 ): PropertySpecJson {
   const { enumValues, ...type } = typeOf(schema, name, types);
-  const values = enumValues ? `One of: ${enumValues.map((v) => JSON.stringify(v)).join(", ")}.` : undefined;
+  const listed = enumValues?.map((v) => JSON.stringify(v)).join(", ");
+  const each = type.type === "array" || type.type === "object" ? "Each value one of" : "One of";
+  const values = listed ? `${each}: ${listed}.` : undefined;
   const text = [description, values].filter(Boolean).join(" ");
   return { ...type, ...(text ? { description: text } : {}) };
 }
