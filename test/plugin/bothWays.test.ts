@@ -30,9 +30,13 @@ let welcomeFile: string;
 let dynamic: { emulator: RunningEmulator; engine: Engine };
 let plugin: { emulator: RunningEmulator; yaml: YamlStack };
 
-/** A folder with a configured lab on a release channel holding a file, a user with roles, a catalogue tag. */
-const organization = (): Declared[] => [
-  { name: "nordics", type: "Group", properties: { name: "Nordics" } },
+/**
+ * A folder with a configured lab on a release channel holding a file, a user with roles, a catalogue tag; and
+ * its second version: the folder, the tag and the user renamed in place, the lab moved to another channel (a
+ * replacement, delete first).
+ */
+const organization = (version: 1 | 2 = 1): Declared[] => [
+  { name: "nordics", type: "Group", properties: { name: version === 1 ? "Nordics" : "Nordic Region" } },
   {
     name: "stockholm",
     type: "Group",
@@ -41,20 +45,27 @@ const organization = (): Declared[] => [
   {
     name: "stockholmSimulator",
     type: "GroupReleaseChannel",
-    properties: { groupId: { ref: "stockholm" }, releaseChannelId: { lookup: "simulatorProduction" } },
+    properties: {
+      groupId: { ref: "stockholm" },
+      releaseChannelId: { lookup: version === 1 ? "simulatorProduction" : "simulatorBeta" },
+    },
   },
   {
     name: "astrid",
     type: "User",
     properties: {
       firstName: "Astrid",
-      lastName: "Berg",
+      lastName: version === 1 ? "Berg" : "Berg-Lund",
       email: "astrid.berg@acme.example",
       defaultRoleId: { lookup: "readOnlyRole" },
       groupRoles: [{ roleId: { lookup: "groupAdminRole" }, groupId: { ref: "stockholm" } }],
     },
   },
-  { name: "lobbyTag", type: "Tag", properties: { name: "stockholm-lobby" } },
+  {
+    name: "lobbyTag",
+    type: "Tag",
+    properties: { name: version === 1 ? "stockholm-lobby" : "stockholm-entrance" },
+  },
   { name: "welcome", type: "File", properties: { source: welcomeFile, path: "/sdcard/Docs" } },
   {
     name: "stockholmWelcome",
@@ -314,6 +325,37 @@ describe("one organization through the dynamic classes and through the plugin (Y
     expect(byPlugin).toEqual(byDynamic);
   });
 
+  it("an up that renames and moves sends the same requests both ways, in place and replaced alike", async () => {
+    resetRequests();
+    plugin.yaml.writeProgram(yamlProgram(PROJECT, organization(2)));
+    const [byDynamic, byPlugin] = await Promise.all([
+      dynamic.engine.up(dynamicProgram(organization(2))),
+      plugin.yaml.ok("up", "--yes", "--skip-preview"),
+    ]);
+    expect(byDynamic.errors).toEqual([]);
+    const steps = (run: { steps: typeof byDynamic.steps }) =>
+      Object.fromEntries(
+        (["update", "replace"] as const).map((kind) => [
+          kind,
+          run.steps[kind].map((step) => step.name).sort(),
+        ]),
+      );
+    expect(steps(byPlugin)).toEqual(steps(byDynamic));
+    expect(steps(byDynamic)).toEqual({
+      update: ["astrid", "lobbyTag", "nordics"],
+      replace: ["stockholmSimulator"],
+    });
+    expect(byPlugin.steps.replace.map((step) => step.deleteBeforeReplace)).toEqual([true]);
+    const sent = expectSameRequests();
+    for (const route of ["PUT /groups/{groupId}", "PUT /tags/{tagId}", "PUT /users/{userId}"])
+      expect(sent.some((line) => line.includes(` ${route} `))).toBe(true);
+    const [a, b] = comparable(
+      JSON.stringify(dynamic.emulator.snapshot()),
+      JSON.stringify(plugin.emulator.snapshot()),
+    );
+    expect(JSON.parse(b)).toEqual(JSON.parse(a));
+  });
+
   it("the drift report of each stack's export is the same", async () => {
     // The same changes in the portal of both organizations: a renamed lab, a deleted tag, a new folder.
     for (const { emulator } of [dynamic, plugin]) {
@@ -321,7 +363,7 @@ describe("one organization through the dynamic classes and through the plugin (Y
       const snapshot = emulator.snapshot();
       const lab = snapshot.groups.find((g) => g.name === "Stockholm Lab")!;
       await admin.groups.update(lab.id, { name: "Stockholm Lab (portal)", parentId: lab.parentId });
-      await admin.tags.delete(snapshot.tags.find((t) => t.name === "stockholm-lobby")!.id);
+      await admin.tags.delete(snapshot.tags.find((t) => t.name === "stockholm-entrance")!.id);
       await admin.groups.create({ name: "Portal folder", parentId: null });
     }
     const pluginExport = path.join(dir, "plugin-stack.json");
@@ -360,15 +402,15 @@ describe("one organization through the dynamic classes and through the plugin (Y
     );
     expect(findings).toEqual(
       expect.arrayContaining([
-        'changed group "Nordics > Stockholm Lab (portal)" (configured)',
-        'gone tag tag "stockholm-lobby"',
+        'changed group "Nordic Region > Stockholm Lab (portal)" (configured)',
+        'gone tag tag "stockholm-entrance"',
         'unmanaged group "Portal folder"',
       ]),
     );
     // Every resource of the plugin's stack was read from its export (`devicemgmt:index:<Type>`), none unknown.
     expect(view(reports[1]).resources).toEqual([organization().length]);
     expect(view(reports[1]).unknownResources).toEqual([]);
-    expect(findings.filter((f) => f.includes("Nordics") || f.includes("astrid"))).toHaveLength(1);
+    expect(findings.filter((f) => f.includes("Nordic") || f.includes("astrid"))).toHaveLength(1);
   });
 
   it("destroy sends the same requests and leaves the same organization", async () => {

@@ -22,6 +22,11 @@ const LOOKUPS = {
     arguments: { appName: "Training Simulator", channelName: "Production" },
     output: () => dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Production" }).id,
   },
+  simulatorBeta: {
+    function: "devicemgmt:getReleaseChannel",
+    arguments: { appName: "Training Simulator", channelName: "Beta" },
+    output: () => dm.getReleaseChannelOutput({ appName: "Training Simulator", channelName: "Beta" }).id,
+  },
 } as const;
 
 type Lookup = keyof typeof LOOKUPS;
