@@ -424,4 +424,41 @@ describe("one organization through the dynamic classes and through the plugin (Y
     expect(JSON.parse(b)).toEqual(JSON.parse(a));
     expect(plugin.emulator.snapshot().groups.map((g) => g.name)).toEqual(["Portal folder"]);
   });
+  it("a group under a configured group the run creates: the classes refuse it at preview, both at up alike", async () => {
+    const declarations: Declared[] = [
+      { name: "site", type: "Group", properties: { name: "Site", configured: true } },
+      { name: "room", type: "Group", properties: { name: "Room", parentId: { ref: "site" } } },
+    ];
+    plugin.yaml.writeProgram(yamlProgram(PROJECT, declarations));
+    const [previewedByDynamic, previewedByPlugin] = await Promise.all([
+      dynamic.engine.preview(dynamicProgram(declarations)),
+      plugin.yaml.run("preview"),
+    ]);
+    // The one difference left: only the program knows, at preview, that the new parent will be configured.
+    expect(previewedByDynamic.errors.flatMap((e) => e.failures ?? [])).toEqual([
+      { property: "parentId", reason: expect.stringContaining('the parent is Group "site" of this program') },
+    ]);
+    expect(previewedByPlugin.code).toBe(0);
+
+    resetRequests();
+    const [byDynamic, byPlugin] = await Promise.all([
+      dynamic.engine.up(dynamicProgram(declarations)),
+      plugin.yaml.run("up", "--yes", "--skip-preview"),
+    ]);
+    const failures = (errors: { failures?: CheckFailure[] }[]) =>
+      JSON.stringify(errors.flatMap((e) => e.failures ?? []));
+    const [a, b] = comparable(failures(byDynamic.errors), failures(byPlugin.errors));
+    expect(JSON.parse(b)).toEqual(JSON.parse(a));
+    expect(JSON.parse(a)).toEqual([
+      { property: "parentId", reason: expect.stringContaining('group <group Site> ("Site") is configured') },
+    ]);
+    expectSameRequests();
+    for (const { emulator } of [dynamic, plugin])
+      expect(
+        emulator
+          .snapshot()
+          .groups.map((g) => g.name)
+          .sort(),
+      ).toEqual(["Portal folder", "Site"]);
+  });
 });
