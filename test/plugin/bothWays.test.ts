@@ -309,6 +309,21 @@ describe("one organization through the dynamic classes and through the plugin (Y
     expect(exported[0].files["index.ts"]).toContain("Stockholm Lab");
   });
 
+  it("a second up and a refresh change nothing both ways, and read the same", async () => {
+    resetRequests();
+    const [again] = await Promise.all([
+      dynamic.engine.up(dynamicProgram(organization()), { expectNoChanges: true }),
+      plugin.yaml.ok("up", "--yes", "--skip-preview", "--expect-no-changes"),
+    ]);
+    const [refreshed] = await Promise.all([
+      dynamic.engine.refresh({ expectNoChanges: true }),
+      plugin.yaml.ok("refresh", "--yes", "--skip-preview", "--expect-no-changes"),
+    ]);
+    expect([again.errors, refreshed.errors]).toEqual([[], []]);
+    expect([dynamic.emulator.stats().writes, plugin.emulator.stats().writes]).toEqual([0, 0]);
+    expectSameRequests();
+  });
+
   it("preview refuses a group under the configured lab with the same message both ways", async () => {
     const room: Declared = {
       name: "room",
