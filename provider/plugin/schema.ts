@@ -15,6 +15,7 @@ import { carried, type KindDefinition, type PropertySpec } from "../framework";
 import { CONFIG_KEYS } from "../connection";
 import { ORGANIZATION_KEY } from "../framework/organization";
 import { FUNCTIONS } from "./functions";
+import { PACKAGE, resourceToken } from "../pluginToken";
 import type {
   FunctionSpec,
   ObjectTypeSpec,
@@ -24,10 +25,7 @@ import type {
   TypeSpec,
 } from "./schemaTypes";
 
-export const PACKAGE = "devicemgmt";
-
-/** The type token of a kind's resources through the plugin: `devicemgmt:index:<Type>`. */
-export const resourceToken = (type: string) => `${PACKAGE}:index:${type}`;
+export { PACKAGE, resourceToken } from "../pluginToken";
 
 /**
  * The type of each output a kind declares beside its properties (`outputs` in its definition), by name: the
