@@ -124,27 +124,6 @@ export class OrganizationMoveError extends DeviceMgmtProblem {
   }
 }
 
-/**
- * `pulumi import` (or the `import` resource option) named an id that the organization does not hold. Without
- * this the engine would say "provider does not support importing resources", which sends the user to the wrong
- * fix.
- */
-export class ImportNotFoundError extends DeviceMgmtProblem {
-  constructor(
-    kind: string,
-    readonly id: string,
-    organizationId: string,
-  ) {
-    super(
-      `There is no ${kind} with id "${id}" in organization ${organizationId} (the one the provider's token ` +
-        `reaches), so there is nothing to import. Nothing was changed. Check the id (devicemgmt-export and ` +
-        `the lookups, e.g. getGroup, print ids), and that devicemgmt:baseUrl and devicemgmt:apiToken (or the ` +
-        `explicit provider of the import) reach the organization that holds it.`,
-      { kind, fix: "correct the id, or use the provider of the organization that holds it" },
-    );
-  }
-}
-
 /** A recorded id is not of the shape its kind uses (state edited by hand, or another kind's id). */
 export class MalformedIdError extends DeviceMgmtProblem {
   constructor(

@@ -15,7 +15,7 @@
 import * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
 import { handler } from "../runtime";
-import { ImportNotFoundError } from "../errors";
+import { ImportNotFoundError } from "./errors";
 import { KINDS } from "../kinds";
 import {
   CLAIMANT_KEY,
