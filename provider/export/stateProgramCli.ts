@@ -6,7 +6,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import * as path from "node:path";
 import { parseArgs } from "node:util";
 import { UsageError, type CliIo } from "../cliSupport";
-import { programFromState, type ExportedResource } from "./stateProgram";
+import { programFromState, type ExportedResource, type StateProgram } from "./stateProgram";
 
 export const FROM_STATE_USAGE = `Moving a stack of the TypeScript classes to the provider plugin (docs/plugin.md):
   --from-state FILE  instead of reading an organization, read FILE (\`pulumi stack export --file FILE\` of the
@@ -66,7 +66,7 @@ export async function fromStateMain(argv: string[], io: CliIo): Promise<number> 
     await writeFile(path.join(out, "Pulumi.yaml"), program.yaml);
     io.stdout(
       `Wrote Pulumi.yaml to ${out}: ${program.moved.length} resources, each imported by id.\n` +
-        steps(out, program.secretConfig, program.others),
+        steps(out, program),
     );
     return 0;
   } catch (error) {
@@ -76,10 +76,10 @@ export async function fromStateMain(argv: string[], io: CliIo): Promise<number> 
 }
 
 /** The rest of the move, in the user's words (docs/plugin.md says the same, with the why). */
-function steps(out: string, secrets: { key: string }[], others: string[]): string {
+function steps(out: string, { moved, others, secretConfig: secrets }: StateProgram): string {
   const forget = others.length
-    ? `  pulumi state delete <the URN of each moved resource> --yes   # the stack keeps ${others.length} ` +
-      `resources of other packages, which the move leaves: ${others.join(", ")}\n`
+    ? `  # the stack keeps ${others.length} resources of other packages (${others.join(", ")}): forget only ` +
+      `the moved ones\n  pulumi state delete --force --yes ${moved.map((m) => `'${m.urn}'`).join(" ")}\n`
     : "  pulumi state delete --all --force --yes   # forgets (protected ones too), never deletes\n" +
       "  pulumi stack rm --yes\n";
   return (
