@@ -8,6 +8,7 @@
  * Why `import` and not `adoptId`: an import records the object as read, with no input left behind, while an
  * adoption is a create that keeps `adoptId` in state for good; and the engine shows an import at preview.
  */
+import * as path from "node:path";
 import { LEGACY_TYPE, TYPE_MODULE } from "../dynamic";
 import type { KindDefinition, PropertySpec } from "../framework";
 import { KINDS } from "../kinds";
@@ -121,12 +122,37 @@ function withReferences(value: unknown, ids: Map<string, string>): unknown {
 }
 
 /**
+ * Where the program is written, and the TypeScript program's folder: a relative `source` (a file to upload, at
+ * any depth: an AppBundle's `files[].source`) is relative to the program's folder, so the YAML program, in
+ * another folder, names the same file by a path relative to its own.
+ */
+export interface Folders {
+  program: string;
+  out: string;
+}
+
+function withSources(value: unknown, folders: Folders | undefined, key = ""): unknown {
+  if (typeof value === "string")
+    return key === "source" && folders && !path.isAbsolute(value)
+      ? path.relative(folders.out, path.resolve(folders.program, value)).split(path.sep).join("/")
+      : value;
+  if (Array.isArray(value)) return value.map((v) => withSources(v, folders, key));
+  if (value !== null && typeof value === "object")
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withSources(v, folders, k)]));
+  return value;
+}
+
+/**
  * The program for a stack export's deployment. Throws UnmovableResourcesError, listing each, when a resource of
  * the package cannot be taken over by an import: one with its own `connection` (an import reads with the
  * provider's configuration only: give another organization its own stack), or a kind this version does not
  * know.
  */
-export function programFromState(resources: ExportedResource[], project: string): StateProgram {
+export function programFromState(
+  resources: ExportedResource[],
+  project: string,
+  folders?: Folders,
+): StateProgram {
   const live = resources.filter(
     (r) => r.custom === true && r.delete !== true && typeof r.id === "string" && r.id,
   );
@@ -175,7 +201,7 @@ export function programFromState(resources: ExportedResource[], project: string)
           referenced.add(urn);
         }
       }
-      properties.push(`      ${key}: ${flow(withReferences(value, ids))}`);
+      properties.push(`      ${key}: ${flow(withReferences(withSources(value, folders, key), ids))}`);
     }
     const dependsOn = (resource.dependencies ?? [])
       .filter((urn) => !referenced.has(urn) && nameOfUrn.has(urn))

@@ -14,6 +14,8 @@ export const FROM_STATE_USAGE = `Moving a stack of the TypeScript classes to the
                      objects by id (options: import), with the inputs the stack recorded; then print the
                      steps of the move. Takes --out (default ./<project>), --project (default
                      <the stack's project>-yaml) and --force; needs no token
+  --program-dir DIR  the TypeScript program's folder, which relative \`source\` paths start from
+                     (default: the current folder); the YAML program names the same files from --out
 `;
 
 /** The resources of a `pulumi stack export` file (version 3), and its project's name. */
@@ -47,6 +49,7 @@ export async function fromStateMain(argv: string[], io: CliIo): Promise<number> 
         out: { type: "string" },
         project: { type: "string" },
         force: { type: "boolean" },
+        "program-dir": { type: "string" },
       },
     }));
   } catch (error) {
@@ -57,8 +60,11 @@ export async function fromStateMain(argv: string[], io: CliIo): Promise<number> 
   try {
     const { resources, project: source } = exportedResources(await readFile(file, "utf8"), file);
     const project = values.project ?? `${source}-yaml`;
-    const program = programFromState(resources, project);
     const out = path.resolve(values.out ?? project);
+    const program = programFromState(resources, project, {
+      program: path.resolve(values["program-dir"] ?? "."),
+      out,
+    });
     const existing = await readdir(out).catch(() => [] as string[]);
     if (existing.includes("Pulumi.yaml") && !values.force)
       throw new UsageError(`${out} already holds a Pulumi.yaml: choose another --out, or pass --force.`);

@@ -112,3 +112,24 @@ it("reads resources of the legacy type by the kind their serialized provider nam
     options: { import: "g1" },
   });
 });
+
+it("names the files to upload from the program's own folder, at any depth", () => {
+  const bundle = "pulumi-nodejs:dynamic/devicemgmt:AppBundle";
+  const { yaml } = programFromState(
+    [
+      {
+        urn: urn(bundle, "kit"),
+        type: bundle,
+        custom: true,
+        id: "b1",
+        inputs: { appId: "a1", files: [{ source: "content/a.obb" }, { source: "/srv/b.obb" }] },
+      },
+    ],
+    "p",
+    { program: "/work/ts-org", out: "/work/ts-org-yaml" },
+  );
+  expect((parse(yaml) as Program).resources.kit.properties?.files).toEqual([
+    { source: "../ts-org/content/a.obb" },
+    { source: "/srv/b.obb" },
+  ]);
+});

@@ -7,6 +7,7 @@
 import * as fs from "node:fs";
 import * as os from "node:os";
 import * as path from "node:path";
+import { parse } from "yaml";
 import * as dm from "../../provider";
 import { main as exportMain } from "../../provider/export/cli";
 import { startEmulator, type OrgSnapshot, type RunningEmulator } from "../../emulator";
@@ -72,6 +73,12 @@ describe("moving a TypeScript stack to the plugin", () => {
         groupRoles: [{ roleId: groupViewer.id, groupId: bergen.id }],
       });
       new dm.Tag("lobby", { name: "bergen-lobby" });
+      // Content: its source is relative to the TypeScript program's folder (here the repository).
+      const welcome = new dm.File("welcome", {
+        source: "examples/yaml/content/welcome.txt",
+        path: "/sdcard/Docs",
+      });
+      new dm.GroupFile("bergen-welcome", { groupId: bergen.id, fileId: welcome.id });
       return Promise.resolve({});
     });
     expect(result.errors).toEqual([]);
@@ -83,9 +90,11 @@ describe("moving a TypeScript stack to the plugin", () => {
     expect(Object.keys(managed).sort()).toEqual([
       "bergen-lab",
       "bergen-simulator",
+      "bergen-welcome",
       "fjords",
       "ingrid",
       "lobby",
+      "welcome",
     ]);
   });
 
@@ -95,12 +104,12 @@ describe("moving a TypeScript stack to the plugin", () => {
     let stdout = "";
     let stderr = "";
     const code = await exportMain(
-      ["--from-state", exported, "--out", path.join(dir, "yaml-region")],
+      ["--from-state", exported, "--out", path.join(dir, "yaml-region"), "--program-dir", repoRoot],
       {},
       { stdout: (text) => (stdout += text), stderr: (text) => (stderr += text) },
     );
     expect({ code, stderr }).toEqual({ code: 0, stderr: "" });
-    expect(stdout).toContain("5 resources, each imported by id");
+    expect(stdout).toContain("7 resources, each imported by id");
     expect(stdout).toContain("pulumi state delete --all --force --yes");
     const program = fs.readFileSync(path.join(dir, "yaml-region", "Pulumi.yaml"), "utf8");
     expect(program).toContain("name: ts-region-yaml");
@@ -112,6 +121,13 @@ describe("moving a TypeScript stack to the plugin", () => {
     expect(program).toMatch(/bergen-lab:\n(?:.*\n)*?\s+protect: true/);
     expect(program).not.toMatch(/__provider|__claimant|__organization|adoptId/);
     for (const id of Object.values(managed)) expect(program).toContain(`import: "${id}"`);
+    // The YAML program, in another folder, names the same file to upload.
+    const { resources } = parse(program) as {
+      resources: Record<string, { properties: { source?: string } }>;
+    };
+    expect(path.resolve(dir, "yaml-region", resources.welcome.properties.source!)).toBe(
+      path.join(repoRoot, "examples/yaml/content/welcome.txt"),
+    );
   });
 
   it("the YAML stack's first up imports everything and writes nothing; a second up shows no changes", async () => {
