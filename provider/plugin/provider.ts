@@ -82,8 +82,8 @@ function withSecrets(definition: KindDefinition, inputs: Props): Props {
 }
 
 /**
- * A read of an id alone: `pulumi import` and the `import` resource option hand the provider no recorded state. A
- * refresh always hands the outputs it recorded (every resource has `organizationId`).
+ * A read of an id alone: `pulumi import`, the `import` resource option and a resource's `get` hand the provider no
+ * recorded state. A refresh always hands the outputs it recorded (every resource has `organizationId`).
  */
 const isImport = (props: Props | undefined) => Object.keys(props ?? {}).length === 0;
 
