@@ -29,7 +29,7 @@ const SLOW = [
   "test/drift/state.test.ts",
   "test/export/{content-staging,devices,experiences,roundtrip,split-roundtrip,staging}.test.ts",
   "test/resources/{connection.insecure,user.invitations}.test.ts",
-  "test/plugin/{sdk,sdkNames,yaml,bothWays}.test.ts",
+  "test/plugin/{sdk,sdkNames,yaml,bothWays,import,move}.test.ts",
 ];
 
 const project = {
