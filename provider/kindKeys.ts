@@ -32,4 +32,5 @@ export type ResourceKind =
   | "appVersion"
   | "appBundle"
   | "image"
-  | "custom3DEnvironment";
+  | "custom3DEnvironment"
+  | "groupCopy";

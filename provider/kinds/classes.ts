@@ -9,6 +9,7 @@ export * from "./deviceExperience/resource";
 export * from "./deviceMigration/resource";
 export * from "./file/resource";
 export * from "./group/resource";
+export * from "./groupCopy/resource";
 export * from "./headsetExperience/resource";
 export * from "./image/resource";
 export * from "./releaseChannelShare/resource";

@@ -16,6 +16,7 @@ import { deviceExperienceKind } from "./deviceExperience/definition";
 import { deviceMigrationKind } from "./deviceMigration/definition";
 import { fileKind } from "./file/definition";
 import { groupKind } from "./group/definition";
+import { groupCopyKind } from "./groupCopy/definition";
 import { headsetExperienceKind } from "./headsetExperience/definition";
 import { custom3DEnvironmentKind, imageKind } from "./image/definitions";
 import { releaseChannelShareKind } from "./releaseChannelShare/definition";
@@ -51,4 +52,5 @@ export const DEFINITIONS = {
   appBundle: appBundleKind,
   image: imageKind,
   custom3DEnvironment: custom3DEnvironmentKind,
+  groupCopy: groupCopyKind,
 };
