@@ -20,6 +20,7 @@ process.env.DEVICEMGMT_TEST_TIMEOUT_SCALE = scale.toFixed(2);
  */
 const SLOW = [
   "test/programs/*.test.ts",
+  "test/kinds/*/*.program.test.ts",
   "test/demo/demo.test.ts",
   "test/policy/{policy,pluginPolicy}.test.ts",
   "test/soak/soak.test.ts",

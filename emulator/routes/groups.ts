@@ -23,6 +23,9 @@ const groupBody = z.object({
   parentId: z.guid().nullable(),
 });
 
+/** The duplicate's body: `CreateTag_request` in the OpenAPI document, a name only. */
+const duplicateBody = z.object({ name: z.string().trim().min(1).max(255) });
+
 const deleteQuery = z.object({ replacementGroupId: z.guid().optional() });
 
 function findGroup(ctx: RequestContext): Group {
@@ -246,6 +249,38 @@ export const groupRoutes: RouteDefinition[] = [
         description: `Configured group '${group.name}'.`,
       });
       return ok(groupView(ctx.org, group));
+    },
+  },
+  {
+    // The documents say only "a new configured group with all the same configurations as the original" and "no
+    // devices": the copy is placed beside the original (same parent), and takes its release channels, files,
+    // videos and tags. The provider reads the copy's parent from the answer, never assuming this placement.
+    method: "POST",
+    path: "/groups/:groupId/duplicate",
+    auth: "user",
+    handler: (ctx) => {
+      const source = findGroup(ctx);
+      ctx.access.require("GROUP__MANAGE", source.id);
+      const { name } = parseOrThrow(duplicateBody, ctx.body);
+      if (!source.isConfigured) throw invalid("groupId", "Only a configured group can be duplicated.");
+      const copy: Group = {
+        id: randomUUID(),
+        name,
+        parentId: source.parentId,
+        isConfigured: true,
+        releaseChannels: source.releaseChannels.map((a) => ({ id: a.id, attachedAt: ctx.now })),
+        files: source.files.map((a) => ({ id: a.id, attachedAt: ctx.now })),
+        videos: source.videos.map((a) => ({ id: a.id, attachedAt: ctx.now })),
+        ...(source.tags ? { tags: [...source.tags] } : {}),
+        createdAt: ctx.now,
+        updatedAt: ctx.now,
+      };
+      ctx.org.insertGroup(copy);
+      ctx.audit({
+        ...groupAudit(copy, "created", "duplicate-group"),
+        description: `Duplicated group '${source.name}' as '${copy.name}'.`,
+      });
+      return created(groupView(ctx.org, copy));
     },
   },
   {

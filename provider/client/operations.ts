@@ -112,6 +112,11 @@ export interface GroupOperations {
   delete(groupId: string, options?: DeleteGroupOptions): Promise<void>;
   /** Turns a folder into a leaf that can hold devices and content; this cannot be undone. */
   configure(groupId: string): Promise<Group>;
+  /**
+   * Copies a configured group (201): a new configured group with its configuration and no devices, named `name`;
+   * the API places the copy itself (the documents do not say where: read it from the answer).
+   */
+  duplicate(groupId: string, body: Pick<GroupBody, "name">): Promise<Group>;
   /** The whole group tree, roots first. */
   hierarchy(): Promise<GroupHierarchyNode[]>;
   releaseChannels(groupId: string): PageIterator<ReleaseChannel>;
@@ -383,6 +388,9 @@ export function createOperations(run: Executor): Operations {
       /** Turns a folder into a leaf that can hold devices and content; this cannot be undone. */
       configure: (groupId: string) =>
         run.write("PATCH", `/groups/${e(groupId)}/configure`, GROUPS, undefined, s.groupSchema),
+      // A POST: never repeated after an ambiguous answer (AmbiguousWriteError), so a lost answer makes no second copy.
+      duplicate: (groupId: string, body: Pick<GroupBody, "name">) =>
+        run.write("POST", `/groups/${e(groupId)}/duplicate`, GROUPS, { name: body.name }, s.groupSchema),
       hierarchy: async () => (await run.get(`/group-hierarchy`, s.groupHierarchySchema)).data,
       releaseChannels: (groupId: string) =>
         list(`/groups/${e(groupId)}/release-channels`, releaseChannelsPage),

@@ -34,7 +34,7 @@ import {
 export const CLAIMANT_KEY = "__claimant";
 
 /**
- * How a kind's object is named by its inputs (each kind declares its own: `claim` in its identity.ts): the
+ * How a kind's object is named by its inputs (each kind declares its own: `claim` in its identity, in properties.ts): the
  * property a duplicate is reported on, and the key.
  */
 export interface ClaimSpec {

@@ -62,9 +62,9 @@ export interface KindHandler<P> {
 }
 
 /**
- * Who a kind is, declared once in the kind's `identity.ts` and imported by its handler, its definition and its
- * other files (a handler cannot import the definition, which imports the handler): its key, its type token, its
- * properties, whether its object has a natural key, and how its inputs name its object (its claim).
+ * Who a kind is, declared once in the kind's `properties.ts` after its properties, and imported by its handler,
+ * its definition and its other files (a handler cannot import the definition, which imports the handler): its
+ * key, its type token, its properties, whether its object has a natural key, and how its inputs name its object (its claim).
  */
 export interface KindIdentity<
   Key extends string = string,

@@ -29,8 +29,8 @@ export { PACKAGE, resourceToken } from "../pluginToken";
 
 /**
  * The type of each output a kind declares beside its properties (`outputs` in its definition), by name: the
- * names mean the same in every kind. A kind declaring an output missing here fails schema generation (and its
- * test), naming it.
+ * names mean the same in every kind. A kind declaring an output missing here (and, for a kind whose objects are
+ * another kind's, not a property of that kind) fails schema generation (and its test), naming it.
  */
 const OUTPUT_TYPES: Record<string, PropertySpecJson> = {
   [ORGANIZATION_KEY]: { type: "string", description: "The id of the organization the object belongs to." },
@@ -190,9 +190,26 @@ export function requiredInputsOf(properties: Record<string, PropertySpec<never>>
     .map(([key]) => key);
 }
 
+/**
+ * An output of a kind whose objects are another kind's (`relation`: a group copy records a Group's `parentId`) that
+ * is a property of that kind: typed as that property, so a related kind adds nothing to OUTPUT_TYPES.
+ */
+function relatedOutput(
+  definition: Pick<KindDefinition, "type" | "relation">,
+  key: string,
+  types: Record<string, ObjectTypeSpec>,
+): PropertySpecJson | undefined {
+  if (!definition.relation) return undefined;
+  const related = KINDS[definition.relation.objectsOf] as KindDefinition;
+  const spec = (related.properties as Record<string, PropertySpec<never> | undefined>)[key];
+  if (!spec || key in carried) return undefined;
+  const json = jsonSchemaOf(spec.schema);
+  return propertyOf(json, `${related.type}${capitalized(key)}`, types, spec.description ?? json.description);
+}
+
 /** A kind's resource: every declared property as input and output, then its extra outputs. */
 export function resourceOf(
-  definition: Pick<KindDefinition, "type" | "properties" | "outputs">,
+  definition: Pick<KindDefinition, "type" | "properties" | "outputs" | "relation">,
   types: Record<string, ObjectTypeSpec>,
 ): ResourceSpec {
   const inputProperties: Record<string, PropertySpecJson> = {};
@@ -212,7 +229,7 @@ export function resourceOf(
     properties[key] = output;
   }
   for (const key of [ORGANIZATION_KEY, ...definition.outputs]) {
-    const output = OUTPUT_TYPES[key];
+    const output = OUTPUT_TYPES[key] ?? relatedOutput(definition, key, types);
     if (!output)
       throw new Error(
         `${definition.type} declares the output "${key}", which has no type in provider/plugin/schema.ts ` +

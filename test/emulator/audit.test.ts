@@ -129,6 +129,13 @@ describe("what records", () => {
       resourceType: "group",
       resourceId: child,
     });
+    const copy = await write(
+      "POST /groups/{groupId}/duplicate",
+      () => admin.post(`/groups/${child}/duplicate`, { name: "Child copy" }),
+      { type: "created", action: "duplicate-group", resourceType: "group" },
+    );
+    expect(copy.resourceName).toBe("Child copy");
+    expect(copy.description).toBe("Duplicated group 'Child 2' as 'Child copy'.");
     const onGroup = { type: "updated", resourceType: "group", resourceId: child };
     const attachments = [
       ["release-channels", "releaseChannelId", channel, "release-channel"],

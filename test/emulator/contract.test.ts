@@ -118,6 +118,8 @@ if (!existsSync(OPENAPI)) {
       await probe("POST /groups", {}, { ...reader, body: { name: "No", parentId: null } });
       await probe("PATCH /groups/{groupId}/configure", { groupId: leaf });
       await probe("PATCH /groups/{groupId}/configure", { groupId: leaf });
+      await probe("POST /groups/{groupId}/duplicate", { groupId: leaf }, { body: { name: "Leaf copy" } });
+      await probe("POST /groups/{groupId}/duplicate", { groupId: folder }, { body: { name: "No" } });
       await probe("GET /groups", {});
       await probe("GET /groups", {}, { query: { per_page: 1000 } });
       await probe("GET /groups/{groupId}", { groupId: leaf });

@@ -159,6 +159,38 @@ describe("PATCH /groups/{id}/configure", () => {
   });
 });
 
+describe("POST /groups/{id}/duplicate", () => {
+  it("makes a configured copy beside the original, with its content and without its devices", async () => {
+    const folder = await createGroup(admin, "Duplicates", null);
+    const original = await createConfiguredGroup(admin, "Original", folder);
+    expect((await admin.post(`/groups/${original}/files`, { fileId })).status).toBe(204);
+    expect((await admin.put(`/devices/${deviceIds[0]}`, { groupId: original })).status).toBe(200);
+
+    const response = await admin.post(`/groups/${original}/duplicate`, { name: "Copy" });
+    expect(response.status).toBe(201);
+    expect(response.body).toMatchObject({ name: "Copy", isConfigured: true, parent: { id: folder } });
+    expect(response.body.id).not.toBe(original);
+    const devicesOfCopy = (await admin.get("/devices")).body.data.filter(
+      (d: Json) => d.group?.id === response.body.id,
+    );
+    expect(devicesOfCopy).toEqual([]);
+    // The copy holds the original's file: attaching it again is refused as already assigned.
+    expect(
+      validationErrors(await admin.post(`/groups/${response.body.id}/files`, { fileId })),
+    ).toHaveProperty("fileId");
+  });
+
+  it("refuses an unconfigured original, a missing name and an unknown group", async () => {
+    const folder = await createGroup(admin, "Not configured", null);
+    expect(validationErrors(await admin.post(`/groups/${folder}/duplicate`, { name: "X" }))).toEqual({
+      groupId: ["Only a configured group can be duplicated."],
+    });
+    const leaf = await createConfiguredGroup(admin, "Leaf to copy", null);
+    expect(validationErrors(await admin.post(`/groups/${leaf}/duplicate`, {}))).toHaveProperty("name");
+    expect((await admin.post(`/groups/${MISSING_ID}/duplicate`, { name: "X" })).status).toBe(404);
+  });
+});
+
 describe("DELETE /groups/{id}", () => {
   it("deletes a childless group", async () => {
     const id = await createGroup(admin, "Short-lived", null);

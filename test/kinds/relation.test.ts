@@ -1,8 +1,9 @@
-// Issue #41 item 4: a second kind over objects another kind manages is a declared relation. The provider has no
-// such kind yet, so a kind over `POST /groups/{groupId}/duplicate` is declared here, as its folder would declare
-// it: its copies are Groups to the drift report (matched and compared as groups, never "not managed by any
-// stack") and to the exporter (read as groups; the related kind writes no section). A control kind without the
-// relation shows what the declaration changes: the same copy listed as an unmanaged Group.
+// Issue #41 item 4: a second kind over objects another kind manages is a declared relation. A kind over
+// `POST /groups/{groupId}/duplicate` is declared here as its folder declares it (provider/kinds/groupCopy/, whose
+// program test runs the report on the CLI): its copies are Groups to the drift report (matched and compared as
+// groups, never "not managed by any stack") and to the exporter (read as groups; the related kind writes no
+// section). A control kind without the relation shows what the declaration changes: the same copy listed as an
+// unmanaged Group.
 import { z } from "zod";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient, type Group } from "../../provider/client";
@@ -55,7 +56,7 @@ describe("a kind whose objects are another kind's", () => {
     emulator = await startEmulator({ port: 0 });
     client = new DeviceMgmtClient({ baseUrl: emulator.baseUrl, apiToken: emulator.tokens.admin });
     lab = await client.groups.create({ name: "Lab", parentId: null });
-    // What the copy kind's create would make (the emulator has no duplicate route: the copy is a group alike).
+    // What the copy kind's create makes, to the report: a group like any other (made here with a plain create).
     copy = await client.groups.create({ name: "Lab copy", parentId: null });
     await client.groups.create({ name: "Sandbox", parentId: null }); // made in the portal: no stack manages it
   });

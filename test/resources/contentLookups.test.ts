@@ -2,9 +2,9 @@
 import * as pulumi from "@pulumi/pulumi";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
-import { getApp } from "../../provider/kinds/app";
+import { getApp } from "../../provider/kinds/app/lookups";
 import { getVideo } from "../../provider/kinds/video/lookups";
-import { getCustom3DEnvironment, getImage, getImageOutput } from "../../provider/kinds/image";
+import { getCustom3DEnvironment, getImage, getImageOutput } from "../../provider/kinds/image/lookups";
 import { getTheme } from "../../provider";
 import { LookupError } from "../../provider/errors";
 

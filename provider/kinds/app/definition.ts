@@ -3,7 +3,7 @@ import { defineKind } from "../../framework";
 import { appDrift } from "./drift";
 import { appSection } from "./export";
 import { appHandler } from "./handler";
-import { appIdentity } from "./identity";
+import { appIdentity } from "./properties";
 import { appNamesLookedUp } from "./lookups";
 
 export const appKind = defineKind({

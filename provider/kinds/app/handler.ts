@@ -6,10 +6,8 @@
  * says so, as DeviceMigration does.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { resourceLog } from "../../framework";
-import { NotPossibleError, ObjectGoneError } from "../../errors";
-import { NotFoundError, type App as ApiApp, type DeviceMgmtClient } from "../../client";
 import {
+  resourceLog,
   clientForProps,
   adoptable,
   containsUnknown,
@@ -28,8 +26,9 @@ import {
   liveStateOf,
   stateFrom,
 } from "../../framework";
-import { appProperties, type AppProperties, type AppState } from "./properties";
-import { appIdentity } from "./identity";
+import { NotPossibleError, ObjectGoneError } from "../../errors";
+import { NotFoundError, type App as ApiApp, type DeviceMgmtClient } from "../../client";
+import { appProperties, type AppProperties, type AppState, appIdentity } from "./properties";
 
 /** What a PUT /apps/{id} brings to the declared state: the name and the description ("" and null: none). */
 type Text = Pick<AppState, "name" | "description">;

@@ -5,7 +5,16 @@
  */
 import { z } from "zod";
 import type { App as ApiApp } from "../../client";
-import { deepEqual, requiredText, uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
+import {
+  deepEqual,
+  requiredText,
+  uuid,
+  carried,
+  type PropertySpecs,
+  type StateOf,
+  defineIdentity,
+  knownText,
+} from "../../framework";
 
 /** The models as a set: ids without case, each once, in any order. */
 const modelSet = (ids: unknown): string[] | undefined =>
@@ -50,3 +59,21 @@ export const appProperties = {
 
 export type AppProperties = typeof appProperties;
 export type AppState = StateOf<AppProperties>;
+
+/**
+ * Who the App kind is: its key, type token, properties, natural key and claim, declared once for the
+ * definition, the handler and the kind's other files.
+ */
+export const appIdentity = defineIdentity({
+  kind: "app",
+  type: "App",
+  naturalKey: false,
+  properties: appProperties,
+  // Apps as their create compares names: without case (handler.ts).
+  claim: {
+    property: "name",
+    keys: (p) =>
+      knownText(p.name) === undefined ? undefined : [(knownText(p.name) as string).trim().toLowerCase()],
+    describe: (p) => `the app "${String(p.name)}" (app names compare without case)`,
+  },
+});

@@ -2,6 +2,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DeviceMgmtResource, type AdoptionArgs, registration } from "../../framework";
 import { appKind } from "./definition";
 
+// What the package exports of the kind besides its class, from the kind's other files.
+export { getApp, getAppOutput, type AppResult, type GetAppArgs } from "./lookups";
+
 /**
  * The inputs of an {@link App}. An app's tags are not among them: declare them with a `TagSet`
  * (`ownerType: "app"`), which owns the whole tag set of the app.

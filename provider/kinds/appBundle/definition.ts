@@ -3,7 +3,7 @@ import { defineKind } from "../../framework";
 import { appBundleDrift } from "./drift";
 import { appBundleSection } from "./export";
 import { appBundleHandler } from "./handler";
-import { appBundleIdentity } from "./identity";
+import { appBundleIdentity } from "./properties";
 
 export const appBundleKind = defineKind({
   ...appBundleIdentity,

@@ -24,17 +24,9 @@
  * Delete forgets the bundle: the API cannot delete one (nor its files), and says so, as DeviceMigration does.
  */
 import * as pulumi from "@pulumi/pulumi";
-import { resourceLog, uploadProgress } from "../../framework";
-import { basename } from "node:path";
-import type { AppBundle, DeviceFile, DeviceMgmtClient } from "../../client";
-import { ValidationError } from "../../client/errors";
-import { DeviceMgmtProblem, NotPossibleError } from "../../errors";
 import {
-  PROCESSING_TIMEOUT_ADVICE,
-  PROCESSING_TIMEOUT_SETTING,
-  ProcessingTimeoutError,
-} from "../../client/processing";
-import {
+  resourceLog,
+  uploadProgress,
   leftByUnfinishedCreate,
   unfinishedCreateStartedAt,
   clientForProps,
@@ -51,9 +43,22 @@ import {
   stateFrom,
   checkSource,
 } from "../../framework";
+import { basename } from "node:path";
+import type { AppBundle, DeviceFile, DeviceMgmtClient } from "../../client";
+import { ValidationError } from "../../client/errors";
+import { DeviceMgmtProblem, NotPossibleError } from "../../errors";
+import {
+  PROCESSING_TIMEOUT_ADVICE,
+  PROCESSING_TIMEOUT_SETTING,
+  ProcessingTimeoutError,
+} from "../../client/processing";
 import { entriesOf, entryKey, readAppBundle, sortEntries, type BundleEntry, type BundleLive } from "./live";
-import { appBundleProperties, type AppBundleProperties, type BundleFileInput } from "./properties";
-import { appBundleIdentity } from "./identity";
+import {
+  appBundleProperties,
+  type AppBundleProperties,
+  type BundleFileInput,
+  appBundleIdentity,
+} from "./properties";
 
 /** A bundle's data files may be expansion files; the build itself is `versionId`. */
 const NOT_DATA_FILES: Record<string, string> = {

@@ -2,6 +2,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DeviceMgmtResource, type AdoptionArgs, registration } from "../../framework";
 import { appBundleKind } from "./definition";
 
+// What the package exports of the kind besides its class, from the kind's other files.
+export { getAppBundle, getAppBundleOutput, type AppBundleResult, type GetAppBundleArgs } from "./lookups";
+
 /** One data file of an {@link AppBundle}: a local file and the folder it goes to on devices. */
 export interface AppBundleFileArgs {
   /**

@@ -3,7 +3,7 @@ import { defineKind } from "../../framework";
 import { appVersionDrift } from "./drift";
 import { appVersionSection } from "./export";
 import { appVersionHandler } from "./handler";
-import { appVersionIdentity } from "./identity";
+import { appVersionIdentity } from "./properties";
 
 export const appVersionKind = defineKind({
   ...appVersionIdentity,

@@ -22,10 +22,9 @@
  * as DeviceMigration does.
  */
 import { basename } from "node:path";
-import { resourceLog, uploadProgress } from "../../framework";
-import { AdoptionError, NotPossibleError } from "../../errors";
-import { awaitBuild, type AppBuild, type DeviceMgmtClient } from "../../client";
 import {
+  resourceLog,
+  uploadProgress,
   clientForProps,
   containsUnknown,
   jsonClean,
@@ -38,8 +37,9 @@ import {
   stateFrom,
   checkContentSource,
 } from "../../framework";
-import { appVersionProperties, type AppVersionProperties } from "./properties";
-import { appVersionIdentity } from "./identity";
+import { AdoptionError, NotPossibleError } from "../../errors";
+import { awaitBuild, type AppBuild, type DeviceMgmtClient } from "../../client";
+import { appVersionProperties, type AppVersionProperties, appVersionIdentity } from "./properties";
 
 type Inputs = InputsOf<AppVersionProperties>;
 

@@ -6,7 +6,14 @@
  */
 import { z } from "zod";
 import type { AppBuild } from "../../client";
-import { uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
+import {
+  uuid,
+  carried,
+  type PropertySpecs,
+  type StateOf,
+  defineIdentity,
+  byProperties,
+} from "../../framework";
 
 export const appVersionProperties = {
   appId: {
@@ -64,3 +71,21 @@ export const appVersionProperties = {
 
 export type AppVersionProperties = typeof appVersionProperties;
 export type AppVersionState = StateOf<AppVersionProperties>;
+
+/**
+ * Who the AppVersion kind is: its key, type token, properties, natural key and claim, declared once for the
+ * definition, the handler and the kind's other files.
+ */
+export const appVersionIdentity = defineIdentity({
+  kind: "appVersion",
+  type: "AppVersion",
+  // Builds of one hash are taken over, not made twice; nothing is deleted, so no delete-first replacement.
+  naturalKey: false,
+  properties: appVersionProperties,
+  // A build of an app by its content: one resource per build (another would take over the same one).
+  claim: {
+    property: "sha256",
+    keys: byProperties(["appId", "sha256"]),
+    describe: (p) => `the build of app ${String(p.appId)} with SHA-256 ${String(p.sha256)}`,
+  },
+});

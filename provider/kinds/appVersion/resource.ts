@@ -2,6 +2,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DeviceMgmtResource, type AdoptionArgs, registration } from "../../framework";
 import { appVersionKind } from "./definition";
 
+// What the package exports of the kind besides its class, from the kind's other files.
+export { getAppVersion, getAppVersionOutput, type AppVersionResult, type GetAppVersionArgs } from "./lookups";
+
 /** The inputs of an {@link AppVersion}. */
 export interface AppVersionArgs extends AdoptionArgs {
   /** The app the build belongs to (an `App`'s id, or `getApp`'s). A change uploads a build to the other app. */

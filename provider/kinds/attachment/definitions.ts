@@ -27,16 +27,14 @@ import {
   type GroupFileProperties,
   type GroupReleaseChannelProperties,
   type GroupVideoProperties,
-} from "./properties";
-import { channelOnDevice, channelOnGroup } from "./releaseChannels";
-import {
   deviceFileIdentity,
   deviceReleaseChannelIdentity,
   deviceVideoIdentity,
   groupFileIdentity,
   groupReleaseChannelIdentity,
   groupVideoIdentity,
-} from "./identity";
+} from "./properties";
+import { channelOnDevice, channelOnGroup } from "./releaseChannels";
 
 export const groupReleaseChannelHandler: KindHandler<GroupReleaseChannelProperties> = attachmentHandler(
   groupReleaseChannelIdentity,

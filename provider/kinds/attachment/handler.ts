@@ -65,7 +65,7 @@ export interface AttachmentKindDeclaration<P> {
 
 /**
  * The handler of an attachment kind (every attachment is a natural key: an owner holds a thing once), for the
- * kind's identity (identity.ts: its key names a killed run's attachment to claims.ts).
+ * kind's identity (properties.ts: its key names a killed run's attachment to claims.ts).
  */
 export function attachmentHandler<P extends PropertySpecs<never>>(
   definition: KindIdentity<string, P>,

@@ -5,7 +5,14 @@
  * already matches, and refresh sees only whether the pair is there.
  */
 import { z } from "zod";
-import { uuid, carried, type PropertySpec } from "../../framework";
+import {
+  uuid,
+  carried,
+  type PropertySpec,
+  byProperties,
+  type ClaimSpec,
+  defineIdentity,
+} from "../../framework";
 
 /** The owners an attachment can have, by the property that names them. */
 export const OWNERS = {
@@ -115,3 +122,64 @@ export type GroupFileProperties = typeof groupFileAttachment.properties;
 export type GroupVideoProperties = typeof groupVideoAttachment.properties;
 export type DeviceFileProperties = typeof deviceFileAttachment.properties;
 export type DeviceVideoProperties = typeof deviceVideoAttachment.properties;
+
+/**
+ * Who the six attachment kinds are: each one's key, type token, properties and claim (an owner holds a thing
+ * once: every attachment is a natural key, its owner and attached ids), declared once for the definitions and
+ * the shared handler.
+ */
+
+/** An attachment named by its owner and what it attaches: "file <id> on <owner id>". */
+const pairClaim = (owner: string, attached: string, noun: string): ClaimSpec => ({
+  property: attached,
+  keys: byProperties([owner, attached]),
+  describe: (p) => `${noun} ${String(p[attached])} on ${String(p[owner])}`,
+});
+
+export const groupReleaseChannelIdentity = defineIdentity({
+  kind: "groupReleaseChannel",
+  type: "GroupReleaseChannel",
+  naturalKey: true,
+  properties: groupReleaseChannelAttachment.properties,
+  claim: pairClaim("groupId", "releaseChannelId", "release channel"),
+});
+
+export const deviceReleaseChannelIdentity = defineIdentity({
+  kind: "deviceReleaseChannel",
+  type: "DeviceReleaseChannel",
+  naturalKey: true,
+  properties: deviceReleaseChannelAttachment.properties,
+  claim: pairClaim("deviceId", "releaseChannelId", "release channel"),
+});
+
+export const groupFileIdentity = defineIdentity({
+  kind: "groupFile",
+  type: "GroupFile",
+  naturalKey: true,
+  properties: groupFileAttachment.properties,
+  claim: pairClaim("groupId", "fileId", "file"),
+});
+
+export const groupVideoIdentity = defineIdentity({
+  kind: "groupVideo",
+  type: "GroupVideo",
+  naturalKey: true,
+  properties: groupVideoAttachment.properties,
+  claim: pairClaim("groupId", "videoId", "video"),
+});
+
+export const deviceFileIdentity = defineIdentity({
+  kind: "deviceFile",
+  type: "DeviceFile",
+  naturalKey: true,
+  properties: deviceFileAttachment.properties,
+  claim: pairClaim("deviceId", "fileId", "file"),
+});
+
+export const deviceVideoIdentity = defineIdentity({
+  kind: "deviceVideo",
+  type: "DeviceVideo",
+  naturalKey: true,
+  properties: deviceVideoAttachment.properties,
+  claim: pairClaim("deviceId", "videoId", "video"),
+});

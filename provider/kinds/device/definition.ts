@@ -3,7 +3,7 @@ import { defineKind } from "../../framework";
 import { deviceDrift } from "./drift";
 import { deviceSection } from "./export";
 import { deviceHandler } from "./handler";
-import { deviceIdentity } from "./identity";
+import { deviceIdentity } from "./properties";
 
 export const deviceKind = defineKind({
   ...deviceIdentity,

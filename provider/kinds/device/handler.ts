@@ -30,9 +30,14 @@ import {
 import { noteDeclaredPlacement } from "./catalogue";
 import { configuredGroupFailures } from "../group/catalogue";
 import { unknownTagFailures } from "../tag/catalogue";
-import { customFieldsOf, deviceProperties, type DeviceProperties, type DeviceState } from "./properties";
+import {
+  customFieldsOf,
+  deviceProperties,
+  type DeviceProperties,
+  type DeviceState,
+  deviceIdentity,
+} from "./properties";
 import { namesToBe, tagDifference, writeTags } from "./tags";
-import { deviceIdentity } from "./identity";
 
 /** What the program manages of the device: each property left out (undefined) is not managed. */
 type Managed = Pick<DeviceState, "name" | "groupId" | "tags" | "customFields">;

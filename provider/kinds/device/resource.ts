@@ -2,6 +2,17 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DeviceMgmtResource, type ConnectionArg, registration } from "../../framework";
 import { deviceKind } from "./definition";
 
+// What the package exports of the kind besides its class, from the kind's other files.
+export {
+  getDevice,
+  getDeviceOutput,
+  getDevices,
+  getDevicesOutput,
+  type DeviceResult,
+  type GetDeviceArgs,
+  type GetDevicesArgs,
+} from "./lookups";
+
 /** The inputs of a {@link Device}: which enrolled device (by id or serial number), and what to manage of it. */
 export interface DeviceArgs extends ConnectionArg {
   /** The device's id; or give `serialNumber`. Changing it means another device (the old one is forgotten). */

@@ -3,7 +3,7 @@ import { defineKind } from "../../framework";
 import { deviceExperienceDrift } from "./drift";
 import { deviceExperienceSection } from "./export";
 import { deviceExperienceHandler } from "./handler";
-import { deviceExperienceIdentity } from "./identity";
+import { deviceExperienceIdentity } from "./properties";
 
 export const deviceExperienceKind = defineKind({
   ...deviceExperienceIdentity,

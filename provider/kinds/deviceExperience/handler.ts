@@ -2,8 +2,7 @@
 import type { KindHandler } from "../../framework";
 import { DEVICE_FIELDS } from "../experience/fields";
 import { checkExperience, experienceHandler, type ExperienceSpec } from "../experience/handler";
-import { DEVICE_FIELD_NAMES, type DeviceExperienceProperties } from "./properties";
-import { deviceExperienceIdentity } from "./identity";
+import { DEVICE_FIELD_NAMES, type DeviceExperienceProperties, deviceExperienceIdentity } from "./properties";
 
 const deviceExperienceSpec = {
   resourceName: "DeviceExperience",

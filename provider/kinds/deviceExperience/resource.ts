@@ -4,6 +4,9 @@ import type { AnyOf, DeviceExperienceArgs } from "../experience/args";
 import { deviceExperienceKind } from "./definition";
 import type { DeviceExperienceProperties } from "./properties";
 
+// What the package exports of the kind besides its class, from the kind's other files.
+export type { DeviceExperienceArgs } from "../experience/args";
+
 /**
  * The device experience of a configured group or of one ungrouped device: lock task (only the listed apps),
  * the device's default home, or an in-house launcher. There is always one (the API has no delete): creating the

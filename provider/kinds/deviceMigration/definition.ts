@@ -3,7 +3,7 @@ import { defineKind } from "../../framework";
 import { deviceMigrationDrift } from "./drift";
 import { deviceMigrationSection } from "./export";
 import { deviceMigrationHandler } from "./handler";
-import { deviceMigrationIdentity } from "./identity";
+import { deviceMigrationIdentity } from "./properties";
 
 export const deviceMigrationKind = defineKind({
   ...deviceMigrationIdentity,

@@ -4,10 +4,8 @@
  * cannot move a device back).
  */
 import * as pulumi from "@pulumi/pulumi";
-import { resourceLog } from "../../framework";
-import { MalformedIdError, NotPossibleError } from "../../errors";
-import { AmbiguousWriteError, ForbiddenError, NotFoundError, type DeviceMgmtClient } from "../../client";
 import {
+  resourceLog,
   clientForProps,
   carriedInputs,
   jsonClean,
@@ -18,8 +16,9 @@ import {
   diffKindAsked,
   type KindHandler,
 } from "../../framework";
-import { type MigrationProperties, type MigrationState } from "./properties";
-import { deviceMigrationIdentity } from "./identity";
+import { MalformedIdError, NotPossibleError } from "../../errors";
+import { AmbiguousWriteError, ForbiddenError, NotFoundError, type DeviceMgmtClient } from "../../client";
+import { type MigrationProperties, type MigrationState, deviceMigrationIdentity } from "./properties";
 
 export function diffMigration(
   olds: Props,

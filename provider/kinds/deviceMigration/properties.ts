@@ -3,7 +3,7 @@
  * change means another migration, and the API shows nothing of it afterwards (no `fromLive`).
  */
 import { z } from "zod";
-import { uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
+import { uuid, carried, type PropertySpecs, type StateOf, defineIdentity } from "../../framework";
 
 export const migrationProperties = {
   deviceId: { schema: uuid("deviceId"), change: "replace" },
@@ -29,3 +29,16 @@ export const migrationProperties = {
 
 export type MigrationProperties = typeof migrationProperties;
 export type MigrationState = StateOf<MigrationProperties>;
+
+/**
+ * Who the DeviceMigration kind is: its key, type token, properties, natural key and claim, declared once for the
+ * definition, the handler and the kind's other files.
+ */
+export const deviceMigrationIdentity = defineIdentity({
+  kind: "deviceMigration",
+  type: "DeviceMigration",
+  naturalKey: false,
+  properties: migrationProperties,
+  // A migration is something done to a device (held by the device's own resource), not an object of its own.
+  claim: null,
+});

@@ -3,7 +3,7 @@ import { defineKind } from "../../framework";
 import { fileDrift } from "./drift";
 import { fileSection } from "./export";
 import { fileHandler } from "./handler";
-import { fileIdentity } from "./identity";
+import { fileIdentity } from "./properties";
 import { fileNamesLookedUp } from "./lookups";
 
 export const fileKind = defineKind({

@@ -42,9 +42,8 @@ import {
   resourceLog,
   uploadProgress,
 } from "../../framework";
-import { fileProperties, type FileProperties } from "./properties";
+import { fileProperties, type FileProperties, fileIdentity } from "./properties";
 import { inRecordedPlace } from "./replaced";
-import { fileIdentity } from "./identity";
 
 function toOutputs(live: DeviceFile, props: Props): Props {
   return jsonClean({

@@ -2,6 +2,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DeviceMgmtResource, type AdoptionArgs, registration } from "../../framework";
 import { fileKind } from "./definition";
 
+// What the package exports of the kind besides its class, from the kind's other files.
+export { getFile, getFileOutput, type FileResult, type GetFileArgs } from "./lookups";
+
 /** The inputs of a {@link File}. */
 export interface FileArgs extends AdoptionArgs {
   /**

@@ -3,7 +3,7 @@ import { defineKind } from "../../framework";
 import { groupDrift } from "./drift";
 import { groupSection } from "./export";
 import { groupHandler } from "./handler";
-import { groupIdentity } from "./identity";
+import { groupIdentity } from "./properties";
 
 export const groupKind = defineKind({
   ...groupIdentity,

@@ -33,8 +33,8 @@ import {
   groupProperties,
   type GroupProperties,
   type GroupState,
+  groupIdentity,
 } from "./properties";
-import { groupIdentity } from "./identity";
 
 /** The group's placement: what reconcile brings to the declared state. */
 type Placement = Pick<GroupState, "name" | "parentId" | "configured">;

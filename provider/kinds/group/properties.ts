@@ -4,7 +4,15 @@
  */
 import { z } from "zod";
 import type { Group as ApiGroup } from "../../client";
-import { requiredText, uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
+import {
+  requiredText,
+  uuid,
+  carried,
+  type PropertySpecs,
+  type StateOf,
+  defineIdentity,
+  knownText,
+} from "../../framework";
 
 export const groupProperties = {
   name: {
@@ -64,3 +72,28 @@ export const configuredParentReason = (parentName: string) =>
   `parentId: the parent is Group "${parentName}" of this program, declared configured: true, and configured groups ` +
   `are leaves (they hold devices and content, not groups): a group's parent must be an unconfigured group. ` +
   `Choose an unconfigured parent (or none: a root-level group), or declare "${parentName}" unconfigured.`;
+
+/**
+ * Who the Group kind is: its key, type token, properties, natural key and claim, declared once for the
+ * definition, the handler and the kind's other files.
+ */
+export const groupIdentity = defineIdentity({
+  kind: "group",
+  type: "Group",
+  naturalKey: false,
+  properties: groupProperties,
+  // Named only for the repair after a killed run: create.ts has its own rule, with same-named groups the program
+  // may declare on purpose (`sameNameOrdinal`).
+  claim: {
+    property: "name",
+    keys: (p) => {
+      const parent = p.parentId === undefined || p.parentId === null ? "root" : knownText(p.parentId);
+      const ordinal = typeof p.sameNameOrdinal === "number" ? String(p.sameNameOrdinal) : "";
+      return knownText(p.name) === undefined || parent === undefined
+        ? undefined
+        : [`${parent}/${p.name}/${ordinal}`];
+    },
+    describe: (p) => `the group "${String(p.name)}"`,
+    refuses: false,
+  },
+});

@@ -3,6 +3,21 @@ import { DeviceMgmtResource, type AdoptionArgs, registration } from "../../frame
 import { groupKind } from "./definition";
 import { CONFIGURED_PARENT_KEY } from "./properties";
 
+// What the package exports of the kind besides its class, from the kind's other files.
+export {
+  getGroup,
+  getGroupOutput,
+  getGroupTree,
+  getGroupTreeOutput,
+  type GetGroupArgs,
+  type GetGroupByIdArgs,
+  type GetGroupByNameArgs,
+  type GroupResult,
+  type GetGroupTreeArgs,
+  type GroupTreeNode,
+  type GroupTreeResult,
+} from "./lookups";
+
 /**
  * The `id` outputs of this program's Groups declared `configured: true` (a literal), by their resource names: a
  * Group whose `parentId` is one of them is refused at check, even before the parent exists (properties.ts).

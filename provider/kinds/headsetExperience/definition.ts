@@ -3,7 +3,7 @@ import { defineKind } from "../../framework";
 import { headsetExperienceDrift } from "./drift";
 import { headsetExperienceSection } from "./export";
 import { headsetExperienceHandler } from "./handler";
-import { headsetExperienceIdentity } from "./identity";
+import { headsetExperienceIdentity } from "./properties";
 
 export const headsetExperienceKind = defineKind({
   ...headsetExperienceIdentity,

@@ -2,8 +2,11 @@
 import type { KindHandler } from "../../framework";
 import { HEADSET_FIELDS } from "../experience/fields";
 import { checkExperience, experienceHandler, type ExperienceSpec } from "../experience/handler";
-import { HEADSET_FIELD_NAMES, type HeadsetExperienceProperties } from "./properties";
-import { headsetExperienceIdentity } from "./identity";
+import {
+  HEADSET_FIELD_NAMES,
+  type HeadsetExperienceProperties,
+  headsetExperienceIdentity,
+} from "./properties";
 
 const DEFAULT_META_HMS = { isStoreEnabled: true, isSocialEnabled: true, isAddAccountsEnabled: true };
 

@@ -4,6 +4,9 @@ import type { AnyOf, HeadsetExperienceArgs } from "../experience/args";
 import { headsetExperienceKind } from "./definition";
 import type { HeadsetExperienceProperties } from "./properties";
 
+// What the package exports of the kind besides its class, from the kind's other files.
+export type { HeadsetExperienceArgs } from "../experience/args";
+
 /**
  * What the headsets of a configured group, or of one ungrouped device, show: the ArborXR home, a kiosk, the
  * headset's own home or an in-house launcher, with that mode's settings. There is always one (the API has no

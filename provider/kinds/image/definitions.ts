@@ -4,14 +4,15 @@ import { defineKind } from "../../framework";
 import { custom3DEnvironmentDrift, imageDrift } from "./drift";
 import { custom3DEnvironmentSection, imageSection } from "./export";
 import { uploadedContentHandler } from "./handler";
-import { custom3DEnvironmentIdentity, imageIdentity } from "./identity";
-import { IMAGE_TYPES } from "./lookups";
 import {
+  custom3DEnvironmentIdentity,
+  imageIdentity,
   custom3DEnvironmentProperties,
   ENVIRONMENT_EXTENSIONS,
   IMAGE_EXTENSIONS,
   imageProperties,
 } from "./properties";
+import { IMAGE_TYPES } from "./lookups";
 
 export const imageKind = defineKind({
   ...imageIdentity,

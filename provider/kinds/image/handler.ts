@@ -50,7 +50,7 @@ type Uploaded = { id: string; status?: string; createdAt?: string | null };
 
 /** What differs between the two kinds. */
 export interface UploadedKind<Live extends Uploaded, P extends PropertySpecs<Live>> {
-  /** The kind's identity (identity.ts). */
+  /** The kind's identity (properties.ts). */
   identity: KindIdentity<ResourceKind, P, "Image" | "Custom3DEnvironment">;
   /** "an image", "a custom 3D environment": for messages. */
   noun: string;

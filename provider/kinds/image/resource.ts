@@ -2,6 +2,18 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DeviceMgmtResource, type AdoptionArgs, registration } from "../../framework";
 import { custom3DEnvironmentKind, imageKind } from "./definitions";
 
+// What the package exports of the kind besides its class, from the kind's other files.
+export {
+  getCustom3DEnvironment,
+  getCustom3DEnvironmentOutput,
+  getImage,
+  getImageOutput,
+  type Custom3DEnvironmentResult,
+  type GetCustom3DEnvironmentArgs,
+  type GetImageArgs,
+  type ImageResult,
+} from "./lookups";
+
 /** The inputs of an {@link Image} and of a {@link Custom3DEnvironment}. */
 export interface UploadedContentArgs extends AdoptionArgs {
   /**

@@ -3,7 +3,7 @@ import { defineKind } from "../../framework";
 import { releaseChannelShareDrift } from "./drift";
 import { releaseChannelShareSection } from "./export";
 import { releaseChannelShareHandler } from "./handler";
-import { releaseChannelShareIdentity } from "./identity";
+import { releaseChannelShareIdentity } from "./properties";
 
 export const releaseChannelShareKind = defineKind({
   ...releaseChannelShareIdentity,

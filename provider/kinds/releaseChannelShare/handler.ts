@@ -20,8 +20,7 @@ import {
 } from "../../framework";
 import { appChannelFailures } from "../app/catalogue";
 import { shareSlugFailures } from "./catalogue";
-import type { ReleaseChannelShareProperties } from "./properties";
-import { releaseChannelShareIdentity } from "./identity";
+import { type ReleaseChannelShareProperties, releaseChannelShareIdentity } from "./properties";
 
 type Declared = InputsOf<ReleaseChannelShareProperties>;
 

@@ -3,7 +3,14 @@
  * organization's slug. The API cannot list a channel's shares, so none is read from a live object.
  */
 import { z } from "zod";
-import { uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
+import {
+  uuid,
+  carried,
+  type PropertySpecs,
+  type StateOf,
+  defineIdentity,
+  byProperties,
+} from "../../framework";
 
 export const releaseChannelShareProperties = {
   appId: { schema: uuid("appId"), change: "replace" },
@@ -20,3 +27,20 @@ export const releaseChannelShareProperties = {
 
 export type ReleaseChannelShareProperties = typeof releaseChannelShareProperties;
 export type ReleaseChannelShareState = StateOf<ReleaseChannelShareProperties>;
+
+/**
+ * Who the ReleaseChannelShare kind is: its key, type token, properties, natural key and claim, declared once for the
+ * definition, the handler and the kind's other files.
+ */
+export const releaseChannelShareIdentity = defineIdentity({
+  kind: "releaseChannelShare",
+  type: "ReleaseChannelShare",
+  naturalKey: true,
+  properties: releaseChannelShareProperties,
+  claim: {
+    property: "organizationSlug",
+    keys: byProperties(["appId", "releaseChannelId", "organizationSlug"]),
+    describe: (p) =>
+      `the share of channel ${String(p.releaseChannelId)} with "${String(p.organizationSlug)}"`,
+  },
+});

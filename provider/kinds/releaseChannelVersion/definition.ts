@@ -3,7 +3,7 @@ import { defineKind } from "../../framework";
 import { releaseChannelVersionDrift } from "./drift";
 import { releaseChannelVersionSection } from "./export";
 import { releaseChannelVersionHandler } from "./handler";
-import { releaseChannelVersionIdentity } from "./identity";
+import { releaseChannelVersionIdentity } from "./properties";
 
 export const releaseChannelVersionKind = defineKind({
   ...releaseChannelVersionIdentity,

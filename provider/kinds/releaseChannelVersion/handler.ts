@@ -31,8 +31,11 @@ import { parseAttachmentId } from "../attachment/properties";
 import { appChannelFailures } from "../app/catalogue";
 import { groupListFailures } from "../group/catalogue";
 import { awaitRollout, describeRollout, RolloutGateError } from "./rolloutGate";
-import { releaseChannelVersionProperties, type ReleaseChannelVersionProperties } from "./properties";
-import { releaseChannelVersionIdentity } from "./identity";
+import {
+  releaseChannelVersionProperties,
+  type ReleaseChannelVersionProperties,
+  releaseChannelVersionIdentity,
+} from "./properties";
 
 type Declared = InputsOf<ReleaseChannelVersionProperties>;
 

@@ -3,7 +3,15 @@
  * or bundle it delivers, and the rollout gate. Everything else of the kind reads them from here.
  */
 import type { ReleaseChannel as ApiChannel } from "../../client";
-import { deepEqual, uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
+import {
+  deepEqual,
+  uuid,
+  carried,
+  type PropertySpecs,
+  type StateOf,
+  defineIdentity,
+  byProperties,
+} from "../../framework";
 import { rolloutSchema } from "./rolloutGate";
 
 /** Left out, a property is not compared: `versionId` is what a declared bundle delivers, and the reverse. */
@@ -27,3 +35,19 @@ export const releaseChannelVersionProperties = {
 
 export type ReleaseChannelVersionProperties = typeof releaseChannelVersionProperties;
 export type ReleaseChannelVersionState = StateOf<ReleaseChannelVersionProperties>;
+
+/**
+ * Who the ReleaseChannelVersion kind is: its key, type token, properties, natural key and claim, declared once for the
+ * definition, the handler and the kind's other files.
+ */
+export const releaseChannelVersionIdentity = defineIdentity({
+  kind: "releaseChannelVersion",
+  type: "ReleaseChannelVersion",
+  naturalKey: false,
+  properties: releaseChannelVersionProperties,
+  claim: {
+    property: "releaseChannelId",
+    keys: byProperties(["appId", "releaseChannelId"]),
+    describe: (p) => `the version of release channel ${String(p.releaseChannelId)}`,
+  },
+});

@@ -2,6 +2,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DeviceMgmtResource, type ConnectionArg, registration } from "../../framework";
 import { releaseChannelVersionKind } from "./definition";
 
+// What the package exports of the kind besides its class, from the kind's other files.
+export { RolloutGateError, type RolloutCount } from "./rolloutGate";
+
 /** The inputs of a {@link ReleaseChannelVersion}. */
 export interface ReleaseChannelVersionArgs extends ConnectionArg {
   /** The channel's app (see `getReleaseChannel`'s `appId`). */

@@ -3,7 +3,7 @@ import { defineKind } from "../../framework";
 import { tagDrift } from "./drift";
 import { tagSection } from "./export";
 import { tagHandler } from "./handler";
-import { tagIdentity } from "./identity";
+import { tagIdentity } from "./properties";
 
 export const tagKind = defineKind({
   ...tagIdentity,

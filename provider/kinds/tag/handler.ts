@@ -23,8 +23,7 @@ import {
   runLedger,
 } from "../../framework";
 import { noteDeclaredTag } from "./catalogue";
-import { sameName, tagProperties, type TagProperties } from "./properties";
-import { tagIdentity } from "./identity";
+import { sameName, tagProperties, type TagProperties, tagIdentity } from "./properties";
 
 const tagOutputs = (live: ApiTag, props: Props): Props =>
   jsonClean({

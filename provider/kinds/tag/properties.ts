@@ -4,7 +4,7 @@
  */
 import { z } from "zod";
 import type { Tag as ApiTag } from "../../client";
-import { carried, type PropertySpecs, type StateOf } from "../../framework";
+import { carried, type PropertySpecs, type StateOf, defineIdentity, knownText } from "../../framework";
 
 /** C0 and C1 control characters (NUL, tab, line breaks, escape, DEL, …): no tag name needs one. */
 const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f]/u;
@@ -89,3 +89,21 @@ export const tagProperties = {
 
 export type TagProperties = typeof tagProperties;
 export type TagState = StateOf<TagProperties>;
+
+/**
+ * Who the Tag kind is: its key, type token, properties, natural key and claim, declared once for the
+ * definition, the handler and the kind's other files.
+ */
+export const tagIdentity = defineIdentity({
+  kind: "tag",
+  type: "Tag",
+  naturalKey: false,
+  properties: tagProperties,
+  // Tag names compare without case (the API's rule).
+  claim: {
+    property: "name",
+    keys: (p) =>
+      knownText(p.name) === undefined ? undefined : [(knownText(p.name) as string).toLowerCase()],
+    describe: (p) => `the tag "${String(p.name)}" (tag names compare without case)`,
+  },
+});

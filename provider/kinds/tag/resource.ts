@@ -2,6 +2,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DeviceMgmtResource, type AdoptionArgs, registration } from "../../framework";
 import { tagKind } from "./definition";
 
+// What the package exports of the kind besides its class, from the kind's other files.
+export { getTag, getTagOutput, type GetTagArgs, type TagResult } from "./lookups";
+
 /** The inputs of a {@link Tag}. */
 export interface TagArgs extends AdoptionArgs {
   /** The tag's name (1 to 255 characters, unique in the organization without regard to case). Renaming renames it on every owner. */

@@ -3,7 +3,7 @@ import { defineKind } from "../../framework";
 import { tagSetDrift } from "./drift";
 import { tagSetSection } from "./export";
 import { tagSetHandler } from "./handler";
-import { tagSetIdentity } from "./identity";
+import { tagSetIdentity } from "./properties";
 
 export const tagSetKind = defineKind({
   ...tagSetIdentity,

@@ -30,8 +30,8 @@ import {
   type OwnerType,
   type TagSetProperties,
   type TagSetState,
+  tagSetIdentity,
 } from "./properties";
-import { tagSetIdentity } from "./identity";
 
 /**
  * The owner's tags as the API shows them, or undefined where it cannot: a group's representation has no tags,

@@ -5,7 +5,14 @@
  */
 import { z } from "zod";
 import type { App, DeviceFile, TagOwnerType, Video } from "../../client";
-import { uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
+import {
+  uuid,
+  carried,
+  type PropertySpecs,
+  type StateOf,
+  defineIdentity,
+  byProperties,
+} from "../../framework";
 import { tagDifference } from "../device/tags";
 import { tagNames } from "../tag/properties";
 
@@ -46,3 +53,19 @@ export const tagSetProperties = {
 
 export type TagSetProperties = typeof tagSetProperties;
 export type TagSetState = StateOf<TagSetProperties>;
+
+/**
+ * Who the TagSet kind is: its key, type token, properties, natural key and claim, declared once for the
+ * definition, the handler and the kind's other files.
+ */
+export const tagSetIdentity = defineIdentity({
+  kind: "tagSet",
+  type: "TagSet",
+  naturalKey: true,
+  properties: tagSetProperties,
+  claim: {
+    property: "ownerId",
+    keys: byProperties(["ownerType", "ownerId"]),
+    describe: (p) => `the tag set of ${String(p.ownerType)} ${String(p.ownerId)}`,
+  },
+});

@@ -3,7 +3,7 @@ import { defineKind } from "../../framework";
 import { themeDrift } from "./drift";
 import { themeSection } from "./export";
 import { themeHandler } from "./handler";
-import { themeIdentity } from "./identity";
+import { themeIdentity } from "./properties";
 
 export const themeKind = defineKind({
   ...themeIdentity,

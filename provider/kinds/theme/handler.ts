@@ -29,8 +29,8 @@ import {
   themeProperties,
   type ThemeProperties,
   type ThemeState,
+  themeIdentity,
 } from "./properties";
-import { themeIdentity } from "./identity";
 
 /** The body of POST and PUT: the declared name and colours. */
 const themeBody = ({

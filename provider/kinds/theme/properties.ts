@@ -5,7 +5,14 @@
  */
 import { z } from "zod";
 import type { Theme as ApiTheme, ThemeBody } from "../../client";
-import { requiredText, carried, type PropertySpecs, type StateOf } from "../../framework";
+import {
+  requiredText,
+  carried,
+  type PropertySpecs,
+  type StateOf,
+  defineIdentity,
+  knownText,
+} from "../../framework";
 
 /** "hex format" (OpenAPI): `#RRGGBB`. */
 const HEX_COLOR = /^#[0-9A-Fa-f]{6}$/;
@@ -47,3 +54,20 @@ export const themeProperties = {
 
 export type ThemeProperties = typeof themeProperties;
 export type ThemeState = StateOf<ThemeProperties>;
+
+/**
+ * Who the Theme kind is: its key, type token, properties, natural key and claim, declared once for the
+ * definition, the handler and the kind's other files.
+ */
+export const themeIdentity = defineIdentity({
+  kind: "theme",
+  type: "Theme",
+  naturalKey: false,
+  properties: themeProperties,
+  // Custom theme names compare exactly, as the create compares them.
+  claim: {
+    property: "name",
+    keys: (p) => (knownText(p.name) === undefined ? undefined : [knownText(p.name) as string]),
+    describe: (p) => `the custom theme "${String(p.name)}"`,
+  },
+});

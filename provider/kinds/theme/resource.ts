@@ -2,6 +2,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DeviceMgmtResource, type AdoptionArgs, registration } from "../../framework";
 import { themeKind } from "./definition";
 
+// What the package exports of the kind besides its class, from the kind's other files.
+export { getTheme, getThemeOutput, type GetThemeArgs, type ThemeResult } from "./lookups";
+
 /** The inputs of a {@link Theme}. */
 export interface ThemeArgs extends AdoptionArgs {
   /** The theme's name (1 to 255 characters). Updates in place. */

@@ -3,7 +3,7 @@ import { defineKind } from "../../framework";
 import { userDrift } from "./drift";
 import { userSection } from "./export";
 import { userHandler } from "./handler";
-import { userIdentity } from "./identity";
+import { userIdentity } from "./properties";
 
 export const userKind = defineKind({
   ...userIdentity,

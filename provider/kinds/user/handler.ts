@@ -35,8 +35,7 @@ import {
   isPending,
   sameEmail,
 } from "./invitation";
-import { userProperties, type UserProperties, type UserState } from "./properties";
-import { userIdentity } from "./identity";
+import { userProperties, type UserProperties, type UserState, userIdentity } from "./properties";
 
 export function diffUser(olds: Props, news: Props, sameOrganization?: boolean): pulumi.dynamic.DiffResult {
   return diffKind(userIdentity, olds, news, sameOrganization);

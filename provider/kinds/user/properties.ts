@@ -4,7 +4,15 @@
  */
 import { z } from "zod";
 import type { User as ApiUser } from "../../client";
-import { requiredText, uuid, carried, type PropertySpecs, type StateOf } from "../../framework";
+import {
+  requiredText,
+  uuid,
+  carried,
+  type PropertySpecs,
+  type StateOf,
+  defineIdentity,
+  knownText,
+} from "../../framework";
 import { sameEmail } from "./invitation";
 import { MAX_GROUP_ROLES, findDuplicateGroupRoles, rolesOf, sameGroupRoles, sortGroupRoles } from "./roles";
 
@@ -82,3 +90,21 @@ export const userProperties = {
 
 export type UserProperties = typeof userProperties;
 export type UserState = StateOf<UserProperties>;
+
+/**
+ * Who the User kind is: its key, type token, properties, natural key and claim, declared once for the
+ * definition, the handler and the kind's other files.
+ */
+export const userIdentity = defineIdentity({
+  kind: "user",
+  type: "User",
+  naturalKey: true,
+  properties: userProperties,
+  // E-mail addresses compare without case, as the service matches them (invitation.ts's sameEmail).
+  claim: {
+    property: "email",
+    keys: (p) =>
+      knownText(p.email) === undefined ? undefined : [(knownText(p.email) as string).toLowerCase()],
+    describe: (p) => `the user ${String(p.email)}`,
+  },
+});

@@ -3,6 +3,9 @@ import { DeviceMgmtResource, type AdoptionArgs, registration } from "../../frame
 import { userKind } from "./definition";
 import type { GroupRole } from "./roles";
 
+// What the package exports of the kind besides its class, from the kind's other files.
+export type { GroupRole } from "./roles";
+
 /** A role the user holds on one group. */
 export interface GroupRoleArgs {
   /** A group role's id (see `getRole({ name, type: "group" })`). */

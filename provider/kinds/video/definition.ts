@@ -3,7 +3,7 @@ import { defineKind } from "../../framework";
 import { videoDrift } from "./drift";
 import { videoSection } from "./export";
 import { videoHandler } from "./handler";
-import { videoIdentity } from "./identity";
+import { videoIdentity } from "./properties";
 import { videoNamesLookedUp } from "./lookups";
 
 export const videoKind = defineKind({

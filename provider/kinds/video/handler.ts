@@ -20,10 +20,9 @@
  * delete it. A video of the same filename with other content is no conflict (it is another video). A run killed
  * after the upload completed is repaired: the journaled create (claims.ts) takes over the video it left.
  */
-import { resourceLog, uploadProgress } from "../../framework";
-import { NotPossibleError } from "../../errors";
-import type { DeviceMgmtClient, UpdateVideoBody, Video } from "../../client";
 import {
+  resourceLog,
+  uploadProgress,
   clientForProps,
   adoptable,
   jsonClean,
@@ -41,9 +40,10 @@ import {
   checkedUpload,
   type WrongType,
 } from "../../framework";
-import { isVideoFilename, videoProperties, type VideoProperties } from "./properties";
+import { NotPossibleError } from "../../errors";
+import type { DeviceMgmtClient, UpdateVideoBody, Video } from "../../client";
+import { isVideoFilename, videoProperties, type VideoProperties, videoIdentity } from "./properties";
 import { renderingFailures } from "./rendering";
-import { videoIdentity } from "./identity";
 
 type Inputs = InputsOf<VideoProperties>;
 

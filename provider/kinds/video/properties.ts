@@ -7,7 +7,15 @@
  */
 import { z } from "zod";
 import type { Video } from "../../client";
-import { carried, type PropertySpecs, type StateOf, sha512Property, sourceProperty } from "../../framework";
+import {
+  carried,
+  type PropertySpecs,
+  type StateOf,
+  sha512Property,
+  sourceProperty,
+  defineIdentity,
+  byProperties,
+} from "../../framework";
 
 /** The containers the API takes (InitiateVideoUpload: the filename "must end with .mp4, .mkv, or .webm"). */
 export const VIDEO_EXTENSIONS = [".mp4", ".mkv", ".webm"] as const;
@@ -118,3 +126,22 @@ export const videoProperties = {
 
 export type VideoProperties = typeof videoProperties;
 export type VideoState = StateOf<VideoProperties>;
+
+/**
+ * Who the Video kind is: its key, type token, properties, natural key and claim, declared once for the
+ * definition, the handler and the kind's other files.
+ */
+export const videoIdentity = defineIdentity({
+  kind: "video",
+  type: "Video",
+  // Videos of one name may coexist: a replacement creates the new video first (handler.ts says why).
+  naturalKey: false,
+  properties: videoProperties,
+  // A video's file name and content: videos of one name may coexist, but the same bytes under the same name
+  // uploaded twice would be one video declared twice (and its killed-run repair is found by both).
+  claim: {
+    property: "source",
+    keys: byProperties(["filename", "sha512"]),
+    describe: (p) => `the video "${String(p.filename)}" with SHA-512 ${String(p.sha512).slice(0, 16)}…`,
+  },
+});

@@ -2,6 +2,9 @@ import type * as pulumi from "@pulumi/pulumi";
 import { DeviceMgmtResource, type AdoptionArgs, registration } from "../../framework";
 import { videoKind } from "./definition";
 
+// What the package exports of the kind besides its class, from the kind's other files.
+export { getVideo, getVideoOutput, type GetVideoArgs, type VideoResult } from "./lookups";
+
 /** The inputs of a {@link Video}. */
 export interface VideoArgs extends AdoptionArgs {
   /**
