@@ -28,8 +28,8 @@ const SLOW = [
   "test/drift/{claimed,content,drift,names}.emulator.test.ts",
   "test/drift/state.test.ts",
   "test/export/{content-staging,devices,experiences,roundtrip,split-roundtrip,staging}.test.ts",
-  "test/resources/connection.insecure.test.ts",
   "test/kinds/**/*.program.test.ts",
+  "test/framework/*.program.test.ts",
   "test/plugin/{sdk,yaml}.test.ts",
 ];
 

@@ -3,7 +3,7 @@
 // resources throw at the call (provider/connectionAtCall.ts) because a Node.js language host (~3.260, built from the
 // engine's source) was seen to wait 10 minutes without a word on a rejection inside an `apply`. That host cannot
 // run here (not installed; the Go module proxy answers 403 for it; this CLI build has none), so this runs the
-// program inline (the Automation API is its host) and test/resources/connection-at-call.test.ts asserts the
+// program inline (the Automation API is its host) and test/framework/connectionAtCall.pure.test.ts asserts the
 // synchronous throw itself for every lookup and kind; that a throw is reported by every host is the premise.
 import * as fs from "fs";
 import * as path from "path";

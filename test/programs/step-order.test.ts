@@ -143,7 +143,7 @@ const cases: Case[] = [
   // Kept by its new name, literally: check accepts that name only once the Tag declaring it has been checked
   // (else it says to pass the Tag's `name` output), so only with the set depending on the Tag. Without a
   // dependency the SDK may register either first; the write under the tag's name now is tested in
-  // test/resources/tagNames.pure.test.ts.
+  // test/framework/tagNames.pure.test.ts.
   { order: "TagSet dependsOn Tag", declared: "keeps it by its new name", strict: false },
 ];
 

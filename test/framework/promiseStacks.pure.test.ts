@@ -44,10 +44,12 @@ describe("withoutPromiseStacks", () => {
     expect(Error.prepareStackTrace).toBe(before);
     expect(promiseStack).toBe(UNRECORDED_STACK);
     expect(otherStack).toMatch(
-      /^Error: any other\n    at somewhereElse \(.*promiseStacks\.test\.ts:\d+:\d+\)\n    at /,
+      /^Error: any other\n    at somewhereElse \(.*promiseStacks\.pure\.test\.ts:\d+:\d+\)\n    at /,
     );
     // V8 formats a stack when it is first read: the SDK's error for a failed registration keeps its frames.
-    expect(readLater.stack).toMatch(/^Error: any other\n    at somewhereElse \(.*promiseStacks\.test\.ts/);
+    expect(readLater.stack).toMatch(
+      /^Error: any other\n    at somewhereElse \(.*promiseStacks\.pure\.test\.ts/,
+    );
   });
 
   it("recognises the SDK's own debuggablePromise (an SDK that renamed it would make this a no-op)", async () => {

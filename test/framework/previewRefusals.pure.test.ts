@@ -1,6 +1,6 @@
 // Issue 40 item 5, the rules that need no request: tag names without control characters, no two names of one
 // list that differ only in case. Through each kind's declared schema (checkKind), as check applies it; the plugin
-// and emulator tests are in previewRefusals.plugin.test.ts.
+// and emulator tests are in previewRefusals.provider.test.ts.
 import { checkKind } from "../../provider/framework";
 import { deviceKind } from "../../provider/kinds/device/definition";
 import { tagKind } from "../../provider/kinds/tag/definition";
