@@ -4,7 +4,7 @@
 // an exception thrown as the program runs (provider/connectionAtCall.ts). What a real project-folder `pulumi up`
 // with that host does cannot be run here: the host is not installed and cannot be fetched (the Go module proxy
 // answers 403), and this build's CLI has no language host at all. So this file asserts the throw itself, for every
-// lookup the package exports, and that no resource kind throws, under the SDK's mocks; test/programs/no-token.test.ts runs
+// lookup the package exports, and that no resource kind throws, under the SDK's mocks; test/programs/noToken.test.ts runs
 // the README's Quick start without a token through the CLI, where the inline host reports the same throw.
 import * as pulumi from "@pulumi/pulumi";
 import { ConnectionSettingError } from "../../provider/errors";

@@ -1,6 +1,6 @@
 // Issue #40 item 3, the logic alone: what an owner's tag write attaches and detaches while a Tag of the same run
 // is about to be renamed (tagWrites), and the run's hold that keeps a rename from falling between an owner's read
-// of its tags and its write (TagNames). The same on the real CLI: test/programs/step-order.test.ts.
+// of its tags and its write (TagNames). The same on the real CLI: test/framework/tagNames.program.test.ts.
 import { tagWrites } from "../../provider/kinds/device/tags";
 import { TagNames } from "../../provider/framework";
 

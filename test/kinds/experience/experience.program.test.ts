@@ -1,17 +1,17 @@
 // Themes and experiences as a whole program, driven the way `pulumi up` drives it: the real SDK runs the
 // program, every resource goes to the real dynamic-provider plugin, and the emulator is the organization.
-import { holdsSecret } from "../fixtures/secrets";
+import { holdsSecret } from "../../fixtures/secrets";
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine } from "../engine";
-import * as dm from "../../provider";
-import { SHARED_MODE_SETTINGS as SHARED, THEME_COLOURS } from "../fixtures/declarations";
+import { startEmulator, type RunningEmulator } from "../../../emulator";
+import { DeviceMgmtClient } from "../../../provider/client";
+import { createEngine, type Engine } from "../../engine";
+import * as dm from "../../../provider";
+import { SHARED_MODE_SETTINGS as SHARED, THEME_COLOURS } from "../../fixtures/declarations";
 
-const repoRoot = path.resolve(__dirname, "../..");
+const repoRoot = path.resolve(__dirname, "../../..");
 const PIN = "739164";
 
 let emulator: RunningEmulator;

@@ -4,10 +4,10 @@
 // (the API cannot delete images) with a warning; destroy forgets both, which stay in the organization.
 import * as fs from "fs";
 import * as path from "path";
-import { sha512 } from "../fixtures/content";
-import { driftReport, useProgramStack } from "./support";
-import * as dm from "../../provider";
-import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/declarations";
+import { sha512 } from "../../fixtures/content";
+import { driftReport, useProgramStack } from "../../programs/support";
+import * as dm from "../../../provider";
+import { SHARED_MODE_SETTINGS as SHARED } from "../../fixtures/declarations";
 
 const org = useProgramStack({ project: "devicemgmt-image" });
 let siteId: string;

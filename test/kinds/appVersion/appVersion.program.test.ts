@@ -7,10 +7,10 @@
 import * as fs from "fs";
 import * as os from "os";
 import * as path from "path";
-import { brief, runDrift } from "../drift/support";
-import { sha256, writeSource } from "../fixtures/content";
-import { expectUpChangesNothing, useProgramStack } from "./support";
-import * as dm from "../../provider";
+import { brief, runDrift } from "../../drift/support";
+import { sha256, writeSource } from "../../fixtures/content";
+import { expectUpChangesNothing, useProgramStack } from "../../programs/support";
+import * as dm from "../../../provider";
 
 const org = useProgramStack({
   project: "devicemgmt-app-version",

@@ -3,12 +3,12 @@
 // change. Each step asserts the organization (the channel's version, the devices' install statuses, read
 // through the emulator's API) and what state records (`rolloutStatus`, `rolloutVersionId`).
 import * as path from "path";
-import { startEmulator, type RunningEmulator } from "../../emulator";
-import { DeviceMgmtClient } from "../../provider/client";
-import { createEngine, type Engine, type RunResult } from "../engine";
-import * as dm from "../../provider";
+import { startEmulator, type RunningEmulator } from "../../../emulator";
+import { DeviceMgmtClient } from "../../../provider/client";
+import { createEngine, type Engine, type RunResult } from "../../engine";
+import * as dm from "../../../provider";
 
-const repoRoot = path.resolve(__dirname, "../..");
+const repoRoot = path.resolve(__dirname, "../../..");
 const STATUSES_ROUTE = "GET /apps/{appId}/release-channels/{releaseChannelId}/device-statuses";
 
 let emulator: RunningEmulator;

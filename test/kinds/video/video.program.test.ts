@@ -6,10 +6,10 @@
 // video (the API replaces none) and the stack's deleted there is uploaded again, destroy deletes.
 import * as fs from "fs";
 import * as path from "path";
-import { brief } from "../drift/support";
-import { sha512, writeSource } from "../fixtures/content";
-import { driftReport, expectUpChangesNothing, useProgramStack } from "./support";
-import * as dm from "../../provider";
+import { brief } from "../../drift/support";
+import { sha512, writeSource } from "../../fixtures/content";
+import { driftReport, expectUpChangesNothing, useProgramStack } from "../../programs/support";
+import * as dm from "../../../provider";
 
 const org = useProgramStack({ project: "devicemgmt-video" });
 let siteId: string;

@@ -4,11 +4,11 @@
 // bytes make a new bundle (the old one stays: the API cannot delete bundles), destroy forgets.
 import * as fs from "fs";
 import * as path from "path";
-import { createEngine } from "../engine";
-import { brief } from "../drift/support";
-import { liveBundle, sha512 } from "../fixtures/content";
-import { driftReport, repoRoot, useProgramStack } from "./support";
-import * as dm from "../../provider";
+import { createEngine } from "../../engine";
+import { brief } from "../../drift/support";
+import { liveBundle, sha512 } from "../../fixtures/content";
+import { driftReport, repoRoot, useProgramStack } from "../../programs/support";
+import * as dm from "../../../provider";
 
 const org = useProgramStack({ project: "devicemgmt-app-bundle" });
 let appId: string;

@@ -2,9 +2,9 @@
 // real dynamic-provider plugin, and the emulator is the organization, asserted through its API afterwards.
 // Create, `up` twice without a change, a rename in place, a portal rename seen by refresh and repaired by `up`,
 // and a destroy that forgets the app (the API cannot delete one) and says so.
-import { brief } from "../drift/support";
-import { driftReport, expectUpChangesNothing, useProgramStack } from "./support";
-import * as dm from "../../provider";
+import { brief } from "../../drift/support";
+import { driftReport, expectUpChangesNothing, useProgramStack } from "../../programs/support";
+import * as dm from "../../../provider";
 
 const org = useProgramStack({ project: "devicemgmt-app" });
 let appId: string;

@@ -6,11 +6,11 @@
 // refresh, and an up that uploads again, leaving one file there and nothing more to do.
 import * as fs from "fs";
 import * as path from "path";
-import { createEngine } from "../engine";
-import { brief } from "../drift/support";
-import { sha512, writeSource } from "../fixtures/content";
-import { driftReport, expectUpChangesNothing, repoRoot, useProgramStack } from "./support";
-import * as dm from "../../provider";
+import { createEngine } from "../../engine";
+import { brief } from "../../drift/support";
+import { sha512, writeSource } from "../../fixtures/content";
+import { driftReport, expectUpChangesNothing, repoRoot, useProgramStack } from "../../programs/support";
+import * as dm from "../../../provider";
 
 const org = useProgramStack({ project: "devicemgmt-file" });
 let fileId: string;

@@ -2,7 +2,7 @@
 // line that declared the resource, where the SDK records the whole stack; errors read as before.
 import * as path from "path";
 import * as dm from "../../provider";
-import { useProgramStack } from "./support";
+import { useProgramStack } from "../programs/support";
 
 const stack = useProgramStack({ project: "registration-trace" });
 
@@ -37,7 +37,7 @@ test("a resource's stack trace in the state is the program's line that declared 
   expect(result.errors).toEqual([]);
   expect((await stack.admin.groups.all()).filter((g) => g.name === "Trace Lab")).toHaveLength(1);
   const lab = traced("lab");
-  expect(lab.sourcePosition).toMatch(new RegExp(`/test/programs/${thisFile}#${DECLARATION_LINE},\\d+$`));
+  expect(lab.sourcePosition).toMatch(new RegExp(`/test/framework/${thisFile}#${DECLARATION_LINE},\\d+$`));
   expect(lab.stackTrace).toEqual([{ sourcePosition: lab.sourcePosition }]);
   // Only this package's resources: the stack's own registration keeps the whole trace the SDK captured.
   expect(traced(`registration-trace-test`).stackTrace!.length).toBeGreaterThan(3);
