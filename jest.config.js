@@ -27,7 +27,7 @@ const SLOW = [
   "test/package/pack.test.ts",
   "test/drift/{claimed,content,drift,names}.emulator.test.ts",
   "test/drift/state.test.ts",
-  "test/export/{content-staging,devices,experiences,roundtrip,split-roundtrip,staging}.test.ts",
+  "test/export/{contentStaging,devices,experiences,roundtrip,splitRoundtrip,staging}.test.ts",
   "test/kinds/**/*.program.test.ts",
   "test/framework/*.program.test.ts",
   "test/plugin/{sdk,yaml}.test.ts",

@@ -8,7 +8,7 @@ import * as path from "node:path";
 import type { RunningEmulator, StrictOptions } from "../../emulator";
 import { optionsFromArgs } from "../../emulator/cli";
 import { seedState } from "../../emulator/seed";
-import { catalogue, homeBody, kioskBody, type Catalogue } from "./experience-helpers";
+import { catalogue, homeBody, kioskBody, type Catalogue } from "./experienceHelpers";
 import {
   client,
   createConfiguredGroup,

@@ -2,7 +2,7 @@
  * The audit test's writes for experiences and themes: each configure operation (group and device) and each
  * theme write once, through the audit test's `write`, which checks the one record it adds.
  */
-import { catalogue, homeBody, kioskBody, launcherBody, META_HMS_SETTINGS } from "./experience-helpers";
+import { catalogue, homeBody, kioskBody, launcherBody, META_HMS_SETTINGS } from "./experienceHelpers";
 import type { Client, Json } from "./helpers";
 
 type AuditedWrite = (

@@ -8,7 +8,7 @@
 import { request } from "undici";
 import { optionsFromArgs } from "../../emulator/cli";
 import { PROCESSING_MS } from "../../emulator/routes/imageUploads";
-import { catalogue, homeBody } from "./experience-helpers";
+import { catalogue, homeBody } from "./experienceHelpers";
 import { createConfiguredGroup, UUID, validationErrors, type Client, type Json } from "./helpers";
 // Apart, so that the list above keeps to one line.
 import { withEmulator } from "./helpers";

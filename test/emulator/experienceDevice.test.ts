@@ -1,6 +1,6 @@
 /** Device experience (lock task, default home, in-house launcher) of groups and ungrouped devices. */
 import type { RunningEmulator } from "../../emulator";
-import { catalogue, type Catalogue } from "./experience-helpers";
+import { catalogue, type Catalogue } from "./experienceHelpers";
 import {
   client,
   createConfiguredGroup,
