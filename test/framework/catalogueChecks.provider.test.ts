@@ -2,8 +2,8 @@
 // through the real plugin at check (so at preview), each failure naming the property, the value and the closest
 // existing name; the organization is read afterwards to show that nothing was written.
 import type { ResourceKind } from "../../provider/kindKeys";
-import type { PropertyMap } from "../resources/providerPlugin";
-import { failure, Managed, startStack, type Stack } from "../resources/support";
+import type { PropertyMap } from "../harness/providerPlugin";
+import { failure, Managed, startStack, type Stack } from "../harness/providerStack";
 import { providerText } from "../../provider/dynamic";
 import { SHARED_MODE_SETTINGS as SHARED } from "../fixtures/declarations";
 

@@ -5,7 +5,7 @@ import * as os from "os";
 import { startEmulator, type RunningEmulator } from "../../emulator";
 import { createEngine } from "../engine";
 import { Group } from "../../provider";
-import { repoRoot } from "../resources/support";
+import { repoRoot } from "../harness/providerStack";
 
 const TOKEN = "1|never-printed-token";
 

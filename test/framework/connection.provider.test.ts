@@ -2,8 +2,8 @@
 // resources that carry a connection to the secondary organization (acme-staging) must land there, and later
 // operations must use the connection recorded in state.
 import { DeviceMgmtClient } from "../../provider/client";
-import type { PropertyMap } from "../resources/providerPlugin";
-import { failure, Managed, startStack, type Stack } from "../resources/support";
+import type { PropertyMap } from "../harness/providerPlugin";
+import { failure, Managed, startStack, type Stack } from "../harness/providerStack";
 
 let stack: Stack;
 let staging: DeviceMgmtClient;

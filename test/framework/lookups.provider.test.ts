@@ -25,7 +25,7 @@ import {
 } from "../../provider";
 import { ForbiddenError, UnauthorizedError, UnsupportedTokenError } from "../../provider/client";
 import { ConnectionSettingError, LookupArgumentError, LookupError } from "../../provider/errors";
-import { failure } from "../resources/support";
+import { failure } from "../harness/providerStack";
 
 /** The LookupError a lookup fails with (in-process, so by class and fields). */
 async function lookupFailure(promise: Promise<unknown>): Promise<LookupError> {

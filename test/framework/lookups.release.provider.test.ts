@@ -4,7 +4,7 @@ import { startEmulator, type RunningEmulator } from "../../emulator";
 import { DeviceMgmtClient } from "../../provider/client";
 import { LookupArgumentError, LookupError } from "../../provider/errors";
 import { getAppVersion, getDevices, getDevicesOutput, getFile, getTag } from "../../provider";
-import { failure } from "../resources/support";
+import { failure } from "../harness/providerStack";
 
 let emulator: RunningEmulator;
 let admin: DeviceMgmtClient;

@@ -3,8 +3,8 @@
 // emulator's write count shows that nothing was written. And a token of another organization is named as that
 // at check, before any look-up in the wrong organization can read a good id as missing.
 import type { ResourceKind } from "../../provider/kindKeys";
-import { startProviderPlugin, type PropertyMap, type ProviderPlugin } from "../resources/providerPlugin";
-import { Managed, repoRoot, startStack, type Stack } from "../resources/support";
+import { startProviderPlugin, type PropertyMap, type ProviderPlugin } from "../harness/providerPlugin";
+import { Managed, repoRoot, startStack, type Stack } from "../harness/providerStack";
 
 let stack: Stack;
 let folder: string;

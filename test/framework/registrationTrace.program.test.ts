@@ -2,7 +2,7 @@
 // line that declared the resource, where the SDK records the whole stack; errors read as before.
 import * as path from "path";
 import * as dm from "../../provider";
-import { useProgramStack } from "../programs/support";
+import { useProgramStack } from "../harness/programStack";
 
 const stack = useProgramStack({ project: "registration-trace" });
 

@@ -10,8 +10,8 @@
 // that refers to such an object (provider/framework/runLedger.ts). Each test asserts the organization afterwards.
 import { Group, GroupReleaseChannel, User } from "../../provider";
 import { ClaimedDependentDeleteError, ClaimedObjectDeleteError, RunLedger } from "../../provider/framework";
-import { Managed, startStack, type Stack } from "../resources/support";
-import { useFlagStack } from "./flagStack";
+import { Managed, startStack, type Stack } from "../harness/providerStack";
+import { useFlagStack } from "../harness/flagStack";
 
 describe("the run ledger (provider/framework/runLedger.ts)", () => {
   test("refuses to delete an object a create of the same run was refused for, naming the fix", () => {

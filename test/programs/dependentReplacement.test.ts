@@ -6,7 +6,7 @@
 // still declares; a second up changes nothing. Each test asserts the organization afterwards.
 import { Device, Group, GroupReleaseChannel, TagSet, User } from "../../provider";
 import { DeviceMgmtClient } from "../../provider/client";
-import { useFlagStack } from "./flagStack";
+import { useFlagStack } from "../harness/flagStack";
 
 const stack = useFlagStack();
 const org = () => stack.org();

@@ -2,7 +2,7 @@
 // program (preview and up), an App takes its deviceModelIds from getDeviceModels, and the organization is
 // asserted through the emulator's API afterwards. Create, `up` twice without a change, refresh without one, a
 // change of manufacturer (with the new name the App needs for new models: a replacement), and destroy.
-import { expectUpChangesNothing, useProgramStack } from "./support";
+import { expectUpChangesNothing, useProgramStack } from "../harness/programStack";
 import * as dm from "../../provider";
 
 const org = useProgramStack({ project: "devicemgmt-device-models" });

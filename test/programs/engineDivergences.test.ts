@@ -8,7 +8,7 @@ import { DeviceMgmtClient } from "../../provider/client";
 import type { ResourceKind } from "../../provider/kindKeys";
 import { KINDS } from "../../provider/kinds";
 import { pluginHandler } from "../../provider/framework";
-import { useFlagStack } from "./flagStack";
+import { useFlagStack } from "../harness/flagStack";
 
 const stack = useFlagStack();
 const org = () => stack.org();

@@ -4,7 +4,7 @@
 // `--replace` of such a resource makes its object again from the program's own values. Each test asserts the
 // organization afterwards.
 import { Group, GroupReleaseChannel, User } from "../../provider";
-import { useFlagStack } from "./flagStack";
+import { useFlagStack } from "../harness/flagStack";
 
 const stack = useFlagStack();
 const org = () => stack.org();

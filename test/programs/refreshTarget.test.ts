@@ -4,7 +4,7 @@
 // (refresh), and targets may be globs (deployment.go, UrnTargets). No such run may delete, detach or duplicate a
 // live object the program still declares. Each test asserts the organization afterwards, read from the emulator.
 import { DeviceMgmtClient } from "../../provider/client";
-import { expectNoChanges, firstSiteUp, siteProgram, useFlagStack } from "./flagStack";
+import { expectNoChanges, firstSiteUp, siteProgram, useFlagStack } from "../harness/flagStack";
 
 const stack = useFlagStack();
 const org = () => stack.org();

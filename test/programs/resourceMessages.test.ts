@@ -5,7 +5,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import * as pulumi from "@pulumi/pulumi";
-import { useProgramStack } from "./support";
+import { useProgramStack } from "../harness/programStack";
 import * as dm from "../../provider";
 import type { Message, RunResult } from "../engine";
 

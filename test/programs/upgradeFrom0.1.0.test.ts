@@ -6,7 +6,7 @@ import * as crypto from "crypto";
 import * as fs from "fs";
 import * as path from "path";
 import type { Engine } from "../engine";
-import { describeReplay } from "./checkpointReplay";
+import { describeReplay } from "../harness/checkpointReplay";
 
 const fixtures = path.join(__dirname, "../fixtures/checkpoint-0.1.0");
 const STACK = "v010";

@@ -3,7 +3,7 @@
 // continues under today's package and the Pulumi CLI (checkpointReplay.ts). Its resources already have their
 // per-kind types; only the `__provider` text changed, and that change must show as no diff and no replacement.
 import * as path from "path";
-import { describeReplay } from "./checkpointReplay";
+import { describeReplay } from "../harness/checkpointReplay";
 
 const WRITTEN_BASE_URL = "http://127.0.0.1:35485/api/v3";
 

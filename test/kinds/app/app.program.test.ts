@@ -3,7 +3,7 @@
 // Create, `up` twice without a change, a rename in place, a portal rename seen by refresh and repaired by `up`,
 // and a destroy that forgets the app (the API cannot delete one) and says so.
 import { brief } from "../../drift/support";
-import { driftReport, expectUpChangesNothing, useProgramStack } from "../../programs/support";
+import { driftReport, expectUpChangesNothing, useProgramStack } from "../../harness/programStack";
 import * as dm from "../../../provider";
 
 const org = useProgramStack({ project: "devicemgmt-app" });

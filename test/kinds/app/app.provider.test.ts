@@ -2,7 +2,7 @@
 // leave open about apps (names unique or not, an empty description kept or read as none, the models an app gets
 // when none are given). The organization is asserted through the API (an outside client), never the state alone.
 import type { EmulatorOptions } from "../../../emulator";
-import { failure, loggedWarning, Managed, startStack, type Stack } from "../../resources/support";
+import { failure, loggedWarning, Managed, startStack, type Stack } from "../../harness/providerStack";
 
 const READINGS: [string, EmulatorOptions][] = [
   ["the default reading", {}],

@@ -7,7 +7,7 @@ import * as path from "path";
 import { createEngine } from "../../engine";
 import { brief } from "../../drift/support";
 import { liveBundle, sha512 } from "../../fixtures/content";
-import { driftReport, repoRoot, useProgramStack } from "../../programs/support";
+import { driftReport, repoRoot, useProgramStack } from "../../harness/programStack";
 import * as dm from "../../../provider";
 
 const org = useProgramStack({ project: "devicemgmt-app-bundle" });

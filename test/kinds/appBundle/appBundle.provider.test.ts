@@ -13,7 +13,7 @@ import { getAppBundle } from "../../../provider";
 import { LookupArgumentError, LookupError } from "../../../provider/errors";
 import type { EmulatorOptions } from "../../../emulator";
 import { liveBundle, sha512, useSourceFolder } from "../../fixtures/content";
-import { failure, Managed, startStack, type Stack } from "../../resources/support";
+import { failure, Managed, startStack, type Stack } from "../../harness/providerStack";
 
 /** Whether an upload with appBundleId puts the file into the bundle: the documents do not say. */
 const READINGS: [string, EmulatorOptions][] = [

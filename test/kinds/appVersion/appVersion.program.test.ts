@@ -9,7 +9,7 @@ import * as os from "os";
 import * as path from "path";
 import { brief, runDrift } from "../../drift/support";
 import { sha256, writeSource } from "../../fixtures/content";
-import { expectUpChangesNothing, useProgramStack } from "../../programs/support";
+import { expectUpChangesNothing, useProgramStack } from "../../harness/programStack";
 import * as dm from "../../../provider";
 
 const org = useProgramStack({

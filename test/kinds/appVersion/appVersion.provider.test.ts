@@ -7,7 +7,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import { sha256, useSourceFolder } from "../../fixtures/content";
-import { failure, Managed, startStack, type Stack } from "../../resources/support";
+import { failure, Managed, startStack, type Stack } from "../../harness/providerStack";
 
 let stack: Stack;
 const sources = useSourceFolder("app-version-plugin-");

@@ -1,7 +1,7 @@
 // GroupReleaseChannel and DeviceReleaseChannel through the real dynamic-provider plugin against the emulator.
 import type { ResourceKind } from "../../../provider/kindKeys";
-import type { PropertyMap } from "../../resources/providerPlugin";
-import { failure, Managed, startStack, type Stack } from "../../resources/support";
+import type { PropertyMap } from "../../harness/providerPlugin";
+import { failure, Managed, startStack, type Stack } from "../../harness/providerStack";
 
 let stack: Stack;
 /** Release channel ids by "App/Channel". */

@@ -1,6 +1,6 @@
 // Device, Tag and TagSet through the real dynamic-provider plugin against the emulator; the organization is
 // read afterwards from the emulator's snapshot.
-import { Managed, startStack, type Stack } from "../../resources/support";
+import { Managed, startStack, type Stack } from "../../harness/providerStack";
 
 let stack: Stack;
 let devices: { id: string; serialNumber: string; name: string }[];

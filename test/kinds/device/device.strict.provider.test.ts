@@ -1,6 +1,6 @@
 // The issue-20 kinds under the emulator's other readings of what the documents leave open: unknown tag names
 // refused, repeated tag attach/detach refused, a repeated group content attach a no-op, a repeated share a no-op.
-import { Managed, startStack, type Stack } from "../../resources/support";
+import { Managed, startStack, type Stack } from "../../harness/providerStack";
 import { providerText } from "../../../provider/dynamic";
 
 let stack: Stack;

@@ -1,8 +1,8 @@
 // DeviceMigration through the real dynamic-provider plugin against the emulator. The stack's token is Morgan
 // Multi's, who is Admin in both organizations (a migration needs rights in the source and in the target).
 import { DeviceMgmtClient } from "../../../provider/client";
-import type { PropertyMap } from "../../resources/providerPlugin";
-import { failure, loggedWarning, Managed, startStack, type Stack } from "../../resources/support";
+import type { PropertyMap } from "../../harness/providerPlugin";
+import { failure, loggedWarning, Managed, startStack, type Stack } from "../../harness/providerStack";
 
 let stack: Stack;
 /** Morgan in the target organization: an outside actor there. */

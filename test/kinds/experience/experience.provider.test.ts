@@ -2,8 +2,8 @@
 import type { DeviceMgmtClient } from "../../../provider/client";
 import { PIN_CHANGED_OUTSIDE } from "../../../provider/kinds/experience/handler";
 import type { StrictOptions } from "../../../emulator/types";
-import type { PropertyMap } from "../../resources/providerPlugin";
-import { Managed, startStack, type Stack } from "../../resources/support";
+import type { PropertyMap } from "../../harness/providerPlugin";
+import { Managed, startStack, type Stack } from "../../harness/providerStack";
 import { SHARED_MODE_SETTINGS as SHARED } from "../../fixtures/declarations";
 
 interface Seed {

@@ -2,7 +2,7 @@
 // deleting a theme an experience uses, a device's own experience across a group join, theme names, and which
 // devices must send Meta HMS settings.
 import type { StrictOptions } from "../../../emulator/types";
-import { Managed, startStack, type Stack } from "../../resources/support";
+import { Managed, startStack, type Stack } from "../../harness/providerStack";
 import { providerText } from "../../../provider/dynamic";
 
 const COLOURS = {

@@ -9,7 +9,7 @@ import * as path from "path";
 import { createEngine } from "../../engine";
 import { brief } from "../../drift/support";
 import { sha512, writeSource } from "../../fixtures/content";
-import { driftReport, expectUpChangesNothing, repoRoot, useProgramStack } from "../../programs/support";
+import { driftReport, expectUpChangesNothing, repoRoot, useProgramStack } from "../../harness/programStack";
 import * as dm from "../../../provider";
 
 const org = useProgramStack({ project: "devicemgmt-file" });

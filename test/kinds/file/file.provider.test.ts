@@ -6,7 +6,7 @@
 // API.
 import type { EmulatorOptions } from "../../../emulator";
 import { sha512, useSourceFolder } from "../../fixtures/content";
-import { failure, Managed, startStack, type Stack } from "../../resources/support";
+import { failure, Managed, startStack, type Stack } from "../../harness/providerStack";
 
 const READINGS: [string, EmulatorOptions, boolean][] = [
   ["replace gives a new id (default)", {}, false],

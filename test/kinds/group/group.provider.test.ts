@@ -1,6 +1,6 @@
 // Group through the real dynamic-provider plugin against the emulator.
 import { providerText } from "../../../provider/dynamic";
-import { failure, Managed, startStack, type Stack } from "../../resources/support";
+import { failure, Managed, startStack, type Stack } from "../../harness/providerStack";
 
 let stack: Stack;
 beforeAll(async () => {

@@ -5,7 +5,7 @@
 import * as fs from "fs";
 import * as path from "path";
 import { sha512 } from "../../fixtures/content";
-import { driftReport, useProgramStack } from "../../programs/support";
+import { driftReport, useProgramStack } from "../../harness/programStack";
 import * as dm from "../../../provider";
 import { SHARED_MODE_SETTINGS as SHARED } from "../../fixtures/declarations";
 

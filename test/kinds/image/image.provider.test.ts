@@ -7,7 +7,7 @@ import * as fs from "node:fs";
 import * as path from "node:path";
 import type { EmulatorOptions } from "../../../emulator";
 import { sha512, useSourceFolder } from "../../fixtures/content";
-import { failure, loggedWarning, Managed, startStack, type Stack } from "../../resources/support";
+import { failure, loggedWarning, Managed, startStack, type Stack } from "../../harness/providerStack";
 
 describe.each<[string, EmulatorOptions, string]>([
   ["uploaded images are unknown (default)", {}, "unknown"],

@@ -1,7 +1,7 @@
 // ReleaseChannelVersion (with its rollout gate against the emulator's simulated rollouts), ReleaseChannelShare
 // and the content attachments (GroupFile, GroupVideo, DeviceFile, DeviceVideo) through the real plugin; the
 // organization is read afterwards from the emulator's snapshot.
-import { failure, Managed, startStack, type Stack } from "../../resources/support";
+import { failure, Managed, startStack, type Stack } from "../../harness/providerStack";
 
 let stack: Stack;
 let appId: string;

@@ -2,7 +2,7 @@
 // the version, a refresh in between), no device counted is no pass, and the deadline holds when the
 // organization's request budget is spent. The organization is read from the emulator afterwards.
 import { awaitRollout, RolloutGateError } from "../../../provider/kinds/releaseChannelVersion/rolloutGate";
-import { failure, Managed, startStack, type Stack } from "../../resources/support";
+import { failure, Managed, startStack, type Stack } from "../../harness/providerStack";
 
 const STATUSES_ROUTE = "GET /apps/{appId}/release-channels/{releaseChannelId}/device-statuses";
 

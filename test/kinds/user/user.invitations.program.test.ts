@@ -6,7 +6,7 @@ import { startEmulator, type RunningEmulator } from "../../../emulator";
 import { createEngine, type Engine } from "../../engine";
 import { DeviceMgmtClient } from "../../../provider/client";
 import { User } from "../../../provider";
-import { repoRoot, sortedRoles } from "../../resources/support";
+import { repoRoot, sortedRoles } from "../../harness/providerStack";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 

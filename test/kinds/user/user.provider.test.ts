@@ -1,6 +1,6 @@
 // User through the real dynamic-provider plugin against the emulator.
-import { UNKNOWN, type PropertyMap } from "../../resources/providerPlugin";
-import { failure, Managed, sortedRoles, startStack, type Stack } from "../../resources/support";
+import { UNKNOWN, type PropertyMap } from "../../harness/providerPlugin";
+import { failure, Managed, sortedRoles, startStack, type Stack } from "../../harness/providerStack";
 
 let stack: Stack;
 let roleIds: Record<string, string>;

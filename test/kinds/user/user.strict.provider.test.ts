@@ -1,6 +1,6 @@
 // User against the emulator's strict readings of undocumented behaviour (emulator/README.md, "Strictness switches").
-import type { PropertyMap } from "../../resources/providerPlugin";
-import { Managed, sortedRoles, startStack, type Stack } from "../../resources/support";
+import type { PropertyMap } from "../../harness/providerPlugin";
+import { Managed, sortedRoles, startStack, type Stack } from "../../harness/providerStack";
 
 describe("strict.rejectRepeatedRoleAttach", () => {
   let stack: Stack;

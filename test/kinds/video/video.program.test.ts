@@ -8,7 +8,7 @@ import * as fs from "fs";
 import * as path from "path";
 import { brief } from "../../drift/support";
 import { sha512, writeSource } from "../../fixtures/content";
-import { driftReport, expectUpChangesNothing, useProgramStack } from "../../programs/support";
+import { driftReport, expectUpChangesNothing, useProgramStack } from "../../harness/programStack";
 import * as dm from "../../../provider";
 
 const org = useProgramStack({ project: "devicemgmt-video" });

@@ -8,7 +8,7 @@
 import * as fs from "node:fs";
 import type { EmulatorOptions } from "../../../emulator";
 import { sha512, useSourceFolder } from "../../fixtures/content";
-import { failure, Managed, startStack, type Stack } from "../../resources/support";
+import { failure, Managed, startStack, type Stack } from "../../harness/providerStack";
 
 const READINGS: [string, EmulatorOptions][] = [
   ["a PUT's tags replace the video's (default)", {}],

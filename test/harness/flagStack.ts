@@ -1,4 +1,4 @@
-// What the flag safety tests share (continue-on-error, target, deleted-with, ignore-changes, refresh-target): a
+// What the flag safety tests share (continueOnError, target, deletedWith, ignoreChanges, refreshTarget): a
 // fresh emulator and engine (the real Pulumi CLI, test/engine) per test, configured with the admin token, the
 // ids their programs refer to, and the site program most of them run with its checks.
 import * as path from "path";
