@@ -21,7 +21,7 @@ process.env.DEVICEMGMT_TEST_TIMEOUT_SCALE = scale.toFixed(2);
 const SLOW = [
   "test/programs/*.test.ts",
   "test/demo/demo.test.ts",
-  "test/policy/policy.test.ts",
+  "test/policy/{policy,pluginPolicy}.test.ts",
   "test/soak/soak.test.ts",
   "test/engine/fence.test.ts",
   "test/package/pack.test.ts",
@@ -30,7 +30,7 @@ const SLOW = [
   "test/export/{contentStaging,devices,experiences,roundtrip,splitRoundtrip,staging}.test.ts",
   "test/kinds/**/*.program.test.ts",
   "test/framework/*.program.test.ts",
-  "test/plugin/{sdk,yaml}.test.ts",
+  "test/plugin/{sdk,sdkNames,yaml,bothWays}.test.ts",
 ];
 
 const project = {

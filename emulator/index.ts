@@ -136,7 +136,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     retryAfter: !strict.noRetryAfter,
   });
   const faults = new FaultInjector(options.faults);
-  const stats = new StatsCollector();
+  const stats = new StatsCollector(options.recordRequests ?? false);
   const urlLifetimeSeconds = options.uploadUrlLifetimeSeconds ?? DEFAULT_URL_LIFETIME_SECONDS;
   if (!Number.isInteger(urlLifetimeSeconds) || urlLifetimeSeconds < 1)
     throw new Error("uploadUrlLifetimeSeconds must be a positive integer");
@@ -191,6 +191,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     baseUrl,
     storageUrl,
     storageRequests: () => uploads.requests(),
+    requests: () => stats.recorded(),
     adminToken,
     tokens: { ...SEED_TOKENS },
     orgs: { primary: { ...SEED_ORGS.primary }, secondary: { ...SEED_ORGS.secondary } },

@@ -109,8 +109,16 @@ export function buildServer(parts: ServerParts): FastifyInstance {
     stats.countRequest(config.key ?? `${request.method} (unmatched)`, WRITE_METHODS.has(request.method));
   });
   app.addHook("onResponse", async (request, reply) => {
-    if (request.url.startsWith(API_ROOT + "/") || request.url === API_ROOT)
-      stats.countStatus(reply.statusCode);
+    if (!request.url.startsWith(API_ROOT + "/") && request.url !== API_ROOT) return;
+    stats.countStatus(reply.statusCode);
+    const [path, query] = request.url.split("?", 2);
+    stats.record({
+      route: (request.routeOptions.config as Partial<RouteConfig>).key ?? `${request.method} (unmatched)`,
+      path: path.startsWith(API_V3_PREFIX + "/") ? path.slice(API_V3_PREFIX.length) : path,
+      query: query ?? "",
+      body: request.body,
+      status: reply.statusCode,
+    });
   });
 
   app.setNotFoundHandler((_request, reply) => sendError(reply, 404));

@@ -201,6 +201,8 @@ export interface EmulatorOptions {
   rollouts?: Partial<RolloutConfig>;
   /** How long a pre-signed upload URL is valid, in seconds of the emulator clock (default 3600; documents silent). */
   uploadUrlLifetimeSeconds?: number;
+  /** Keep every /api request with its body for `requests()` (tests comparing two clients' requests). */
+  recordRequests?: boolean;
 }
 
 export interface SeedTokens {
@@ -234,6 +236,19 @@ export interface FaultStats {
 }
 
 /** One request the storage endpoint received (`RunningEmulator.storageRequests`). */
+/** One answered /api request, as `requests()` returns it (`recordRequests`). */
+export interface ApiRequestRecord {
+  /** The route template, as the stats key it: "PUT /groups/{groupId}". */
+  route: string;
+  /** The path below the base URL, ids included: "/groups/3f2…". */
+  path: string;
+  /** The query string without its "?" ("" when none). */
+  query: string;
+  /** The parsed JSON body (undefined when none). */
+  body: unknown;
+  status: number;
+}
+
 export interface StorageRequestRecord {
   method: string;
   /** The object key the URL names (below the bucket). */
@@ -363,6 +378,8 @@ export interface RunningEmulator {
   storageUrl: string;
   /** Every request the storage endpoint received, oldest first. */
   storageRequests(): StorageRequestRecord[];
+  /** Every /api request answered since the start or `resetStats()`, oldest first (needs `recordRequests`). */
+  requests(): ApiRequestRecord[];
   adminToken: string;
   tokens: SeedTokens;
   orgs: { primary: OrgRef; secondary: OrgRef };

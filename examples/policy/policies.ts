@@ -3,16 +3,23 @@
  * folder, set the config in your policy pack config file (see README.md), and run with
  * `pulumi preview --policy-pack <folder> --policy-pack-config <file>`.
  *
- * Resources arrive by type token (`pulumi-nodejs:dynamic/devicemgmt:<Kind>`) with their props as the program
- * registered them. Roles, groups and channels are ids, so the rules take ids in their config (find them with
+ * Resources arrive by type token with their props as the program registered them: `pulumi-nodejs:dynamic/devicemgmt:<Kind>`
+ * from the TypeScript classes, `devicemgmt:index:<Kind>` from the provider plugin (YAML, Python, Go, C#), whose
+ * properties have the same names. Roles, groups and channels are ids, so the rules take ids in their config (find them with
  * `getRole` / `getReleaseChannel`, or in the portal). A value unknown during a preview (the id of a group not
  * created yet) is skipped rather than guessed.
  */
 import { UnknownValueError } from "@pulumi/policy";
 import type { PolicyResource, ResourceValidationPolicy, StackValidationPolicy } from "@pulumi/policy";
 
-export const TYPE = (kind: string) => `pulumi-nodejs:dynamic/devicemgmt:${kind}`;
-const ofKind = (resources: PolicyResource[], kind: string) => resources.filter((r) => r.type === TYPE(kind));
+/** The type tokens of a kind: the TypeScript class's (a dynamic resource) and the provider plugin's. */
+export const TYPES = (kind: string) => [
+  `pulumi-nodejs:dynamic/devicemgmt:${kind}`,
+  `devicemgmt:index:${kind}`,
+];
+/** Whether a resource's type token is one of `kind`'s, whichever way the program declared it. */
+export const isKind = (type: string, kind: string) => TYPES(kind).includes(type);
+const ofKind = (resources: PolicyResource[], kind: string) => resources.filter((r) => isKind(r.type, kind));
 const known = (value: unknown): value is string => typeof value === "string" && value.length > 0;
 
 export const adminDomains: ResourceValidationPolicy = {
@@ -27,7 +34,7 @@ export const adminDomains: ResourceValidationPolicy = {
     required: ["adminRoleId", "allowedDomains"],
   },
   validateResource: (args, reportViolation) => {
-    if (args.type !== TYPE("User")) return;
+    if (!isKind(args.type, "User")) return;
     const { adminRoleId, allowedDomains } = args.getConfig<{
       adminRoleId: string;
       allowedDomains: string[];
@@ -76,7 +83,7 @@ export const folderChannel: StackValidationPolicy = {
     // Groups point at their parent, attachments at their group, through the resources the program passed
     // (property dependencies): that works in a preview, before any of them has an id.
     const parentOf = (r: PolicyResource) =>
-      r.propertyDependencies.parentId?.find((p) => p.type === TYPE("Group"));
+      r.propertyDependencies.parentId?.find((p) => isKind(p.type, "Group"));
     const below = (group: PolicyResource) => {
       for (let p = parentOf(group), hops = 0; p && hops < 100; p = parentOf(p), hops++) {
         if (p.props.name === folderName) return true;
@@ -105,7 +112,7 @@ export const namePattern: ResourceValidationPolicy = {
   enforcementLevel: "advisory",
   configSchema: { properties: { pattern: { type: "string" } }, required: ["pattern"] },
   validateResource: (args, reportViolation) => {
-    if (args.type !== TYPE("Group") || !known(args.props.name)) return;
+    if (!isKind(args.type, "Group") || !known(args.props.name)) return;
     const { pattern } = args.getConfig<{ pattern: string }>();
     if (!new RegExp(pattern, "u").test(args.props.name)) {
       reportViolation(`Group name "${args.props.name}" does not match ${pattern}.`);
@@ -122,7 +129,7 @@ export const migrationTargets: ResourceValidationPolicy = {
     required: ["allowedSlugs"],
   },
   validateResource: (args, reportViolation) => {
-    if (args.type !== TYPE("DeviceMigration")) return;
+    if (!isKind(args.type, "DeviceMigration")) return;
     const { allowedSlugs } = args.getConfig<{ allowedSlugs: string[] }>();
     const slug = args.props.organizationSlug;
     if (known(slug) && !allowedSlugs.includes(slug)) {
@@ -132,7 +139,7 @@ export const migrationTargets: ResourceValidationPolicy = {
 };
 
 /** The group a resource's `groupId` came from (a property dependency: known in a preview too). */
-const groupOf = (r: PolicyResource) => r.propertyDependencies.groupId?.find((g) => g.type === TYPE("Group"));
+const groupOf = (r: PolicyResource) => r.propertyDependencies.groupId?.find((g) => isKind(g.type, "Group"));
 /** How a person names where an experience applies: its group's name, else the resource's name. */
 const siteOf = (r: PolicyResource) => {
   const group = groupOf(r);
@@ -151,7 +158,7 @@ export const kioskPin: ResourceValidationPolicy = {
     "leave the kiosk app through the menu).",
   enforcementLevel: "mandatory",
   validateResource: (args, reportViolation) => {
-    if (args.type !== TYPE("HeadsetExperience")) return;
+    if (!isKind(args.type, "HeadsetExperience")) return;
     if (args.props.mode !== "arborxr-kiosk" || args.props.isMenuEnabled !== true) return;
     // The PIN is a secret: only whether it is there matters, never its value. Absent or null is no PIN.
     const pin = args.props.adminPin;
@@ -302,7 +309,7 @@ export const productionFromBeta: ResourceValidationPolicy & Pick<StackValidation
     required: ["productionChannelIds"],
   },
   validateResource: (args, reportViolation) => {
-    if (args.type !== TYPE("ReleaseChannelVersion")) return;
+    if (!isKind(args.type, "ReleaseChannelVersion")) return;
     const config = args.getConfig<ProductionFromBetaConfig>();
     const channelId = read(args.props, "releaseChannelId");
     const target = delivery(args.props);

@@ -8,6 +8,7 @@ import { readFile } from "node:fs/promises";
 import * as path from "node:path";
 import { gunzipSync } from "node:zlib";
 import { LEGACY_TYPE, typeToken } from "../dynamic";
+import { resourceToken } from "../pluginToken";
 import type { ResourceKind } from "../kindKeys";
 import { KINDS } from "../kinds";
 
@@ -64,12 +65,21 @@ function nestsDeeper(value: unknown, limit: number): boolean {
   return false;
 }
 
-const TYPE_PREFIX = typeToken("");
-
-/** The kind of each type name (`User` → "user"), from the kind table. */
-const KIND_OF_TYPE = new Map<string, ResourceKind>(
-  (Object.keys(KINDS) as ResourceKind[]).map((kind) => [KINDS[kind].type, kind]),
+/**
+ * The kind of each type token this provider registers, from the kind table: the dynamic resources'
+ * (`pulumi-nodejs:dynamic/devicemgmt:User`) and the plugin's (`devicemgmt:index:User`), which record the same
+ * outputs.
+ */
+const KIND_OF_TOKEN = new Map<string, ResourceKind>(
+  (Object.keys(KINDS) as ResourceKind[]).flatMap((kind) => [
+    [typeToken(KINDS[kind].type), kind],
+    [resourceToken(KINDS[kind].type), kind],
+  ]),
 );
+
+/** Whether a type token is one of this provider's (a kind it has today, or one a newer version may add). */
+const isOurs = (type: string) =>
+  type.startsWith(typeToken("")) || type.startsWith(resourceToken("")) || type === LEGACY_TYPE;
 
 /** A value with its secrets replaced (recursive: for values no deeper than MAX_VALUE_DEPTH). */
 function masked(value: unknown): StateValue {
@@ -192,15 +202,15 @@ export function parseStackExport(text: string, file: string): StackState {
     const isRecord = (v: unknown) =>
       v === undefined || (v !== null && typeof v === "object" && !Array.isArray(v));
     if (!isRecord(entry.inputs) || !isRecord(entry.outputs)) {
-      if (entry.type.startsWith(TYPE_PREFIX) || entry.type === LEGACY_TYPE) {
+      if (isOurs(entry.type)) {
         unreadable.push({ urn: entry.urn, reason: "its inputs or outputs are not an object" });
       }
       continue;
     }
     const outputs = entry.outputs ?? {};
     let kind: ResourceKind | undefined;
-    if (entry.type.startsWith(TYPE_PREFIX)) {
-      kind = KIND_OF_TYPE.get(entry.type.slice(TYPE_PREFIX.length));
+    if (entry.type.startsWith(typeToken("")) || entry.type.startsWith(resourceToken(""))) {
+      kind = KIND_OF_TOKEN.get(entry.type);
     } else if (entry.type === LEGACY_TYPE) {
       const provider =
         [entry.inputs?.__provider, outputs.__provider].find((p): p is string => typeof p === "string") ?? "";

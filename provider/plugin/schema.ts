@@ -15,6 +15,7 @@ import { carried, type KindDefinition, type PropertySpec } from "../framework";
 import { CONFIG_KEYS } from "../connection";
 import { ORGANIZATION_KEY } from "../framework/organization";
 import { FUNCTIONS } from "./functions";
+import { PACKAGE, resourceToken } from "../pluginToken";
 import type {
   FunctionSpec,
   ObjectTypeSpec,
@@ -24,10 +25,7 @@ import type {
   TypeSpec,
 } from "./schemaTypes";
 
-export const PACKAGE = "devicemgmt";
-
-/** The type token of a kind's resources through the plugin: `devicemgmt:index:<Type>`. */
-export const resourceToken = (type: string) => `${PACKAGE}:index:${type}`;
+export { PACKAGE, resourceToken } from "../pluginToken";
 
 /**
  * The type of each output a kind declares beside its properties (`outputs` in its definition), by name: the
@@ -138,8 +136,11 @@ function typeOf(
     case "number":
     case "integer":
       return { type };
-    case "array":
-      return { type: "array", items: schema.items ? typeOf(schema.items, `${name}Item`, types) : ANY };
+    case "array": {
+      // An array of enum values: the values go to the property's description, not into the item type.
+      const { enumValues, ...items } = schema.items ? typeOf(schema.items, `${name}Item`, types) : ANY;
+      return { type: "array", items, ...(enumValues ? { enumValues } : {}) };
+    }
     case "object": {
       if (schema.properties && Object.keys(schema.properties).length > 0) {
         const token = `${PACKAGE}:index:${name}`;
@@ -147,10 +148,9 @@ function typeOf(
         return { $ref: `#/types/${token}` };
       }
       const values = schema.additionalProperties;
-      return {
-        type: "object",
-        additionalProperties: typeof values === "object" ? typeOf(values, name, types) : ANY,
-      };
+      const { enumValues, ...additionalProperties } =
+        typeof values === "object" ? typeOf(values, name, types) : ANY;
+      return { type: "object", additionalProperties, ...(enumValues ? { enumValues } : {}) };
     }
     default:
       return ANY;
@@ -176,7 +176,9 @@ function propertyOf(
   description: string | undefined,
 ): PropertySpecJson {
   const { enumValues, ...type } = typeOf(schema, name, types);
-  const values = enumValues ? `One of: ${enumValues.map((v) => JSON.stringify(v)).join(", ")}.` : undefined;
+  const listed = enumValues?.map((v) => JSON.stringify(v)).join(", ");
+  const each = type.type === "array" || type.type === "object" ? "Each value one of" : "One of";
+  const values = listed ? `${each}: ${listed}.` : undefined;
   const text = [description, values].filter(Boolean).join(" ");
   return { ...type, ...(text ? { description: text } : {}) };
 }

@@ -47,7 +47,8 @@ afterAll(async () => {
 
 test("the checked-in reference pages are the ones the TSDoc generates", () => {
   const want = filesUnder(generated);
-  const have = filesUnder(checkedIn);
+  // plugin/ holds the provider plugin's pages, generated from its schema (test/plugin/referencePages.test.ts).
+  const have = filesUnder(checkedIn).filter((f) => !f.startsWith("plugin/"));
   expect(want).toContain("README.md");
   const missing = want.filter((f) => !have.includes(f));
   const extra = have.filter((f) => !want.includes(f));

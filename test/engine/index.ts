@@ -319,32 +319,12 @@ export class Engine {
     );
   }
 
-  /**
-   * What `--policy-pack` gets for a Node.js pack folder. The CLI (3.274) starts a folder's pack only through the
-   * nodejs language host's RunPlugin (resource/plugin/plugin.go, execPlugin: "loading runtime"); it no longer
-   * falls back to a `pulumi-analyzer-policy-nodejs` shim, and this build has no language host, so a folder fails
-   * with "no language plugin 'pulumi-language-nodejs' found". A file it starts as a binary analyzer, with the
-   * engine's address as its one argument (analyzer_plugin.go, NewPolicyAnalyzer). So the pack gets a launcher in
-   * the stack's folder that does what the language host does: `node @pulumi/pulumi/cmd/run-policy-pack <engine> .`
-   * in the pack's folder, the SDK resolved from there. The pack's policies, its config file and the engine's
-   * verdicts are the CLI's own; only the stack config (PULUMI_CONFIG) is not in the pack's environment.
-   */
+  /** What `--policy-pack` gets for `pack` (see policyPackLauncher), in this engine's folder. */
   private policyPackLauncher(pack: string): string {
-    const folder = resolve(this.options.cwd, pack);
-    const manifest = join(folder, "PulumiPolicy.yaml");
-    if (!existsSync(manifest) || !/^runtime:\s*nodejs\s*$/m.test(readFileSync(manifest, "utf8")))
-      return folder;
-    const launchers = join(this.folder, "policy-packs", String(this.launchers++));
-    mkdirSync(launchers, { recursive: true });
-    const launcher = join(launchers, basename(folder));
-    const quoted = `'${folder.replace(/'/g, `'\\''`)}'`;
-    writeFileSync(
-      launcher,
-      `#!/bin/sh\ncd ${quoted} || exit 1\n` +
-        `run=$(node -p 'require.resolve("@pulumi/pulumi/cmd/run-policy-pack")') && exec node "$run" "$1" .\n`,
-      { mode: 0o755 },
+    return policyPackLauncher(
+      resolve(this.options.cwd, pack),
+      join(this.folder, "policy-packs", String(this.launchers++)),
     );
-    return launcher;
   }
 
   /**
@@ -372,6 +352,32 @@ export class Engine {
     await this.running?.catch(() => undefined);
     rmSync(this.folder, { recursive: true, force: true });
   }
+}
+
+/**
+ * What `--policy-pack` gets for a Node.js pack folder. The CLI (3.274) starts a folder's pack only through the
+ * nodejs language host's RunPlugin (resource/plugin/plugin.go, execPlugin: "loading runtime"); it no longer
+ * falls back to a `pulumi-analyzer-policy-nodejs` shim, and this build has no language host, so a folder fails
+ * with "no language plugin 'pulumi-language-nodejs' found". A file it starts as a binary analyzer, with the
+ * engine's address as its one argument (analyzer_plugin.go, NewPolicyAnalyzer). So the pack gets a launcher in
+ * `launchers` (a new folder) that does what the language host does: `node @pulumi/pulumi/cmd/run-policy-pack
+ * <engine> .` in the pack's folder, the SDK resolved from there. The pack's policies, its config file and the
+ * engine's verdicts are the CLI's own; only the stack config (PULUMI_CONFIG) is not in the pack's environment.
+ * A folder that is not a Node.js pack is returned as it is.
+ */
+export function policyPackLauncher(folder: string, launchers: string): string {
+  const manifest = join(folder, "PulumiPolicy.yaml");
+  if (!existsSync(manifest) || !/^runtime:\s*nodejs\s*$/m.test(readFileSync(manifest, "utf8"))) return folder;
+  mkdirSync(launchers, { recursive: true });
+  const launcher = join(launchers, basename(folder));
+  const quoted = `'${folder.replace(/'/g, `'\\''`)}'`;
+  writeFileSync(
+    launcher,
+    `#!/bin/sh\ncd ${quoted} || exit 1\n` +
+      `run=$(node -p 'require.resolve("@pulumi/pulumi/cmd/run-policy-pack")') && exec node "$run" "$1" .\n`,
+    { mode: 0o755 },
+  );
+  return launcher;
 }
 
 export function createEngine(options: EngineOptions): Promise<Engine> {

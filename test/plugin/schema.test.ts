@@ -92,6 +92,19 @@ describe("the schema generated from the kind table", () => {
     expect(schema.config.variables.apiToken.secret).toBe(true);
   });
 
+  it("lists an enum's values in the description, also for an array of them, and keeps the types valid", () => {
+    const walk = (type: TypeSpec | undefined): string[] =>
+      type ? [...Object.keys(type), ...walk(type.items), ...walk(type.additionalProperties)] : [];
+    const properties: PropertySpecJson[] = [
+      ...Object.values(schema.resources).flatMap((r) => Object.values(r.inputProperties)),
+      ...Object.values(schema.types).flatMap((t) => Object.values(t.properties)),
+    ];
+    expect(properties.flatMap(walk)).not.toContain("enumValues");
+    const shortcuts = schema.resources["devicemgmt:index:HeadsetExperience"].inputProperties.shortcuts;
+    expect(shortcuts.type).toBe("array");
+    expect(shortcuts.description).toMatch(/Each value one of: "[^"]+"/);
+  });
+
   it("describes every property of the kinds described so far, from their declarations", () => {
     for (const type of ["Group", "User", "Tag", "GroupReleaseChannel", "Theme", "Device", "TagSet"]) {
       const inputs = schema.resources[resourceToken(type)].inputProperties;

@@ -1,9 +1,10 @@
 /**
- * The plugin's Go SDK, generated from its schema by the Pulumi CLI's own Go code generator
- * (github.com/pulumi/pulumi/pkg/v3/codegen/go, pinned by go.mod beside this file at the CLI's version): what
- * `pulumi package gen-sdk --language go` runs, through the Go language host, which the Go module proxy does not
- * serve (github.com/pulumi/pulumi/sdk/go/pulumi-language-go/v3 answers 403), so the generator is called directly.
- * main.go binds the schema first, which validates it as gen-sdk does.
+ * The plugin's Go, Python and C# SDKs, generated from its schema by the Pulumi CLI's own code generators
+ * (github.com/pulumi/pulumi/pkg/v3/codegen/go and python, pinned by go.mod beside this file at the CLI's version;
+ * codegen/dotnet by dotnet/go.mod at v3.206.0): what `pulumi package gen-sdk --language go|python|dotnet` runs,
+ * through the language hosts, which the Go module proxy does not serve (github.com/pulumi/pulumi/sdk/go/
+ * pulumi-language-go/v3 answers 403), so the generators are called directly. Each binds the schema first, which
+ * validates it as gen-sdk does.
  */
 import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -14,23 +15,50 @@ const MODULE_DIR = __dirname;
 /** What the generated SDK's files import it as: the schema's `language.go.importBasePath` without its package. */
 export const SDK_MODULE = "github.com/pulumi-devicemgmt/pulumi-devicemgmt/sdk";
 
-/** The generator's binary, built once per pinned go.mod into the cache tools/pulumi-cli uses. */
+/**
+ * A generator's binary (the Go module in `moduleDir`), built once per pinned go.mod into the cache tools/pulumi-cli
+ * uses.
+ */
+function ensureGenerator(moduleDir: string, name: string, log: (line: string) => void): string {
+  const pin = readFileSync(join(moduleDir, "go.mod"), "utf8").match(
+    /github\.com\/pulumi\/pulumi\/pkg\/v3 (v[\d.]+)/,
+  )?.[1];
+  const binary = join(toolCache(`${name}-${pin}-${process.platform}-${process.arch}`), "bin", name);
+  if (existsSync(binary)) return binary;
+  mkdirSync(join(binary, ".."), { recursive: true });
+  log(`sdk: building ${name} (pkg/v3 ${pin}) into ${binary}; minutes when the Go cache is cold`);
+  goBuildInto(binary, { cwd: moduleDir, args: ["-trimpath", "."], label: "sdk", log });
+  return binary;
+}
+
+/** The Go and Python SDK generator (main.go beside this file, pkg/v3 at the CLI's version). */
 export function ensureSdkGenerator(
   log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
 ): string {
-  const pin = readFileSync(join(MODULE_DIR, "go.mod"), "utf8").match(
-    /github\.com\/pulumi\/pulumi\/pkg\/v3 (v[\d.]+)/,
-  )?.[1];
-  const binary = join(
-    toolCache(`sdk-generator-${pin}-${process.platform}-${process.arch}`),
-    "bin",
-    "sdk-generator",
-  );
-  if (existsSync(binary)) return binary;
-  mkdirSync(join(binary, ".."), { recursive: true });
-  log(`sdk: building the Go SDK generator (pkg/v3 ${pin}) into ${binary}; minutes when the Go cache is cold`);
-  goBuildInto(binary, { cwd: MODULE_DIR, args: ["-trimpath", "."], label: "sdk", log });
-  return binary;
+  return ensureGenerator(MODULE_DIR, "sdk-generator", log);
+}
+
+/**
+ * The C# SDK generator (dotnet/main.go): pkg/v3 v3.206.0, the last version here with codegen/dotnet (later ones
+ * moved it to pulumi-dotnet, which the Go module proxy does not serve), the version the YAML host builds with.
+ */
+export function ensureDotnetSdkGenerator(
+  log: (line: string) => void = (line) => process.stderr.write(`${line}\n`),
+): string {
+  return ensureGenerator(join(MODULE_DIR, "dotnet"), "dotnet-sdk-generator", log);
+}
+
+/**
+ * Writes the C# SDK of `schemaFile` into `outDir`: a project (`<rootNamespace>.Devicemgmt.csproj`), a file per
+ * resource and function, `Inputs/` and `Outputs/` for the object types, `Config/`, and `version.txt` with the
+ * schema's version: the project embeds that file, and the SDK asks the engine for the plugin at its version, but
+ * the generator leaves it to release pipelines to write. Nothing compiles it here (no .NET toolchain).
+ */
+export function generateDotnetSdk(generator: string, schemaFile: string, outDir: string): void {
+  rmSync(outDir, { recursive: true, force: true });
+  execFileSync(generator, [schemaFile, outDir], { stdio: ["ignore", "pipe", "pipe"] });
+  const version = (JSON.parse(readFileSync(schemaFile, "utf8")) as { version: string }).version;
+  writeFileSync(join(outDir, "version.txt"), `${version}\n`);
 }
 
 /**

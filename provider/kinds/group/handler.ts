@@ -23,6 +23,7 @@ import {
   type KindHandler,
   liveStateOf,
   stateFrom,
+  known,
 } from "../../framework";
 import { noteDeclaredConfigured, parentGroupFailures } from "./catalogue";
 import { createOnce, noteGroupChange } from "./create";
@@ -110,8 +111,11 @@ export const groupHandler: KindHandler<GroupProperties> = {
     const { inputs, failures } = checkKind(groupIdentity, news);
     const irreversible = unconfigureFailure(olds, inputs);
     if (irreversible) failures.push({ property: "configured", reason: irreversible });
+    // The program's word on the parent (the class records it) counts only when the parent has no id yet (a
+    // preview that creates it): a parent with an id is asked of the organization and of this run's Groups, as
+    // the plugin, which has no program, asks it, so that both refuse it with the same message.
     const configuredParent = news[CONFIGURED_PARENT_KEY];
-    if (typeof configuredParent === "string")
+    if (typeof configuredParent === "string" && !known(inputs.parentId))
       failures.push({ property: "parentId", reason: configuredParentReason(configuredParent) });
     if (failures.length === 0) failures.push(...(await parentGroupFailures(inputs, olds)));
     return { inputs, failures };
