@@ -30,7 +30,7 @@ const SLOW = [
   "test/export/{contentStaging,devices,experiences,roundtrip,splitRoundtrip,staging}.test.ts",
   "test/kinds/**/*.program.test.ts",
   "test/framework/*.program.test.ts",
-  "test/plugin/{sdk,sdkNames,yaml,bothWays}.test.ts",
+  "test/plugin/{sdk,sdkNames,yaml,bothWays,import,move}.test.ts",
 ];
 
 const project = {

@@ -27,6 +27,7 @@ import { renderFiles, renderSplitReadme } from "./render";
 import { splitModel } from "./split";
 import type { RenderOptions } from "./renderOptions";
 import { matchTarget, type StagingMatch } from "./staging";
+import { FROM_STATE_USAGE, fromStateMain } from "./stateProgramCli";
 
 const USAGE = `Usage: devicemgmt-export [options]
 
@@ -66,6 +67,7 @@ Staging in an organization that already holds some of the objects:
                          (default: DEVICEMGMT_MATCH_API_TOKEN)
   --match-stack NAME     the staging stack; its config file is Pulumi.<NAME>.yaml (default: staging)
 
+${FROM_STATE_USAGE}
 The API token comes from the environment variable DEVICEMGMT_API_TOKEN, never from the command line.
 Progress goes to stderr; a summary to stdout (with --match-base-url, one line per adopted object).
 `;
@@ -217,6 +219,8 @@ export async function main(
   given: CliIo = processIo,
 ): Promise<number> {
   const io = printableIo(given);
+  if (argv.some((arg) => arg === "--from-state" || arg.startsWith("--from-state=")))
+    return fromStateMain(argv, io);
   let options: CliOptions | "help";
   try {
     options = parseOptions(argv, env);

@@ -15,9 +15,11 @@
 import * as pulumi from "@pulumi/pulumi";
 import type * as provider from "@pulumi/pulumi/provider";
 import { handler } from "../runtime";
+import { ImportNotFoundError } from "./errors";
 import { KINDS } from "../kinds";
 import {
   CLAIMANT_KEY,
+  clientForProps,
   jsonClean,
   onResource,
   type Claimant,
@@ -74,10 +76,28 @@ function recorded<T extends Props | undefined>(values: T): T {
 function withSecrets(definition: KindDefinition, inputs: Props): Props {
   const out: Props = { ...inputs };
   for (const [key, spec] of Object.entries(definition.properties as Record<string, PropertySpec<never>>))
-    if (spec.secret && out[key] !== undefined)
+    if (spec.secret && out[key] !== undefined && out[key] !== null)
       out[key] = { [pulumi.runtime.specialSigKey]: pulumi.runtime.specialSecretSig, value: out[key] };
   return out;
 }
+
+/**
+ * A read of an id alone: `pulumi import`, the `import` resource option and a resource's `get` hand the provider no
+ * recorded state. A refresh always hands the outputs it recorded (every resource has `organizationId`).
+ */
+const isImport = (props: Props | undefined) => Object.keys(props ?? {}).length === 0;
+
+/**
+ * The inputs of an imported object as a user declares them: a property the object lacks (a root group's parent,
+ * a PIN its mode takes none of) is left out, as the user leaves it out, not declared null. The engine records
+ * these inputs and checks them, and `pulumi import` writes them as the program.
+ */
+function declaredOnly(inputs: Props | undefined): Props | undefined {
+  return inputs && Object.fromEntries(Object.entries(inputs).filter(([, value]) => value !== null));
+}
+
+const organizationReached = async (props: Props | undefined) =>
+  (await clientForProps(props ?? {}).assertV3Token()).organization_id;
 
 /**
  * A partial failure (framework.ts PartialFailureError: the object exists but the operation did not finish)
@@ -123,8 +143,16 @@ export function pluginProvider(version: string, configuration: PluginConfigurati
 
     read: (id, urn, props) =>
       onResource(urn, async () => {
-        const result = await handler(kindOf(urn).kind).read(id, withClaimant(props, urn));
-        return { id: result.id, props: recorded(result.props), inputs: recorded(result.inputs) };
+        const definition = kindOf(urn);
+        const result = await handler(definition.kind).read(id, withClaimant(props, urn));
+        const importing = isImport(props);
+        if (result.id === undefined && importing)
+          throw new ImportNotFoundError(definition.type, id, await organizationReached(props));
+        // The engine marks a refreshed value secret where the recorded one was; an import records nothing, so a
+        // declared secret property a read returns (none does today: a PIN is never read) is marked here.
+        const secret = (values: Props | undefined) => values && withSecrets(definition, recorded(values));
+        const inputs = importing ? declaredOnly(result.inputs) : result.inputs;
+        return { id: result.id, props: secret(result.props), inputs: secret(inputs) };
       }),
 
     update: (id, urn, olds, news) =>

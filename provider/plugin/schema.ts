@@ -119,11 +119,10 @@ const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(
  * A Pulumi type for a JSON Schema: null alternatives dropped (absent and null are one in Pulumi), enums as their
  * base type with the values in the description, objects with properties as named types in `types`.
  */
-function typeOf(
-  schema: JsonSchema,
-  name: string,
-  types: Record<string, ObjectTypeSpec>,
-): TypeSpec & { enumValues?: unknown[] } {
+/** A type with the values of an enum among it, for the property's description. */
+type TypeWithValues = TypeSpec & { enumValues?: unknown[] };
+
+function typeOf(schema: JsonSchema, name: string, types: Record<string, ObjectTypeSpec>): TypeWithValues {
   const alternatives = (schema.anyOf ?? []).filter((s) => s.type !== "null");
   if (schema.anyOf) return alternatives.length === 1 ? typeOf(alternatives[0], name, types) : ANY;
   const declared = Array.isArray(schema.type) ? schema.type.filter((t) => t !== "null") : [schema.type];
@@ -138,7 +137,8 @@ function typeOf(
       return { type };
     case "array": {
       // An array of enum values: the values go to the property's description, not into the item type.
-      const { enumValues, ...items } = schema.items ? typeOf(schema.items, `${name}Item`, types) : ANY;
+      const item: TypeWithValues = schema.items ? typeOf(schema.items, `${name}Item`, types) : ANY;
+      const { enumValues, ...items } = item;
       return { type: "array", items, ...(enumValues ? { enumValues } : {}) };
     }
     case "object": {
@@ -148,8 +148,8 @@ function typeOf(
         return { $ref: `#/types/${token}` };
       }
       const values = schema.additionalProperties;
-      const { enumValues, ...additionalProperties } =
-        typeof values === "object" ? typeOf(values, name, types) : ANY;
+      const value: TypeWithValues = typeof values === "object" ? typeOf(values, name, types) : ANY;
+      const { enumValues, ...additionalProperties } = value;
       return { type: "object", additionalProperties, ...(enumValues ? { enumValues } : {}) };
     }
     default:

@@ -75,3 +75,43 @@ it("refuses a type it does not serve, naming the ones it does", async () => {
     /no resource type devicemgmt:index:Gadget.*devicemgmt:index:Group/,
   );
 });
+
+describe("a read of an id alone, as `pulumi import` and the import option make it", () => {
+  it("returns the inputs a user declares: nothing the object lacks, declared null", async () => {
+    const provider = providerFor(emulator.tokens.admin);
+    const group = urn("Group", "imported");
+    const created = await provider.create!(
+      group,
+      (await provider.check!(group, {}, { name: "Imported" })).inputs,
+    );
+    const read = await provider.read!(created.id, group, {});
+    expect(read.id).toBe(created.id);
+    expect(read.inputs).toMatchObject({ name: "Imported", configured: false });
+    expect(read.inputs).not.toHaveProperty("parentId");
+    // What the engine then checks as the declared inputs passes.
+    expect((await provider.check!(group, read.inputs!, read.inputs!)).failures).toEqual([]);
+  });
+
+  it("refuses an id the organization does not hold, naming the kind, the id and the organization", async () => {
+    const provider = providerFor(emulator.tokens.admin);
+    const missing = "00000000-0000-4000-8000-000000000000";
+    const organization = emulator.snapshot().organization.id;
+    await expect(provider.read!(missing, urn("Group", "ghost"), {})).rejects.toThrow(
+      `There is no Group with id "${missing}" in organization ${organization}`,
+    );
+    await expect(
+      provider.read!(`${missing}/${missing}`, urn("GroupReleaseChannel", "ghost"), {}),
+    ).rejects.toThrow(`There is no GroupReleaseChannel with id "${missing}/${missing}"`);
+  });
+
+  it("still lets a refresh forget an object that is gone", async () => {
+    const provider = providerFor(emulator.tokens.admin);
+    const group = urn("Group", "gone");
+    const created = await provider.create!(
+      group,
+      (await provider.check!(group, {}, { name: "Gone" })).inputs,
+    );
+    await provider.delete!(created.id, group, created.outs!);
+    expect((await provider.read!(created.id, group, created.outs!)).id).toBeUndefined();
+  });
+});
