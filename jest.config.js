@@ -28,8 +28,9 @@ const SLOW = [
   "test/package/pack.test.ts",
   "test/drift/{claimed,content,drift,names}.emulator.test.ts",
   "test/drift/state.test.ts",
-  "test/export/{content-staging,devices,experiences,roundtrip,split-roundtrip,staging}.test.ts",
-  "test/resources/{connection.insecure,user.invitations}.test.ts",
+  "test/export/{contentStaging,devices,experiences,roundtrip,splitRoundtrip,staging}.test.ts",
+  "test/kinds/**/*.program.test.ts",
+  "test/framework/*.program.test.ts",
   "test/plugin/{sdk,sdkNames,yaml,bothWays,import,move}.test.ts",
 ];
 

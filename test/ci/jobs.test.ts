@@ -178,7 +178,7 @@ it("the slow job has Node 22, Go from tools/pulumi-cli/go.mod, and caches the bu
 
 it("a test file that starts the Pulumi CLI is in the slow job, and the slow job runs no other", () => {
   const cli = all.filter(startsCli);
-  // The analysis sees through helpers: test/programs/support.ts and test/export/support.ts start it indirectly.
+  // The analysis sees through helpers: test/harness/programStack.ts and test/export/support.ts start it indirectly.
   expect(cli).toEqual(
     expect.arrayContaining([
       "test/programs/org.test.ts",

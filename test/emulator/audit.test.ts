@@ -5,7 +5,7 @@
  */
 import { request } from "undici";
 import { API_ROUTES, type RunningEmulator } from "../../emulator";
-import { auditExperienceWrites } from "./experience-audit";
+import { auditExperienceWrites } from "./experienceAudit";
 import {
   client,
   createConfiguredGroup,

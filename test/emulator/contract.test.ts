@@ -12,7 +12,7 @@ import { parse } from "yaml";
 import { API_ROUTES, type RunningEmulator } from "../../emulator";
 import type { RouteDefinition } from "../../emulator/context";
 import { call, start, type CallOptions, type Json } from "./helpers";
-import { probeExperienceOperations } from "./experience-contract";
+import { probeExperienceOperations } from "./experienceContract";
 
 const OPENAPI = path.resolve(__dirname, "../../../shared/reference/v3-openapi.yaml");
 

@@ -8,7 +8,7 @@ import {
   META_HMS_SETTINGS,
   SHARED_MODE_SETTINGS,
   type Catalogue,
-} from "./experience-helpers";
+} from "./experienceHelpers";
 import {
   client,
   createConfiguredGroup,

@@ -1,7 +1,7 @@
 /** Themes (system and custom), images by type, custom 3D environments. */
 import type { RunningEmulator } from "../../emulator";
 import { IMAGE_TYPES } from "../../emulator/experienceModel";
-import { catalogue, homeBody } from "./experience-helpers";
+import { catalogue, homeBody } from "./experienceHelpers";
 import {
   client,
   createConfiguredGroup,

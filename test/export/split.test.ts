@@ -1,5 +1,5 @@
 // `devicemgmt-export --split` on hand-made models: which program declares each object (exactly one), which ones
-// the others look up, and the run order the READMEs give. The round trip on the emulator is split-roundtrip.test.ts.
+// the others look up, and the run order the READMEs give. The round trip on the emulator is splitRoundtrip.test.ts.
 import { planProgram } from "../../provider/export/naming";
 import type { OrgModel } from "../../provider/export/model";
 import { renderFiles, renderSplitReadme } from "../../provider/export/render";

@@ -10,7 +10,7 @@ import {
   siteProgram,
   useFlagStack,
   type SiteIds,
-} from "./flagStack";
+} from "../harness/flagStack";
 
 const stack = useFlagStack();
 const org = () => stack.org();

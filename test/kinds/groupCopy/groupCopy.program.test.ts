@@ -9,7 +9,7 @@ import * as path from "path";
 import { startEmulator, type RunningEmulator } from "../../../emulator";
 import { createEngine, type Engine } from "../../engine";
 import { brief } from "../../drift/support";
-import { driftReport, expectUpChangesNothing, repoRoot, useProgramStack } from "../../programs/support";
+import { driftReport, expectUpChangesNothing, repoRoot, useProgramStack } from "../../harness/programStack";
 import * as dm from "../../../provider";
 
 describe("a GroupCopy program", () => {

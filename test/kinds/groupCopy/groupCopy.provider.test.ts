@@ -1,7 +1,7 @@
 // GroupCopy through the real dynamic-provider plugin against the emulator: the copy is a configured group with
 // the original's content, renamed in place, a portal rename seen by refresh, deleted with the resource; a second
 // resource declaring the same copy is refused at check.
-import { Managed, startStack, type Stack } from "../../resources/support";
+import { Managed, startStack, type Stack } from "../../harness/providerStack";
 
 let stack: Stack;
 let sourceId: string;
