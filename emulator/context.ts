@@ -31,8 +31,43 @@ export interface RouteDefinition {
    * once it is applied.
    */
   answerMayBeLost?: "initiate" | "complete";
+  /** The route's example requests, which the tests that run every route read from here (`RouteExamples`). */
+  examples?: RouteExamples;
   handler: Handler;
 }
+
+/**
+ * A route's example requests, declared where it is registered, so that a new route's probes are written once:
+ * test/emulator/contract.test.ts sends both and checks the answers against the OpenAPI document, and
+ * test/emulator/audit.test.ts sends the success of a write and checks the record `audit` describes. A path
+ * parameter names one of the objects those tests make first (`ExampleObject`).
+ */
+export interface RouteExamples {
+  /** A request the route answers with success (2xx). */
+  success: ExampleRequest;
+  /** A request it refuses (4xx). */
+  error: ExampleRequest;
+  /** For a write: the audit record its success adds. */
+  audit?: {
+    type: "created" | "updated" | "deleted";
+    action: string;
+    resourceType: string;
+    /** The path parameter naming the resource recorded; absent, the object the write made (a new id). */
+    resourceIdParam?: string;
+    resourceName?: string;
+    /** `{<ExampleObject>}` in it stands for that object's name. */
+    description?: string;
+  };
+}
+
+export interface ExampleRequest {
+  /** Each path parameter, as the object of the tests' it names. */
+  params?: Record<string, ExampleObject>;
+  body?: unknown;
+}
+
+/** The objects the tests make before they run the routes' examples: a group configured, and one not. */
+export type ExampleObject = "configuredGroup" | "unconfiguredGroup";
 
 export const ok = (body: unknown): HandlerResult => ({ status: 200, body });
 export const created = (body: unknown): HandlerResult => ({ status: 201, body });

@@ -258,6 +258,17 @@ export const groupRoutes: RouteDefinition[] = [
     method: "POST",
     path: "/groups/:groupId/duplicate",
     auth: "user",
+    examples: {
+      success: { params: { groupId: "configuredGroup" }, body: { name: "Example copy" } },
+      error: { params: { groupId: "unconfiguredGroup" }, body: { name: "No copy" } },
+      audit: {
+        type: "created",
+        action: "duplicate-group",
+        resourceType: "group",
+        resourceName: "Example copy",
+        description: "Duplicated group '{configuredGroup}' as 'Example copy'.",
+      },
+    },
     handler: (ctx) => {
       const source = findGroup(ctx);
       ctx.access.require("GROUP__MANAGE", source.id);

@@ -116,6 +116,8 @@ export interface KindDefinition<
   drift: DriftFacet;
   /** The exporter's section of the generated program for the kind, or why it writes none (facets.ts). */
   export: KindSection;
+  /** The kind's row in each of the documents' three tables of kinds, which `npm run kinds` writes (`KindDocs`). */
+  docs: KindDocs;
   /**
    * The handler writes messages about its resource (upload progress, processing, warnings): the resources carry
    * their URN so that the CLI shows those messages on them (framework/resourceLog.ts). Off for the kinds that
@@ -130,6 +132,26 @@ export interface KindDefinition<
    * Absent: the exporter's programs look up no object of the kind by name.
    */
   namesLookedUp?(client: DeviceMgmtClient): Promise<string[]>;
+}
+
+/**
+ * What the documents say of a kind, in the words of their three tables of kinds: `npm run kinds`
+ * (tools/kinds/docs.ts) writes each table between its `<!-- kinds:start -->` and `<!-- kinds:end -->` markers
+ * from these, so that a new kind's rows are written here, beside its definition, and nowhere else. Markdown.
+ */
+export interface KindDocs {
+  /** README.md, "Resources": what a resource of the kind declares, in a line. */
+  declares: string;
+  /** The guide page that says how the kind behaves: `docs/guide/<guide>.md` (e.g. "organization"). */
+  guide: string;
+  /** docs/guide/README.md, "Every kind at a glance": the kind's inputs, what changes in place, what replaces, its outputs beside the inputs. */
+  inputs: { inputs: string; inPlace: string; replaces: string; outputsAdded: string };
+  /**
+   * docs/guide/adoption.md: the `adoptId` form its check takes ("the object's id", "`<groupId>/<fileId>`"), or
+   * "—" for a kind without one (test/docs/documents.test.ts checks it against the schema), and what a create does
+   * with an object that is there already.
+   */
+  adoption: { adoptId: string; others: string };
 }
 
 /**

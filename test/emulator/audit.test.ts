@@ -6,7 +6,9 @@
 import { request } from "undici";
 import { API_ROUTES, type RunningEmulator } from "../../emulator";
 import { auditExperienceWrites } from "./experienceAudit";
+import { described, paramsOf, pathOf, ROUTES_WITH_EXAMPLES, type ExampleObjects } from "./routeExamples";
 import {
+  call,
   client,
   createConfiguredGroup,
   ISO_MS,
@@ -129,13 +131,28 @@ describe("what records", () => {
       resourceType: "group",
       resourceId: child,
     });
-    const copy = await write(
-      "POST /groups/{groupId}/duplicate",
-      () => admin.post(`/groups/${child}/duplicate`, { name: "Child copy" }),
-      { type: "created", action: "duplicate-group", resourceType: "group" },
-    );
-    expect(copy.resourceName).toBe("Child copy");
-    expect(copy.description).toBe("Duplicated group 'Child 2' as 'Child copy'.");
+    // The writes that declare their example where they are registered (routeExamples.ts).
+    const objects: ExampleObjects = {
+      configuredGroup: { id: child, name: "Child 2" },
+      unconfiguredGroup: { id: group, name: "Audited" },
+    };
+    for (const { key, route, examples } of ROUTES_WITH_EXAMPLES.filter((r) => WRITES.has(r.route.method))) {
+      const { success, audit } = examples;
+      expect({ key, audit: audit !== undefined }).toEqual({ key, audit: true });
+      const params = paramsOf(success, objects);
+      const record = await write(
+        key,
+        () =>
+          call(route.method, emulator.baseUrl + pathOf(route, success, objects), {
+            token: admin.token,
+            body: success.body,
+          }),
+        { ...audit!, resourceId: audit!.resourceIdParam && params[audit!.resourceIdParam] },
+      );
+      if (audit!.resourceName !== undefined) expect(record.resourceName).toBe(audit!.resourceName);
+      if (audit!.description !== undefined)
+        expect(record.description).toBe(described(audit!.description, objects));
+    }
     const onGroup = { type: "updated", resourceType: "group", resourceId: child };
     const attachments = [
       ["release-channels", "releaseChannelId", channel, "release-channel"],

@@ -13,6 +13,7 @@ import { API_ROUTES, type RunningEmulator } from "../../emulator";
 import type { RouteDefinition } from "../../emulator/context";
 import { call, start, type CallOptions, type Json } from "./helpers";
 import { probeExperienceOperations } from "./experienceContract";
+import { paramsOf, ROUTES_WITH_EXAMPLES, type ExampleObjects } from "./routeExamples";
 
 const OPENAPI = path.resolve(__dirname, "../../../shared/reference/v3-openapi.yaml");
 
@@ -118,8 +119,14 @@ if (!existsSync(OPENAPI)) {
       await probe("POST /groups", {}, { ...reader, body: { name: "No", parentId: null } });
       await probe("PATCH /groups/{groupId}/configure", { groupId: leaf });
       await probe("PATCH /groups/{groupId}/configure", { groupId: leaf });
-      await probe("POST /groups/{groupId}/duplicate", { groupId: leaf }, { body: { name: "Leaf copy" } });
-      await probe("POST /groups/{groupId}/duplicate", { groupId: folder }, { body: { name: "No" } });
+      // The routes that declare their probes where they are registered (routeExamples.ts).
+      const objects: ExampleObjects = {
+        configuredGroup: { id: leaf, name: "Leaf" },
+        unconfiguredGroup: { id: folder, name: "Folder" },
+      };
+      for (const { key, examples } of ROUTES_WITH_EXAMPLES)
+        for (const example of [examples.success, examples.error])
+          await probe(key, paramsOf(example, objects), { body: example.body });
       await probe("GET /groups", {});
       await probe("GET /groups", {}, { query: { per_page: 1000 } });
       await probe("GET /groups/{groupId}", { groupId: leaf });

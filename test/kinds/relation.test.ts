@@ -29,6 +29,7 @@ const identity = {
   claim: null,
   outputs: ["parentId", "configured"],
   handler: KINDS.group.handler as unknown as KindDefinition["handler"],
+  docs: KINDS.groupCopy.docs,
 } as const;
 
 /** The kind as its definition.ts would declare it: its objects are Groups. */

@@ -3,7 +3,8 @@
  * a kind is writing its folder and nothing else of the kind table:
  * - `provider/kindKeys.ts`: the key type `ResourceKind` (it imports nothing: see its header);
  * - `provider/kinds/table.ts`: each key with its definition (`kinds/index.ts` checks the pairs at compile time);
- * - `provider/kinds/classes.ts`: what the package exports of each kind (`provider/index.ts` re-exports it).
+ * - `provider/kinds/classes.ts`: what the package exports of each kind (`provider/index.ts` re-exports it);
+ * - the documents' three tables of kinds, from each definition's `docs` (docs.ts).
  *
  * A kind is an `export const <key>Kind = defineKind(` in `provider/kinds/<folder>/definition.ts` (or
  * `definitions.ts`, a folder of several kinds); its folder's `resource.ts` is what the package exports of it. Keys
@@ -14,6 +15,7 @@
 import * as fs from "node:fs";
 import * as path from "node:path";
 import * as prettier from "prettier";
+import { TABLES, withTable, type DocumentedKind } from "./docs";
 
 const ROOT = path.join(__dirname, "../..");
 const KINDS = path.join(ROOT, "provider/kinds");
@@ -96,6 +98,18 @@ function classes(kinds: Kind[]): string {
   );
 }
 
+/** Each kind's type and `docs`, read from its definition (the tables' text: docs.ts). */
+function documented(kinds: Kind[]): DocumentedKind[] {
+  return kinds.map((k) => {
+    // require, not import(): ts-node compiles the definitions only for CommonJS loads.
+    const module = require(path.join(KINDS, k.folder, k.file)) as Record<string, DocumentedKind | undefined>;
+    const definition = module[`${k.key}Kind`];
+    if (!definition?.docs)
+      throw new Error(`provider/kinds/${k.folder}/${k.file}.ts: ${k.key}Kind has no docs`);
+    return { type: definition.type, docs: definition.docs };
+  });
+}
+
 /** The text as `npm run lint`'s prettier check wants it (the repository's .prettierrc). */
 async function formatted(file: string, text: string): Promise<string> {
   const options = await prettier.resolveConfig(file);
@@ -104,16 +118,21 @@ async function formatted(file: string, text: string): Promise<string> {
 
 async function main(): Promise<void> {
   const kinds = ordered(kindsInFolders());
-  const files: [string, string][] = [
+  const code: [string, string][] = [
     ["provider/kindKeys.ts", kindKeys(kinds)],
     ["provider/kinds/table.ts", table(kinds)],
     ["provider/kinds/classes.ts", classes(kinds)],
   ];
+  const files: [string, string][] = [];
+  for (const [file, unformatted] of code)
+    files.push([file, await formatted(path.join(ROOT, file), unformatted)]);
+  // Markdown is not prettier's (.prettierignore): the tables are written as docs.ts lays them out.
+  const described = documented(kinds);
+  for (const t of TABLES) files.push([t.file, withTable(ROOT, t, described)]);
   const check = process.argv.includes("--check");
   const stale: string[] = [];
-  for (const [file, unformatted] of files) {
+  for (const [file, text] of files) {
     const full = path.join(ROOT, file);
-    const text = await formatted(full, unformatted);
     const now = fs.existsSync(full) ? fs.readFileSync(full, "utf8") : undefined;
     if (now === text) continue;
     if (check) stale.push(file);
@@ -121,7 +140,8 @@ async function main(): Promise<void> {
   }
   if (stale.length > 0) {
     console.error(
-      `${stale.join(", ")}: not what provider/kinds/*/ declares (a kind folder added, removed or renamed): ` +
+      `${stale.join(", ")}: not what provider/kinds/*/ declares (a kind folder added, removed or renamed, ` +
+        "or a definition's docs changed): " +
         "run `npm run kinds` and commit what it writes",
     );
     process.exit(1);

@@ -8,6 +8,17 @@ import { appNamesLookedUp } from "./lookups";
 
 export const appKind = defineKind({
   ...appIdentity,
+  docs: {
+    declares: "an app of the organization: name, description, headset models",
+    guide: "releases",
+    inputs: {
+      inputs: "`name`, `description` (optional), `deviceModelIds` (optional; set at create only)",
+      inPlace: "name, description",
+      replaces: "`deviceModelIds` (with a new `name`)",
+      outputsAdded: "`createdAt`, `updatedAt`",
+    },
+    adoption: { adoptId: "the object's id", others: "" },
+  },
   outputs: ["createdAt", "updatedAt"],
   namesLookedUp: appNamesLookedUp,
   handler: appHandler,

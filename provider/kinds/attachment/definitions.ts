@@ -43,6 +43,17 @@ export const groupReleaseChannelHandler: KindHandler<GroupReleaseChannelProperti
 );
 export const groupReleaseChannelKind = defineKind({
   ...groupReleaseChannelIdentity,
+  docs: {
+    declares: "a release channel delivered to every device of a configured group",
+    guide: "releases",
+    inputs: {
+      inputs: "`groupId` (a configured group), `releaseChannelId`",
+      inPlace: "—",
+      replaces: "any change (delete first)",
+      outputsAdded: "id `groupId/releaseChannelId`",
+    },
+    adoption: { adoptId: "`<groupId>/<releaseChannelId>`", others: "" },
+  },
   outputs: [],
   handler: groupReleaseChannelHandler,
   drift: releaseChannelDrift(groupReleaseChannelAttachment),
@@ -56,6 +67,17 @@ export const deviceReleaseChannelHandler: KindHandler<DeviceReleaseChannelProper
 );
 export const deviceReleaseChannelKind = defineKind({
   ...deviceReleaseChannelIdentity,
+  docs: {
+    declares: "a release channel delivered to one ungrouped device",
+    guide: "releases",
+    inputs: {
+      inputs: "`deviceId` (an ungrouped device), `releaseChannelId`",
+      inPlace: "—",
+      replaces: "any change (delete first)",
+      outputsAdded: "id `deviceId/releaseChannelId`",
+    },
+    adoption: { adoptId: "`<deviceId>/<releaseChannelId>`", others: "" },
+  },
   outputs: [],
   handler: deviceReleaseChannelHandler,
   drift: releaseChannelDrift(deviceReleaseChannelAttachment),
@@ -69,6 +91,17 @@ export const groupFileHandler: KindHandler<GroupFileProperties> = attachmentHand
 );
 export const groupFileKind = defineKind({
   ...groupFileIdentity,
+  docs: {
+    declares: "a file on a configured group",
+    guide: "content",
+    inputs: {
+      inputs: "`groupId` (a configured group), `fileId` / `videoId`",
+      inPlace: "—",
+      replaces: "any change (delete first)",
+      outputsAdded: "id `groupId/fileId`",
+    },
+    adoption: { adoptId: "`<groupId>/<fileId>`", others: "" },
+  },
   outputs: [],
   handler: groupFileHandler,
   drift: groupContentDrift("file"),
@@ -82,6 +115,17 @@ export const groupVideoHandler: KindHandler<GroupVideoProperties> = attachmentHa
 );
 export const groupVideoKind = defineKind({
   ...groupVideoIdentity,
+  docs: {
+    declares: "a video on a configured group",
+    guide: "content",
+    inputs: {
+      inputs: "`groupId` (a configured group), `fileId` / `videoId`",
+      inPlace: "—",
+      replaces: "any change (delete first)",
+      outputsAdded: "id `groupId/fileId`",
+    },
+    adoption: { adoptId: "`<groupId>/<videoId>`", others: "" },
+  },
   outputs: [],
   handler: groupVideoHandler,
   drift: groupContentDrift("video"),
@@ -95,6 +139,17 @@ export const deviceFileHandler: KindHandler<DeviceFileProperties> = attachmentHa
 );
 export const deviceFileKind = defineKind({
   ...deviceFileIdentity,
+  docs: {
+    declares: "a file on an ungrouped device",
+    guide: "content",
+    inputs: {
+      inputs: "`deviceId` (an ungrouped device), `fileId` / `videoId`",
+      inPlace: "—",
+      replaces: "any change (delete first)",
+      outputsAdded: "id `deviceId/fileId`",
+    },
+    adoption: { adoptId: "`<deviceId>/<fileId>`", others: "" },
+  },
   outputs: [],
   handler: deviceFileHandler,
   drift: deviceContentDrift(deviceFileAttachment),
@@ -108,6 +163,17 @@ export const deviceVideoHandler: KindHandler<DeviceVideoProperties> = attachment
 );
 export const deviceVideoKind = defineKind({
   ...deviceVideoIdentity,
+  docs: {
+    declares: "a video on an ungrouped device",
+    guide: "content",
+    inputs: {
+      inputs: "`deviceId` (an ungrouped device), `fileId` / `videoId`",
+      inPlace: "—",
+      replaces: "any change (delete first)",
+      outputsAdded: "id `deviceId/fileId`",
+    },
+    adoption: { adoptId: "`<deviceId>/<videoId>`", others: "" },
+  },
   outputs: [],
   handler: deviceVideoHandler,
   drift: deviceContentDrift(deviceVideoAttachment),

@@ -7,6 +7,21 @@ import { deviceIdentity } from "./properties";
 
 export const deviceKind = defineKind({
   ...deviceIdentity,
+  docs: {
+    declares: "an enrolled headset (adopted, never created): its group, name, tags, custom fields",
+    guide: "devices",
+    inputs: {
+      inputs:
+        "`deviceId` or `serialNumber` (adopted, never created); optional `name`, `groupId` (null = ungrouped), `tags`, `customFields`",
+      inPlace: "each declared property",
+      replaces: "`deviceId` / `serialNumber`",
+      outputsAdded: "`deviceModel`",
+    },
+    adoption: {
+      adoptId: "—",
+      others: "always adopts the enrolled device named by `deviceId` or `serialNumber`",
+    },
+  },
   outputs: ["deviceModel"],
   handler: deviceHandler,
   drift: deviceDrift,

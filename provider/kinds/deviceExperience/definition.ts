@@ -7,6 +7,18 @@ import { deviceExperienceIdentity } from "./properties";
 
 export const deviceExperienceKind = defineKind({
   ...deviceExperienceIdentity,
+  docs: {
+    declares: "how the Android side of a group's or device's headsets runs",
+    guide: "experiences",
+    inputs: {
+      inputs:
+        "`groupId` or `deviceId`, `mode` (`lock-task`, `default-home`, `in-house-launcher`) and its fields, `resetOnDelete`",
+      inPlace: "mode and fields",
+      replaces: "`groupId` / `deviceId`",
+      outputsAdded: "id: the group's or device's id",
+    },
+    adoption: { adoptId: "—", others: "every group and device has one: configures it" },
+  },
   outputs: ["configuredInRun"],
   handler: deviceExperienceHandler,
   drift: deviceExperienceDrift,

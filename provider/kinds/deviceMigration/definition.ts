@@ -7,6 +7,17 @@ import { deviceMigrationIdentity } from "./properties";
 
 export const deviceMigrationKind = defineKind({
   ...deviceMigrationIdentity,
+  docs: {
+    declares: "a device handed over to another organization",
+    guide: "devices",
+    inputs: {
+      inputs: "`deviceId`, `organizationSlug` (target), `groupId` (optional, in the target org)",
+      inPlace: "—",
+      replaces: "any change",
+      outputsAdded: "`migratedAt`",
+    },
+    adoption: { adoptId: "—", others: "an action: migrates the device" },
+  },
   outputs: ["migratedAt"],
   handler: deviceMigrationHandler,
   logsOnResource: true,

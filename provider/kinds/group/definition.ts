@@ -7,6 +7,18 @@ import { groupIdentity } from "./properties";
 
 export const groupKind = defineKind({
   ...groupIdentity,
+  docs: {
+    declares: "a folder of the group tree, or a configured site that holds devices and content",
+    guide: "organization",
+    inputs: {
+      inputs:
+        "`name`, `parentId` (null/absent = root), `configured` (default false), `sameNameOrdinal` (see below)",
+      inPlace: "rename, re-parent, configure false→true",
+      replaces: "—",
+      outputsAdded: "`createdAt`, `updatedAt`",
+    },
+    adoption: { adoptId: "the object's id", others: "" },
+  },
   outputs: ["createdAt", "updatedAt"],
   handler: groupHandler,
   drift: groupDrift,

@@ -16,6 +16,22 @@ import { IMAGE_TYPES } from "./lookups";
 
 export const imageKind = defineKind({
   ...imageIdentity,
+  docs: {
+    declares: "an image uploaded for an experience (menu icon, banner, skybox, 360° background)",
+    guide: "content",
+    inputs: {
+      inputs:
+        "`source` (a local .png, .jpg or .jpeg), `filename` (optional; default the source's name), `sha512` (optional pin)",
+      inPlace: "—",
+      replaces: "content (`sha512`), `filename`",
+      outputsAdded:
+        "`sha512`, `type`, `status`, `objectName`, `mimeType`, `sizeBytes`, `createdAt`, `updatedAt`",
+    },
+    adoption: {
+      adoptId: "the object's id",
+      others: "a create uploads (objects of one name may coexist); `adoptId` needs the declared filename",
+    },
+  },
   outputs: ["type", "status", "objectName", "mimeType", "sizeBytes", "createdAt", "updatedAt"],
   handler: uploadedContentHandler<Image, typeof imageProperties>({
     identity: imageIdentity,
@@ -46,6 +62,21 @@ export const imageKind = defineKind({
 
 export const custom3DEnvironmentKind = defineKind({
   ...custom3DEnvironmentIdentity,
+  docs: {
+    declares: "a 3D scene (`.glb`) uploaded for an experience's background",
+    guide: "content",
+    inputs: {
+      inputs:
+        "`source` (a local .glb), `filename` (optional; default the source's name), `sha512` (optional pin)",
+      inPlace: "—",
+      replaces: "content (`sha512`), `filename`",
+      outputsAdded: "`sha512`, `status`, `sizeBytes`, `createdAt`, `updatedAt`",
+    },
+    adoption: {
+      adoptId: "the object's id",
+      others: "a create uploads (objects of one name may coexist); `adoptId` needs the declared filename",
+    },
+  },
   outputs: ["status", "sizeBytes", "createdAt", "updatedAt"],
   handler: uploadedContentHandler<Custom3DEnvironment, typeof custom3DEnvironmentProperties>({
     identity: custom3DEnvironmentIdentity,

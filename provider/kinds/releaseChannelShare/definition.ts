@@ -7,6 +7,17 @@ import { releaseChannelShareIdentity } from "./properties";
 
 export const releaseChannelShareKind = defineKind({
   ...releaseChannelShareIdentity,
+  docs: {
+    declares: "a channel shared with another organization",
+    guide: "releases",
+    inputs: {
+      inputs: "`appId`, `releaseChannelId`, `organizationSlug`",
+      inPlace: "—",
+      replaces: "any change",
+      outputsAdded: "",
+    },
+    adoption: { adoptId: "—", others: "shares the channel" },
+  },
   outputs: [],
   handler: releaseChannelShareHandler,
   drift: releaseChannelShareDrift,

@@ -7,6 +7,18 @@ import { releaseChannelVersionIdentity } from "./properties";
 
 export const releaseChannelVersionKind = defineKind({
   ...releaseChannelVersionIdentity,
+  docs: {
+    declares: "the version or bundle a channel delivers, with an optional rollout gate",
+    guide: "releases",
+    inputs: {
+      inputs: "`appId`, `releaseChannelId`, `versionId` or `bundleId`, optional `rollout` gate",
+      inPlace: "the version",
+      replaces: "channel",
+      outputsAdded:
+        "`version`, `channelName`, `previousVersion`, `rolloutStatus`, `rolloutSummary`, `rolloutVersionId`",
+    },
+    adoption: { adoptId: "—", others: "moves the existing channel to the declared version" },
+  },
   outputs: [
     "version",
     "channelName",

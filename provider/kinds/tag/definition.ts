@@ -7,6 +7,17 @@ import { tagIdentity } from "./properties";
 
 export const tagKind = defineKind({
   ...tagIdentity,
+  docs: {
+    declares: "one tag of the organization's catalogue",
+    guide: "devices",
+    inputs: {
+      inputs: "`name`",
+      inPlace: "rename (on every owner)",
+      replaces: "—",
+      outputsAdded: "`createdAt`, `updatedAt`",
+    },
+    adoption: { adoptId: "the object's id", others: "" },
+  },
   outputs: ["createdAt", "updatedAt"],
   handler: tagHandler,
   drift: tagDrift,

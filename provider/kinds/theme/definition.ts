@@ -7,6 +7,18 @@ import { themeIdentity } from "./properties";
 
 export const themeKind = defineKind({
   ...themeIdentity,
+  docs: {
+    declares: "a custom menu colour theme",
+    guide: "experiences",
+    inputs: {
+      inputs:
+        "`name`, `background1`, `background2`, `text`, `accent1`, `accent2`, `accent3` (each `#RRGGBB`)",
+      inPlace: "everything",
+      replaces: "—",
+      outputsAdded: "`createdAt`, `updatedAt`",
+    },
+    adoption: { adoptId: "the object's id", others: "" },
+  },
   outputs: ["createdAt", "updatedAt"],
   handler: themeHandler,
   drift: themeDrift,
