@@ -21,7 +21,7 @@
  * backend's checkpoint writes and backups cost in each phase; `--variants skip-checkpoints` runs only that one
  * beside the default. `--no-noop` leaves out the do-nothing provider (and the plugin comparison). Parallelism is the CLI's default (4 × CPUs, as
  * `pulumi up` without `--parallel`). Writes results/bench-<preset>.{json,svg}; the JSON also after every phase
- * (`"complete": false`), so a run stopped early keeps what it measured.
+ * and every checkpoint setting's part of it (`"complete": false`), so a run stopped early keeps what it measured.
  *
  * `--phases destroy` (some of the phases, ./phasePlan.ts) measures only those; without the create, every stack is
  * first made by a create with PULUMI_SKIP_CHECKPOINTS=true that is not measured, and the measured phases then
@@ -341,6 +341,8 @@ async function main(): Promise<void> {
         const { result, row } = await realPhase(context, name, naive, () => real(stack.engine));
         stack.phases.push(row);
         results.push(result);
+        // Kept at once: the do-nothing provider's phase after it may take as long again (a large destroy).
+        writeRecord(false);
         if (stack !== stacks[0]) console.log(phaseLine(row, undefined, ` (${stack.name})`));
       }
       if (!noop) {
