@@ -1,6 +1,7 @@
 /**
  * `npm run bench [-- --preset small|default|large] [--users N --groups N --attachments N] [--latency-ms 40]
- * [--parallelism N] [--noop-latency-ms N | --noop-http | --no-noop] [--checkpoint-variants | --variants a,b]`
+ * [--parallelism N] [--noop-latency-ms N | --noop-http | --no-noop] [--checkpoint-variants | --variants a,b]
+ * [--phases create,up-again,refresh,update,destroy]`
  *
  * Runs a generated organization through the real Pulumi CLI (test/engine, the Automation API, file backend) and
  * the real plugin against the emulator (in its own process, 2000 requests per minute, added latency) — create,
@@ -20,7 +21,12 @@
  * backend's checkpoint writes and backups cost in each phase; `--variants skip-checkpoints` runs only that one
  * beside the default. `--no-noop` leaves out the do-nothing provider (and the plugin comparison). Parallelism is the CLI's default (4 × CPUs, as
  * `pulumi up` without `--parallel`). Writes results/bench-<preset>.{json,svg}; the JSON also after every phase
- * (`"complete": false`), so a run stopped early keeps what it measured.
+ * and every checkpoint setting's part of it (`"complete": false`), so a run stopped early keeps what it measured.
+ *
+ * `--phases destroy` (some of the phases, ./phasePlan.ts) measures only those; without the create, every stack is
+ * first made by a create with PULUMI_SKIP_CHECKPOINTS=true that is not measured, and the measured phases then
+ * run with each stack's own setting: the large preset's destroy without the hour its create takes with the
+ * default checkpoints. Writes results/bench-<preset>-<phases>….json.
  */
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -36,7 +42,8 @@ import { startEmulatorProcess, type EmulatorProcess } from "./emulatorProcess";
 import { startBareServer, type BareServer } from "./bareServer";
 import { assertFreshBuild } from "./freshBuild";
 import { declareNoopOrg } from "./noopProvider";
-import { measureCpu, realPhase, type CpuMeasure, type PhaseResult } from "./phases";
+import { phasePlan, type PhaseId } from "./phasePlan";
+import { checkpointBytes, measureCpu, realPhase, type CpuMeasure, type PhaseResult } from "./phases";
 import { cliMeter, type CliMeter } from "./proc";
 import { stateSizePerResource, type StateSize } from "./stateSize";
 import {
@@ -87,6 +94,8 @@ function options() {
       "checkpoint-variants": { type: "boolean", default: false },
       // Some of them only: `--variants skip-checkpoints` (comma-separated; the default is always run first).
       variants: { type: "string" },
+      // Some phases only: `--phases destroy` (./phasePlan.ts); without the create, an unmeasured one makes the stacks.
+      phases: { type: "string" },
       // Without the do-nothing provider's phases (halves the run; no plugin comparison).
       "no-noop": { type: "boolean", default: false },
       "rate-limit": { type: "string", default: "2000" },
@@ -129,11 +138,13 @@ function options() {
     variants = CHECKPOINT_VARIANTS.filter((v, i) => i === 0 || names.includes(v.name));
   }
   const noop = !values["no-noop"];
+  const plan = phasePlan(values.phases);
   if (!noop && (noopHttp || noopLatencyMs > 0))
     throw new Error("--no-noop leaves out the do-nothing provider");
   return {
     name:
       (custom ? `custom-${size.users}u-${size.groups}g-${size.attachments}a` : values.preset) +
+      plan.nameSuffix +
       (values.experiences ? "-experiences" : "") +
       (noopLatencyMs > 0 ? `-noop-latency-${noopLatencyMs}` : "") +
       (noopHttp ? "-noop-http" : "") +
@@ -145,6 +156,7 @@ function options() {
         : "") +
       (noop ? "" : "-no-noop"),
     size,
+    plan,
     latencyMs: whole("latency-ms", values["latency-ms"], 40),
     noopLatencyMs,
     noopHttp,
@@ -160,6 +172,39 @@ function options() {
 /** The checkpoint's bytes per resource, split by part (./stateSize.ts). */
 const stateSizeOf = (engine: Engine): StateSize =>
   stateSizePerResource(engine.checkpoint().deployment.resources ?? []);
+
+const SKIP_CHECKPOINTS = { PULUMI_SKIP_CHECKPOINTS: "true" };
+
+/**
+ * `--phases` without the create: makes every stack's resources by a create with PULUMI_SKIP_CHECKPOINTS=true, not
+ * measured (the later phases' cost depends on the state, not on how it was written), and says how long each
+ * took and how large its checkpoint is.
+ */
+async function setUpWithoutCheckpoints(
+  stacks: RealStack[],
+  noop: { engine: Engine } | undefined,
+  size: OrgSize,
+): Promise<{ how: string; wallMs: Record<string, number>; checkpointBytes: Record<string, number> }> {
+  const how = "a create with PULUMI_SKIP_CHECKPOINTS=true in every stack, not measured";
+  const wallMs: Record<string, number> = {};
+  const bytes: Record<string, number> = {};
+  const made = [
+    ...stacks.map((s) => ({ name: s.name, engine: s.engine, program: () => declareBenchOrg(size) })),
+    ...(noop ? [{ name: "noop", engine: noop.engine, program: () => declareNoopOrg(size) }] : []),
+  ];
+  for (const { name, engine, program } of made) {
+    const started = performance.now();
+    const result = await engine.up(program, { env: SKIP_CHECKPOINTS });
+    if (!result.ok) throw new Error(`set-up create (${name}) failed: ${result.output.slice(-2000)}`);
+    wallMs[name] = performance.now() - started;
+    bytes[name] = checkpointBytes(engine);
+    console.log(
+      `set up ${name}: ${result.steps.create.length} resources created without checkpoints in ` +
+        `${(wallMs[name] / 1000).toFixed(1)} s (not measured); checkpoint ${(bytes[name] / 2 ** 20).toFixed(2)} MiB`,
+    );
+  }
+  return { how, wallMs, checkpointBytes: bytes };
+}
 
 /** The real provider's stack of one checkpoint variant, in an emulator of its own. */
 interface RealStack {
@@ -189,7 +234,8 @@ async function main(): Promise<void> {
       `${noopLatencyMs > 0 ? `, the do-nothing provider's create and delete wait ${noopLatencyMs} ms` : ""}` +
       `${noopHttp ? ", the do-nothing provider's create and delete each send a request to a bare HTTP server" : ""}` +
       `${settings.variants.length > 1 ? `; checkpoint variants ${settings.variants.map((v) => v.name).join(", ")}` : ""}` +
-      `${settings.noop ? "" : "; no do-nothing provider"}; ` +
+      `${settings.noop ? "" : "; no do-nothing provider"}` +
+      `${settings.plan.setupCreate ? `; measured: ${settings.plan.measured.join(", ")}, after a create without checkpoints` : ""}; ` +
       `pulumi ${cli.version}, file backend; ${os.cpus().length} CPUs, Node ${process.version}`,
   );
   // The machine may be shared: wall times wait for CPUs that others use, so say how busy it was.
@@ -202,6 +248,9 @@ async function main(): Promise<void> {
   let noopMeter: CliMeter | undefined;
   const floors: CpuMeasure[] = [];
   const stateSizes: { real?: StateSize; noop?: StateSize } = {};
+  /** How the stacks were made when the create is not measured: what the record and the output say. */
+  let setup:
+    { how: string; wallMs: Record<string, number>; checkpointBytes: Record<string, number> } | undefined;
 
   /**
    * Writes results/bench-<name>.json with the phases measured so far: after every phase (`complete: false`), so
@@ -223,6 +272,9 @@ async function main(): Promise<void> {
         loadAverage1m: { start: loadAtStart, end: os.loadavg()[0] },
       },
       size,
+      resources,
+      measuredPhases: settings.plan.measured,
+      ...(setup ? { setup } : {}),
       settings: { latencyMs, noopLatencyMs, noopHttp, parallelism, limit, windowMs },
       phases: phases.map((row, i) => ({
         ...row,
@@ -289,6 +341,8 @@ async function main(): Promise<void> {
         const { result, row } = await realPhase(context, name, naive, () => real(stack.engine));
         stack.phases.push(row);
         results.push(result);
+        // Kept at once: the do-nothing provider's phase after it may take as long again (a large destroy).
+        writeRecord(false);
         if (stack !== stacks[0]) console.log(phaseLine(row, undefined, ` (${stack.name})`));
       }
       if (!noop) {
@@ -307,37 +361,49 @@ async function main(): Promise<void> {
       return results;
     };
 
-    await phase(
-      "create",
-      (e) => e.up(() => declareBenchOrg(size)),
-      (e) => e.up(() => declareNoopOrg(size)),
-      true,
-    );
+    const measures = (id: PhaseId) => settings.plan.measured.includes(id);
+    if (settings.plan.setupCreate) setup = await setUpWithoutCheckpoints(stacks, noop, size);
+    if (measures("create")) {
+      await phase(
+        "create",
+        (e) => e.up(() => declareBenchOrg(size)),
+        (e) => e.up(() => declareNoopOrg(size)),
+        true,
+      );
+    }
     stateSizes.real = stateSizeOf(stacks[0].engine);
     if (noopEngine) stateSizes.noop = stateSizeOf(noopEngine);
-    await phase(
-      "up again",
-      (e) => e.up(() => declareBenchOrg(size)),
-      (e) => e.up(() => declareNoopOrg(size)),
-    );
-    const refreshed = await phase(
-      "refresh",
-      (e) => e.refresh(),
-      (e) => e.refresh(),
-    );
-    if (refreshed.some((r) => r.steps.update.length > 0 || r.steps.delete.length > 0)) {
-      throw new Error("refresh found changes that nobody made: the reads disagree with the state");
+    if (measures("up-again")) {
+      await phase(
+        "up again",
+        (e) => e.up(() => declareBenchOrg(size)),
+        (e) => e.up(() => declareNoopOrg(size)),
+      );
     }
-    await phase(
-      "update",
-      (e) => e.up(() => declareBenchOrg(size, 1)),
-      (e) => e.up(() => declareNoopOrg(size, 1)),
-    );
-    await phase(
-      "destroy",
-      (e) => e.destroy(),
-      (e) => e.destroy(),
-    );
+    if (measures("refresh")) {
+      const refreshed = await phase(
+        "refresh",
+        (e) => e.refresh(),
+        (e) => e.refresh(),
+      );
+      if (refreshed.some((r) => r.steps.update.length > 0 || r.steps.delete.length > 0)) {
+        throw new Error("refresh found changes that nobody made: the reads disagree with the state");
+      }
+    }
+    if (measures("update")) {
+      await phase(
+        "update",
+        (e) => e.up(() => declareBenchOrg(size, 1)),
+        (e) => e.up(() => declareNoopOrg(size, 1)),
+      );
+    }
+    if (measures("destroy")) {
+      await phase(
+        "destroy",
+        (e) => e.destroy(),
+        (e) => e.destroy(),
+      );
+    }
   } finally {
     for (const stack of stacks) {
       stack.meter.close();

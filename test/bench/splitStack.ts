@@ -8,10 +8,12 @@
  *
  * `fork("splitStack.js", ['{"dir":…,"project":…,"baseUrl":…,"token":…}'])`
  */
+import * as fs from "node:fs";
 import * as path from "node:path";
+import { parse as parseYaml, stringify as stringifyYaml } from "yaml";
 import { closeDispatchers } from "../../provider/client";
-import { createEngine } from "../engine";
-import { generatedProgram, stackConfig } from "../export/support";
+import { createEngine, type Engine } from "../engine";
+import { generatedProgram } from "../export/support";
 import { cliMeter, phaseUsage } from "./proc";
 
 export interface SplitStackJob {
@@ -31,19 +33,43 @@ export interface SplitStackResult {
   errors: string[];
 }
 
+const STACK = "production";
+
+type StackFile = { config?: Record<string, unknown> } & Record<string, unknown>;
+
+/**
+ * Puts the exported program's config (its adoption ids among it) into the stack's config file, as a user who
+ * copies the exported Pulumi.production.yaml does. Not through `pulumi config set`: at the large preset the
+ * single program's adoption ids are one value of more than 128 KiB, more than Linux takes as one argument
+ * (E2BIG). The base URL and the token, set through the CLI, stay as they are.
+ */
+function addExportedConfig(engine: Engine, exportDir: string): void {
+  const exported = parseYaml(
+    fs.readFileSync(path.join(exportDir, `Pulumi.${STACK}.yaml`), "utf8"),
+  ) as StackFile;
+  const file = path.join(engine.folder, `Pulumi.${STACK}.yaml`);
+  const stack = parseYaml(fs.readFileSync(file, "utf8")) as StackFile;
+  const config = { ...(stack.config ?? {}) };
+  for (const [key, value] of Object.entries(exported.config ?? {})) {
+    if (key === "devicemgmt:baseUrl") continue;
+    if (value && typeof value === "object" && "secure" in value) {
+      throw new Error(`${exportDir}: ${key} is a secret encrypted for another stack; the bench exports none`);
+    }
+    config[key] = value;
+  }
+  fs.writeFileSync(file, stringifyYaml({ ...stack, config }));
+}
+
 async function run(job: SplitStackJob): Promise<SplitStackResult> {
-  const config = {
-    ...stackConfig(path.join(job.dir, "Pulumi.production.yaml")),
-    // The export was read from the organization where it was built; the stacks run against copies of it.
-    "devicemgmt:baseUrl": job.baseUrl,
-  };
   const engine = await createEngine({
     cwd: job.dir,
     project: job.project,
-    stack: "production",
-    config,
+    stack: STACK,
+    // The export was read from the organization where it was built; the stacks run against copies of it.
+    config: { "devicemgmt:baseUrl": job.baseUrl },
     secretConfig: { "devicemgmt:apiToken": job.token },
   });
+  addExportedConfig(engine, job.dir);
   const meter = cliMeter(engine.cli);
   try {
     const go = new Promise((resolve) => process.once("message", resolve));
