@@ -12,7 +12,7 @@ import {
   IMAGE_EXTENSIONS,
   imageProperties,
 } from "./properties";
-import { IMAGE_TYPES } from "./lookups";
+import { IMAGE_TYPES } from "../../client/types";
 
 export const imageKind = defineKind({
   ...imageIdentity,
