@@ -10,7 +10,7 @@
  */
 import * as path from "node:path";
 import { LEGACY_TYPE, TYPE_MODULE } from "../dynamic";
-import type { KindDefinition, PropertySpec } from "../framework";
+import { SECRET_SIGNATURE_KEY, type KindDefinition, type PropertySpec } from "../framework";
 import { KINDS } from "../kinds";
 
 /** A resource of a stack export, as far as the move reads it. */
@@ -62,10 +62,15 @@ const definitions = Object.values(KINDS) as KindDefinition[];
 const byType = new Map(definitions.map((d) => [d.type, d]));
 const byKind = new Map(definitions.map((d) => [d.kind, d]));
 
-/** The engine's marker of a secret value in a stack export (encrypted, or in plain text with --show-secrets). */
-const SECRET_SIG = "4dabf18193072939515e22adb298388d";
-const isSecret = (value: unknown) =>
-  value !== null && typeof value === "object" && SECRET_SIG in (value as Record<string, unknown>);
+/**
+ * Whether a value holds a secret anywhere inside it: the engine's marker of a secret value in a stack export
+ * (encrypted, or in plain text with --show-secrets) may wrap a whole input or one element or field of it.
+ */
+function holdsSecret(value: unknown): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (Object.hasOwn(value, SECRET_SIGNATURE_KEY)) return true;
+  return Object.values(value).some(holdsSecret);
+}
 
 /** The kind of a resource the classes registered, or undefined for another package's resource. */
 function kindOf(resource: ExportedResource): KindDefinition | "unknown" | undefined {
@@ -175,7 +180,7 @@ export function programFromState(
       });
     else moving.push({ resource, definition, name: name(resource.urn.split("::").pop() ?? "resource") });
   }
-  const nameOfUrn = new Map(moving.map((m) => [m.resource.urn, m.name]));
+  const movingByUrn = new Map(moving.map((m) => [m.resource.urn, m]));
   const secretConfig: StateProgram["secretConfig"] = [];
   const blocks: string[] = [];
   for (const { resource, definition, name: resourceName } of moving) {
@@ -187,7 +192,7 @@ export function programFromState(
       if (key === "adoptId" || key === "connection" || value === undefined || value === null) continue;
       // A value the stack kept secret (an admin PIN) is never written: the program reads it from a config
       // secret the user sets.
-      if (isSecret(value) || spec.secret) {
+      if (holdsSecret(value) || spec.secret) {
         const configKey = `${resourceName.replace(/-/g, "_")}_${key}`;
         secretConfig.push({ key: configKey, resource: resourceName, property: key });
         properties.push(`      ${key}: "\${${configKey}}"`);
@@ -195,7 +200,7 @@ export function programFromState(
       }
       const ids = new Map<string, string>();
       for (const urn of resource.propertyDependencies?.[key] ?? []) {
-        const target = moving.find((m) => m.resource.urn === urn);
+        const target = movingByUrn.get(urn);
         if (target) {
           ids.set(target.resource.id!, target.name);
           referenced.add(urn);
@@ -204,8 +209,8 @@ export function programFromState(
       properties.push(`      ${key}: ${flow(withReferences(withSources(value, folders, key), ids))}`);
     }
     const dependsOn = (resource.dependencies ?? [])
-      .filter((urn) => !referenced.has(urn) && nameOfUrn.has(urn))
-      .map((urn) => `"\${${nameOfUrn.get(urn)}}"`);
+      .filter((urn) => !referenced.has(urn) && movingByUrn.has(urn))
+      .map((urn) => `"\${${movingByUrn.get(urn)!.name}}"`);
     const options = [
       `      import: ${flow(resource.id)}`,
       ...(definition.naturalKey ? ["      deleteBeforeReplace: true"] : []),

@@ -77,6 +77,15 @@ it("never writes a secret: the program reads it from a config key the user sets"
   expect(program.resources.kiosk.properties?.adminPin).toBe("${kiosk_adminPin}");
 });
 
+it("never writes a secret held inside a value either (an element or a field of it)", () => {
+  const experience = "pulumi-nodejs:dynamic/devicemgmt:HeadsetExperience";
+  const inputs = { groupId: "g1", mode: "kiosk-menu", shortcuts: ["boundary", SECRET] };
+  const kiosk = { urn: urn(experience, "kiosk"), type: experience, custom: true, id: "g1", inputs };
+  const { yaml, secretConfig } = programFromState([kiosk], "p");
+  expect(yaml).not.toContain("ciphertext");
+  expect(secretConfig).toEqual([{ key: "kiosk_shortcuts", resource: "kiosk", property: "shortcuts" }]);
+});
+
 it("refuses a resource with its own connection, and leaves other packages' resources where they are", () => {
   const withConnection = group("staging", "g9", { name: "Staging", connection: SECRET });
   expect(() => programFromState([group("a", "g1", { name: "A" }), withConnection], "p")).toThrow(
