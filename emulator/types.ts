@@ -235,7 +235,6 @@ export interface FaultStats {
   bundleProcessingFailed: number;
 }
 
-/** One request the storage endpoint received (`RunningEmulator.storageRequests`). */
 /** One answered /api request, as `requests()` returns it (`recordRequests`). */
 export interface ApiRequestRecord {
   /** The route template, as the stats key it: "PUT /groups/{groupId}". */
@@ -249,6 +248,7 @@ export interface ApiRequestRecord {
   status: number;
 }
 
+/** One request the storage endpoint received (`RunningEmulator.storageRequests`). */
 export interface StorageRequestRecord {
   method: string;
   /** The object key the URL names (below the bucket). */

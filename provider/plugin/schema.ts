@@ -115,13 +115,13 @@ function jsonSchemaOf(schema: z.ZodType): JsonSchema {
 const ANY: TypeSpec = { $ref: "pulumi.json#/Any" };
 const capitalized = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
+/** A type with the values of an enum among it, for the property's description. */
+type TypeWithValues = TypeSpec & { enumValues?: unknown[] };
+
 /**
  * A Pulumi type for a JSON Schema: null alternatives dropped (absent and null are one in Pulumi), enums as their
  * base type with the values in the description, objects with properties as named types in `types`.
  */
-/** A type with the values of an enum among it, for the property's description. */
-type TypeWithValues = TypeSpec & { enumValues?: unknown[] };
-
 function typeOf(schema: JsonSchema, name: string, types: Record<string, ObjectTypeSpec>): TypeWithValues {
   const alternatives = (schema.anyOf ?? []).filter((s) => s.type !== "null");
   if (schema.anyOf) return alternatives.length === 1 ? typeOf(alternatives[0], name, types) : ANY;

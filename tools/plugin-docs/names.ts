@@ -1,7 +1,7 @@
 /**
  * How each Pulumi language spells a schema name and type, as the SDK generators write them (pkg/codegen of the
  * pinned CLI: nodejs, python, go, dotnet) and the Pulumi registry's API pages show them: plain types, objects by
- * their type's name. test/plugin/referenceNames.test.ts checks every name against the generated Go, Python and
+ * their type's name. test/plugin/sdkNames.test.ts checks every name against the generated Go, Python and
  * C# SDKs, so a rule here that drifts from the generators fails there.
  */
 import type { PropertySpecJson, TypeSpec } from "../../provider/plugin/schemaTypes";

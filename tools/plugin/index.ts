@@ -6,8 +6,9 @@
  * this machine (docs/plugin.md).
  */
 import { execFileSync } from "node:child_process";
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
+import { pluginVersion } from "../../provider/plugin/version";
 
 export const PLUGIN_NAME = "devicemgmt";
 export const PLUGIN_BINARY = `pulumi-resource-${PLUGIN_NAME}`;
@@ -22,11 +23,6 @@ export function builtEntry(): string {
   const entry = join(ROOT, "dist/provider/plugin/main.js");
   if (!existsSync(entry)) throw new Error(`no ${entry}: run \`npm run build\` first`);
   return entry;
-}
-
-/** The package's version, which the plugin reports and is installed as. */
-export function packageVersion(): string {
-  return (JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")) as { version: string }).version;
 }
 
 const quoted = (path: string) => {
@@ -45,7 +41,7 @@ export interface PackedPlugin {
  */
 export function packPlugin(
   outDir: string,
-  { entry = builtEntry(), node = process.execPath, version = packageVersion() } = {},
+  { entry = builtEntry(), node = process.execPath, version = pluginVersion() } = {},
 ): PackedPlugin {
   mkdirSync(outDir, { recursive: true });
   const folder = mkdtempSync(join(outDir, "plugin-"));

@@ -21,8 +21,13 @@ export const SDK_MODULE = "github.com/pulumi-devicemgmt/pulumi-devicemgmt/sdk";
  */
 function ensureGenerator(moduleDir: string, name: string, log: (line: string) => void): string {
   const pin = readFileSync(join(moduleDir, "go.mod"), "utf8").match(
-    /github\.com\/pulumi\/pulumi\/pkg\/v3 (v[\d.]+)/,
+    /^\s*github\.com\/pulumi\/pulumi\/pkg\/v3 (v\d+\.\d+\.\d+)\b/m,
   )?.[1];
+  // The cache folder is named by the pin: without one, every go.mod would share a folder and its binary.
+  if (!pin)
+    throw new Error(
+      `${join(moduleDir, "go.mod")} does not require github.com/pulumi/pulumi/pkg/v3 at a release`,
+    );
   const binary = join(toolCache(`${name}-${pin}-${process.platform}-${process.arch}`), "bin", name);
   if (existsSync(binary)) return binary;
   mkdirSync(join(binary, ".."), { recursive: true });
