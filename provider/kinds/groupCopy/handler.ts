@@ -35,6 +35,12 @@ function toOutputs(live: ApiGroup, props: Props): Props {
   });
 }
 
+/** The copy named `name`, renamed if it is not: its parent stays as the API shows it (a move in the portal is the copy's own). */
+async function named(client: DeviceMgmtClient, live: ApiGroup, name: string): Promise<ApiGroup> {
+  if (live.name === name) return live;
+  return client.groups.update(live.id, { name, parentId: live.parent?.id ?? null });
+}
+
 /**
  * The copy an earlier create of this very resource made and the state may not hold (killed after the API
  * answered, or with its answer lost): of the configured groups of the declared name, wherever the API put them,
@@ -79,14 +85,13 @@ export const groupCopyHandler: KindHandler<GroupCopyProperties> = {
       const live = own ?? (await client.groups.duplicate(inputs.sourceGroupId, { name: inputs.name }));
       return { id: live.id, outs: toOutputs(live, inputs) };
     }
-    let live = await adoptable("group", inputs.adoptId, (id) => client.groups.get(id));
+    const adopted = await adoptable("group", inputs.adoptId, (id) => client.groups.get(id));
     try {
-      if (live.name !== inputs.name)
-        live = await client.groups.update(live.id, { name: inputs.name, parentId: live.parent?.id ?? null });
+      const live = await named(client, adopted, inputs.name);
+      return { id: live.id, outs: toOutputs(live, inputs) };
     } catch (error) {
-      throw partialFailure(live.id, toOutputs(live, inputs), inputs, error);
+      throw partialFailure(adopted.id, toOutputs(adopted, inputs), inputs, error);
     }
-    return { id: live.id, outs: toOutputs(live, inputs) };
   },
 
   read: (id, props) =>
@@ -95,12 +100,8 @@ export const groupCopyHandler: KindHandler<GroupCopyProperties> = {
   async update(id, olds, news) {
     const client = clientForProps(news);
     try {
-      // The parent as the API shows it now (a move in the portal is the copy's own business, not the program's).
-      const current = await client.groups.get(id);
-      const live =
-        current.name === news.name
-          ? current
-          : await client.groups.update(id, { name: news.name, parentId: current.parent?.id ?? null });
+      // Read first: the parent as the API shows it now, not as the last run saw it.
+      const live = await named(client, await client.groups.get(id), news.name);
       return { outs: toOutputs(live, news) };
     } catch (error) {
       if (error instanceof NotFoundError) {
