@@ -342,20 +342,18 @@ export interface ThemeBody {
 }
 
 /** What an image is for: `GET /images?type=…` lists one type. */
-export const IMAGE_TYPES = [
-  "unknown",
-  "three-sixty-background",
-  "android-wallpaper",
-  "app-icon",
-  "video-icon",
-  "organization-icon",
-  "unmanaged-app-icon",
-  "webxr-link-icon",
-  "headset-xp-skybox",
-  "headset-xp-banner",
-  "headset-xp-menu-icon",
-] as const;
-export type ImageType = (typeof IMAGE_TYPES)[number];
+export type ImageType =
+  | "unknown"
+  | "three-sixty-background"
+  | "android-wallpaper"
+  | "app-icon"
+  | "video-icon"
+  | "organization-icon"
+  | "unmanaged-app-icon"
+  | "webxr-link-icon"
+  | "headset-xp-skybox"
+  | "headset-xp-banner"
+  | "headset-xp-menu-icon";
 
 export interface Image extends Timestamps {
   id: string;

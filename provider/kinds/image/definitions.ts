@@ -12,7 +12,7 @@ import {
   IMAGE_EXTENSIONS,
   imageProperties,
 } from "./properties";
-import { IMAGE_TYPES } from "../../client/types";
+import { IMAGE_TYPES } from "./lookups";
 
 export const imageKind = defineKind({
   ...imageIdentity,

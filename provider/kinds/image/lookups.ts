@@ -3,9 +3,23 @@
  * one type, system images included) and `getCustom3DEnvironment` (by file name). Each fails with a LookupError
  * that lists what there is when nothing matches, and the ids when several do.
  */
-import { IMAGE_TYPES, type ImageType } from "../../client/types";
+import type { ImageType } from "../../client";
 import { checker } from "../../client/arguments";
 import { exactlyOne, lookup, lookupClient, toOutput, type LookupOptions } from "../../lookupSupport";
+
+export const IMAGE_TYPES: readonly ImageType[] = [
+  "unknown",
+  "three-sixty-background",
+  "android-wallpaper",
+  "app-icon",
+  "video-icon",
+  "organization-icon",
+  "unmanaged-app-icon",
+  "webxr-link-icon",
+  "headset-xp-skybox",
+  "headset-xp-banner",
+  "headset-xp-menu-icon",
+];
 
 /** An image of the organization or of the service. */
 export interface ImageResult {
